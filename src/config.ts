@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The whole configuration, read from the environment once at start-up (contract section 1).
+ * Nothing else in the code base reads `process.env`.
+ */
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().min(1).max(1_000_000);
+
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .refine((url) => /^(postgres(ql)?:\/\/|sqlite:|file:|\.{0,2}\/|[^:]+$)/.test(url), {
+      message: 'must be a postgres:// URL or a SQLite file path',
+    })
+    .optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  API_ENV: z.enum(['development', 'production']).default('development'),
+  ECB_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref'),
+  RATES_FILE: z.string().min(1).optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, 'must be a hop count or a comma list of CIDRs')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_RATE_LIMIT: positiveInt.default(60),
+  KEY_RATE_LIMIT: positiveInt.default(50),
+});
+
+export type Env = z.input<typeof schema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `{kind: 'sqlite', file}` by default; `{kind: 'postgres', url}` for a postgres:// URL. */
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  apiEnv: 'development' | 'production';
+  ecbBaseUrl: string;
+  ratesFile: string | undefined;
+  trustProxy: string | undefined;
+  logLevel: string;
+  /** Requests a minute per client IP on public routes. */
+  publicRateLimit: number;
+  /** Requests a second per API key on keyed routes. */
+  keyRateLimit: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws a ConfigError whose one-line message names the bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (got ${JSON.stringify(present[name] ?? '')})`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database: databaseOf(e.DATABASE_URL, dataDir),
+    redisUrl: e.REDIS_URL,
+    apiEnv: e.API_ENV,
+    ecbBaseUrl: e.ECB_BASE_URL.replace(/\/+$/, ''),
+    ratesFile: e.RATES_FILE === undefined ? undefined : path.resolve(e.RATES_FILE),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    publicRateLimit: e.PUBLIC_RATE_LIMIT,
+    keyRateLimit: e.KEY_RATE_LIMIT,
+  };
+}
+
+function databaseOf(url: string | undefined, dataDir: string): Config['database'] {
+  if (url === undefined) return { kind: 'sqlite', file: path.join(dataDir, 'measurement.db') };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  return { kind: 'sqlite', file: path.resolve(url.replace(/^(sqlite|file):(\/\/)?/, '')) };
+}
