@@ -1,0 +1,26 @@
+import { runAdmin } from '../src/cli/admin';
+import { ConfigError, loadConfig } from '../src/config';
+import { openStore } from '../src/data/open-store';
+
+/** `npm run --silent admin -- <command>`: load the configuration, open the store, run, close. */
+async function main(): Promise<number> {
+  let config;
+  let store;
+  try {
+    config = loadConfig(process.env);
+    store = openStore(config);
+  } catch (error) {
+    const code = error instanceof ConfigError ? 'INVALID_CONFIGURATION' : 'INTERNAL';
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    return 1;
+  }
+  try {
+    return await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr });
+  } finally {
+    await store.close();
+  }
+}
+
+// exitCode rather than exit(): lets stdout drain when it is a pipe.
+process.exitCode = await main();

@@ -1,0 +1,176 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Config } from '../config';
+import type { AccountStore } from '../data/store';
+import { ApiError } from '../domain/errors';
+import { keyEnvFor, type KeyEnv } from '../domain/keys';
+import { PLAN_IDS, PLANS, isPlanId, type PlanId } from '../domain/plans';
+
+/**
+ * The operator CLI (contract section 8). Each command prints one JSON line on stdout; a failure
+ * prints `{"error": {code, message}}` on stderr and exits 1, or 2 when the command line itself is
+ * wrong. `scripts/admin.ts` only wires this to the process, so tests run it in-process.
+ */
+export interface AdminDeps {
+  config: Config;
+  store: AccountStore;
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+  /** The clock for `usage` (the current UTC month); the system clock by default. */
+  now?: () => Date;
+}
+
+interface Invocation {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+  deps: AdminDeps;
+}
+
+interface Command {
+  synopsis: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals?: boolean;
+  run(invocation: Invocation): Promise<object>;
+}
+
+/** The command line cannot be turned into a command: exit code 2. */
+class UsageError extends Error {}
+
+const str = { type: 'string' } as const;
+
+const COMMANDS: Record<string, Command> = {
+  'account create': {
+    synopsis: 'account create --email E --plan free|developer|business',
+    options: { email: str, plan: str },
+    async run({ values, deps }) {
+      const account = await deps.store.createAccount({ email: required(values, 'email'), plan: planOption(values) });
+      return { id: account.id, email: account.email, plan: account.plan };
+    },
+  },
+  'account plan': {
+    synopsis: 'account plan --email E --plan free|developer|business',
+    options: { email: str, plan: str },
+    async run({ values, deps }) {
+      const account = await deps.store.setPlan(required(values, 'email'), planOption(values));
+      return { id: account.id, email: account.email, plan: account.plan };
+    },
+  },
+  'key create': {
+    synopsis: 'key create --plan free|developer|business [--email E] [--env live|test]',
+    options: { plan: str, email: str, env: str },
+    async run({ values, deps }) {
+      const plan = planOption(values);
+      const env = envOption(values) ?? keyEnvFor(deps.config.apiEnv);
+      const email = values.email as string | undefined;
+      let account = email === undefined ? undefined : await deps.store.findAccountByEmail(email);
+      if (account && account.plan !== plan) {
+        throw new ApiError('INVALID_REQUEST', `The account ${account.email} is on the ${account.plan} plan, not ${plan}; to change it, run: account plan --email ${account.email} --plan ${plan}`, { param: 'plan' });
+      }
+      account ??= await deps.store.createAccount({ email, plan });
+      const { key, record } = await deps.store.createKey(account.id, env);
+      return { key, id: record.id, plan: account.plan, env: record.env, accountId: account.id };
+    },
+  },
+  'key revoke': {
+    synopsis: 'key revoke --id KEY_ID',
+    options: { id: str },
+    async run({ values, deps }) {
+      const { record, alreadyRevoked } = await deps.store.revokeKey(required(values, 'id'));
+      return { id: record.id, revoked: true, revokedAt: record.revokedAt, alreadyRevoked };
+    },
+  },
+  'key rotate': {
+    synopsis: 'key rotate --id KEY_ID',
+    options: { id: str },
+    async run({ values, deps }) {
+      const { key, record, replaced } = await deps.store.rotateKey(required(values, 'id'));
+      const account = await deps.store.findAccountById(record.accountId);
+      return { key, id: record.id, plan: account?.plan, env: record.env, accountId: record.accountId, replaces: replaced.id };
+    },
+  },
+  usage: {
+    synopsis: 'usage --id KEY_ID',
+    options: { id: str },
+    async run({ values, deps }) {
+      const id = required(values, 'id');
+      const key = await deps.store.findKeyById(id);
+      const account = key && (await deps.store.findAccountById(key.accountId));
+      if (!account) throw new ApiError('NOT_FOUND', `No API key has the id '${id}'.`, { param: 'id' });
+      const month = (deps.now ?? (() => new Date()))().toISOString().slice(0, 7);
+      const used = await deps.store.monthlyUsage(account.id, month);
+      return { accountId: account.id, plan: account.plan, month, used, limit: PLANS[account.plan].monthlyQuota };
+    },
+  },
+  // 'rates import' (positional <file>) and 'rates refresh' are added here with the rates store.
+};
+
+export const USAGE = [
+  'Usage: npm run --silent admin -- <command> [options]',
+  '',
+  'Commands:',
+  ...Object.values(COMMANDS).map((command) => `  ${command.synopsis}`),
+  '',
+  'Prints one JSON line on stdout; errors are one JSON line on stderr (exit 1, or 2 for usage errors).',
+  '--env defaults to the environment this configuration serves (API_ENV=production: live, else test).',
+].join('\n');
+
+/** Runs one CLI invocation and returns the process exit code. */
+export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    deps.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (argv.length === 0) {
+    deps.stdout.write(`${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const [name, command] = findCommand(argv);
+    const rest = argv.slice(name.split(' ').length);
+    const { values, positionals } = parseCommandLine(command, rest);
+    const result = await command.run({ values, positionals, deps });
+    deps.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const [code, exitCode] =
+      error instanceof UsageError ? ['INVALID_REQUEST', 2] : error instanceof ApiError ? [error.code, 1] : ['INTERNAL', 1];
+    const message = error instanceof Error ? error.message : String(error);
+    deps.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    if (error instanceof UsageError && error.cause === 'unknown command') deps.stdout.write(`${USAGE}\n`);
+    return exitCode;
+  }
+}
+
+function findCommand(argv: string[]): [string, Command] {
+  for (const name of [argv.slice(0, 2).join(' '), argv[0]!]) {
+    const command = COMMANDS[name];
+    if (command) return [name, command];
+  }
+  throw new UsageError(`Unknown command '${argv.slice(0, 2).join(' ')}'; run with --help for the list of commands.`, { cause: 'unknown command' });
+}
+
+function parseCommandLine(command: Command, args: string[]) {
+  try {
+    return parseArgs({ args, options: command.options, strict: true, allowPositionals: command.positionals ?? false });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function required(values: Invocation['values'], name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`Missing --${name}.`);
+  return value;
+}
+
+function planOption(values: Invocation['values']): PlanId {
+  const plan = required(values, 'plan');
+  if (!isPlanId(plan)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')} (got '${plan}').`);
+  return plan;
+}
+
+function envOption(values: Invocation['values']): KeyEnv | undefined {
+  const env = values.env;
+  if (env === undefined) return undefined;
+  if (env !== 'live' && env !== 'test') throw new UsageError(`--env must be live or test (got '${String(env)}').`);
+  return env;
+}

@@ -1,0 +1,54 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * SQLite schema versions, applied in order and recorded in `PRAGMA user_version`. A migration is
+ * never edited once released: add a new one. The CHECK lists are written out rather than built from
+ * PLANS so that the text of a released migration never changes under it.
+ */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  // 1: accounts, API keys (only the SHA-256 hash is kept) and monthly usage counters.
+  `
+  CREATE TABLE accounts (
+    id          TEXT PRIMARY KEY,
+    email       TEXT UNIQUE,
+    plan        TEXT NOT NULL CHECK (plan IN ('free', 'developer', 'business')),
+    created_at  TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE api_keys (
+    id          TEXT PRIMARY KEY,
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    env         TEXT NOT NULL CHECK (env IN ('live', 'test')),
+    key_hash    TEXT NOT NULL UNIQUE CHECK (length(key_hash) = 64),
+    created_at  TEXT NOT NULL,
+    revoked_at  TEXT,
+    replaced_by TEXT REFERENCES api_keys (id)
+  ) STRICT;
+  CREATE INDEX api_keys_account ON api_keys (account_id);
+
+  CREATE TABLE usage (
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    month       TEXT NOT NULL CHECK (length(month) = 7),
+    used        INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
+    PRIMARY KEY (account_id, month)
+  ) STRICT, WITHOUT ROWID;
+  `,
+];
+
+/**
+ * Brings the database to the latest version. BEGIN IMMEDIATE takes the write lock before reading
+ * user_version, so a CLI and a server starting together never apply the same migration twice.
+ */
+export function migrate(db: Database): void {
+  const apply = db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SQLITE_MIGRATIONS.length) {
+      throw new Error(`The database schema (version ${current}) is newer than this program (version ${SQLITE_MIGRATIONS.length}); upgrade the program.`);
+    }
+    for (let version = current; version < SQLITE_MIGRATIONS.length; version++) {
+      db.exec(SQLITE_MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }
+  });
+  apply.immediate();
+}

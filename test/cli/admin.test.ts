@@ -1,0 +1,184 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAdmin } from '../../src/cli/admin';
+import { loadConfig, type Config } from '../../src/config';
+import { openStore } from '../../src/data/open-store';
+import type { AccountStore } from '../../src/data/store';
+import { authenticate } from '../../src/http/auth';
+
+let dir: string;
+let config: Config;
+let store: AccountStore;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-'));
+  config = loadConfig({ DATA_DIR: dir });
+  store = openStore(config);
+});
+afterEach(async () => {
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the CLI in-process; `json` is the one stdout line parsed (undefined when stdout is not JSON). */
+async function admin(argv: string, options: { config?: Config } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(argv === '' ? [] : argv.split(' '), {
+    config: options.config ?? config,
+    store,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    now: () => new Date('2026-03-31T23:59:59Z'),
+  });
+  const parse = (s: string) => (s.startsWith('{') ? JSON.parse(s) : undefined);
+  return { code, stdout, stderr, json: parse(stdout), error: parse(stderr)?.error };
+}
+
+describe('account', () => {
+  it('account create prints {id, email, plan}', async () => {
+    const r = await admin('account create --email Ops@Example.com --plan developer');
+    expect(r).toMatchObject({ code: 0, stderr: '', json: { id: expect.stringMatching(/^acc_/), email: 'ops@example.com', plan: 'developer' } });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('account create with a used email fails with exit 1', async () => {
+    await admin('account create --email ops@example.com --plan free');
+    const r = await admin('account create --email ops@example.com --plan free');
+    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('already exists') } });
+  });
+
+  it('account plan changes the plan and prints {id, email, plan}', async () => {
+    const { json } = await admin('account create --email ops@example.com --plan free');
+    expect(await admin('account plan --email ops@example.com --plan business')).toMatchObject({ code: 0, json: { ...json, plan: 'business' } });
+    expect(await admin('account plan --email nobody@example.com --plan free')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('key create', () => {
+  it('without --email creates an account and a key of the configuration’s environment', async () => {
+    const r = await admin('key create --plan free');
+    expect(r).toMatchObject({ code: 0, json: { key: expect.stringMatching(/^msr_test_/), id: expect.stringMatching(/^key_/), plan: 'free', env: 'test', accountId: expect.stringMatching(/^acc_/) } });
+    expect(Object.keys(r.json)).toEqual(['key', 'id', 'plan', 'env', 'accountId']);
+    expect((await authenticate(`Bearer ${r.json.key}`, store, 'development')).keyId).toBe(r.json.id);
+  });
+
+  it('defaults to live keys when API_ENV=production, and --env overrides', async () => {
+    const production = loadConfig({ DATA_DIR: dir, API_ENV: 'production' });
+    expect((await admin('key create --plan free', { config: production })).json.env).toBe('live');
+    expect((await admin('key create --plan free --env live')).json.key).toMatch(/^msr_live_/);
+  });
+
+  it('with the --email of an existing account adds the key to it', async () => {
+    const account = (await admin('account create --email ops@example.com --plan developer')).json;
+    const r = await admin('key create --plan developer --email ops@example.com');
+    expect(r).toMatchObject({ code: 0, json: { plan: 'developer', accountId: account.id } });
+  });
+
+  it('with --email of an existing account on another plan fails and points to account plan', async () => {
+    await admin('account create --email ops@example.com --plan developer');
+    const r = await admin('key create --plan free --email ops@example.com');
+    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('account plan --email ops@example.com --plan free') } });
+  });
+
+  it('with a new --email creates that account', async () => {
+    const r = await admin('key create --plan business --email new@example.com');
+    expect((await store.findAccountByEmail('new@example.com'))?.id).toBe(r.json.accountId);
+  });
+});
+
+describe('key revoke and rotate', () => {
+  it('key revoke prints {id, revoked, revokedAt} and is idempotent', async () => {
+    const { json: created } = await admin('key create --plan free');
+    const first = await admin(`key revoke --id ${created.id}`);
+    expect(first).toMatchObject({ code: 0, json: { id: created.id, revoked: true, revokedAt: expect.any(String), alreadyRevoked: false } });
+    const again = await admin(`key revoke --id ${created.id}`);
+    expect(again).toMatchObject({ code: 0, json: { ...first.json, alreadyRevoked: true } });
+    await expect(authenticate(`Bearer ${created.key}`, store, 'development')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(await admin('key revoke --id key_missing')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('key rotate prints the new key and replaces, and the old key stops working at once', async () => {
+    const { json: created } = await admin('key create --plan developer');
+    const r = await admin(`key rotate --id ${created.id}`);
+    expect(r).toMatchObject({ code: 0, json: { key: expect.stringMatching(/^msr_test_/), plan: 'developer', env: 'test', accountId: created.accountId, replaces: created.id } });
+    expect(r.json.id).not.toBe(created.id);
+    await expect(authenticate(`Bearer ${created.key}`, store, 'development')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await authenticate(`Bearer ${r.json.key}`, store, 'development')).keyId).toBe(r.json.id);
+    expect(await admin(`key rotate --id ${created.id}`)).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST' } });
+  });
+});
+
+describe('usage', () => {
+  it('prints the account’s use of the current UTC month and its limit', async () => {
+    const { json: created } = await admin('key create --plan developer');
+    const raw = new BetterSqlite3(path.join(dir, 'measurement.db'));
+    raw.prepare('INSERT INTO usage (account_id, month, used) VALUES (?, ?, ?)').run(created.accountId, '2026-03', 7);
+    raw.close();
+    expect(await admin(`usage --id ${created.id}`)).toMatchObject({
+      code: 0,
+      json: { accountId: created.accountId, plan: 'developer', month: '2026-03', used: 7, limit: 100000 },
+    });
+    expect(await admin('usage --id key_missing')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('usage errors', () => {
+  it('--help prints the usage text and exits 0', async () => {
+    const r = await admin('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('key create --plan');
+    expect((await admin('key create --help')).code).toBe(0);
+  });
+
+  it('no command prints the usage text and exits 2', async () => {
+    expect(await admin('')).toMatchObject({ code: 2, stdout: expect.stringContaining('Usage:') });
+  });
+
+  it.each([
+    ['an unknown command', 'key destroy --id x', /Unknown command 'key destroy'/],
+    ['an unknown option', 'key create --plan free --colour red', /--colour/],
+    ['a missing option', 'key revoke', /Missing --id/],
+    ['an unknown plan', 'key create --plan gold', /--plan must be one of free, developer, business/],
+    ['an unknown env', 'key create --plan free --env prod', /--env must be live or test/],
+    ['a positional argument', 'usage key_123', /positional/],
+  ])('%s is a usage error: one JSON line on stderr, exit 2', async (_, argv, message) => {
+    const r = await admin(argv);
+    expect(r).toMatchObject({ code: 2, error: { code: 'INVALID_REQUEST', message: expect.stringMatching(message) } });
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('failures', () => {
+  it('an unexpected error is INTERNAL with its message, exit 1, never a stack trace', async () => {
+    await store.close();
+    const r = await admin('usage --id key_x');
+    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INTERNAL', message: expect.any(String) } });
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('scripts/admin.ts', () => {
+  const run = (args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+
+  it('runs a command against DATA_DIR and exits with its code', () => {
+    const created = run(['key', 'create', '--plan', 'free'], { DATA_DIR: dir, API_ENV: 'production' });
+    expect(created.status).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ env: 'live', plan: 'free' });
+    const failed = run(['key', 'revoke', '--id', 'key_missing'], { DATA_DIR: dir });
+    expect(failed.status).toBe(1);
+    expect(JSON.parse(failed.stderr).error.code).toBe('NOT_FOUND');
+  });
+
+  it('a bad configuration is one JSON line naming the variable, exit 1', () => {
+    const r = run(['usage', '--id', 'key_x'], { DATA_DIR: dir, API_ENV: 'staging' });
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'INVALID_CONFIGURATION', message: expect.stringContaining('API_ENV') });
+  });
+});

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/data/sqlite-store';
+import type { Account, AccountStore } from '../../src/data/store';
+import { ApiError } from '../../src/domain/errors';
+import { generateApiKey } from '../../src/domain/keys';
+import { authenticate } from '../../src/http/auth';
+
+const MISSING = 'Bearer realm="measurement-api"';
+const INVALID = 'Bearer realm="measurement-api", error="invalid_token"';
+
+let dir: string;
+let store: AccountStore;
+let account: Account;
+let testKey: string;
+let testKeyId: string;
+let liveKey: string;
+let revokedKey: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-'));
+  store = openSqliteStore(path.join(dir, 'measurement.db'));
+  account = await store.createAccount({ email: 'dev@example.com', plan: 'developer' });
+  ({ key: testKey, record: { id: testKeyId } } = await store.createKey(account.id, 'test'));
+  ({ key: liveKey } = await store.createKey(account.id, 'live'));
+  const revoked = await store.createKey(account.id, 'test');
+  revokedKey = revoked.key;
+  await store.revokeKey(revoked.record.id);
+});
+afterAll(async () => {
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The ApiError authenticate rejects with (fails the test when it resolves). */
+async function refusal(header: string | null | undefined, apiEnv: 'development' | 'production' = 'development'): Promise<ApiError> {
+  const error = await authenticate(header, store, apiEnv).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('authenticate', () => {
+  it('accepts a valid key of this environment and returns its account and key id', async () => {
+    expect(await authenticate(`Bearer ${testKey}`, store, 'development')).toEqual({ account, keyId: testKeyId });
+    expect((await authenticate(`Bearer ${liveKey}`, store, 'production')).account).toEqual(account);
+  });
+
+  it.each(['bearer', 'BEARER', 'BeArEr'])('accepts the scheme written %s', async (scheme) => {
+    expect((await authenticate(`${scheme} ${testKey}`, store, 'development')).keyId).toBe(testKeyId);
+  });
+
+  it.each([undefined, null, '', '   '])('a missing header (%j) asks for a key without error="invalid_token"', async (header) => {
+    const error = await refusal(header);
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: 'An API key is required: send Authorization: Bearer <key>.' });
+    expect(error.headers).toEqual({ 'WWW-Authenticate': MISSING });
+  });
+
+  it.each([
+    ['another scheme', () => `Basic ${Buffer.from(`${testKey}:`).toString('base64')}`, /Bearer <key>/],
+    ['the scheme alone', () => 'Bearer', /Bearer <key>/],
+    ['two tokens', () => `Bearer ${testKey} ${testKey}`, /Bearer <key>/],
+    ['a key without scheme', () => testKey, /Bearer <key>/],
+    ['a malformed key', () => 'Bearer msr_test_abc', /malformed/],
+    ['a bad checksum', () => `Bearer ${testKey.slice(0, -1)}${testKey.endsWith('0') ? '1' : '0'}`, /malformed/],
+    ['a huge header', () => `Bearer ${'a'.repeat(100_000)}`, /Bearer <key>/],
+    ['a live key on a development server', () => `Bearer ${liveKey}`, /not valid for this environment/],
+    ['an unknown key', () => `Bearer ${generateApiKey('test')}`, /unknown or has been revoked/],
+    ['a revoked key', () => `Bearer ${revokedKey}`, /unknown or has been revoked/],
+  ])('refuses %s as an invalid token, without echoing it', async (_, header, message) => {
+    const sent = header();
+    const error = await refusal(sent);
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: expect.stringMatching(message) });
+    expect(error.headers).toEqual({ 'WWW-Authenticate': INVALID });
+    const token = sent.split(' ').at(-1)!;
+    if (token.length > 8) expect(error.message).not.toContain(token);
+    expect(error.message).not.toMatch(/msr_(live|test)_[0-9A-Za-z]/);
+  });
+
+  it('refuses a test key on a production server', async () => {
+    const error = await refusal(`Bearer ${testKey}`, 'production');
+    expect(error.message).toBe('The API key is not valid for this environment: this server accepts only msr_live_ keys.');
+    expect(error.headers).toEqual({ 'WWW-Authenticate': INVALID });
+  });
+});
