@@ -1,0 +1,122 @@
+/**
+ * The contract's number rules (section 3): strict parsing of `value`, `decimals` and `rounding`,
+ * and printing an exact Rational rounded once. Pure BigInt: no floating point anywhere.
+ */
+import { ApiError } from './errors';
+import { Rational } from './rational';
+
+export const ROUNDING_MODES = ['HALF_UP', 'HALF_EVEN', 'DOWN', 'UP', 'FLOOR', 'CEILING'] as const;
+export type RoundingMode = (typeof ROUNDING_MODES)[number];
+
+export const MAX_DECIMALS = 40;
+export const MAX_SIGNIFICANT_DIGITS = 40;
+
+/** ASCII digits only (`\d` never matches other scripts in JS); no exponent, `+` or separators. */
+export const DECIMAL_PATTERN = /^-?\d{1,40}(\.\d{1,40})?$/;
+/** "-" + 40 digits + "." + 40 digits: anything longer is refused before a regex sees it. */
+const MAX_VALUE_LENGTH = 82;
+const EXAMPLE = '"12.5"';
+
+export function parseDecimalValue(value: unknown, param = 'value'): Rational {
+  if (typeof value === 'number') {
+    throw new ApiError('INVALID_REQUEST', `${param} must be a decimal string such as ${EXAMPLE}, not a JSON number.`, { param });
+  }
+  if (typeof value !== 'string') {
+    const what = value === undefined || value === null ? 'is required' : 'must be a string';
+    throw new ApiError('INVALID_REQUEST', `${param} ${what}: a decimal string such as ${EXAMPLE}.`, { param });
+  }
+  if (value.length > MAX_VALUE_LENGTH || !DECIMAL_PATTERN.test(value)) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `${param} must be a decimal string: an optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits ` +
+        '(no exponent, "+", spaces or separators).',
+      { param },
+    );
+  }
+  return Rational.parse(value);
+}
+
+export function parseDecimals(value: unknown, param = 'decimals'): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  // Query strings deliver digits as text; bodies and GraphQL deliver numbers.
+  const n = typeof value === 'string' && /^\d{1,2}$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_DECIMALS) {
+    throw new ApiError('INVALID_REQUEST', `${param} must be an integer from 0 to ${MAX_DECIMALS}.`, { param });
+  }
+  return n + 0; // turns -0 into 0
+}
+
+export function parseRounding(value: unknown, param = 'rounding'): RoundingMode {
+  if (value === undefined || value === null) return 'HALF_UP';
+  const upper = typeof value === 'string' && value.length <= 16 ? value.toUpperCase() : undefined;
+  const mode = ROUNDING_MODES.find((m) => m === upper);
+  if (mode === undefined) {
+    throw new ApiError('INVALID_REQUEST', `${param} must be one of ${ROUNDING_MODES.join(', ')}.`, { param });
+  }
+  return mode;
+}
+
+/** The quotient n/d (n >= 0, d > 0) rounded to an integer; `negative` is the sign of the real value. */
+function divideRounded(n: bigint, d: bigint, mode: RoundingMode, negative: boolean): bigint {
+  const q = n / d;
+  const r = n % d;
+  if (r === 0n) return q;
+  const twice = 2n * r;
+  let up: boolean;
+  switch (mode) {
+    case 'HALF_UP': up = twice >= d; break;
+    case 'HALF_EVEN': up = twice > d || (twice === d && q % 2n === 1n); break;
+    case 'DOWN': up = false; break;
+    case 'UP': up = true; break;
+    case 'FLOOR': up = negative; break;
+    case 'CEILING': up = !negative; break;
+  }
+  return up ? q + 1n : q;
+}
+
+const digitCount = (n: bigint): number => n.toString().length;
+const pow10 = (k: number): bigint => 10n ** BigInt(k);
+
+/** The decimal exponent e with 10^(e-1) <= |r| < 10^e, from digit lengths plus one comparison. */
+function decimalExponent(r: Rational): number {
+  const a = r.num < 0n ? -r.num : r.num;
+  const k = digitCount(a) - digitCount(r.den); // |r| lies in (10^(k-1), 10^(k+1))
+  const atLeast10k = k >= 0 ? a >= r.den * pow10(k) : a * pow10(-k) >= r.den;
+  return atLeast10k ? k + 1 : k;
+}
+
+/** Prints `magnitude * 10^-scale`; never "-0". */
+function printScaled(negative: boolean, magnitude: bigint, scale: number, dropTrailingZeros: boolean): string {
+  const sign = negative && magnitude !== 0n ? '-' : '';
+  if (scale <= 0) return sign + (magnitude * pow10(-scale)).toString();
+  const digits = magnitude.toString().padStart(scale + 1, '0');
+  const int = digits.slice(0, -scale);
+  let frac = digits.slice(-scale);
+  if (dropTrailingZeros) frac = frac.replace(/0+$/, '');
+  return sign + int + (frac === '' ? '' : `.${frac}`);
+}
+
+/**
+ * Prints an exact value by the contract's rule. With `decimals`: rounded once with `rounding`
+ * and printed with exactly that many places. Without: exact when it terminates within 40
+ * significant digits, else rounded half-even to 40 significant digits (rounding to 40 digits
+ * is a no-op for the former, so one path serves both); trailing zeros dropped.
+ */
+export function formatDecimal(r: Rational, decimals?: number, rounding: RoundingMode = 'HALF_UP'): string {
+  const negative = r.num < 0n;
+  const a = negative ? -r.num : r.num;
+  if (decimals !== undefined) {
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) {
+      throw new RangeError(`decimals must be an integer from 0 to ${MAX_DECIMALS}, got ${decimals}`);
+    }
+    const scaled = divideRounded(a * pow10(decimals), r.den, rounding, negative);
+    return printScaled(negative, scaled, decimals, false);
+  }
+  if (a === 0n) return '0';
+  const scale = MAX_SIGNIFICANT_DIGITS - decimalExponent(r);
+  const scaled =
+    scale >= 0
+      ? divideRounded(a * pow10(scale), r.den, 'HALF_EVEN', negative)
+      : divideRounded(a, r.den * pow10(-scale), 'HALF_EVEN', negative);
+  return printScaled(negative, scaled, scale, true);
+}

@@ -1,0 +1,106 @@
+/**
+ * Exact rational numbers on BigInt. Every conversion is one exact rational expression that is
+ * rounded once, when printed (see `formatDecimal`), so no intermediate ever loses a digit.
+ */
+
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+const FRACTION = /^(-?\d+)\/(\d+)$/;
+
+function gcd(a: bigint, b: bigint): bigint {
+  let x = a < 0n ? -a : a;
+  let y = b < 0n ? -b : b;
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+}
+
+export class Rational {
+  /** Numerator; carries the sign. */
+  readonly num: bigint;
+  /** Denominator; always > 0 and coprime with `num`. */
+  readonly den: bigint;
+
+  private constructor(num: bigint, den: bigint) {
+    this.num = num;
+    this.den = den;
+  }
+
+  static readonly ZERO = new Rational(0n, 1n);
+  static readonly ONE = new Rational(1n, 1n);
+
+  /** Reduces `num/den` and moves the sign to the numerator; a zero denominator is a RangeError. */
+  static of(num: bigint, den: bigint = 1n): Rational {
+    if (typeof num !== 'bigint' || typeof den !== 'bigint') {
+      throw new TypeError(`Rational.of expects bigints, got ${typeof num} and ${typeof den}`);
+    }
+    if (den === 0n) throw new RangeError('Rational with a zero denominator');
+    if (den < 0n) [num, den] = [-num, -den];
+    const g = gcd(num, den);
+    return g === 1n ? new Rational(num, den) : new Rational(num / g, den / g);
+  }
+
+  /**
+   * Parses a trusted decimal ("-12.5") or fraction ("1200/3937"), as found in the catalogue.
+   * Not for user input: that goes through `parseDecimalValue`, which bounds the length.
+   */
+  static parse(text: string): Rational {
+    const decimal = PLAIN_DECIMAL.exec(text);
+    if (decimal) {
+      const [, sign, int, frac = ''] = decimal;
+      const digits = BigInt(`${sign}${int}${frac}`);
+      return Rational.of(digits, 10n ** BigInt(frac.length));
+    }
+    const fraction = FRACTION.exec(text);
+    if (fraction) return Rational.of(BigInt(fraction[1]!), BigInt(fraction[2]!));
+    throw new SyntaxError(`Not a decimal or fraction: ${JSON.stringify(text.slice(0, 80))}`);
+  }
+
+  add(other: Rational): Rational {
+    return Rational.of(this.num * other.den + other.num * this.den, this.den * other.den);
+  }
+
+  sub(other: Rational): Rational {
+    return this.add(other.neg());
+  }
+
+  mul(other: Rational): Rational {
+    return Rational.of(this.num * other.num, this.den * other.den);
+  }
+
+  /** Division by zero is a RangeError: callers check `isZero()` first and answer with their own error. */
+  div(other: Rational): Rational {
+    if (other.num === 0n) throw new RangeError('Division of a Rational by zero');
+    return Rational.of(this.num * other.den, this.den * other.num);
+  }
+
+  neg(): Rational {
+    return new Rational(-this.num, this.den);
+  }
+
+  abs(): Rational {
+    return this.num < 0n ? this.neg() : this;
+  }
+
+  sign(): -1 | 0 | 1 {
+    return this.num < 0n ? -1 : this.num > 0n ? 1 : 0;
+  }
+
+  isZero(): boolean {
+    return this.num === 0n;
+  }
+
+  /** -1, 0 or 1 as `this` is below, equal to or above `other`. */
+  compare(other: Rational): -1 | 0 | 1 {
+    const left = this.num * other.den;
+    const right = other.num * this.den;
+    return left < right ? -1 : left > right ? 1 : 0;
+  }
+
+  equals(other: Rational): boolean {
+    return this.num === other.num && this.den === other.den;
+  }
+
+  /** "n/d" (or "n" for integers): for logs and test failures, not for API output. */
+  toString(): string {
+    return this.den === 1n ? this.num.toString() : `${this.num}/${this.den}`;
+  }
+}

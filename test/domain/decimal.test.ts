@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  DECIMAL_PATTERN, ROUNDING_MODES, formatDecimal, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode,
+} from '../../src/domain/decimal';
+import { Rational } from '../../src/domain/rational';
+import { OUTPUT_PATTERN, Oracle, expectApiError, oracleFormat } from './helpers';
+
+const d40 = '1234567890123456789012345678901234567890';
+const r = (text: string): Rational => Rational.parse(text);
+
+describe('parseDecimalValue accepts only the contract decimal: optional "-", 1-40 digits, optional "." and 1-40 digits', () => {
+  it.each([
+    ['0', '0'], ['-0', '0'], ['12.5', '25/2'], ['-12.5', '-25/2'], ['007', '7'], ['0.0000000001', '1/10000000000'],
+    [d40, d40], [`-${d40}.${d40}`, r(`-${d40}.${d40}`).toString()], ['1.000', '1'],
+  ])('accepts %j as %s', (text, exact) => {
+    expect(parseDecimalValue(text).toString()).toBe(exact);
+  });
+
+  it.each([
+    '', '-', '1e5', '1E5', '+1', ' 1', '1 ', '1\n', '\n1', '1_000', '1,000', '1,5', '0x1F', '0b1', 'NaN', 'Infinity',
+    '-Infinity', '١٢', '１２', '1.', '.5', '-.5', '1..2', '1.2.3', '--1', '1-', '−1', `${d40}1`, `1.${d40}1`, '12 345',
+  ])('refuses %j with INVALID_REQUEST on param value', (text) => {
+    expectApiError(() => parseDecimalValue(text), 'INVALID_REQUEST', 'value');
+  });
+
+  it.each([[12.5], [0], [Number.NaN], [null], [undefined], [{}], [[]], [true], [1n]])('refuses the non-string %s', (value) => {
+    expectApiError(() => parseDecimalValue(value), 'INVALID_REQUEST', 'value');
+  });
+
+  it('tells a caller who sent a JSON number to send a string', () => {
+    const error = expectApiError(() => parseDecimalValue(12.5), 'INVALID_REQUEST', 'value');
+    expect(error.message).toBe('value must be a decimal string such as "12.5", not a JSON number.');
+  });
+
+  it('names the parameter it was given', () => {
+    expectApiError(() => parseDecimalValue('x', 'items[3].value'), 'INVALID_REQUEST', 'items[3].value');
+  });
+
+  it('refuses a 1 MB string at once, without running a regex over it', () => {
+    const huge = '1'.repeat(1_000_000);
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) expect(() => parseDecimalValue(huge)).toThrow();
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('agrees with DECIMAL_PATTERN on arbitrary strings', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 90 }), (text) => {
+      let accepted = true;
+      try { parseDecimalValue(text); } catch { accepted = false; }
+      expect(accepted).toBe(DECIMAL_PATTERN.test(text));
+    }));
+  });
+});
+
+describe('parseDecimals takes an integer 0..40 (a JSON integer, or digits from a query string)', () => {
+  it.each([[0, 0], [40, 40], ['0', 0], ['40', 40], ['07', 7], [-0, 0], [2.0, 2], [undefined, undefined], [null, undefined]])(
+    'reads %j as %j', (value, expected) => {
+      expect(parseDecimals(value)).toBe(expected);
+    });
+
+  it.each([[41], [-1], [2.5], ['2.5'], [''], ['abc'], [' 2'], ['41'], ['100'], ['-1'], ['4e1'], [Number.NaN], [Infinity], [true], [{}]])(
+    'refuses %j with INVALID_REQUEST on param decimals', (value) => {
+      expectApiError(() => parseDecimals(value), 'INVALID_REQUEST', 'decimals');
+    });
+});
+
+describe('parseRounding takes one of the six modes, HALF_UP by default', () => {
+  it.each(ROUNDING_MODES.flatMap((m) => [[m, m], [m.toLowerCase(), m]]))('reads %j as %s', (value, mode) => {
+    expect(parseRounding(value)).toBe(mode);
+  });
+
+  it('defaults to HALF_UP and accepts any letter case', () => {
+    expect([parseRounding(undefined), parseRounding(null), parseRounding('Half_Even')]).toEqual(['HALF_UP', 'HALF_UP', 'HALF_EVEN']);
+  });
+
+  it.each([[''], ['half-up'], ['ROUND_HALF_UP'], ['HALF_DOWN'], [1], [{}], ['x'.repeat(1_000_000)]])('refuses %j, listing the modes', (value) => {
+    const error = expectApiError(() => parseRounding(value), 'INVALID_REQUEST', 'rounding');
+    expect(error.message).toContain('HALF_UP, HALF_EVEN, DOWN, UP, FLOOR, CEILING');
+  });
+});
+
+describe('formatDecimal with decimals rounds the exact value once, printing exactly that many places', () => {
+  const MODES: RoundingMode[] = ['HALF_UP', 'HALF_EVEN', 'DOWN', 'UP', 'FLOOR', 'CEILING'];
+  // value, decimals, then the expected text for each mode in MODES order
+  it.each([
+    ['2.5', 0, '3', '2', '2', '3', '2', '3'],
+    ['-2.5', 0, '-3', '-2', '-2', '-3', '-3', '-2'],
+    ['1.5', 0, '2', '2', '1', '2', '1', '2'],
+    ['-1.5', 0, '-2', '-2', '-1', '-2', '-2', '-1'],
+    ['0.5', 0, '1', '0', '0', '1', '0', '1'],
+    ['-0.5', 0, '-1', '0', '0', '-1', '-1', '0'],
+    ['2.4', 0, '2', '2', '2', '3', '2', '3'],
+    ['-2.6', 0, '-3', '-3', '-2', '-3', '-3', '-2'],
+    ['-0.4', 0, '0', '0', '0', '-1', '-1', '0'],
+    ['-0.0001', 2, '0.00', '0.00', '0.00', '-0.01', '-0.01', '0.00'],
+    ['-0', 2, '0.00', '0.00', '0.00', '0.00', '0.00', '0.00'],
+    ['12.345', 2, '12.35', '12.34', '12.34', '12.35', '12.34', '12.35'],
+    ['-12.345', 2, '-12.35', '-12.34', '-12.34', '-12.35', '-12.35', '-12.34'],
+    ['0.125', 2, '0.13', '0.12', '0.12', '0.13', '0.12', '0.13'],
+    ['12.3', 2, '12.30', '12.30', '12.30', '12.30', '12.30', '12.30'],
+    ['9.995', 2, '10.00', '10.00', '9.99', '10.00', '9.99', '10.00'],
+    [`${d40}.5`, 0, `${d40.slice(0, -1)}1`, d40, d40, `${d40.slice(0, -1)}1`, d40, `${d40.slice(0, -1)}1`],
+  ])('%s to %i places', (value, decimals, ...expected) => {
+    expect(MODES.map((mode) => formatDecimal(r(value), decimals, mode))).toEqual(expected);
+  });
+
+  it.each([
+    [Rational.of(1n, 3n), 40, '0.3333333333333333333333333333333333333333'],
+    [Rational.of(2n, 3n), 40, '0.6666666666666666666666666666666666666667'],
+    [Rational.of(2n, 3n), 0, '1'],
+    [Rational.of(-1n, 7n), 5, '-0.14286'],
+    [Rational.of(10n ** 60n, 3n), 1, `${'3'.repeat(60)}.3`],
+  ])('%s to %i places is %s (HALF_UP)', (value, decimals, expected) => {
+    expect(formatDecimal(value, decimals)).toBe(expected);
+  });
+
+  it('refuses decimals outside 0..40 as a programming error', () => {
+    for (const decimals of [-1, 41, 1.5]) expect(() => formatDecimal(Rational.ONE, decimals)).toThrow(RangeError);
+  });
+});
+
+describe('formatDecimal without decimals: exact within 40 significant digits, else half-even to 40', () => {
+  it.each([
+    [r('12.50'), '12.5'], [r('1.000'), '1'], [r('-0'), '0'], [Rational.ZERO, '0'], [r(d40), d40],
+    [r(`0.${d40}`), '0.123456789012345678901234567890123456789'],
+    [r(`-${d40}.${d40}`), `-${d40}`],
+    [r(`${d40.slice(0, -1)}1.5`), `${d40.slice(0, -1)}2`],
+    [r(`${d40}.5`), d40], // a tie goes to the even digit
+    [r(`${'9'.repeat(40)}.5`), `1${'0'.repeat(40)}`],
+    [r('0.12345678901234567890123456789012345678905'), '0.123456789012345678901234567890123456789'],
+    [r('0.12345678901234567890123456789012345678915'), '0.1234567890123456789012345678901234567892'],
+    [Rational.of(1n, 3n), '0.3333333333333333333333333333333333333333'],
+    [Rational.of(2n, 3n), '0.6666666666666666666666666666666666666667'],
+    [Rational.of(1n, 7n), '0.1428571428571428571428571428571428571429'],
+    [Rational.of(-100n, 3n), '-33.33333333333333333333333333333333333333'],
+    [Rational.of(10n ** 50n, 3n), `${'3'.repeat(40)}${'0'.repeat(10)}`],
+    [Rational.of(2n * 10n ** 50n, 3n), `${'6'.repeat(39)}7${'0'.repeat(10)}`],
+    [Rational.of(1n, 3n * 10n ** 50n), `0.${'0'.repeat(50)}${'3'.repeat(40)}`],
+    [Rational.of(1n, 2n ** 50n), '0.00000000000000088817841970012523233890533447265625'], // 35 digits: exact
+    [Rational.of(1n, 2n ** 70n), '0.0000000000000000000008470329472543003390683225006796419620514'], // 48 digits: rounded
+    [Rational.of(-1n, 10n ** 60n), `-0.${'0'.repeat(59)}1`],
+  ])('%s prints as %s', (value, expected) => {
+    expect(formatDecimal(value)).toBe(expected);
+  });
+
+  it('is fast for values with thousands of digits (scale from digit lengths, not a digit loop)', () => {
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) {
+      formatDecimal(Rational.of(10n ** 3000n + 1n, 3n));
+      formatDecimal(Rational.of(7n, 10n ** 3000n * 3n), 40, 'CEILING');
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('formatDecimal agrees with decimal.js on random rationals', () => {
+  const bigint = (digits: number) => fc.bigInt({ min: -(10n ** BigInt(digits)), max: 10n ** BigInt(digits) });
+  const fraction = fc.tuple(bigint(60), fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.nat(20), fc.nat(20)).map(
+    // Powers of 2 and 5 in the denominator make terminating values and exact ties common.
+    ([n, d, twos, fives]) => Rational.of(n, d * 2n ** BigInt(twos) * 5n ** BigInt(fives)),
+  );
+  const decimals = fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined });
+
+  it('for every rounding mode, with and without decimals', () => {
+    fc.assert(fc.property(fraction, decimals, fc.constantFrom(...ROUNDING_MODES), (value, places, mode) => {
+      const exact = new Oracle(value.num.toString()).div(value.den.toString());
+      const printed = formatDecimal(value, places, mode);
+      expect(printed).toMatch(OUTPUT_PATTERN);
+      expect(printed).toBe(oracleFormat(exact, places, mode));
+    }), { numRuns: 3000 });
+  });
+});
