@@ -52,3 +52,24 @@ export class ApiError extends Error {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }
+
+/** The contract's error object: `{"error": ErrorBody}` in REST, a batch item's `error` member. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  param?: string | undefined;
+  requestId: string;
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    code: error.code,
+    message: error.message,
+    status: error.status,
+    ...(error.param === undefined ? {} : { param: error.param }),
+    requestId,
+  };
+}
+
+export const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged with this requestId.';

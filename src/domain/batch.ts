@@ -1,0 +1,25 @@
+import { looksLikeCurrencyCode } from './currency/codes';
+import type { RoundingMode } from './decimal';
+import { findUnit } from './units/lookup';
+
+/** One entry of POST /v1/batch, as received (types already checked, values not). */
+export interface BatchItem {
+  value: string;
+  from: string;
+  to: string;
+  decimals?: number | null | undefined;
+  rounding?: RoundingMode | null | undefined;
+  date?: string | null | undefined;
+}
+
+export const MAX_BATCH_ITEMS = 1000;
+
+/**
+ * An item is a currency conversion when both ends are written as currency codes and neither is a
+ * unit (some units have three-letter names, such as `bar`); otherwise it is a unit conversion,
+ * which reports a currency at either end as INCOMPATIBLE_UNITS.
+ */
+export function classifyItem(item: Pick<BatchItem, 'from' | 'to'>): 'unit' | 'currency' {
+  const isCurrency = (token: string) => looksLikeCurrencyCode(token) && findUnit(token) === undefined;
+  return isCurrency(item.from) && isCurrency(item.to) ? 'currency' : 'unit';
+}

@@ -1,0 +1,25 @@
+/**
+ * Every currency the ECB has ever quoted in its euro reference rates, plus EUR. A well-formed code
+ * outside this set is UNKNOWN_CURRENCY; one inside it may still have no rate on a given day
+ * (RATE_NOT_FOUND). Kept as a list so the answer does not depend on whether rates are loaded yet.
+ */
+export const ECB_CURRENCY_CODES: ReadonlySet<string> = new Set([
+  'EUR',
+  ...'AUD BGN BRL CAD CHF CNY CYP CZK DKK EEK GBP HKD HRK HUF IDR ILS INR ISK JPY KRW LTL LVL MTL MXN MYR NOK NZD PHP PLN ROL RON RUB SEK SGD SIT SKK THB TRL TRY USD ZAR'.split(
+    ' ',
+  ),
+]);
+
+const CODE_SHAPE = /^[A-Za-z]{3}$/;
+
+/** A token that is written like a currency code (three ASCII letters), known or not. */
+export function looksLikeCurrencyCode(token: string): boolean {
+  return CODE_SHAPE.test(token);
+}
+
+/** The upper-case code when the ECB has ever quoted it (or it is EUR), else undefined. */
+export function knownCurrency(token: string): string | undefined {
+  if (!looksLikeCurrencyCode(token)) return undefined;
+  const code = token.toUpperCase();
+  return ECB_CURRENCY_CODES.has(code) ? code : undefined;
+}

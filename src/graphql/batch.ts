@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
+import type { UnitConversion } from '../domain/units/convert';
+import type { BatchEntry, BatchOutcome } from '../services/conversions';
+import { builder } from './builder';
+import { ErrorRef } from './errors';
+import { ConversionRef, RoundingEnum } from './units';
+
+const BatchItemInput = builder.inputType('BatchItemInput', {
+  description:
+    'One conversion of a batch. When `from` and `to` are both currency codes it is a currency conversion, otherwise a unit conversion. Values are checked per item: a bad value fails that item only.',
+  fields: (t) => ({
+    value: t.string({ required: true, description: 'A decimal string, as for `convert`.' }),
+    from: t.string({ required: true }),
+    to: t.string({ required: true }),
+    decimals: t.int({ required: false, description: '0 to 40.' }),
+    rounding: t.field({ type: RoundingEnum, required: false }),
+    date: t.string({ required: false, description: 'YYYY-MM-DD, currency items only (Developer plan and above).' }),
+  }),
+});
+
+const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('BatchSuccess').implement({
+  description: 'An item that converted.',
+  fields: (t) => ({ data: t.field({ type: ConversionRef, resolve: (e): UnitConversion => e.data }) }),
+});
+
+const BatchFailureRef = builder.objectRef<Extract<BatchEntry, { ok: false }>>('BatchFailure').implement({
+  description: 'An item that failed; it used no quota.',
+  fields: (t) => ({ error: t.field({ type: ErrorRef, resolve: (e) => e.error }) }),
+});
+
+const BatchEntryRef = builder.unionType('BatchEntry', {
+  description: 'The outcome of one item, in the order sent.',
+  types: [BatchSuccessRef, BatchFailureRef],
+  resolveType: (entry) => (entry.ok ? BatchSuccessRef : BatchFailureRef),
+});
+
+const BatchResultRef = builder.objectRef<BatchOutcome>('BatchResult').implement({
+  fields: (t) => ({
+    results: t.field({ type: [BatchEntryRef], resolve: (b) => b.results }),
+    succeeded: t.exposeInt('succeeded'),
+    failed: t.exposeInt('failed'),
+  }),
+});
+
+const itemsRule = z
+  .array(z.any())
+  .min(1, `items must hold 1 to ${MAX_BATCH_ITEMS} conversions.`)
+  .max(MAX_BATCH_ITEMS, `items must hold 1 to ${MAX_BATCH_ITEMS} conversions.`);
+
+builder.queryFields((t) => ({
+  batch: t.field({
+    type: BatchResultRef,
+    nullable: true,
+    description: `Up to ${MAX_BATCH_ITEMS} conversions in one call, each answered on its own. Needs an API key.`,
+    args: {
+      items: t.arg({ type: [BatchItemInput], required: true, validate: { schema: itemsRule } }),
+    },
+    resolve: async (_, { items }, ctx) => {
+      await ctx.requireKey();
+      return ctx.services.conversions.batch(items as BatchItem[], ctx.requestId);
+    },
+  }),
+}));

@@ -1,0 +1,30 @@
+import type { HealthReport } from '../services/health';
+import { builder } from './builder';
+
+const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').implement({
+  description: 'State of the ECB reference rates.',
+  fields: (t) => ({
+    date: t.field({ type: 'Date', nullable: true, description: 'Newest publication held; null while none is loaded.', resolve: (r) => r.date }),
+    fetchedAt: t.string({ nullable: true, description: 'When rates were last fetched (ISO 8601).', resolve: (r) => r.fetchedAt }),
+    stale: t.exposeBoolean('stale', { description: 'True when a newer publication is overdue or none is loaded.' }),
+    lastError: t.string({ nullable: true, description: 'The last fetch error, if the last fetch failed.', resolve: (r) => r.lastError }),
+  }),
+});
+
+const HealthStatusEnum = builder.enumType('HealthStatus', { values: ['ok', 'degraded'] as const });
+
+const HealthRef = builder.objectRef<HealthReport>('Health').implement({
+  fields: (t) => ({
+    status: t.field({ type: HealthStatusEnum, resolve: (h) => h.status }),
+    version: t.exposeString('version'),
+    rates: t.field({ type: RatesHealthRef, resolve: (h) => h.rates }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  health: t.field({
+    type: HealthRef,
+    description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale.',
+    resolve: (_, __, ctx) => ctx.services.health(),
+  }),
+}));

@@ -1,0 +1,64 @@
+import { GraphQLError, Kind } from 'graphql';
+import { DECIMAL_PATTERN } from '../domain/decimal';
+import { isCalendarDate } from '../domain/dates';
+import { builder } from './builder';
+
+const MAX_DECIMAL_LENGTH = 82; // '-' + 40 digits + '.' + 40 digits
+
+/** Strict in every direction: only strings of the contract's shape, never numbers (precision would be lost). */
+function decimalString(value: unknown): string {
+  if (typeof value !== 'string') {
+    throw new GraphQLError('A Decimal must be a string such as "12.5", not a number.');
+  }
+  if (value.length > MAX_DECIMAL_LENGTH || !DECIMAL_PATTERN.test(value)) {
+    throw new GraphQLError('A Decimal is an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits.');
+  }
+  return value;
+}
+
+/** Results may be longer than inputs (40 significant digits of a tiny or huge value) but keep the shape. */
+const OUTPUT_PATTERN = /^-?\d+(\.\d+)?$/;
+
+function decimalOutput(value: unknown): string {
+  if (typeof value !== 'string' || !OUTPUT_PATTERN.test(value)) throw new TypeError(`Not a decimal string: ${String(value).slice(0, 50)}`);
+  return value;
+}
+
+builder.scalarType('Decimal', {
+  description:
+    'An exact decimal number written as a string, never in exponent notation. As input: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits.',
+  serialize: decimalOutput,
+  parseValue: decimalString,
+  parseLiteral: (node) => {
+    if (node.kind !== Kind.STRING) throw new GraphQLError('A Decimal must be a string literal such as "12.5".');
+    return decimalString(node.value);
+  },
+});
+
+function dateString(value: unknown): string {
+  if (typeof value !== 'string' || !isCalendarDate(value)) {
+    throw new GraphQLError('A Date is a calendar date written YYYY-MM-DD.');
+  }
+  return value;
+}
+
+builder.scalarType('Date', {
+  description: 'A calendar date, YYYY-MM-DD.',
+  serialize: dateString,
+  parseValue: dateString,
+  parseLiteral: (node) => {
+    if (node.kind !== Kind.STRING) throw new GraphQLError('A Date must be a string literal such as "2024-03-28".');
+    return dateString(node.value);
+  },
+});
+
+/** OpenAPI schemas for the custom scalars, handed to SOFA so its document has no dangling $refs. */
+export const SCALAR_JSON_SCHEMAS = {
+  Decimal: {
+    type: 'string',
+    pattern: OUTPUT_PATTERN.source,
+    description: 'A decimal string, never exponent notation. Inputs: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits.',
+    example: '12.5',
+  },
+  Date: { type: 'string', format: 'date', example: '2024-03-28' },
+} as const;

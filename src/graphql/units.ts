@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { ApiError } from '../domain/errors';
+import { ROUNDING_MODES } from '../domain/decimal';
+import {
+  CATEGORIES,
+  UNITS,
+  aliasesOf,
+  findCategory,
+  findUnit,
+  unitsOfCategory,
+  type CategoryDef,
+  type UnitConversion,
+  type UnitDef,
+} from '../domain/units';
+import { builder } from './builder';
+
+export const RoundingEnum = builder.enumType('Rounding', {
+  description:
+    'How a result is rounded to `decimals` places. HALF_UP (default) rounds half away from zero; DOWN is toward zero, UP away from zero.',
+  values: ROUNDING_MODES,
+});
+
+export const decimalsRule = z
+  .number()
+  .int('decimals must be a whole number from 0 to 40.')
+  .min(0, 'decimals must be a whole number from 0 to 40.')
+  .max(40, 'decimals must be a whole number from 0 to 40.');
+
+const CategoryRef = builder.objectRef<CategoryDef>('Category').implement({
+  description: 'A measurement category, such as length or temperature.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    baseUnit: t.exposeString('baseUnit', { description: 'The unit every conversion in this category passes through.' }),
+    unitCount: t.int({ resolve: (c) => c.units.length }),
+  }),
+});
+
+const UnitRef = builder.objectRef<UnitDef>('Unit').implement({
+  description: 'A unit of measure.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Canonical id: lower-case snake_case, US spelling.' }),
+    name: t.exposeString('name'),
+    symbol: t.exposeString('symbol', { description: 'The usual symbol; matched case-sensitively.' }),
+    category: t.exposeString('category', { description: 'The id of the category.' }),
+    aliases: t.stringList({
+      description: 'Other names accepted in `from`/`to` (plurals, British spellings), case-insensitively.',
+      resolve: (u) => [...aliasesOf(u.id)],
+    }),
+    exact: t.exposeBoolean('exact', { description: 'False only where the definition is irrational (radian, milliradian).' }),
+    definition: t.exposeString('definition'),
+  }),
+});
+
+const CategoryDetailsRef = builder.objectRef<CategoryDef>('CategoryDetails').implement({
+  description: 'A category with its units.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    baseUnit: t.exposeString('baseUnit'),
+    unitCount: t.int({ resolve: (c) => c.units.length }),
+    units: t.field({ type: [UnitRef], resolve: (c) => [...unitsOfCategory(c.id)] }),
+  }),
+});
+
+const QuantityRef = builder.objectRef<{ value: string; unit: string }>('Quantity').implement({
+  description: 'A value in a unit (or a currency).',
+  fields: (t) => ({
+    value: t.field({ type: 'Decimal', resolve: (q) => q.value }),
+    unit: t.exposeString('unit', { description: 'Canonical unit id, or upper-case currency code.' }),
+  }),
+});
+
+export const ConversionRef = builder.objectRef<UnitConversion>('Conversion').implement({
+  description: 'The result of a unit conversion, computed exactly.',
+  fields: (t) => ({
+    input: t.field({ type: QuantityRef, resolve: (c) => c.input }),
+    result: t.field({ type: QuantityRef, resolve: (c) => c.result }),
+    category: t.exposeString('category'),
+  }),
+});
+export { QuantityRef };
+
+const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
+  value: t.arg({ type: 'Decimal', required: true, description: 'The value to convert, as a decimal string.' }),
+  from: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }),
+  to: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }),
+  decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round the result once to this many places (0 to 40).' }),
+  rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
+});
+
+builder.queryFields((t) => ({
+  categories: t.field({
+    type: [CategoryRef],
+    description: 'The 15 measurement categories, in catalogue order. Public.',
+    resolve: () => [...CATEGORIES],
+  }),
+  category: t.field({
+    type: CategoryDetailsRef,
+    nullable: true,
+    description: 'One category with its units. Public.',
+    args: { id: t.arg.string({ required: true, description: 'Category id, case-insensitive.' }) },
+    resolve: (_, { id }) => {
+      const category = findCategory(id);
+      if (!category) throw new ApiError('NOT_FOUND', `Category '${id}' does not exist. See GET /v1/categories.`, { param: 'id' });
+      return category;
+    },
+  }),
+  units: t.field({
+    type: [UnitRef],
+    description: 'All 154 units, or those of one category. Public.',
+    args: { category: t.arg.string({ required: false, description: 'Only the units of this category id.' }) },
+    resolve: (_, { category }) => {
+      if (category === null || category === undefined) return [...UNITS];
+      const found = findCategory(category);
+      if (!found) throw new ApiError('INVALID_REQUEST', `Category '${category}' does not exist. See GET /v1/categories.`, { param: 'category' });
+      return [...unitsOfCategory(found.id)];
+    },
+  }),
+  unit: t.field({
+    type: UnitRef,
+    nullable: true,
+    description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias. Public.',
+    args: { id: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }) },
+    resolve: (_, { id }) => {
+      const unit = findUnit(id);
+      if (!unit) throw new ApiError('NOT_FOUND', `Unit '${id}' does not exist. See GET /v1/units.`, { param: 'id' });
+      return unit;
+    },
+  }),
+  convert: t.field({
+    type: ConversionRef,
+    nullable: true,
+    description: 'Converts a value between two units of one category, exactly. Needs an API key.',
+    args: convertArgs(t),
+    resolve: async (_, args, ctx) => {
+      await ctx.requireKey();
+      return ctx.services.conversions.units(args);
+    },
+  }),
+  convertPost: t.field({
+    type: ConversionRef,
+    nullable: true,
+    description: 'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field). Prefer `convert`.',
+    args: convertArgs(t),
+    resolve: async (_, args, ctx) => {
+      await ctx.requireKey();
+      return ctx.services.conversions.units(args);
+    },
+  }),
+}));
+

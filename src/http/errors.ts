@@ -1,0 +1,59 @@
+import { GraphQLError } from 'graphql';
+import { ApiError, errorBody, INTERNAL_MESSAGE, isErrorCode } from '../domain/errors';
+
+/** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof GraphQLError) {
+    const original = innermost(error);
+    if (original instanceof ApiError) return original;
+    const code = error.extensions?.['code'];
+    if (isErrorCode(code) && code !== 'INTERNAL') {
+      const param = error.extensions?.['param'];
+      return new ApiError(code, error.message, typeof param === 'string' ? { param } : {});
+    }
+    // A GraphQLError with no other cause is a rejected input (syntax, validation, variable coercion),
+    // whatever code graphql-js or Yoga gave it (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED...).
+    if (original === undefined || original instanceof GraphQLError) {
+      const param = /^Variable "\$(\w+)"/.exec(error.message)?.[1];
+      return new ApiError('INVALID_REQUEST', error.message, param ? { param } : {});
+    }
+  }
+  return new ApiError('INTERNAL', INTERNAL_MESSAGE);
+}
+
+/** The error a request ultimately failed with, and whether it was expected (an ApiError) or a bug. */
+export function isUnexpected(error: unknown): boolean {
+  return toApiError(error).code === 'INTERNAL';
+}
+
+function innermost(error: GraphQLError): Error | undefined {
+  let current: Error | undefined = error.originalError;
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  return current;
+}
+
+/** `{"error": {...}}` with the table's status and the error's own headers. */
+export function restErrorResponse(error: ApiError, requestId: string, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: errorBody(error, requestId) }), {
+    status: error.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers, ...extraHeaders },
+  });
+}
+
+/** The same error as a GraphQL error: `extensions.code` and `extensions.status` from the same table. */
+export function toGraphQLError(error: GraphQLError): GraphQLError {
+  const api = toApiError(error);
+  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : api.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: {
+      code: api.code,
+      status: api.status,
+      ...(api.param === undefined ? {} : { param: api.param }),
+    },
+  });
+}

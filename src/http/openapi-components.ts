@@ -1,0 +1,94 @@
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../domain/errors';
+import type { RestRoute } from './routes';
+
+type Json = Record<string, unknown>;
+
+const REASONS: Record<number, string> = {
+  400: 'The request is invalid (INVALID_REQUEST, UNKNOWN_UNIT, INCOMPATIBLE_UNITS, UNKNOWN_CURRENCY).',
+  401: 'No API key, or a malformed, unknown, revoked or other-environment key (UNAUTHORIZED).',
+  403: 'The plan does not include this feature (PLAN_REQUIRED).',
+  404: 'Unknown route, or unknown resource in the path (NOT_FOUND, RATE_NOT_FOUND).',
+  405: 'Known path, wrong method (METHOD_NOT_ALLOWED); see the Allow header.',
+  413: 'The body is too large (PAYLOAD_TOO_LARGE).',
+  415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE).',
+  429: 'Too many requests, or the monthly quota is used up (RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED); see Retry-After.',
+  500: 'An unexpected error, logged with the requestId (INTERNAL).',
+  503: 'Currency rates are not loaded yet (SERVICE_UNAVAILABLE); see Retry-After.',
+};
+
+const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
+  401: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+  405: { Allow: { $ref: '#/components/headers/Allow' } },
+  429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  503: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+};
+
+/** The statuses a route can fail with, derived from what it is (method, access, path parameters). */
+export function errorStatusesOf(route: RestRoute): number[] {
+  const statuses = new Set([400, 405, 429, 500]);
+  if (route.path.includes(':')) statuses.add(404);
+  if (route.access === 'key') statuses.add(401);
+  if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));
+  if (route.tag === 'Currency') [403, 404, 503].forEach((s) => statuses.add(s));
+  return [...statuses].sort();
+}
+
+export function errorResponsesOf(route: RestRoute): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  for (const status of errorStatusesOf(route)) {
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+    responses[String(status)] = {
+      description: REASONS[status] ?? 'Error.',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...HEADERS_BY_STATUS[status] },
+      content: { 'application/json': { schema: errorSchema(codes) } },
+    };
+  }
+  return responses;
+}
+
+function errorSchema(codes: ErrorCode[]): Json {
+  return {
+    allOf: [{ $ref: '#/components/schemas/ErrorResponse' }],
+    properties: { error: { properties: { code: { enum: codes } } } },
+  };
+}
+
+export const OPENAPI_COMPONENTS: Json = {
+  securitySchemes: {
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key: `msr_live_…` in production, `msr_test_…` in development. Never in a query string.',
+    },
+  },
+  headers: {
+    'X-Request-Id': { description: 'Identifies this request in the logs.', schema: { type: 'string' } },
+    'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^\\d+$' } },
+    Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } },
+    'WWW-Authenticate': { description: 'The Bearer challenge.', schema: { type: 'string' } },
+  },
+  schemas: {
+    ErrorResponse: {
+      type: 'object',
+      required: ['error'],
+      additionalProperties: false,
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message', 'status', 'requestId'],
+          additionalProperties: false,
+          properties: {
+            code: { type: 'string', enum: ERROR_CODES },
+            message: { type: 'string', description: 'A human sentence, never a stack trace.' },
+            status: { type: 'integer', description: 'The HTTP status of the response.' },
+            param: { type: 'string', description: 'The one input at fault, when there is one.' },
+            requestId: { type: 'string' },
+          },
+        },
+      },
+      examples: [
+        { error: { code: 'UNKNOWN_UNIT', message: "Unit 'furlongs' is not known. See GET /v1/units.", status: 400, param: 'from', requestId: '6f1c2b1e-3f0a-4c55-9d43-2b8f2f7f9a10' } },
+      ],
+    },
+  },
+};

@@ -1,0 +1,143 @@
+import {
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { useSofa } from 'sofa-api';
+import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
+import { everyObjectType } from '../graphql/object-types';
+import { API_TITLE, API_VERSION } from '../version';
+import { errorResponsesOf, OPENAPI_COMPONENTS } from './openapi-components';
+import { CACHE_CONTROL, ROUTES, sofaRoutes, type RestRoute } from './routes';
+
+type Json = Record<string, unknown>;
+
+/** SOFA's own OpenAPI 3.0 document of the schema, before post-processing. */
+function sofaOpenApi(schema: GraphQLSchema): Json {
+  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: SCALAR_JSON_SCHEMAS, ignore: everyObjectType(schema) });
+  return (router as unknown as { openAPIDocument: Json }).openAPIDocument;
+}
+
+/**
+ * The contract's OpenAPI 3.1 document: SOFA's component schemas and parameters, reshaped by the
+ * route table into the real surface (full paths, `{"data": ...}` envelopes, error responses,
+ * security, no query parameters on POST routes, nullable fields in 3.1 form).
+ */
+export function buildOpenApiDocument(schema: GraphQLSchema): Json {
+  const sofa = sofaOpenApi(schema);
+  const sofaPaths = sofa['paths'] as Record<string, Record<string, Json>>;
+  const sofaSchemas = { ...((sofa['components'] as Json)['schemas'] as Record<string, Json>) };
+  delete sofaSchemas['Query'];
+
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of ROUTES) {
+    const path = route.path.replace(/:([a-z]+)/g, '{$1}');
+    const operation = route.field === undefined ? openApiOperation() : fieldOperation(schema, route, sofaPaths[path.replace(/^\/v1/, '')]![route.method.toLowerCase()]!);
+    (paths[path] ??= {})[route.method.toLowerCase()] = {
+      summary: route.summary,
+      tags: [route.tag],
+      security: route.access === 'key' ? [{ bearerAuth: [] }] : [],
+      ...operation,
+      responses: { ...(operation['responses'] as Json), ...errorResponsesOf(route) },
+    };
+  }
+
+  return upgradeExamples({
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description:
+        'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`.',
+    },
+    servers: [{ url: '/' }],
+    tags: [{ name: 'Units' }, { name: 'Conversion' }, { name: 'Currency' }, { name: 'Service' }],
+    paths,
+    components: {
+      ...OPENAPI_COMPONENTS,
+      schemas: { ...nullableFields(schema, sofaSchemas), ...(OPENAPI_COMPONENTS.schemas as Json) },
+    },
+  }) as Json;
+}
+
+function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: Json): Json {
+  const field = schema.getQueryType()!.getFields()[route.field!]!;
+  const parameters = ((sofaOperation['parameters'] as Json[] | undefined) ?? []).filter((p) => route.method === 'GET' || p['in'] === 'path');
+  const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
+  return {
+    operationId: route.field,
+    ...(field.description ? { description: field.description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: { ...body.content['application/json'].schema, additionalProperties: false } } } } } : {}),
+    responses: { '200': success(route, dataSchema(field.type)) },
+  };
+}
+
+function openApiOperation(): Json {
+  return {
+    operationId: 'openapi',
+    responses: { '200': success(ROUTES.find((r) => r.field === undefined)!, { type: 'object', description: 'An OpenAPI 3.1 document.' }, false) },
+  };
+}
+
+function success(route: RestRoute, data: Json, envelope = true): Json {
+  return {
+    description: 'OK',
+    headers: {
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      'Cache-Control': { schema: { type: 'string', const: CACHE_CONTROL[route.cache] } },
+    },
+    content: { 'application/json': { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data } },
+  };
+}
+
+/** The JSON schema of a field's value in a REST answer (never null there: failures are errors). */
+function dataSchema(type: GraphQLOutputType): Json {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return { type: 'array', items: dataSchema(inner.ofType) };
+  return { $ref: `#/components/schemas/${getNamedType(inner).name}` };
+}
+
+/** OpenAPI 3.1 has no `nullable`: a nullable GraphQL field becomes "this schema, or null". */
+function nullableFields(schema: GraphQLSchema, schemas: Record<string, Json>): Record<string, Json> {
+  const result: Record<string, Json> = {};
+  for (const [name, objectSchema] of Object.entries(schemas)) {
+    const type = schema.getType(name);
+    const properties = objectSchema['properties'] as Record<string, Json> | undefined;
+    if (!properties || !(isObjectType(type) || isUnionType(type))) {
+      result[name] = objectSchema;
+      continue;
+    }
+    const fields = isObjectType(type) ? type.getFields() : {};
+    const patched: Record<string, Json> = {};
+    for (const [prop, propSchema] of Object.entries(properties)) {
+      const field = fields[prop];
+      patched[prop] = field && !isNonNullType(field.type) ? orNull(propSchema) : propSchema;
+    }
+    result[name] = { ...objectSchema, properties: patched, additionalProperties: false };
+  }
+  return result;
+}
+
+function orNull(propSchema: Json): Json {
+  const { description, ...rest } = propSchema;
+  if (typeof rest['type'] === 'string') return { ...propSchema, type: [rest['type'], 'null'] };
+  return { ...(description ? { description } : {}), oneOf: [rest, { type: 'null' }] };
+}
+
+/** 3.1 schemas use `examples` (an array); SOFA and the scalar table write 3.0's `example`. */
+function upgradeExamples(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(upgradeExamples);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'example' && 'type' in value) out['examples'] = [inner];
+    else out[key] = upgradeExamples(inner);
+  }
+  return out;
+}
+

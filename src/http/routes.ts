@@ -1,0 +1,105 @@
+/**
+ * THE route table. Every REST route is declared here once; SOFA's routes, the 404/405 allowlist,
+ * the OpenAPI post-processing, CORS and Cache-Control are all derived from it.
+ */
+export type Access = 'public' | 'key';
+
+export interface RestRoute {
+  readonly method: 'GET' | 'POST';
+  /** Path with `:name` segments; each name is the GraphQL argument it fills. */
+  readonly path: string;
+  /** The Query field that serves it; undefined for routes served outside GraphQL (the OpenAPI document). */
+  readonly field?: string;
+  readonly access: Access;
+  readonly summary: string;
+  readonly tag: 'Units' | 'Conversion' | 'Currency' | 'Service';
+  /** Largest accepted body, in bytes (POST routes). */
+  readonly bodyLimit?: number;
+  /** Cache-Control of a successful answer. */
+  readonly cache: 'static' | 'no-store';
+}
+
+export const KIB = 1024;
+export const DEFAULT_BODY_LIMIT = 64 * KIB;
+
+export const ROUTES: readonly RestRoute[] = [
+  { method: 'GET', path: '/v1/categories', field: 'categories', access: 'public', tag: 'Units', cache: 'static', summary: 'List the 15 measurement categories' },
+  { method: 'GET', path: '/v1/categories/:id', field: 'category', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one category with its units' },
+  { method: 'GET', path: '/v1/units', field: 'units', access: 'public', tag: 'Units', cache: 'static', summary: 'List the units, optionally of one category' },
+  { method: 'GET', path: '/v1/units/:id', field: 'unit', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one unit by id, symbol or alias' },
+  { method: 'GET', path: '/v1/convert', field: 'convert', access: 'key', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units' },
+  { method: 'POST', path: '/v1/convert', field: 'convertPost', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
+  { method: 'POST', path: '/v1/batch', field: 'batch', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
+  { method: 'GET', path: '/v1/health', field: 'health', access: 'public', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
+  { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },
+];
+
+/** Cache-Control values of the table's cache policies. */
+export const CACHE_CONTROL: Record<RestRoute['cache'], string> = {
+  static: 'public, max-age=3600',
+  'no-store': 'no-store',
+};
+
+export interface RouteMatch {
+  /** Routes on this path, whatever their method. */
+  readonly routes: readonly RestRoute[];
+  readonly params: Record<string, string>;
+}
+
+interface CompiledPath {
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+  readonly routes: RestRoute[];
+}
+
+const compiled: CompiledPath[] = [];
+for (const route of ROUTES) {
+  const existing = compiled.find((c) => c.routes[0]!.path === route.path);
+  if (existing) {
+    existing.routes.push(route);
+    continue;
+  }
+  const names: string[] = [];
+  const source = route.path.replace(/:([a-z]+)/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route] });
+}
+
+/** The routes at a path (for 404 vs 405), with its decoded path parameters. */
+export function matchPath(pathname: string): RouteMatch | undefined {
+  for (const entry of compiled) {
+    const match = entry.pattern.exec(pathname);
+    if (!match) continue;
+    const params: Record<string, string> = {};
+    entry.names.forEach((name, i) => {
+      params[name] = safeDecode(match[i + 1]!);
+    });
+    return { routes: entry.routes, params };
+  }
+  return undefined;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** SOFA's `routes` option: field coordinate → method and path, for every field-backed route. */
+export function sofaRoutes(): Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> {
+  const routes: Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> = {};
+  for (const route of ROUTES) {
+    if (route.field === undefined) continue;
+    routes[`Query.${route.field}`] = {
+      method: route.method,
+      path: route.path.replace(/^\/v1/, ''),
+      tags: [route.tag],
+      description: route.summary,
+    };
+  }
+  return routes;
+}

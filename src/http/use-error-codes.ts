@@ -1,0 +1,34 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isErrorCode } from '../domain/errors';
+import type { GraphQLContext } from '../graphql/context';
+import { isUnexpected, toGraphQLError } from './errors';
+
+/**
+ * Gives every GraphQL error the contract's `extensions.code` and `extensions.status` (parse and
+ * validation errors included, which never reach error masking) and logs unexpected errors with
+ * the request id, stack included; the caller sees only a generic message and the id.
+ */
+export function useErrorCodes(): Plugin<GraphQLContext> {
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue as GraphQLContext;
+      return {
+        onExecuteDone({ result }) {
+          if (!('errors' in result) || !result.errors) return;
+          for (const error of result.errors) {
+            if (isUnexpected(error)) {
+              const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+              context.log.error({ err: cause, requestId: context.requestId, path: error.path }, 'unexpected error');
+            }
+          }
+        },
+      };
+    },
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !('errors' in result) || !result.errors) return;
+      const errors = result.errors.map((e) => (isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e)));
+      setResult({ ...result, errors });
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  version: string;
+  rates: { date: string | null; fetchedAt: string | null; stale: boolean; lastError: string | null };
+}

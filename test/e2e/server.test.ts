@@ -1,0 +1,89 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const TSX = path.resolve('node_modules/.bin/tsx');
+
+/** The real server process, started as `npm start` does, on a free port. */
+let server: ChildProcess;
+let base: string;
+let logs = '';
+let dataDir: string;
+const env = () => ({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-e2e-'));
+  server = spawn(TSX, ['src/main.ts'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stderr!.on('data', (chunk) => (logs += chunk));
+  base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 20_000);
+    server.stdout!.on('data', (chunk: Buffer) => {
+      logs += chunk;
+      const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(logs)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${port}`);
+      }
+    });
+  });
+});
+afterAll(() => {
+  server.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the server as a newcomer runs it', () => {
+  let key = '';
+
+  it('serves the public catalogue', async () => {
+    const res = await fetch(`${base}/v1/categories`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(15);
+  });
+
+  it('converts with a key made by the operator CLI while it serves', async () => {
+    const { stdout } = await run(TSX, ['scripts/admin.ts', 'key', 'create', '--plan', 'free'], { env: env() });
+    key = JSON.parse(stdout).key;
+    expect(key).toMatch(/^msr_test_/);
+    const res = await fetch(`${base}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ data: { result: { value: '1.609344', unit: 'kilometer' } } });
+  });
+
+  it('writes one structured log line per request, with a request id and never the key', async () => {
+    await fetch(`${base}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${key}` } });
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = logs.split('\n').filter((l) => l.includes('"msg":"request"'));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ method: 'GET', path: '/v1/convert', status: 200 });
+    expect(logs).not.toContain(key);
+    expect(logs).not.toContain(key.slice(9, 40));
+  });
+
+  it('keeps no key in plaintext anywhere in its data directory', () => {
+    for (const file of readdirSync(dataDir)) {
+      const bytes = readFileSync(path.join(dataDir, file)).toString('latin1');
+      expect(bytes).not.toContain(key.slice(9, 40));
+    }
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    const exit = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});
+
+describe('configuration', () => {
+  it('stops with a one-line message naming a bad variable', async () => {
+    const failure = await run(TSX, ['src/main.ts'], { env: { ...process.env, PORT: 'eighty' } }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in failure && failure.code).toBe(1);
+    const stderr = (failure as { stderr: string }).stderr.trim();
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/PORT/);
+  });
+});

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openStore } from '../../src/data/open-store';
+import type { AccountStore } from '../../src/data/store';
+import { keyEnvFor } from '../../src/domain/keys';
+import type { PlanId } from '../../src/domain/plans';
+import { createLogger } from '../../src/logger';
+import { OpenApiContract } from './contract';
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** A raw body, sent as is (for malformed JSON and size tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  store: AccountStore;
+  /** A fresh account with this plan and a key valid for the app's environment. */
+  createKey(plan?: PlanId): Promise<string>;
+  /** One REST call through the app, in-process; the response is checked against /openapi.json. */
+  call(method: string, url: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
+  graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** Builds the app on a temporary data directory, with logs silenced, as main.ts would. */
+export async function createTestApp(env: Record<string, string> = {}, overrides: { store?: AccountStore } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
+  const store = overrides.store ?? openStore(config);
+  const app = createApp({ config, store, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const document = await (await app.yoga.fetch('http://localhost/openapi.json')).json();
+  const contract = new OpenApiContract(document);
+
+  const call: TestApp['call'] = async (method, url, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await app.yoga.fetch(`http://localhost${url}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    await contract.check(method, url, response);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+  };
+
+  return {
+    app,
+    config,
+    store,
+    async createKey(plan = 'free') {
+      const account = await store.createAccount({ plan });
+      return (await store.createKey(account.id, keyEnvFor(config.apiEnv))).key;
+    },
+    call,
+    async graphql(query, variables = {}, key) {
+      const response = await app.yoga.fetch('http://localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    async close() {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
