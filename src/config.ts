@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy } from './http/client-ip';
 
 /**
  * The whole configuration, read from the environment once at start-up (contract section 1).
@@ -26,6 +27,14 @@ const schema = z.object({
   TRUST_PROXY: z
     .string()
     .regex(/^(\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, 'must be a hop count or a comma list of CIDRs')
+    // The same parser the server uses, so a CIDR that only looks right (10.0.0.0/33) stops start-up.
+    .superRefine((value, ctx) => {
+      try {
+        parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^TRUST_PROXY /, '') });
+      }
+    })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_RATE_LIMIT: positiveInt.default(60),

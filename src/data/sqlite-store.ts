@@ -5,6 +5,7 @@ import { ApiError } from '../domain/errors';
 import { generateApiKey, hashApiKey, newId, type KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
 import { migrate } from './migrations';
+import { sqliteQuota } from './sqlite-quota';
 import { canonicalEmail, normalizeEmail, type Account, type AccountStore, type ApiKeyRecord, type CreatedKey } from './store';
 
 export interface SqliteStoreOptions {
@@ -29,6 +30,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   try {
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
+    // Explicit, because better-sqlite3's SQLite defaults to FULL on a new file but NORMAL on a
+    // reopened WAL file. NORMAL in WAL mode: a commit survives a crash of the process (quota
+    // included), the last commits may roll back on power loss; FULL would fsync every increment.
+    db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db);
   } catch (error) {
@@ -135,6 +140,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     async monthlyUsage(accountId, month) {
       return sql.usage.get(accountId, month)?.used ?? 0;
     },
+    ...sqliteQuota(db),
     async close() {
       if (db.open) db.close();
     },

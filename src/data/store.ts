@@ -33,6 +33,12 @@ export interface CreatedKey {
   record: ApiKeyRecord;
 }
 
+export interface QuotaConsumption {
+  allowed: boolean;
+  /** The month's usage after the call. */
+  used: number;
+}
+
 export interface AccountStore {
   /** INVALID_REQUEST when the email is malformed or already used. */
   createAccount(input: { email?: string; plan: PlanId }): Promise<Account>;
@@ -54,6 +60,19 @@ export interface AccountStore {
   rotateKey(id: string): Promise<CreatedKey & { replaced: ApiKeyRecord }>;
   /** Conversions counted for the account in the UTC month `YYYY-MM`; 0 when none. */
   monthlyUsage(accountId: string, month: string): Promise<number>;
+  /**
+   * Counts `amount` (default 1) conversions against the account's quota for the UTC month `YYYY-MM`
+   * if, and only if, the month's usage stays within `limit`: all or nothing, in one atomic statement,
+   * so concurrent requests (from any number of processes) never spend more than the limit, and a
+   * resolved promise means the usage is committed. `used` is the usage after the call (unchanged
+   * when refused). NOT_FOUND for an unknown account; TypeError for a malformed month or amount.
+   */
+  consumeQuota(accountId: string, month: string, limit: number, amount?: number): Promise<QuotaConsumption>;
+  /**
+   * Gives back conversions counted by consumeQuota for work that then failed (a failed request
+   * never uses quota). Never goes below 0. Returns the usage after the call.
+   */
+  refundQuota(accountId: string, month: string, amount?: number): Promise<number>;
   close(): Promise<void>;
 }
 

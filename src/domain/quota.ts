@@ -1,0 +1,62 @@
+import { ApiError } from './errors';
+
+/**
+ * The monthly quota's calendar (contract section 6): a quota month is a UTC calendar month, so it
+ * resets at 00:00 UTC on the 1st whatever the server's time zone. Pure: the clock is an argument.
+ */
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+/** The quota month of an instant: `YYYY-MM` in UTC. */
+export function currentMonth(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/** True for a month written `YYYY-MM` (the usage table's key). */
+export function isQuotaMonth(text: string): boolean {
+  return MONTH.test(text);
+}
+
+/** 00:00:00.000 UTC on the 1st of the month after `now`'s. */
+export function startOfNextMonth(now: Date): Date {
+  // Date.UTC rolls month 12 over into January of the next year.
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+/**
+ * Whole seconds until the quota resets, rounded up so a client that waits this long is never
+ * early; at least 1 (Retry-After 0 would invite an immediate retry). Retry-After of QUOTA_EXCEEDED.
+ */
+export function secondsToNextMonth(now: Date): number {
+  return Math.max(1, Math.ceil((startOfNextMonth(now).getTime() - now.getTime()) / 1000));
+}
+
+/** QUOTA_EXCEEDED with `Retry-After` = seconds to the next UTC month. */
+export function quotaExceeded(now: Date, limit?: number): ApiError {
+  const reset = startOfNextMonth(now).toISOString().replace('.000Z', 'Z');
+  const what = limit === undefined ? 'The monthly quota' : `The monthly quota of ${limit.toLocaleString('en-US')} conversions`;
+  return new ApiError('QUOTA_EXCEEDED', `${what} is used up; it resets at ${reset}.`, {
+    headers: { 'Retry-After': String(secondsToNextMonth(now)) },
+  });
+}
+
+export interface QuotaState {
+  /** Conversions the plan allows per month. */
+  limit: number;
+  /** Conversions counted this month (after the current request's, when it was counted). */
+  used: number;
+}
+
+/**
+ * The quota fields of a keyed response. They are X-Quota-* rather than the IETF RateLimit fields
+ * because the per-key request limit already sends RateLimit/RateLimit-Policy, and a calendar month
+ * has no fixed window (`w`) to describe it with. Reset is delta-seconds like Retry-After and the
+ * draft's `t`, so client clock skew does not matter.
+ */
+export function quotaHeaders(state: QuotaState, now: Date): Record<string, string> {
+  return {
+    'X-Quota-Limit': String(state.limit),
+    'X-Quota-Remaining': String(Math.max(0, state.limit - state.used)),
+    'X-Quota-Reset': String(secondsToNextMonth(now)),
+  };
+}

@@ -1,0 +1,142 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createClient } from 'redis';
+import { ApiError } from '../domain/errors';
+
+/**
+ * Request rate limits (contract section 7): per client IP on public routes, per API key on keyed
+ * routes. Fixed windows from rate-limiter-flexible, in process memory or, with REDIS_URL, in Redis
+ * so that every instance spends from one counter. Never the monthly quota: that is the store's.
+ */
+export type RateLimitKind = 'public' | 'key';
+export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['public', 'key'];
+
+export interface RateLimitPolicy {
+  /** The policy's name in the RateLimit and RateLimit-Policy fields. */
+  readonly name: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
+  /** For messages: "a minute per client IP". */
+  readonly description: string;
+}
+
+export interface RateLimitState {
+  readonly policy: RateLimitPolicy;
+  readonly remaining: number;
+  /** Whole seconds until the window resets; at least 1. */
+  readonly resetSeconds: number;
+}
+
+export interface RateLimitOptions {
+  /** PUBLIC_RATE_LIMIT: requests a minute per client IP bucket. */
+  publicPerMinute: number;
+  /** KEY_RATE_LIMIT: requests a second per API key. */
+  keyPerSecond: number;
+  /** REDIS_URL: shared counters; in-process memory when absent. */
+  redisUrl?: string | undefined;
+  /** Prefix of every counter key (default `msr:rl`); tests use a unique one per run. */
+  keyPrefix?: string;
+  /** How long start-up waits for Redis before failing (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /** Redis errors after start-up (outages); the limiters then count in memory until it is back. */
+  onRedisError?: (error: Error) => void;
+}
+
+export interface RateLimiters {
+  readonly policies: Readonly<Record<RateLimitKind, RateLimitPolicy>>;
+  /** The rate-limiter-flexible instances behind consume (the GraphQL directive shares them). */
+  readonly limiters: Readonly<Record<RateLimitKind, RateLimiterAbstract>>;
+  /** Spends one request of `bucket`; throws RATE_LIMIT_EXCEEDED (429) when the window is used up. */
+  consume(kind: RateLimitKind, bucket: string): Promise<RateLimitState>;
+  /** Closes the Redis connection, if any. */
+  close(): Promise<void>;
+}
+
+export async function createRateLimiters(options: RateLimitOptions): Promise<RateLimiters> {
+  const policies: Record<RateLimitKind, RateLimitPolicy> = {
+    public: { name: 'per-ip', limit: options.publicPerMinute, windowSeconds: 60, description: 'a minute per client IP' },
+    key: { name: 'per-key', limit: options.keyPerSecond, windowSeconds: 1, description: 'a second per API key' },
+  };
+  const prefix = options.keyPrefix ?? 'msr:rl';
+  const redis = options.redisUrl === undefined ? undefined : await connectRedis(options);
+  const limiterOf = (kind: RateLimitKind): RateLimiterAbstract => {
+    const base = { points: policies[kind].limit, duration: policies[kind].windowSeconds, keyPrefix: `${prefix}:${kind}` };
+    if (!redis) return new RateLimiterMemory(base);
+    // The insurance limiter answers while Redis is down (commands fail at once: no offline queue),
+    // so an outage degrades to per-instance counting instead of failing every request.
+    return new RateLimiterRedis({ ...base, storeClient: redis, useRedisPackage: true, insuranceLimiter: new RateLimiterMemory(base) });
+  };
+  const limiters = { public: limiterOf('public'), key: limiterOf('key') };
+
+  return {
+    policies,
+    limiters,
+    async consume(kind, bucket) {
+      try {
+        return rateLimitState(policies[kind], await limiters[kind].consume(bucket));
+      } catch (rejection) {
+        // rate-limiter-flexible rejects with a RateLimiterRes when over the limit, an Error otherwise.
+        if (rejection instanceof RateLimiterRes) throw rateLimitExceeded(rateLimitState(policies[kind], rejection));
+        throw rejection;
+      }
+    },
+    async close() {
+      if (redis?.isOpen) await redis.close();
+    },
+  };
+}
+
+type RedisClient = ReturnType<typeof createClient>;
+
+/** Connects before serving: a wrong REDIS_URL stops start-up rather than silently counting per instance. */
+async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
+  const client = createClient({ url: options.redisUrl, disableOfflineQueue: true });
+  let connected = false;
+  let lastError: Error | undefined;
+  // node-redis emits errors as events: without a listener one would crash the process.
+  client.on('error', (error: Error) => {
+    lastError = error;
+    if (connected) (options.onRedisError ?? ((e) => process.emitWarning(e)))(error);
+  });
+  const timeoutMs = options.connectTimeoutMs ?? 5000;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis (REDIS_URL) did not answer within ${timeoutMs} ms${lastError ? `: ${lastError.message}` : ''}`)), timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(), timeout]);
+    connected = true;
+    return client;
+  } catch (error) {
+    client.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The state a rate-limiter-flexible answer describes (what the GraphQL directive hands over too). */
+export function rateLimitState(policy: RateLimitPolicy, res: RateLimiterRes): RateLimitState {
+  return { policy, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+}
+
+/**
+ * The RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers-09 and later
+ * (Structured Field lists, RFC 9651): `"per-key";q=50;w=1` and `"per-key";r=49;t=1`. The older
+ * `limit=, remaining=, reset=` syntax of drafts 07 and earlier is not sent.
+ */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const { name, limit, windowSeconds } = state.policy;
+  return {
+    'RateLimit-Policy': `"${name}";q=${limit};w=${windowSeconds}`,
+    RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
+  };
+}
+
+/** RATE_LIMIT_EXCEEDED with Retry-After and the RateLimit fields of the exhausted policy. */
+export function rateLimitExceeded(state: RateLimitState): ApiError {
+  const { limit, description } = state.policy;
+  const seconds = state.resetSeconds === 1 ? '1 second' : `${state.resetSeconds} seconds`;
+  return new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests: at most ${limit} ${description}. Retry in ${seconds}.`, {
+    headers: { 'Retry-After': String(state.resetSeconds), ...rateLimitHeaders({ ...state, remaining: 0 }) },
+  });
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors';
+import { currentMonth, isQuotaMonth, quotaExceeded, quotaHeaders, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
+
+const DAY = 86_400;
+
+describe('the quota month is the UTC calendar month', () => {
+  it.each([
+    ['2026-03-15T12:00:00.000Z', '2026-03'],
+    ['2026-03-01T00:00:00.000Z', '2026-03'],
+    ['2026-02-28T23:59:59.999Z', '2026-02'],
+    ['2025-12-31T23:59:59.999Z', '2025-12'],
+    ['2026-01-01T00:00:00.000Z', '2026-01'],
+    // 00:30 on 1 April in Berlin is still March in UTC.
+    ['2026-03-31T22:30:00.000Z', '2026-03'],
+  ])('%s is in %s', (instant, month) => {
+    expect(currentMonth(new Date(instant))).toBe(month);
+  });
+
+  it.each([
+    ['2026-03', true],
+    ['1999-12', true],
+    ['2026-3', false],
+    ['2026-13', false],
+    ['2026-00', false],
+    ['2026-03-01', false],
+  ])('isQuotaMonth(%j) is %s', (text, ok) => {
+    expect(isQuotaMonth(text)).toBe(ok);
+  });
+});
+
+describe('Retry-After of QUOTA_EXCEEDED is the seconds to 00:00 UTC on the 1st', () => {
+  it.each([
+    // end of a 31-day month
+    ['2026-03-31T23:59:59.000Z', '2026-04-01T00:00:00.000Z', 1],
+    // end of February: 28 days in 2026, 29 in 2028 (leap year), 28 in 2100 (not a leap year)
+    ['2026-02-28T00:00:00.000Z', '2026-03-01T00:00:00.000Z', DAY],
+    ['2028-02-28T00:00:00.000Z', '2028-03-01T00:00:00.000Z', 2 * DAY],
+    ['2100-02-28T00:00:00.000Z', '2100-03-01T00:00:00.000Z', DAY],
+    // 31 December rolls over into January of the next year
+    ['2025-12-31T23:00:00.000Z', '2026-01-01T00:00:00.000Z', 3600],
+    // the first instant of a month waits for the whole month
+    ['2026-04-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z', 30 * DAY],
+    // a fraction of a second rounds up, never to 0
+    ['2026-04-30T23:59:59.999Z', '2026-05-01T00:00:00.000Z', 1],
+    ['2026-04-30T23:59:58.001Z', '2026-05-01T00:00:00.000Z', 2],
+  ])('at %s the quota resets at %s, in %i s', (now, reset, seconds) => {
+    expect(startOfNextMonth(new Date(now)).toISOString()).toBe(reset);
+    expect(secondsToNextMonth(new Date(now))).toBe(seconds);
+  });
+});
+
+describe('quotaExceeded', () => {
+  it('is a 429 QUOTA_EXCEEDED whose Retry-After is the seconds to the next month', () => {
+    const error = quotaExceeded(new Date('2026-03-31T23:00:00.000Z'), 1000);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', status: 429, headers: { 'Retry-After': '3600' } });
+    expect(error.message).toBe('The monthly quota of 1,000 conversions is used up; it resets at 2026-04-01T00:00:00Z.');
+  });
+});
+
+describe('quota headers', () => {
+  it('carry the limit, what is left (never negative) and the seconds to the reset', () => {
+    const now = new Date('2026-03-31T23:00:00.000Z');
+    expect(quotaHeaders({ limit: 1000, used: 998 }, now)).toEqual({ 'X-Quota-Limit': '1000', 'X-Quota-Remaining': '2', 'X-Quota-Reset': '3600' });
+    expect(quotaHeaders({ limit: 1000, used: 1003 }, now)['X-Quota-Remaining']).toBe('0');
+  });
+});
