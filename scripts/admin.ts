@@ -1,6 +1,8 @@
+import pino from 'pino';
 import { runAdmin } from '../src/cli/admin';
 import { ConfigError, loadConfig } from '../src/config';
 import { openStore } from '../src/data/open-store';
+import { createRatesService } from '../src/data/rates';
 
 /** `npm run --silent admin -- <command>`: load the configuration, open the store, run, close. */
 async function main(): Promise<number> {
@@ -16,7 +18,10 @@ async function main(): Promise<number> {
     return 1;
   }
   try {
-    return await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr });
+    // Logs go to stderr (stdout carries only the JSON result), and only errors.
+    const logger = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
+    const rates = () => createRatesService({ config, logger });
+    return await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr, rates });
   } finally {
     await store.close();
   }

@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
+import { EcbFetchError, RatesSourceError } from '../data/rates';
 import type { AccountStore } from '../data/store';
 import { ApiError } from '../domain/errors';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { PLAN_IDS, PLANS, isPlanId, type PlanId } from '../domain/plans';
+import type { ImportReport, RatesService } from '../services/rates';
 
 /**
  * The operator CLI (contract section 8). Each command prints one JSON line on stdout; a failure
@@ -17,6 +20,8 @@ export interface AdminDeps {
   stderr: { write(chunk: string): unknown };
   /** The clock for `usage` (the current UTC month); the system clock by default. */
   now?: () => Date;
+  /** Opens the rates service on this configuration's cache (for `rates import|refresh`); stopped after the command. */
+  rates?: () => RatesService;
 }
 
 interface Invocation {
@@ -100,8 +105,52 @@ const COMMANDS: Record<string, Command> = {
       return { accountId: account.id, plan: account.plan, month, used, limit: PLANS[account.plan].monthlyQuota };
     },
   },
-  // 'rates import' (positional <file>) and 'rates refresh' are added here with the rates store.
+  'rates import': {
+    synopsis: 'rates import <file>   (ECB XML, CSV or zip; progress on stderr)',
+    options: {},
+    positionals: true,
+    async run({ positionals, deps }) {
+      if (positionals.length !== 1) throw new UsageError('rates import takes exactly one <file>.');
+      const file = path.resolve(positionals[0]!);
+      const report = await withRates(deps, (rates) => rates.importFile(file, progressTo(deps)), 'INVALID_REQUEST');
+      return { file: report.file, ...counts(report) };
+    },
+  },
+  'rates refresh': {
+    synopsis: 'rates refresh   (fetch from ECB_BASE_URL now; progress on stderr)',
+    options: {},
+    async run({ deps }) {
+      const report = await withRates(deps, (rates) => rates.refresh(progressTo(deps)), 'SERVICE_UNAVAILABLE');
+      return { source: report.file, ...counts(report) };
+    },
+  },
 };
+
+/**
+ * Runs one rates operation on a service of its own: the cache (SQLite in WAL mode, or Redis) is
+ * shared with a running server, which notices the new data by the cache revision. A refused file
+ * or feed becomes `refusedAs`; anything else stays INTERNAL.
+ */
+async function withRates(deps: AdminDeps, run: (rates: RatesService) => Promise<ImportReport>, refusedAs: 'INVALID_REQUEST' | 'SERVICE_UNAVAILABLE'): Promise<ImportReport> {
+  if (!deps.rates) throw new Error('The rates service is not available in this CLI build.');
+  const rates = deps.rates();
+  try {
+    return await run(rates);
+  } catch (error) {
+    if (error instanceof RatesSourceError || error instanceof EcbFetchError) throw new ApiError(refusedAs, error.message);
+    throw error;
+  } finally {
+    await rates.stop();
+  }
+}
+
+function progressTo(deps: AdminDeps): (message: string) => void {
+  return (message) => deps.stderr.write(`rates: ${message}\n`);
+}
+
+function counts(report: ImportReport) {
+  return { publications: report.publications, added: report.added, replaced: report.replaced, newest: report.newest };
+}
 
 export const USAGE = [
   'Usage: npm run --silent admin -- <command> [options]',

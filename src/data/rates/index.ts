@@ -1,0 +1,62 @@
+import type { Logger } from 'pino';
+import type { Config } from '../../config';
+import type { RatesService } from '../../services/rates';
+import type { RatesCache } from './cache';
+import { EcbClient } from './ecb-client';
+import { openRatesCache } from './open-cache';
+import { EcbRatesService } from './rates-service';
+import { DEFAULT_TUNING, type RatesTuning } from './tuning';
+
+export { EcbFetchError } from './http-get';
+export { openRatesCache, openSqliteCache, ratesCacheFile } from './open-cache';
+export { RatesCache } from './cache';
+export { RatesSourceError } from './update';
+export { DEFAULT_TUNING, type RatesTuning } from './tuning';
+
+export interface RatesServiceDeps {
+  config: Config;
+  logger: Logger;
+  /** The clock for "today", the schedule and staleness; the system clock by default. */
+  clock?: () => Date;
+  /** The HTTP client for the ECB; the global fetch by default. */
+  fetch?: typeof fetch;
+  /** Shorter timeouts and periods (tests). */
+  tuning?: Partial<RatesTuning>;
+  /** Another cache than the configuration's (tests count its reads). */
+  cache?: RatesCache;
+  /** Jitter source in [0, 1); Math.random by default. */
+  random?: () => number;
+}
+
+/**
+ * Builds the ECB rates service (opening the cache: SQLite file `DATA_DIR/rates.db`, or Redis when
+ * REDIS_URL is set). Nothing is read or fetched until start(); importFile() and refresh() also
+ * work without start() (the admin CLI), and stop() closes the cache.
+ */
+export function createRatesService(deps: RatesServiceDeps): RatesService {
+  const tuning = { ...DEFAULT_TUNING, ...deps.tuning };
+  const random = deps.random ?? Math.random;
+  const abort = new AbortController();
+  const client = new EcbClient({
+    baseUrl: deps.config.ecbBaseUrl,
+    fetch: deps.fetch ?? globalThis.fetch,
+    connectTimeoutMs: tuning.connectTimeoutMs,
+    historyTimeoutMs: tuning.historyTimeoutMs,
+    fileTimeoutMs: tuning.fileTimeoutMs,
+    tries: tuning.tries,
+    retryBaseDelayMs: tuning.retryBaseDelayMs,
+    maxBytes: tuning.maxBytes,
+    random,
+    signal: abort.signal,
+  });
+  return new EcbRatesService({
+    cache: deps.cache ?? openRatesCache(deps.config),
+    client,
+    logger: deps.logger.child({ component: 'rates' }),
+    clock: deps.clock ?? (() => new Date()),
+    random,
+    tuning,
+    ratesFile: deps.config.ratesFile,
+    abort,
+  });
+}

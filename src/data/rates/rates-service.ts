@@ -1,0 +1,164 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Publication } from '../../domain/ecb';
+import type { ImportReport, Progress, RatesService, RatesStatus } from '../../services/rates';
+import { berlinDate } from '../../domain/calendar/berlin-time';
+import type { CachedStatus, RatesCache } from './cache';
+import type { EcbClient } from './ecb-client';
+import { HeldRates } from './held-rates';
+import { refreshFromEcb } from './refresh';
+import { memoizedIsStale, memoizedLatestMaxAge } from '../../domain/calendar/ecb-schedule';
+import { RefreshScheduler } from './scheduler';
+import type { RatesTuning } from './tuning';
+import { parseSource, readSource } from './update';
+
+export interface RatesServiceParts {
+  cache: RatesCache;
+  client: EcbClient;
+  logger: Logger;
+  clock: () => Date;
+  random: () => number;
+  tuning: RatesTuning;
+  /** A local ECB file to import at start (RATES_FILE). */
+  ratesFile: string | undefined;
+  /** Aborted by stop(): cancels requests and retry pauses in flight. */
+  abort: AbortController;
+}
+
+const quiet: Progress = () => undefined;
+
+/** The ECB rates component: lifecycle, imports, refreshes and status around the held rates. */
+export class EcbRatesService implements RatesService {
+  private readonly parts: RatesServiceParts;
+  private readonly held: HeldRates;
+  private readonly scheduler: RefreshScheduler;
+  private fetchedAt: string | null = null;
+  private lastError: string | null = null;
+  private refreshing: Promise<ImportReport> | undefined;
+  private syncTimer: NodeJS.Timeout | undefined;
+  private readonly maxAge: (newest: string | undefined, now: Date) => number;
+  private readonly isStale: (newest: string | undefined, now: Date) => boolean;
+
+  constructor(parts: RatesServiceParts) {
+    this.parts = parts;
+    this.held = new HeldRates(parts.cache, parts.clock);
+    this.maxAge = memoizedLatestMaxAge(parts.tuning.schedule);
+    this.isStale = memoizedIsStale(parts.tuning.schedule);
+    const { clock, random, tuning } = parts;
+    this.scheduler = new RefreshScheduler({ clock, random, schedule: tuning.schedule, newest: () => this.held.newest(), refresh: () => this.refresh() });
+  }
+
+  latest(): Publication | undefined {
+    return this.held.snapshot.latest;
+  }
+
+  resolveDate(date: string): string | undefined {
+    return this.held.resolve(date);
+  }
+
+  loadPublications(dates: readonly string[]): Promise<(Publication | undefined)[]> {
+    return this.held.loadPublications(dates);
+  }
+
+  knownCurrencies(): ReadonlySet<string> {
+    return this.held.snapshot.currencies;
+  }
+
+  status(): RatesStatus {
+    const newest = this.held.newest();
+    const stale = this.isStale(newest, this.parts.clock());
+    return { date: newest ?? null, fetchedAt: this.fetchedAt, stale, lastError: this.lastError };
+  }
+
+  latestMaxAgeSeconds(): number {
+    return this.maxAge(this.held.newest(), this.parts.clock());
+  }
+
+  async start(): Promise<void> {
+    await this.sync(true).catch((error: unknown) => {
+      throw new Error(`cannot read the rates cache: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
+    const { ratesFile, logger, tuning } = this.parts;
+    if (ratesFile !== undefined) {
+      await this.importFile(ratesFile).catch((error: unknown) => this.recordFailure(error, 'RATES_FILE import failed'));
+    }
+    // In the background: start() must not wait for the network (none at all is a supported case).
+    void this.refresh().catch(() => undefined);
+    this.scheduler.start();
+    // Notices data another process (the admin CLI) wrote: one small read of the cache revision.
+    this.syncTimer = setInterval(() => {
+      this.sync(false).catch((error: unknown) => logger.warn({ err: error }, 'rates cache check failed'));
+    }, tuning.syncIntervalMs);
+    this.syncTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.scheduler.stop();
+    clearInterval(this.syncTimer);
+    this.parts.abort.abort();
+    await this.refreshing?.catch(() => undefined);
+    await this.held.settled();
+    await this.parts.cache.close();
+  }
+
+  async importFile(file: string, onProgress: Progress = quiet): Promise<ImportReport> {
+    onProgress(`reading ${file}`);
+    const pubs = parseSource(await readSource(file), path.basename(file));
+    onProgress(`parsed ${pubs.length} publications (${pubs[0]?.date ?? '-'} … ${pubs.at(-1)?.date ?? '-'})`);
+    const counts = await this.held.apply(pubs, file, false, onProgress);
+    this.fetchedAt = this.parts.clock().toISOString();
+    await this.saveStatus({ fetchedAt: this.fetchedAt });
+    return { file, ...counts, newest: this.held.newest() ?? null };
+  }
+
+  /** Concurrent calls share the running refresh: never more than one fetch of a file at a time. */
+  refresh(onProgress: Progress = quiet): Promise<ImportReport> {
+    this.refreshing ??= this.runRefresh(onProgress).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async runRefresh(progress: Progress): Promise<ImportReport> {
+    try {
+      await this.sync(false);
+      const report = await refreshFromEcb({
+        client: this.parts.client,
+        cache: this.parts.cache,
+        today: berlinDate(this.parts.clock()),
+        newest: () => this.held.newest(),
+        holds: (date) => this.held.holds(date),
+        apply: (pubs, source, daily) => this.held.apply(pubs, source, daily, progress),
+        progress,
+      });
+      this.fetchedAt = this.parts.clock().toISOString();
+      this.lastError = null;
+      await this.saveStatus({ fetchedAt: this.fetchedAt, lastError: null });
+      return report;
+    } catch (error) {
+      await this.recordFailure(error, 'ECB rates refresh failed');
+      throw error;
+    }
+  }
+
+  /** Reloads from the cache when its revision moved, and takes a newer fetchedAt another process stored. */
+  private async sync(force: boolean): Promise<void> {
+    await this.held.reload(force);
+    const stored = await this.parts.cache.readStatus();
+    if (stored.fetchedAt !== null && (this.fetchedAt === null || stored.fetchedAt > this.fetchedAt)) this.fetchedAt = stored.fetchedAt;
+    if (force) this.lastError = stored.lastError;
+  }
+
+  private async recordFailure(error: unknown, what: string): Promise<void> {
+    if (this.parts.abort.signal.aborted) return;
+    this.lastError = error instanceof Error ? error.message : String(error);
+    this.parts.logger.warn({ err: error }, what);
+    await this.saveStatus({ lastError: this.lastError });
+  }
+
+  private async saveStatus(status: Partial<CachedStatus>): Promise<void> {
+    await this.parts.cache
+      .writeStatus(status)
+      .catch((error: unknown) => this.parts.logger.warn({ err: error }, 'could not store the rates status'));
+  }
+}
