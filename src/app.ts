@@ -8,22 +8,32 @@ import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
 import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
-import { authenticate } from './http/auth';
+import { clientBucket } from './http/client-address';
+import { parseTrustProxy } from './http/client-ip';
+import { contextFactory } from './http/context';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { requestState } from './http/request-state';
 import { useRestSurface } from './http/rest';
-import { sofaRoutes } from './http/routes';
+import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
+import { useGraphQLLimits } from './http/use-graphql-limits';
+import { useLimitHeaders } from './http/use-limit-headers';
+import type { RateLimiters } from './http/rate-limit';
+import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
 import { useRequestLog } from './http/use-request-log';
-import type { AppServices } from './services';
-import { createConversions } from './services/conversions';
-import { API_VERSION } from './version';
+import { createServices, type AppServices } from './services';
+import type { RatesReader } from './services/rates';
 
 export interface AppDependencies {
   config: Config;
   store: AccountStore;
   logger: Logger;
+  rates: RatesReader;
+  /** Request rate limiters (memory, or Redis for several instances): see createRateLimiters. */
+  limiters: RateLimiters;
+  /** The time, for everything that depends on it ("today" in Berlin, quota months). */
+  clock?: () => Date;
 }
 
 export interface App {
@@ -34,45 +44,51 @@ export interface App {
 const GRAPHQL_PATH = '/graphql';
 
 /** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
-export function createApp({ config, store, logger }: AppDependencies): App {
-  const services: AppServices = {
-    config,
-    store,
-    conversions: createConversions((error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item')),
-    authenticate: (authorization) => authenticate(authorization, store, config.apiEnv),
-    health: () => ({
-      status: 'degraded',
-      version: API_VERSION,
-      rates: { date: null, fetchedAt: null, stale: true, lastError: null },
-    }),
-  };
+export function createApp({ config, store, logger, rates, limiters, clock = () => new Date() }: AppDependencies): App {
+  const services = createServices({ config, store, rates, clock, logger });
+  const trust = parseTrustProxy(config.trustProxy);
+  const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
+    bucketOf: async (kind, context) => {
+      if (context.countedAtEdge) return COUNTED_AT_EDGE;
+      return kind === 'key' ? (await context.requireKey()).keyId : context.clientBucket();
+    },
+    onState: (state, context) => {
+      if (!context.countedAtEdge) context.reportRateLimit(state);
+    },
+  });
+  const executable = rateLimits.transformer(schema);
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
-    schema,
+    schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
     // Yoga answers any URL ending in its health endpoint; a path with a literal space can never be requested.
     healthCheckEndpoint: '/ yoga health check disabled',
     landingPage: false,
+    maxRequestBodySize: DEFAULT_BODY_LIMIT,
     cors: false,
     logging: false,
     graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY },
     renderGraphiQL,
     maskedErrors: { maskError: (error) => toGraphQLError(error as never) },
-    context: ({ request, ...serverContext }): GraphQLContext => {
-      const state = requestState(serverContext);
-      let principal = state.principal ? Promise.resolve(state.principal) : undefined;
-      return {
-        requestId: state.requestId,
-        services,
-        log: logger,
-        requireKey: () => (principal ??= services.authenticate(request.headers.get('authorization'))),
-      };
-    },
+    context: contextFactory(services, logger, trust) as never,
     plugins: [
       useRequestLog(logger),
-      useRestSurface({ schema, services, log: logger, openapi: () => openapi, passThrough: [GRAPHQL_PATH] }),
+      useLimitHeaders(services.quota, clock),
+      useRestSurface({
+        schema,
+        services,
+        log: logger,
+        openapi: () => openapi,
+        passThrough: [GRAPHQL_PATH],
+        rateLimit: (kind, serverContext, request) => {
+          const state = requestState(serverContext);
+          const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);
+          return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
+        },
+      }),
       useErrorCodes(),
+      useGraphQLLimits(),
       useSofa({
         basePath: '/v1',
         routes: sofaRoutes(),

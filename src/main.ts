@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openStore } from './data/open-store';
+import { createRatesService } from './data/rates';
+import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
 
 /** Reads the configuration, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
@@ -18,7 +20,16 @@ function readConfig(): Config {
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 const store = openStore(config);
-const { yoga } = createApp({ config, store, logger });
+const rates = createRatesService({ config, logger });
+// Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.
+await rates.start();
+const limiters = await createRateLimiters({
+  publicPerMinute: config.publicRateLimit,
+  keyPerSecond: config.keyRateLimit,
+  redisUrl: config.redisUrl,
+  onRedisError: (error) => logger.warn({ err: error }, 'Redis unavailable: counting rate limits in this instance until it is back'),
+});
+const { yoga } = createApp({ config, store, logger, rates, limiters });
 const server = createServer(yoga);
 server.keepAliveTimeout = 65_000;
 
@@ -34,6 +45,8 @@ function shutdown(signal: string): void {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   server.close(async () => {
+    await rates.stop();
+    await limiters.close();
     await store.close();
     process.exit(0);
   });

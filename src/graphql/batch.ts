@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
-import type { UnitConversion } from '../domain/units/convert';
 import type { BatchEntry, BatchOutcome } from '../services/conversions';
 import { builder } from './builder';
 import { ErrorRef } from './errors';
+import { CurrencyConversionRef } from './currency';
 import { ConversionRef, RoundingEnum } from './units';
 
 const BatchItemInput = builder.inputType('BatchItemInput', {
@@ -19,9 +19,15 @@ const BatchItemInput = builder.inputType('BatchItemInput', {
   }),
 });
 
+const ConversionResultRef = builder.unionType('ConversionResult', {
+  description: 'A unit conversion or a currency conversion.',
+  types: [ConversionRef, CurrencyConversionRef],
+  resolveType: (value) => ('rate' in value ? CurrencyConversionRef : ConversionRef),
+});
+
 const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('BatchSuccess').implement({
   description: 'An item that converted.',
-  fields: (t) => ({ data: t.field({ type: ConversionRef, resolve: (e): UnitConversion => e.data }) }),
+  fields: (t) => ({ data: t.field({ type: ConversionResultRef, resolve: (e) => e.data }) }),
 });
 
 const BatchFailureRef = builder.objectRef<Extract<BatchEntry, { ok: false }>>('BatchFailure').implement({
@@ -50,6 +56,7 @@ const itemsRule = z
 
 builder.queryFields((t) => ({
   batch: t.field({
+    directives: { keyRateLimit: {} },
     type: BatchResultRef,
     nullable: true,
     description: `Up to ${MAX_BATCH_ITEMS} conversions in one call, each answered on its own. Needs an API key.`,
@@ -57,8 +64,7 @@ builder.queryFields((t) => ({
       items: t.arg({ type: [BatchItemInput], required: true, validate: { schema: itemsRule } }),
     },
     resolve: async (_, { items }, ctx) => {
-      await ctx.requireKey();
-      return ctx.services.conversions.batch(items as BatchItem[], ctx.requestId);
+      return ctx.services.conversions.batch(items as BatchItem[], await ctx.caller());
     },
   }),
 }));

@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import DirectivesPlugin from '@pothos/plugin-directives';
 import ZodPlugin from '@pothos/plugin-zod';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from './context';
@@ -10,9 +11,18 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     Decimal: { Input: string; Output: string };
     Date: { Input: string; Output: string };
+    RateMap: { Input: never; Output: Record<string, string> };
+  };
+  // Request rate limits (graphql-rate-limit-directive): per client IP on public fields, per key on keyed ones.
+  Directives: {
+    publicRateLimit: { locations: 'FIELD_DEFINITION'; args: Record<string, never> };
+    keyRateLimit: { locations: 'FIELD_DEFINITION'; args: Record<string, never> };
   };
 }>({
-  plugins: [ZodPlugin],
+  plugins: [DirectivesPlugin, ZodPlugin],
+  directives: { useGraphQLToolsUnorderedDirectives: true },
+  // Non-null by default gives REST clients proper `required` lists; the fields that can fail are
+  // declared nullable so that one failed field does not null a whole GraphQL response.
   defaultFieldNullability: false,
   zod: {
     // A failed argument rule is the caller's fault: INVALID_REQUEST naming the argument.

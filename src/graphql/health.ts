@@ -23,6 +23,7 @@ const HealthRef = builder.objectRef<HealthReport>('Health').implement({
 
 builder.queryFields((t) => ({
   health: t.field({
+    directives: { publicRateLimit: {} },
     type: HealthRef,
     description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale.',
     resolve: (_, __, ctx) => ctx.services.health(),

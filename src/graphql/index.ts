@@ -1,13 +1,15 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { RATE_LIMIT_DIRECTIVE_DEFINITIONS } from '../http/rate-limit-directive';
 import { builder } from './builder';
 import './scalars';
 import './errors';
 import './units';
+import './currency';
 import './batch';
 import './health';
 
 /** The whole schema; one file per area registers its types and fields on the builder. */
-export const schema: GraphQLSchema = builder.toSchema();
+export const schema: GraphQLSchema = builder.toSchema({ directives: [...RATE_LIMIT_DIRECTIVE_DEFINITIONS] });
 
 /** The schema as committed in schema/schema.graphql (sorted, so diffs show real changes only). */
 export function sortedSchema(): GraphQLSchema {

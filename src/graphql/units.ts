@@ -91,11 +91,13 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
 
 builder.queryFields((t) => ({
   categories: t.field({
+    directives: { publicRateLimit: {} },
     type: [CategoryRef],
     description: 'The 15 measurement categories, in catalogue order. Public.',
     resolve: () => [...CATEGORIES],
   }),
   category: t.field({
+    directives: { publicRateLimit: {} },
     type: CategoryDetailsRef,
     nullable: true,
     description: 'One category with its units. Public.',
@@ -107,6 +109,7 @@ builder.queryFields((t) => ({
     },
   }),
   units: t.field({
+    directives: { publicRateLimit: {} },
     type: [UnitRef],
     description: 'All 154 units, or those of one category. Public.',
     args: { category: t.arg.string({ required: false, description: 'Only the units of this category id.' }) },
@@ -118,6 +121,7 @@ builder.queryFields((t) => ({
     },
   }),
   unit: t.field({
+    directives: { publicRateLimit: {} },
     type: UnitRef,
     nullable: true,
     description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias. Public.',
@@ -129,24 +133,20 @@ builder.queryFields((t) => ({
     },
   }),
   convert: t.field({
+    directives: { keyRateLimit: {} },
     type: ConversionRef,
     nullable: true,
     description: 'Converts a value between two units of one category, exactly. Needs an API key.',
     args: convertArgs(t),
-    resolve: async (_, args, ctx) => {
-      await ctx.requireKey();
-      return ctx.services.conversions.units(args);
-    },
+    resolve: async (_, args, ctx) => ctx.services.conversions.units(args, await ctx.caller()),
   }),
   convertPost: t.field({
+    directives: { keyRateLimit: {} },
     type: ConversionRef,
     nullable: true,
     description: 'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field). Prefer `convert`.',
     args: convertArgs(t),
-    resolve: async (_, args, ctx) => {
-      await ctx.requireKey();
-      return ctx.services.conversions.units(args);
-    },
+    resolve: async (_, args, ctx) => ctx.services.conversions.units(args, await ctx.caller()),
   }),
 }));
 

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { ApiError, errorBody, INTERNAL_MESSAGE, isErrorCode } from '../domain/errors';
+import { ApiError, errorBody, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
 export function toApiError(error: unknown): ApiError {
@@ -12,6 +12,8 @@ export function toApiError(error: unknown): ApiError {
       const param = error.extensions?.['param'];
       return new ApiError(code, error.message, typeof param === 'string' ? { param } : {});
     }
+    const byHttpStatus = HTTP_STATUS_CODES[Number((error.extensions?.['http'] as { status?: number } | undefined)?.status)];
+    if (byHttpStatus) return new ApiError(byHttpStatus, error.message);
     // A GraphQLError with no other cause is a rejected input (syntax, validation, variable coercion),
     // whatever code graphql-js or Yoga gave it (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED...).
     if (original === undefined || original instanceof GraphQLError) {
@@ -21,6 +23,9 @@ export function toApiError(error: unknown): ApiError {
   }
   return new ApiError('INTERNAL', INTERNAL_MESSAGE);
 }
+
+/** Yoga's own HTTP-level refusals of a GraphQL request, by the status it gives them. */
+const HTTP_STATUS_CODES: Record<number, ErrorCode> = { 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 
 /** The error a request ultimately failed with, and whether it was expected (an ApiError) or a bug. */
 export function isUnexpected(error: unknown): boolean {
@@ -54,6 +59,8 @@ export function toGraphQLError(error: GraphQLError): GraphQLError {
       code: api.code,
       status: api.status,
       ...(api.param === undefined ? {} : { param: api.param }),
+      // Yoga reads `http` for the response status and headers (Allow on 405), and does not send it.
+      ...(error.extensions?.['http'] ? { http: error.extensions['http'] } : {}),
     },
   });
 }

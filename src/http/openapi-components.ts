@@ -29,17 +29,32 @@ export function errorStatusesOf(route: RestRoute): number[] {
   if (route.path.includes(':')) statuses.add(404);
   if (route.access === 'key') statuses.add(401);
   if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));
-  if (route.tag === 'Currency') [403, 404, 503].forEach((s) => statuses.add(s));
+  if (route.tag === 'Currency') statuses.add(503);
+  if (route.tag === 'Currency' && route.access === 'key') [403, 404].forEach((s) => statuses.add(s));
   return [...statuses].sort();
 }
 
 export function errorResponsesOf(route: RestRoute): Record<string, Json> {
   const responses: Record<string, Json> = {};
+  if (route.shared) {
+    responses['304'] = {
+      description: 'Not Modified: the ETag sent in If-None-Match is still current.',
+      headers: {
+        ETag: { required: true, schema: { type: 'string' } },
+        'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      },
+    };
+  }
   for (const status of errorStatusesOf(route)) {
     const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
     responses[String(status)] = {
       description: REASONS[status] ?? 'Error.',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...HEADERS_BY_STATUS[status] },
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...HEADERS_BY_STATUS[status],
+        ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
+      },
       content: { 'application/json': { schema: errorSchema(codes) } },
     };
   }
@@ -53,6 +68,29 @@ function errorSchema(codes: ErrorCode[]): Json {
   };
 }
 
+/** The monthly quota of the key's account; sent on every response once the key is known. */
+export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
+  'X-Quota-Limit': { $ref: `#/components/headers/X-Quota-Limit${required ? '' : '-Optional'}` },
+  'X-Quota-Remaining': { $ref: `#/components/headers/X-Quota-Remaining${required ? '' : '-Optional'}` },
+  'X-Quota-Reset': { $ref: `#/components/headers/X-Quota-Reset${required ? '' : '-Optional'}` },
+});
+
+const QUOTA_HEADER_TEXT: Record<string, string> = {
+  'X-Quota-Limit': "Conversions the account's plan allows this month (UTC).",
+  'X-Quota-Remaining': 'Conversions left this month, after this request.',
+  'X-Quota-Reset': 'Seconds until the quota resets (00:00 UTC on the 1st).',
+};
+
+function quotaHeaderComponents(): Record<string, Json> {
+  const components: Record<string, Json> = {};
+  for (const [name, description] of Object.entries(QUOTA_HEADER_TEXT)) {
+    const header = { description, schema: { type: 'string', pattern: '^\\d+$' } };
+    components[name] = { ...header, required: true };
+    components[`${name}-Optional`] = { ...header, description: `${description} Sent when the key was authenticated.` };
+  }
+  return components;
+}
+
 export const OPENAPI_COMPONENTS: Json = {
   securitySchemes: {
     bearerAuth: {
@@ -62,10 +100,11 @@ export const OPENAPI_COMPONENTS: Json = {
     },
   },
   headers: {
-    'X-Request-Id': { description: 'Identifies this request in the logs.', schema: { type: 'string' } },
-    'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^\\d+$' } },
-    Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } },
-    'WWW-Authenticate': { description: 'The Bearer challenge.', schema: { type: 'string' } },
+    'X-Request-Id': { description: 'Identifies this request in the logs.', required: true, schema: { type: 'string' } },
+    'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
+    Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
+    'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },
+    ...quotaHeaderComponents(),
   },
   schemas: {
     ErrorResponse: {

@@ -11,8 +11,8 @@ import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
-import { errorResponsesOf, OPENAPI_COMPONENTS } from './openapi-components';
-import { CACHE_CONTROL, ROUTES, sofaRoutes, type RestRoute } from './routes';
+import { errorResponsesOf, OPENAPI_COMPONENTS, QUOTA_HEADERS } from './openapi-components';
+import { cacheControl, ROUTES, sofaRoutes, type RestRoute } from './routes';
 
 type Json = Record<string, unknown>;
 
@@ -89,11 +89,25 @@ function success(route: RestRoute, data: Json, envelope = true): Json {
     description: 'OK',
     headers: {
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-      'Cache-Control': { schema: { type: 'string', const: CACHE_CONTROL[route.cache] } },
+      'Cache-Control': { required: true, schema: cacheControlSchema(route) },
+      ...(route.shared ? SHARED_HEADERS : {}),
+      ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
     },
     content: { 'application/json': { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data } },
   };
 }
+
+function cacheControlSchema(route: RestRoute): Json {
+  if (route.cache === 'latest-rates') {
+    return { type: 'string', pattern: '^public, max-age=\\d+$', description: 'At most 3600 s, and never past the next expected ECB publication.' };
+  }
+  return { type: 'string', const: cacheControl(route, () => 0) };
+}
+
+const SHARED_HEADERS: Json = {
+  'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
+  ETag: { description: 'A strong validator; send it back in If-None-Match to get 304.', required: true, schema: { type: 'string' } },
+};
 
 /** The JSON schema of a field's value in a REST answer (never null there: failures are errors). */
 function dataSchema(type: GraphQLOutputType): Json {

@@ -1,6 +1,6 @@
 import { buildSchema, type GraphQLDirective, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { rateLimitDirective } from 'graphql-rate-limit-directive';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_KINDS, rateLimitExceeded, rateLimitState, type RateLimiters, type RateLimitKind, type RateLimitState } from './rate-limit';
 
 /**
@@ -59,10 +59,9 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
       limiterClass: sharedLimiterClass(limiters.limiters[kind]),
     });
   });
-  const schema = buildSchema(RATE_LIMIT_DIRECTIVE_SDL);
   return {
     typeDefs: RATE_LIMIT_DIRECTIVE_SDL,
-    definitions: RATE_LIMIT_KINDS.map((kind) => schema.getDirective(RATE_LIMIT_DIRECTIVE_NAMES[kind])!),
+    definitions: [...RATE_LIMIT_DIRECTIVE_DEFINITIONS],
     transformer: (input) => implementations.reduce((s, i) => i.rateLimitDirectiveTransformer(s), input),
   };
 }
@@ -73,8 +72,22 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
  * calls of one caller spend from one counter, in memory as in Redis, with the configured limit.
  */
 function sharedLimiterClass(limiter: RateLimiterAbstract): typeof RateLimiterAbstract {
+  // The REST edge counts a request before validating it (the contract's order of checks); the
+  // field SOFA then resolves for it must not count it twice.
+  const shared = Object.create(limiter) as RateLimiterAbstract;
+  shared.consume = (key, points, options) =>
+    key === COUNTED_AT_EDGE ? Promise.resolve(new RateLimiterRes(limiter.points, 0, 0, false)) : limiter.consume(key, points, options);
   function SharedLimiter(): RateLimiterAbstract {
-    return limiter;
+    return shared;
   }
   return SharedLimiter as unknown as typeof RateLimiterAbstract;
 }
+
+/** What bucketOf answers for a request the REST edge has already counted: the field spends nothing. */
+export const COUNTED_AT_EDGE = '\u0000counted-at-the-edge';
+
+/** The directive definitions, to build the schema with (they do not depend on any limiter). */
+export const RATE_LIMIT_DIRECTIVE_DEFINITIONS: readonly GraphQLDirective[] = (() => {
+  const schema = buildSchema(RATE_LIMIT_DIRECTIVE_SDL);
+  return RATE_LIMIT_KINDS.map((kind) => schema.getDirective(RATE_LIMIT_DIRECTIVE_NAMES[kind])!);
+})();

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { QuotaState } from '../domain/quota';
 import type { Principal } from './auth';
+import type { RateLimitState } from './rate-limit';
 import type { RestRoute } from './routes';
 
 /** What one request carries between the HTTP hooks and the GraphQL context. */
@@ -8,8 +10,14 @@ export interface RequestState {
   readonly startedAt: number;
   /** The REST route being served, when the request is one. */
   route?: RestRoute;
-  /** The authenticated key of a keyed REST route (authenticated before SOFA coerces inputs). */
+  /** The path is a shared resource: every answer on it carries `Access-Control-Allow-Origin: *`. */
+  shared?: boolean;
+  /** The authenticated key: of a keyed REST route (before SOFA coerces inputs), or of a GraphQL request once a keyed field asked. */
   principal?: Principal;
+  /** The account's quota after this request's last charge, for the X-Quota-* headers. */
+  quota?: QuotaState;
+  /** The request rate limit after this request's last spend, for the RateLimit headers. */
+  rateLimit?: RateLimitState;
 }
 
 const KEY = 'measurementApi';

@@ -15,8 +15,12 @@ export interface RestRoute {
   readonly tag: 'Units' | 'Conversion' | 'Currency' | 'Service';
   /** Largest accepted body, in bytes (POST routes). */
   readonly bodyLimit?: number;
-  /** Cache-Control of a successful answer. */
-  readonly cache: 'static' | 'no-store';
+  /** Cache-Control of a successful answer: `latest-rates` lasts until the next ECB publication. */
+  readonly cache: 'static' | 'no-store' | 'latest-rates';
+  /** A public, CDN-friendly resource: `Access-Control-Allow-Origin: *`, preflight, strong ETag and 304. */
+  readonly shared?: boolean;
+  /** Why query parameters are refused here, when the route takes none. */
+  readonly queryHint?: string;
 }
 
 export const KIB = 1024;
@@ -30,15 +34,23 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/v1/convert', field: 'convert', access: 'key', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units' },
   { method: 'POST', path: '/v1/convert', field: 'convertPost', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
   { method: 'POST', path: '/v1/batch', field: 'batch', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
+  { method: 'POST', path: '/v1/currency/convert', field: 'convertCurrency', access: 'key', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert between currencies with the ECB reference rates' },
+  { method: 'GET', path: '/v1/currency/rates', field: 'rates', access: 'key', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day (history needs the Developer plan)' },
+  {
+    method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', access: 'public', tag: 'Currency', cache: 'latest-rates', shared: true,
+    queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
+    summary: 'The latest ECB reference rates (public, cacheable, any origin)',
+  },
   { method: 'GET', path: '/v1/health', field: 'health', access: 'public', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
   { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },
 ];
 
-/** Cache-Control values of the table's cache policies. */
-export const CACHE_CONTROL: Record<RestRoute['cache'], string> = {
-  static: 'public, max-age=3600',
-  'no-store': 'no-store',
-};
+/** Cache-Control of a route's successful answers; `maxAge` is the latest-rates lifetime in seconds. */
+export function cacheControl(route: RestRoute, latestMaxAge: () => number): string {
+  if (route.cache === 'static') return 'public, max-age=3600';
+  if (route.cache === 'latest-rates') return `public, max-age=${Math.max(0, Math.min(3600, Math.floor(latestMaxAge())))}`;
+  return 'no-store';
+}
 
 export interface RouteMatch {
   /** Routes on this path, whatever their method. */

@@ -1,9 +1,13 @@
 import { classifyItem, type BatchItem } from '../domain/batch';
-import { knownCurrency } from '../domain/currency/codes';
 import { convertUnitsOrExplain } from '../domain/conversion';
+import type { CurrencyConversion } from '../domain/currency/convert';
 import { parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
 import { ApiError, INTERNAL_MESSAGE, errorBody, type ErrorBody } from '../domain/errors';
+import { quotaExceeded, type QuotaState } from '../domain/quota';
 import type { UnitConversion } from '../domain/units/convert';
+import type { Principal } from '../http/auth';
+import type { Currency, PublicationLoader } from './currency';
+import type { QuotaMeter } from './quota';
 
 export interface ConversionArgs {
   value: string;
@@ -13,7 +17,20 @@ export interface ConversionArgs {
   rounding?: RoundingMode | null | undefined;
 }
 
-export type BatchEntry = { ok: true; data: UnitConversion } | { ok: false; error: ErrorBody };
+export interface CurrencyArgs extends ConversionArgs {
+  date?: string | null | undefined;
+}
+
+/** Who asks, and the per-request publication loader (one cache read for a whole batch). */
+export interface Caller {
+  principal: Principal;
+  requestId: string;
+  publications: PublicationLoader;
+  /** Receives the quota state after each charge (for the response's X-Quota-* headers). */
+  reportQuota(state: QuotaState): void;
+}
+
+export type BatchEntry = { ok: true; data: UnitConversion | CurrencyConversion } | { ok: false; error: ErrorBody };
 
 export interface BatchOutcome {
   results: BatchEntry[];
@@ -22,62 +39,86 @@ export interface BatchOutcome {
 }
 
 export interface Conversions {
-  units(args: ConversionArgs): UnitConversion;
-  batch(items: readonly BatchItem[], requestId: string): Promise<BatchOutcome>;
+  units(args: ConversionArgs, caller: Caller): Promise<UnitConversion>;
+  currency(args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion>;
+  batch(items: readonly BatchItem[], caller: Caller): Promise<BatchOutcome>;
 }
 
-/** Seconds a client should wait before asking for currency data again while none is loaded. */
-export const RATES_RETRY_AFTER_SECONDS = 60;
+export interface ConversionDeps {
+  currency: Currency;
+  quota: QuotaMeter;
+  clock: () => Date;
+  /** Logs an unexpected error of one batch item (the item answers INTERNAL, the batch goes on). */
+  onUnexpected: (error: unknown, requestId: string) => void;
+}
 
-/** The application's conversion use cases; the GraphQL resolvers (and so REST) call only these. */
-export function createConversions(onUnexpected: (error: unknown, requestId: string) => void): Conversions {
-  const units = (args: ConversionArgs): UnitConversion =>
-    convertUnitsOrExplain({
-      value: args.value,
-      from: args.from,
-      to: args.to,
-      ...optionalRounding(args),
-    });
+/** The conversion use cases; GraphQL resolvers (and so REST) call only these. */
+export function createConversions({ currency, quota, clock, onUnexpected }: ConversionDeps): Conversions {
+  const units = async (args: ConversionArgs): Promise<UnitConversion> =>
+    convertUnitsOrExplain({ value: args.value, from: args.from, to: args.to, ...optional(args) });
 
-  const convertItem = async (item: BatchItem): Promise<UnitConversion> => {
-    if (classifyItem(item) === 'unit') {
-      return units({ ...item, decimals: parseDecimals(item.decimals), rounding: parseRounding(item.rounding) });
+  const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
+    currency.convert(args, caller.principal.account.plan, caller.publications);
+
+  /** Quota is charged only once the conversion has succeeded: a failure never costs anything. */
+  const charged = async <T>(conversion: Promise<T>, caller: Caller): Promise<T> => {
+    const result = await conversion;
+    caller.reportQuota(await quota.charge(caller.principal.account));
+    return result;
+  };
+
+  /** Batch items arrive with types checked but values not: every value rule applies per item. */
+  const item = (entry: BatchItem, caller: Caller): Promise<UnitConversion | CurrencyConversion> => {
+    if (classifyItem(entry) === 'currency') return currencyConversion(entry, caller);
+    if (entry.date !== undefined && entry.date !== null) {
+      throw new ApiError('INVALID_REQUEST', 'date applies to currency conversions only.', { param: 'date' });
     }
-    for (const param of ['from', 'to'] as const) {
-      if (knownCurrency(item[param]) === undefined) {
-        throw new ApiError('UNKNOWN_CURRENCY', `Currency '${item[param]}' is not supported.`, { param });
+    return units({ ...entry, decimals: parseDecimals(entry.decimals), rounding: parseRounding(entry.rounding) });
+  };
+
+  /** One conversion of quota per successful item, in order; items past the quota fail QUOTA_EXCEEDED. */
+  const chargeBatch = async (results: BatchEntry[], caller: Caller): Promise<void> => {
+    const successes = results.filter((r) => r.ok).length;
+    if (successes === 0) return;
+    const { granted, state } = await quota.chargeUpTo(caller.principal.account, successes);
+    caller.reportQuota(state);
+    let seen = 0;
+    results.forEach((entry, i) => {
+      if (entry.ok && ++seen > granted) {
+        results[i] = { ok: false, error: errorBody(quotaExceeded(clock(), state.limit), caller.requestId) };
       }
-    }
-    throw new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not available yet; retry later.', {
-      headers: { 'Retry-After': String(RATES_RETRY_AFTER_SECONDS) },
     });
   };
 
   return {
-    units,
-    async batch(items, requestId) {
-      const results: BatchEntry[] = [];
-      for (const item of items) {
-        try {
-          results.push({ ok: true, data: await convertItem(item) });
-        } catch (error) {
-          results.push({ ok: false, error: errorShape(error, requestId, onUnexpected) });
-        }
-      }
+    units: (args, caller) => charged(units(args), caller),
+    currency: (args, caller) => charged(currencyConversion(args, caller), caller),
+    async batch(items, caller) {
+      // All items start in the same tick so the DataLoader turns their publication reads into one.
+      const results = await Promise.all(
+        items.map(async (entry): Promise<BatchEntry> => {
+          try {
+            return { ok: true, data: await item(entry, caller) };
+          } catch (error) {
+            return { ok: false, error: errorShape(error, caller.requestId, onUnexpected) };
+          }
+        }),
+      );
+      await chargeBatch(results, caller);
       const succeeded = results.filter((r) => r.ok).length;
       return { results, succeeded, failed: results.length - succeeded };
     },
   };
 }
 
-function optionalRounding(args: ConversionArgs): { decimals?: number; rounding?: RoundingMode } {
+function optional(args: ConversionArgs): { decimals?: number; rounding?: RoundingMode } {
   return {
     ...(args.decimals === null || args.decimals === undefined ? {} : { decimals: args.decimals }),
     ...(args.rounding === null || args.rounding === undefined ? {} : { rounding: args.rounding }),
   };
 }
 
-function errorShape(error: unknown, requestId: string, onUnexpected: (e: unknown, id: string) => void): ErrorBody {
+function errorShape(error: unknown, requestId: string, onUnexpected: ConversionDeps['onUnexpected']): ErrorBody {
   if (error instanceof ApiError) return errorBody(error, requestId);
   onUnexpected(error, requestId);
   return { code: 'INTERNAL', message: INTERNAL_MESSAGE, status: 500, requestId };

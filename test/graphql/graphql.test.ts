@@ -69,7 +69,7 @@ describe('GraphQL at /graphql', () => {
     ];
     const { body } = await run(BatchDocument, { items });
     expect(body.data.batch).toMatchObject({ succeeded: 1, failed: 1 });
-    expect(body.data.batch.results[0].data.result).toEqual({ value: '1.609344', unit: 'kilometer' });
+    expect(body.data.batch.results[0].data).toMatchObject({ __typename: 'Conversion', result: { value: '1.609344', unit: 'kilometer' } });
     expect(body.data.batch.results[1].error).toEqual({ code: 'INCOMPATIBLE_UNITS', param: 'to' });
   });
 

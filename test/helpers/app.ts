@@ -4,11 +4,16 @@ import path from 'node:path';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
-import type { AccountStore } from '../../src/data/store';
+import type { Account, AccountStore } from '../../src/data/store';
 import { keyEnvFor } from '../../src/domain/keys';
 import type { PlanId } from '../../src/domain/plans';
+import { schema } from '../../src/graphql';
+import { buildOpenApiDocument } from '../../src/http/openapi';
+import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
+import type { RatesReader } from '../../src/services/rates';
 import { OpenApiContract } from './contract';
+import { tableRates } from './table-rates';
 
 export interface CallOptions {
   key?: string;
@@ -24,6 +29,8 @@ export interface TestApp {
   store: AccountStore;
   /** A fresh account with this plan and a key valid for the app's environment. */
   createKey(plan?: PlanId): Promise<string>;
+  /** The same, with the account (to set or read its usage). */
+  createAccountKey(plan?: PlanId): Promise<{ key: string; account: Account; keyId: string }>;
   /** One REST call through the app, in-process; the response is checked against /openapi.json. */
   call(method: string, url: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; body: any }>;
@@ -31,13 +38,29 @@ export interface TestApp {
 }
 
 /** Builds the app on a temporary data directory, with logs silenced, as main.ts would. */
-export async function createTestApp(env: Record<string, string> = {}, overrides: { store?: AccountStore } = {}): Promise<TestApp> {
+export interface TestAppOverrides {
+  store?: AccountStore;
+  /** The rates the app reads; none loaded by default. */
+  rates?: RatesReader;
+  clock?: () => Date;
+}
+
+export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
   const store = overrides.store ?? openStore(config);
-  const app = createApp({ config, store, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
-  const document = await (await app.yoga.fetch('http://localhost/openapi.json')).json();
+  const rates = overrides.rates ?? tableRates([]);
+  const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
+  const app = createApp({ config, store, rates, limiters, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), ...(overrides.clock ? { clock: overrides.clock } : {}) });
+  // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
+  const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);
+
+  const createAccountKey: TestApp['createAccountKey'] = async (plan = 'free') => {
+    const account = await store.createAccount({ plan });
+    const created = await store.createKey(account.id, keyEnvFor(config.apiEnv));
+    return { key: created.key, account, keyId: created.record.id };
+  };
 
   const call: TestApp['call'] = async (method, url, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -58,9 +81,9 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     config,
     store,
     async createKey(plan = 'free') {
-      const account = await store.createAccount({ plan });
-      return (await store.createKey(account.id, keyEnvFor(config.apiEnv))).key;
+      return (await createAccountKey(plan)).key;
     },
+    createAccountKey,
     call,
     async graphql(query, variables = {}, key) {
       const response = await app.yoga.fetch('http://localhost/graphql', {
@@ -71,6 +94,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       return { status: response.status, body: await response.json() };
     },
     async close() {
+      await limiters.close();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -35,12 +35,18 @@ export class OpenApiContract {
     }
     const documented = operation.responses[String(response.status)] as Json | undefined;
     expect(documented, `${where}: status not documented`).toBeDefined();
-    for (const name of Object.keys(documented!.headers ?? {})) {
-      if (name === 'Cache-Control') continue;
-      expect(response.headers.has(name), `${where}: header ${name} missing`).toBe(true);
+    for (const [name, header] of Object.entries<Json>(documented!.headers ?? {})) {
+      const definition = header.$ref ? this.resolve(header.$ref) : header;
+      const value = response.headers.get(name);
+      if (definition.required) expect(value, `${where}: required header ${name} missing`).not.toBeNull();
+      if (value !== null && definition.schema) this.validate(rewriteRefs(definition.schema), value, `${where} header ${name}`);
     }
     const schema = documented!.content?.['application/json']?.schema as Json | undefined;
     if (schema) this.validate(rewriteRefs(schema), body, where);
+  }
+
+  private resolve(ref: string): Json {
+    return ref.replace(/^#\//, '').split('/').reduce<Json>((node, key) => node[key], this.document);
   }
 
   private validate(schema: Json, body: unknown, where: string): void {

@@ -61,3 +61,17 @@ describe('GET /openapi.json', () => {
     expect(served.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 });
+
+describe('the rate-limit directives', () => {
+  it('put every field of the route table under the limit of its access (per IP public, per key keyed)', async () => {
+    const { schema } = await import('../../src/graphql');
+    const fields = schema.getQueryType()!.getFields();
+    for (const route of ROUTES.filter((r) => r.field !== undefined)) {
+      const directives = Object.keys((fields[route.field!]!.extensions as { directives?: object }).directives ?? {});
+      expect(directives, route.field).toEqual([route.access === 'key' ? 'keyRateLimit' : 'publicRateLimit']);
+    }
+    for (const [name, field] of Object.entries(fields)) {
+      expect(Object.keys((field.extensions as { directives?: object }).directives ?? {}), `${name} has no rate limit`).toHaveLength(1);
+    }
+  });
+});

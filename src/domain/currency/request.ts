@@ -1,0 +1,71 @@
+import { isCalendarDate } from '../dates';
+import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
+import { ApiError } from '../errors';
+import type { Rational } from '../rational';
+import { ECB_CURRENCY_CODES, looksLikeCurrencyCode } from './codes';
+
+/** The first day of the ECB's euro reference rates. */
+export const FIRST_PUBLICATION = '1999-01-04';
+
+export interface CurrencyRequest {
+  value: unknown;
+  from: unknown;
+  to: unknown;
+  decimals?: unknown;
+  rounding?: unknown;
+  date?: unknown;
+}
+
+export interface ParsedCurrencyRequest {
+  text: string;
+  value: Rational;
+  from: string;
+  to: string;
+  decimals: number | undefined;
+  rounding: RoundingMode;
+  date: string | undefined;
+}
+
+/** Checks the shape of every input (contract: validation comes before plan and existence). */
+export function parseCurrencyRequest(request: CurrencyRequest): ParsedCurrencyRequest {
+  const value = parseDecimalValue(request.value);
+  const decimals = parseDecimals(request.decimals);
+  const rounding = parseRounding(request.rounding);
+  const from = currencyCodeShape(request.from, 'from');
+  const to = currencyCodeShape(request.to, 'to');
+  const date = parseDate(request.date);
+  return { text: request.value as string, value, from, to, decimals, rounding, date };
+}
+
+/** Upper-cased when written like a code; a malformed one is INVALID_REQUEST, not UNKNOWN_CURRENCY. */
+export function currencyCodeShape(token: unknown, param: string): string {
+  if (typeof token !== 'string' || !looksLikeCurrencyCode(token)) {
+    throw new ApiError('INVALID_REQUEST', `${param} must be a three-letter currency code such as "USD".`, { param });
+  }
+  return token.toUpperCase();
+}
+
+export function parseDate(date: unknown, param = 'date'): string | undefined {
+  if (date === undefined || date === null) return undefined;
+  if (typeof date !== 'string' || !isCalendarDate(date)) {
+    throw new ApiError('INVALID_REQUEST', `${param} must be a calendar date written YYYY-MM-DD.`, { param });
+  }
+  return date;
+}
+
+/** UNKNOWN_CURRENCY for a code the ECB has never quoted (the static list, plus anything seen in data). */
+export function requireKnownCurrency(code: string, param: string, seen: ReadonlySet<string>): void {
+  if (!ECB_CURRENCY_CODES.has(code) && !seen.has(code)) {
+    throw new ApiError('UNKNOWN_CURRENCY', `Currency '${code}' is not supported.`, { param });
+  }
+}
+
+/** RATE_NOT_FOUND for a day with no possible data: before the first publication or after today. */
+export function requirePossibleDate(date: string, today: string, param = 'date'): void {
+  if (date < FIRST_PUBLICATION) {
+    throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates before ${FIRST_PUBLICATION}.`, { param });
+  }
+  if (date > today) {
+    throw new ApiError('RATE_NOT_FOUND', `There are no rates for ${date} yet: it is after today (${today}, Europe/Berlin).`, { param });
+  }
+}

@@ -1,0 +1,60 @@
+import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+
+/** Contract section 7: limits on one GraphQL document. */
+export const GRAPHQL_LIMITS = {
+  maxDepth: 10,
+  maxConversionFields: 50,
+  maxDocumentBytes: 16 * 1024,
+} as const;
+
+/** The Query fields that convert (and so cost quota); each occurrence in a document counts. */
+export const CONVERSION_FIELDS: ReadonlySet<string> = new Set(['convert', 'convertPost', 'convertCurrency', 'batch']);
+
+function invalid(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'INVALID_REQUEST', status: 400 } });
+}
+
+/**
+ * Refuses documents deeper than `maxDepth` and with more than `maxConversionFields` conversion
+ * fields (aliases and fragment spreads included). Fragment cycles are guarded here too, since
+ * custom rules may run before graphql's own NoFragmentCycles report.
+ */
+export function documentLimitsRule(context: ValidationContext): ASTVisitor {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of context.getDocument().definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+
+  const measure = (set: SelectionSetNode, depth: number, seen: ReadonlySet<string>, top: boolean): { depth: number; conversions: number } => {
+    let deepest = depth;
+    let conversions = 0;
+    for (const selection of set.selections) {
+      let inner: { depth: number; conversions: number } | undefined;
+      if (selection.kind === Kind.FIELD) {
+        if (top && CONVERSION_FIELDS.has(selection.name.value)) conversions += 1;
+        inner = selection.selectionSet ? measure(selection.selectionSet, depth + 1, seen, false) : { depth: depth + 1, conversions: 0 };
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        inner = measure(selection.selectionSet, depth, seen, top);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment || seen.has(fragment.name.value)) continue;
+        inner = measure(fragment.selectionSet, depth, new Set([...seen, fragment.name.value]), top);
+      }
+      deepest = Math.max(deepest, inner.depth);
+      conversions += inner.conversions;
+    }
+    return { depth: deepest, conversions };
+  };
+
+  return {
+    OperationDefinition(operation) {
+      const { depth, conversions } = measure(operation.selectionSet, 0, new Set(), true);
+      if (depth > GRAPHQL_LIMITS.maxDepth) {
+        context.reportError(invalid(`The document is ${depth} levels deep; at most ${GRAPHQL_LIMITS.maxDepth} are allowed.`));
+      }
+      if (conversions > GRAPHQL_LIMITS.maxConversionFields) {
+        context.reportError(invalid(`The document has ${conversions} conversion fields; at most ${GRAPHQL_LIMITS.maxConversionFields} are allowed.`));
+      }
+    },
+  };
+}

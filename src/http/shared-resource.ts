@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+
+/** The CORS answer of a shared (public, any-origin) route: the literal star, never credentials. */
+export const SHARED_CORS_HEADERS = { 'access-control-allow-origin': '*' } as const;
+
+/** The preflight answer of a shared route: GET only, with the headers a CDN-friendly client sends. */
+export function preflightResponse(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...SHARED_CORS_HEADERS,
+      'access-control-allow-methods': 'GET',
+      'access-control-allow-headers': 'If-None-Match, Cache-Control',
+      'access-control-max-age': '86400',
+    },
+  });
+}
+
+/** A strong validator of the exact body bytes. */
+export function strongEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x"; `*` matches anything. */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,86 @@
+import type DataLoader from 'dataloader';
+import { convertCurrency, listRates, type CurrencyConversion, type RatesListing } from '../domain/currency/convert';
+import {
+  currencyCodeShape,
+  parseCurrencyRequest,
+  parseDate,
+  requireKnownCurrency,
+  requirePossibleDate,
+  type CurrencyRequest,
+} from '../domain/currency/request';
+import { berlinDate } from '../domain/calendar/berlin-time';
+import type { Publication } from '../domain/ecb';
+import { ApiError } from '../domain/errors';
+import { planAllowsHistory, type PlanId } from '../domain/plans';
+import type { RatesReader } from './rates';
+
+export type PublicationLoader = DataLoader<string, Publication | undefined>;
+
+export interface Currency {
+  /** A currency conversion; `loader` batches the publication reads of one request. */
+  convert(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<CurrencyConversion>;
+  rates(query: { date?: unknown; symbols?: unknown }, plan: PlanId, loader: PublicationLoader): Promise<RatesListing>;
+  latest(): RatesListing;
+}
+
+/** Seconds a client should wait before asking again while no rates have ever been loaded. */
+export const RATES_RETRY_AFTER_SECONDS = 60;
+
+export function createCurrency(rates: RatesReader, clock: () => Date): Currency {
+  const unavailable = () =>
+    new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not loaded yet; retry later.', {
+      headers: { 'Retry-After': String(RATES_RETRY_AFTER_SECONDS) },
+    });
+
+  /** The publication in effect on `date` (or the latest); callers have checked inputs and plan. */
+  const publicationFor = async (date: string | undefined, loader: PublicationLoader): Promise<Publication> => {
+    if (date !== undefined) requirePossibleDate(date, berlinDate(clock()));
+    const latest = rates.latest();
+    if (!latest) throw unavailable();
+    if (date === undefined) return latest;
+    const resolved = rates.resolveDate(date);
+    const publication = resolved === undefined ? undefined : await loader.load(resolved);
+    if (!publication) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates on or before ${date}.`, { param: 'date' });
+    return publication;
+  };
+
+  return {
+    async convert(request, plan, loader) {
+      const parsed = parseCurrencyRequest(request);
+      requireHistoryPlan(parsed.date, plan);
+      requireKnownCurrency(parsed.from, 'from', rates.knownCurrencies());
+      requireKnownCurrency(parsed.to, 'to', rates.knownCurrencies());
+      return convertCurrency(parsed, await publicationFor(parsed.date, loader));
+    },
+
+    async rates(query, plan, loader) {
+      const date = parseDate(query.date);
+      const symbols = parseSymbols(query.symbols);
+      requireHistoryPlan(date, plan);
+      for (const code of symbols ?? []) requireKnownCurrency(code, 'symbols', rates.knownCurrencies());
+      return listRates(await publicationFor(date, loader), symbols);
+    },
+
+    latest() {
+      const latest = rates.latest();
+      if (!latest) throw unavailable();
+      return listRates(latest);
+    },
+  };
+}
+
+/** PLAN_REQUIRED when a date (history) is asked for on a plan without it. */
+function requireHistoryPlan(date: string | undefined, plan: PlanId): void {
+  if (date !== undefined && !planAllowsHistory(plan)) {
+    throw new ApiError('PLAN_REQUIRED', 'Historical rates (date) need the Developer plan or higher.', { param: 'date' });
+  }
+}
+
+/** `symbols` is a comma list of codes, case-insensitive; duplicates are folded. */
+function parseSymbols(symbols: unknown): string[] | undefined {
+  if (symbols === undefined || symbols === null) return undefined;
+  if (typeof symbols !== 'string' || symbols.length > 400) {
+    throw new ApiError('INVALID_REQUEST', 'symbols must be a comma-separated list of currency codes.', { param: 'symbols' });
+  }
+  return [...new Set(symbols.split(',').map((s) => currencyCodeShape(s.trim(), 'symbols')))];
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const post = async (body: unknown) => {
+  const response = await t.app.yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+};
+const conversions = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `c${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
+
+describe('GraphQL document limits (contract section 7)', () => {
+  it('allows 50 conversion fields and refuses 51, aliases included', async () => {
+    expect((await post({ query: conversions(50) })).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    const res = await post({ query: conversions(51) });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    expect(res.body.data).toBeUndefined();
+  });
+
+  it('counts conversion fields reached through fragments', async () => {
+    const fragment = `fragment F on Query { ${Array.from({ length: 26 }, (_, i) => `f${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
+    const res = await post({ query: `{ ...F a: convert(value: "1", from: "m", to: "ft") { category } ... on Query { ...F } } ${fragment}` });
+    expect(res.body.errors[0].message).toMatch(/conversion fields/);
+  });
+
+  it('refuses documents more than 10 levels deep', async () => {
+    const nested = (depth: number): string => (depth === 0 ? 'name' : `ofType { ${nested(depth - 1)} }`);
+    const ok = await post({ query: `{ __schema { types { fields { type { ${nested(5)} } } } } }` });
+    expect(ok.body.errors).toBeUndefined();
+    const res = await post({ query: `{ __schema { types { fields { type { ${nested(7)} } } } } }` });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('survives fragment cycles with a validation error, not a crash', async () => {
+    const res = await post({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }' });
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.errors[0].extensions.code).toBe('INVALID_REQUEST');
+  });
+
+  it('refuses documents over 16 KiB with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await post({ query: `{ categories { id } }${' '.repeat(16 * 1024)}` });
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+
+  it('refuses bodies over 64 KiB with 413', async () => {
+    const res = await post({ query: '{ categories { id } }', extensions: { pad: 'x'.repeat(70 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses a mutation over GET and other methods with 405 METHOD_NOT_ALLOWED', async () => {
+    const get = await t.app.yoga.fetch(`http://localhost/graphql?query=${encodeURIComponent('mutation { x }')}`, { headers: { accept: 'application/json' } });
+    expect(get.status).toBe(405);
+    expect((await get.json()).errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
+    const put = await t.app.yoga.fetch('http://localhost/graphql', { method: 'PUT' });
+    expect(put.status).toBe(405);
+  });
+
+  it('answers queries over GET', async () => {
+    const res = await t.app.yoga.fetch(`http://localhost/graphql?query=${encodeURIComponent('{ categories { id } }')}`, { headers: { accept: 'application/json' } });
+    expect((await res.json()).data.categories).toHaveLength(15);
+  });
+});

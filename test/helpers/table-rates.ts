@@ -1,0 +1,31 @@
+import { RateTable, type Publication } from '../../src/domain/ecb';
+import type { RatesReader, RatesStatus } from '../../src/services/rates';
+
+/**
+ * A RatesReader over an in-memory RateTable, standing in for the cache-backed service where a
+ * test is about request handling, not about loading rates. Counts publication reads.
+ */
+export function tableRates(publications: Publication[], status: Partial<RatesStatus> = {}) {
+  const table = RateTable.from(publications);
+  const reads: string[][] = [];
+  const reader: RatesReader & { reads: string[][] } = {
+    reads,
+    latest: () => table.latest,
+    resolveDate: (date) => table.resolve(date)?.date,
+    loadPublications: async (dates) => {
+      reads.push([...dates]);
+      return dates.map((d) => table.get(d));
+    },
+    knownCurrencies: () => table.knownCurrencies(),
+    status: () => ({ date: table.latest?.date ?? null, fetchedAt: null, stale: false, lastError: null, ...status }),
+    latestMaxAgeSeconds: () => 1800,
+  };
+  return reader;
+}
+
+/** Made-up publications in the ECB's form (not real ECB data): a Thursday, then a Friday without GBP. */
+export const MADE_UP_PUBLICATIONS: Publication[] = [
+  { date: '2024-03-27', rates: { USD: '1.0830', JPY: '163.96', GBP: '0.85730', RUB: '99.50' } },
+  { date: '2024-03-28', rates: { USD: '1.0811', JPY: '163.45', GBP: '0.85550' } },
+  { date: '2024-04-02', rates: { USD: '1.0764', JPY: '163.02' } },
+];

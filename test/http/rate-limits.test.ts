@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app';
+
+/** A request as it would arrive over a socket from `address` (yoga's node adapter passes `req`). */
+const from = (address: string) => ({ req: { socket: { remoteAddress: address } } });
+
+describe('per-IP rate limit of public routes', () => {
+  it('lets exactly the limit through when twice the limit arrive at once', async () => {
+    const t = await createTestApp({ PUBLIC_RATE_LIMIT: '10' });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.call('GET', '/v1/categories')));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"per-ip";q=10;w=60');
+    expect(answers.find((a) => a.status === 200)!.headers.get('ratelimit')).toMatch(/^"per-ip";r=\d+;t=\d+$/);
+    await t.close();
+  });
+
+  it('counts REST and GraphQL in one counter', async () => {
+    const t = await createTestApp({ PUBLIC_RATE_LIMIT: '3' });
+    expect((await t.call('GET', '/v1/units/meter')).status).toBe(200);
+    expect((await t.graphql('{ unit(id: "m") { id } }')).body.data.unit.id).toBe('meter');
+    expect((await t.call('GET', '/v1/units/meter')).status).toBe(200);
+    expect((await t.call('GET', '/v1/units/meter')).status).toBe(429);
+    const { body } = await t.graphql('{ unit(id: "m") { id } }');
+    expect(body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+    await t.close();
+  });
+
+  it('is checked before validation: an invalid request past the limit is 429', async () => {
+    const t = await createTestApp({ PUBLIC_RATE_LIMIT: '1' });
+    expect((await t.call('GET', '/v1/units?category=length')).status).toBe(200);
+    expect((await t.call('GET', '/v1/units?category=nonsense')).status).toBe(429);
+    await t.close();
+  });
+
+  it('ignores a spoofed X-Forwarded-For unless TRUST_PROXY says so', async () => {
+    const spoofing = await createTestApp({ PUBLIC_RATE_LIMIT: '2' });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await spoofing.app.yoga.fetch('http://localhost/v1/health', { headers: { 'x-forwarded-for': `203.0.113.${i}` } }, from('198.51.100.7'));
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    await spoofing.close();
+
+    const proxied = await createTestApp({ PUBLIC_RATE_LIMIT: '2', TRUST_PROXY: '198.51.100.0/24' });
+    for (let i = 0; i < 4; i++) {
+      const response = await proxied.app.yoga.fetch('http://localhost/v1/health', { headers: { 'x-forwarded-for': `203.0.113.${i}` } }, from('198.51.100.7'));
+      expect(response.status).toBe(200);
+    }
+    await proxied.close();
+  });
+
+  it('buckets IPv6 clients by their /64', async () => {
+    const t = await createTestApp({ PUBLIC_RATE_LIMIT: '2' });
+    const statuses = [];
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3', '2001:db8:1:3::1']) {
+      statuses.push((await t.app.yoga.fetch('http://localhost/v1/health', {}, from(address))).status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 200]);
+    await t.close();
+  });
+});
+
+describe('per-key rate limit of keyed routes', () => {
+  it('lets exactly the limit through per key, other keys unaffected', async () => {
+    const t = await createTestApp({ KEY_RATE_LIMIT: '5' });
+    const [key, other] = [await t.createKey('business'), await t.createKey('business')];
+    const answers = await Promise.all(Array.from({ length: 10 }, () => t.call('GET', '/v1/convert?value=1&from=m&to=ft', { key })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+    expect(answers.find((a) => a.status === 429)!.headers.get('ratelimit-policy')).toBe('"per-key";q=5;w=1');
+    expect((await t.call('GET', '/v1/convert?value=1&from=m&to=ft', { key: other })).status).toBe(200);
+    await t.close();
+  });
+
+  it('spends nothing of the quota on rate-limited requests', async () => {
+    const t = await createTestApp({ KEY_RATE_LIMIT: '2' });
+    const { key, account } = await t.createAccountKey('free');
+    await Promise.all(Array.from({ length: 6 }, () => t.call('GET', '/v1/convert?value=1&from=m&to=ft', { key })));
+    expect(await t.store.monthlyUsage(account.id, new Date().toISOString().slice(0, 7))).toBe(2);
+    await t.close();
+  });
+});
