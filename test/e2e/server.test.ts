@@ -13,7 +13,8 @@ let server: ChildProcess;
 let base: string;
 let logs = '';
 let dataDir: string;
-const env = () => ({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
+// No network here: the ECB's address is a closed local port, so currency starts with nothing loaded.
+const env = () => ({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ECB_BASE_URL: 'http://127.0.0.1:9/ecb' });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-e2e-'));
@@ -69,6 +70,29 @@ describe('the server as a newcomer runs it', () => {
       const bytes = readFileSync(path.join(dataDir, file)).toString('latin1');
       expect(bytes).not.toContain(key.slice(9, 40));
     }
+  });
+
+  it('answers currency with 503 until rates are imported, then serves them without a restart', async () => {
+    const convert = () =>
+      fetch(`${base}/v1/currency/convert`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ value: '10', from: 'EUR', to: 'USD' }),
+      });
+    const before = await convert();
+    expect(before.status).toBe(503);
+    expect(before.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await (await fetch(`${base}/v1/health`)).json()) as any).data.status).toBe('degraded');
+
+    await run(TSX, ['scripts/admin.ts', 'rates', 'import', 'test/fixtures/ecb/hist-wide.csv'], { env: env() });
+    const deadline = Date.now() + 15_000;
+    let after = await convert();
+    while (after.status !== 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      after = await convert();
+    }
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as any).data.rate.source).toBe('ecb');
   });
 
   it('shuts down cleanly on SIGTERM', async () => {

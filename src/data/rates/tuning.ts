@@ -26,6 +26,6 @@ export const DEFAULT_TUNING: RatesTuning = {
   tries: 3,
   retryBaseDelayMs: 1_000,
   maxBytes: 32 * 1024 * 1024,
-  syncIntervalMs: 30_000,
+  syncIntervalMs: 5_000,
   schedule: DEFAULT_SCHEDULE,
 };
