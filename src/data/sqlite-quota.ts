@@ -3,7 +3,7 @@ import { ApiError } from '../domain/errors';
 import { isQuotaMonth } from '../domain/quota';
 import type { AccountStore } from './store';
 
-type QuotaMethods = Pick<AccountStore, 'consumeQuota' | 'refundQuota'>;
+type QuotaMethods = Pick<AccountStore, 'consumeQuota'>;
 
 /**
  * The monthly quota counters of the SQLite store (the `usage` table of migration 1).
@@ -23,9 +23,6 @@ export function sqliteQuota(db: Database): QuotaMethods {
        WHERE used + excluded.used <= @limit
      RETURNING used`,
   );
-  const refund = db.prepare<{ account: string; month: string; amount: number }, { used: number }>(
-    `UPDATE usage SET used = max(used - @amount, 0) WHERE account_id = @account AND month = @month RETURNING used`,
-  );
   const usage = db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE account_id = ? AND month = ?');
 
   return {
@@ -44,10 +41,6 @@ export function sqliteQuota(db: Database): QuotaMethods {
       if (row) return { allowed: true, used: row.used };
       // Refused: the read below only reports the state; it decides nothing, so it may be stale.
       return { allowed: false, used: usage.get(accountId, month)?.used ?? 0 };
-    },
-    async refundQuota(accountId, month, amount = 1) {
-      checkArguments(month, amount);
-      return refund.get({ account: accountId, month, amount })?.used ?? 0;
     },
   };
 }

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { openSharedSqlite } from './sqlite-file';
 import { ApiError } from '../domain/errors';
 import { generateApiKey, hashApiKey, newId, type KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
@@ -25,21 +24,14 @@ const KEY_COLUMNS = 'id, account_id, env, created_at, revoked_at, replaced_by';
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): AccountStore {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
+  const db = openSharedSqlite(file, (handle) => {
     // Explicit, because better-sqlite3's SQLite defaults to FULL on a new file but NORMAL on a
     // reopened WAL file. NORMAL in WAL mode: a commit survives a crash of the process (quota
     // included), the last commits may roll back on power loss; FULL would fsync every increment.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+    handle.pragma('synchronous = NORMAL');
+    handle.pragma('foreign_keys = ON');
+    migrate(handle);
+  });
 
   const sql = {
     insertAccount: db.prepare('INSERT INTO accounts (id, email, plan, created_at) VALUES (?, ?, ?, ?)'),

@@ -68,11 +68,6 @@ export interface AccountStore {
    * when refused). NOT_FOUND for an unknown account; TypeError for a malformed month or amount.
    */
   consumeQuota(accountId: string, month: string, limit: number, amount?: number): Promise<QuotaConsumption>;
-  /**
-   * Gives back conversions counted by consumeQuota for work that then failed (a failed request
-   * never uses quota). Never goes below 0. Returns the usage after the call.
-   */
-  refundQuota(accountId: string, month: string, amount?: number): Promise<number>;
   close(): Promise<void>;
 }
 

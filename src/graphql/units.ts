@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { ApiError } from '../domain/errors';
 import { ROUNDING_MODES } from '../domain/decimal';
 import {
-  CATEGORIES,
-  UNITS,
   aliasesOf,
-  findCategory,
-  findUnit,
+  getCategory,
+  getUnit,
+  listCategories,
+  listUnits,
   unitsOfCategory,
   type CategoryDef,
   type UnitConversion,
@@ -89,12 +88,23 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
   rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
 });
 
+/** `convert` and `convertPost` are one capability; SOFA maps one field to one method, so there are two. */
+const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0], description: string) =>
+  t.field({
+    directives: { keyRateLimit: {} },
+    type: ConversionRef,
+    nullable: true,
+    description,
+    args: convertArgs(t),
+    resolve: async (_, args, ctx) => ctx.services.conversions.units(args, await ctx.caller()),
+  });
+
 builder.queryFields((t) => ({
   categories: t.field({
     directives: { publicRateLimit: {} },
     type: [CategoryRef],
     description: 'The 15 measurement categories, in catalogue order. Public.',
-    resolve: () => [...CATEGORIES],
+    resolve: () => listCategories(),
   }),
   category: t.field({
     directives: { publicRateLimit: {} },
@@ -102,23 +112,14 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One category with its units. Public.',
     args: { id: t.arg.string({ required: true, description: 'Category id, case-insensitive.' }) },
-    resolve: (_, { id }) => {
-      const category = findCategory(id);
-      if (!category) throw new ApiError('NOT_FOUND', `Category '${id}' does not exist. See GET /v1/categories.`, { param: 'id' });
-      return category;
-    },
+    resolve: (_, { id }) => getCategory(id),
   }),
   units: t.field({
     directives: { publicRateLimit: {} },
     type: [UnitRef],
     description: 'All 154 units, or those of one category. Public.',
     args: { category: t.arg.string({ required: false, description: 'Only the units of this category id.' }) },
-    resolve: (_, { category }) => {
-      if (category === null || category === undefined) return [...UNITS];
-      const found = findCategory(category);
-      if (!found) throw new ApiError('INVALID_REQUEST', `Category '${category}' does not exist. See GET /v1/categories.`, { param: 'category' });
-      return [...unitsOfCategory(found.id)];
-    },
+    resolve: (_, { category }) => listUnits(category),
   }),
   unit: t.field({
     directives: { publicRateLimit: {} },
@@ -126,27 +127,8 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias. Public.',
     args: { id: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }) },
-    resolve: (_, { id }) => {
-      const unit = findUnit(id);
-      if (!unit) throw new ApiError('NOT_FOUND', `Unit '${id}' does not exist. See GET /v1/units.`, { param: 'id' });
-      return unit;
-    },
+    resolve: (_, { id }) => getUnit(id),
   }),
-  convert: t.field({
-    directives: { keyRateLimit: {} },
-    type: ConversionRef,
-    nullable: true,
-    description: 'Converts a value between two units of one category, exactly. Needs an API key.',
-    args: convertArgs(t),
-    resolve: async (_, args, ctx) => ctx.services.conversions.units(args, await ctx.caller()),
-  }),
-  convertPost: t.field({
-    directives: { keyRateLimit: {} },
-    type: ConversionRef,
-    nullable: true,
-    description: 'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field). Prefer `convert`.',
-    args: convertArgs(t),
-    resolve: async (_, args, ctx) => ctx.services.conversions.units(args, await ctx.caller()),
-  }),
+  convert: convertField(t, 'Converts a value between two units of one category, exactly. Needs an API key.'),
+  convertPost: convertField(t, 'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field). Prefer `convert`.'),
 }));
-

@@ -9,17 +9,9 @@ import type { Principal } from '../http/auth';
 import type { Currency, PublicationLoader } from './currency';
 import type { QuotaMeter } from './quota';
 
-export interface ConversionArgs {
-  value: string;
-  from: string;
-  to: string;
-  decimals?: number | null | undefined;
-  rounding?: RoundingMode | null | undefined;
-}
-
-export interface CurrencyArgs extends ConversionArgs {
-  date?: string | null | undefined;
-}
+/** A currency conversion's inputs are a batch item's; a unit conversion's the same without `date`. */
+export type CurrencyArgs = BatchItem;
+export type ConversionArgs = Omit<BatchItem, 'date'>;
 
 /** Who asks, and the per-request publication loader (one cache read for a whole batch). */
 export interface Caller {

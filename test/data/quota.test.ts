@@ -117,14 +117,3 @@ describe('consumeQuota', () => {
     await expect(store.consumeQuota(accountId, MONTH, -1)).rejects.toThrow(TypeError);
   });
 });
-
-describe('refundQuota', () => {
-  it('gives back conversions of failed work without going below zero', async () => {
-    const store = opened[0]!;
-    await store.consumeQuota(accountId, MONTH, 10, 3);
-    expect(await store.refundQuota(accountId, MONTH)).toBe(2);
-    expect(await store.refundQuota(accountId, MONTH, 5)).toBe(0);
-    expect(await store.refundQuota(accountId, '2026-04')).toBe(0);
-    expect(await store.monthlyUsage(accountId, '2026-04')).toBe(0);
-  });
-});

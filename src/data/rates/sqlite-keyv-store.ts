@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
-import path from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { openSharedSqlite } from '../sqlite-file';
 import type { KeyvStoreAdapter } from 'keyv';
 
 interface Row {
@@ -15,17 +14,7 @@ interface Row {
  * writer wait for the other instead of failing with SQLITE_BUSY.
  */
 export function openKeyvDatabase(file: string): Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE IF NOT EXISTS keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
+  return openSharedSqlite(file, (db) => db.exec('CREATE TABLE IF NOT EXISTS keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID'));
 }
 
 /**

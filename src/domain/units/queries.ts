@@ -1,0 +1,32 @@
+import { ApiError } from '../errors';
+import { CATEGORIES, UNITS, type CategoryDef, type UnitDef } from './catalogue';
+import { findCategory, findUnit, unitsOfCategory } from './lookup';
+
+/**
+ * The catalogue as the API answers it. A lookup by path (`/v1/units/{id}`) that finds nothing is
+ * NOT_FOUND; an unknown `category` filter is a bad input (INVALID_REQUEST), as the contract says.
+ */
+export function listCategories(): CategoryDef[] {
+  return [...CATEGORIES];
+}
+
+export function getCategory(id: string): CategoryDef {
+  const category = findCategory(id);
+  if (!category) throw new ApiError('NOT_FOUND', `Category '${id.slice(0, 64)}' does not exist. See GET /v1/categories.`, { param: 'id' });
+  return category;
+}
+
+export function listUnits(category?: string | null): UnitDef[] {
+  if (category === null || category === undefined) return [...UNITS];
+  const found = findCategory(category);
+  if (!found) {
+    throw new ApiError('INVALID_REQUEST', `Category '${category.slice(0, 64)}' does not exist. See GET /v1/categories.`, { param: 'category' });
+  }
+  return [...unitsOfCategory(found.id)];
+}
+
+export function getUnit(id: string): UnitDef {
+  const unit = findUnit(id);
+  if (!unit) throw new ApiError('NOT_FOUND', `Unit '${id.slice(0, 64)}' does not exist. See GET /v1/units.`, { param: 'id' });
+  return unit;
+}
