@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // .ci/run asks for a JSON report too, to print one plain "N passed, N failed" line at the end.
+    reporters: process.env.VITEST_JSON_REPORT ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]] : ['default'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
