@@ -18,6 +18,7 @@ import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
 import { useGraphQLLimits } from './http/use-graphql-limits';
+import { useJsonMediaTypes } from './http/use-json-media-types';
 import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
 import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
@@ -70,7 +71,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     logging: false,
     graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY },
     renderGraphiQL,
-    maskedErrors: { maskError: (error) => toGraphQLError(error as never) },
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
     context: contextFactory(services, logger, trust) as never,
     plugins: [
       useRequestLog(logger),
@@ -87,8 +88,9 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
           return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
         },
       }),
-      useErrorCodes(),
+      useErrorCodes(logger),
       useGraphQLLimits(),
+      useJsonMediaTypes(),
       useSofa({
         basePath: '/v1',
         routes: sofaRoutes(),

@@ -1,4 +1,4 @@
-import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { RATE_LIMIT_DIRECTIVE_DEFINITIONS } from '../http/rate-limit-directive';
 import { builder } from './builder';
 import './scalars';
@@ -8,8 +8,11 @@ import './currency';
 import './batch';
 import './health';
 
-/** The whole schema; one file per area registers its types and fields on the builder. */
-export const schema: GraphQLSchema = builder.toSchema({ directives: [...RATE_LIMIT_DIRECTIVE_DEFINITIONS] });
+/**
+ * The whole schema; one file per area registers its types and fields on the builder. A directives
+ * list replaces graphql-js's default one, so @include, @skip and the other built-ins are listed too.
+ */
+export const schema: GraphQLSchema = builder.toSchema({ directives: [...specifiedDirectives, ...RATE_LIMIT_DIRECTIVE_DEFINITIONS] });
 
 /** The schema as committed in schema/schema.graphql (sorted, so diffs show real changes only). */
 export function sortedSchema(): GraphQLSchema {

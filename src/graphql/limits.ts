@@ -1,14 +1,49 @@
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 
 /** Contract section 7: limits on one GraphQL document. */
 export const GRAPHQL_LIMITS = {
   maxDepth: 10,
   maxConversionFields: 50,
   maxDocumentBytes: 16 * 1024,
+  /** Brackets, braces and parentheses inside one another: far more than any document within the depth limit needs. */
+  maxNesting: 64,
 } as const;
 
 /** The Query fields that convert (and so cost quota); each occurrence in a document counts. */
 export const CONVERSION_FIELDS: ReadonlySet<string> = new Set(['convert', 'convertPost', 'convertCurrency', 'batch']);
+
+const OPENING: ReadonlySet<string> = new Set([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING: ReadonlySet<string> = new Set([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/**
+ * How deeply the document's brackets, braces and parentheses nest, counted on tokens (strings and
+ * comments do not count). graphql-js parses recursively: 16 KiB of `[` overflows the stack in
+ * `parse`, so this is checked before parsing. A document that does not lex is left to the parser.
+ */
+export function nestingOf(document: string): number {
+  const lexer = new Lexer(new Source(document));
+  let depth = 0;
+  let deepest = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (OPENING.has(token.kind)) deepest = Math.max(deepest, ++depth);
+      else if (CLOSING.has(token.kind)) depth--;
+    }
+  } catch {
+    // a syntax error: parse reports it
+  }
+  return deepest;
+}
 
 function invalid(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'INVALID_REQUEST', status: 400 } });

@@ -46,21 +46,26 @@ export function restErrorResponse(error: ApiError, requestId: string, extraHeade
   });
 }
 
-/** The same error as a GraphQL error: `extensions.code` and `extensions.status` from the same table. */
-export function toGraphQLError(error: GraphQLError): GraphQLError {
+/**
+ * The same error as a GraphQL error: `extensions.code` and `extensions.status` from the same table.
+ * Yoga also masks what is thrown outside execution (request parsing, parse, validation): that is
+ * INTERNAL, and keeps the thrown error as its cause for the log.
+ */
+export function toGraphQLError(error: unknown): GraphQLError {
   const api = toApiError(error);
+  const located = error instanceof GraphQLError ? error : undefined;
   return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : api.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
+    nodes: located?.nodes,
+    source: located?.source,
+    positions: located?.positions,
+    path: located?.path,
+    originalError: located ? located.originalError : error instanceof Error ? error : undefined,
     extensions: {
       code: api.code,
       status: api.status,
       ...(api.param === undefined ? {} : { param: api.param }),
       // Yoga reads `http` for the response status and headers (Allow on 405), and does not send it.
-      ...(error.extensions?.['http'] ? { http: error.extensions['http'] } : {}),
+      ...(located?.extensions?.['http'] ? { http: located.extensions['http'] } : {}),
     },
   });
 }

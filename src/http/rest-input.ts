@@ -54,6 +54,10 @@ export function checkRestInput(
       if (isNonNullType(arg.type)) throw new ApiError('INVALID_REQUEST', `'${arg.name}' is required.`, { param: arg.name });
       continue;
     }
+    // GraphQL would take a lone value as a list of one; a JSON body must send the array it documents.
+    if (isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) && !Array.isArray(value)) {
+      throw new ApiError('INVALID_REQUEST', `'${arg.name}' must be an array.`, { param: arg.name });
+    }
     coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
       throw new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param });
@@ -63,6 +67,8 @@ export function checkRestInput(
 
 /** A query string holds text; numbers and booleans are parsed here so the GraphQL type check can run. */
 function fromQueryString(text: string, type: GraphQLInputType, name: string): unknown {
+  // SOFA reads `name=` as no value at all: refuse it rather than answer for an input not sent.
+  if (text === '') throw new ApiError('INVALID_REQUEST', `'${name}' is empty: give it a value or leave it out.`, { param: name });
   const named = getNamedType(type);
   if (isListType(isNonNullType(type) ? type.ofType : type)) {
     throw new ApiError('INVALID_REQUEST', `'${name}' cannot be sent in the query string.`, { param: name });

@@ -6,7 +6,7 @@ import type { AppServices } from '../services';
 import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { restErrorResponse, toApiError } from './errors';
 import { requestState } from './request-state';
-import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, type RestRoute } from './routes';
+import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
 import { etagMatches, preflightResponse, SHARED_CORS_HEADERS, strongEtag } from './shared-resource';
 
@@ -50,7 +50,11 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
     checkRestInput(route, queryFields[route.field!]!.args, params, url.searchParams, body);
     state.route = route;
-    return route.method === 'POST' ? new Request(request.url, { method: 'POST', headers: request.headers, body: text }) : request;
+    // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
+    // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
+    const checked = new URL(pathFor(route, params), url);
+    checked.search = url.searchParams.toString();
+    return new Request(checked, { method: route.method, headers: request.headers, ...(route.method === 'POST' ? { body: text } : {}) });
   };
 
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */

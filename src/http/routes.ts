@@ -93,6 +93,11 @@ export function matchPath(pathname: string): RouteMatch | undefined {
   return undefined;
 }
 
+/** The path of a route with these parameters, percent-encoded: what matchPath decoded, written back. */
+export function pathFor(route: RestRoute, params: Record<string, string>): string {
+  return route.path.replace(/:([a-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);

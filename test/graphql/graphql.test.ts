@@ -62,6 +62,21 @@ describe('GraphQL at /graphql', () => {
     }
   });
 
+  it('supports the built-in @include and @skip directives', async () => {
+    const { body } = await t.graphql('query($on: Boolean!) { health @include(if: $on) { status } categories @skip(if: $on) { id } }', { on: true });
+    expect(body).toEqual({ data: { health: { status: 'degraded' } } });
+  });
+
+  it.each([
+    [12, 'A Decimal must be a string such as "12.5", not a number.'],
+    [['1'], 'A Decimal must be a string such as "12.5".'],
+    [{ value: '1' }, 'A Decimal must be a string such as "12.5".'],
+  ])('says what is wrong with a Decimal variable of %j', async (value, reason) => {
+    const { body } = await run(ConvertDocument, { value, from: 'm', to: 'ft' });
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', param: 'value' });
+    expect(body.errors[0].message).toContain(reason);
+  });
+
   it('runs a batch with per-item outcomes', async () => {
     const items = [
       { value: '1', from: 'mile', to: 'kilometer' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nestingOf } from '../../src/graphql/limits';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -39,6 +40,26 @@ describe('GraphQL document limits (contract section 7)', () => {
     const res = await post({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }' });
     expect(res.status).toBeLessThan(500);
     expect(res.body.errors[0].extensions.code).toBe('INVALID_REQUEST');
+  });
+
+  it.each([
+    ['list values', (n: number) => `{ units(category: ${'['.repeat(n)}"length"${']'.repeat(n)}) { id } }`],
+    ['selections', (n: number) => `{ ${'a { '.repeat(n)}b${' }'.repeat(n)} }`],
+    ['variable types', (n: number) => `query($a: ${'['.repeat(n)}Int${']'.repeat(n)}) { __typename }`],
+  ])('refuses deeply nested %s before parsing them (the recursive parser would overflow its stack: 500)', async (_, nested) => {
+    for (const depth of [65, 2500]) {
+      const res = await post({ query: nested(depth) });
+      expect(res.status).toBeLessThan(500);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+      expect(res.body.errors[0].message).toMatch(/nests brackets more than 64 levels/);
+    }
+  });
+
+  it('counts nesting on tokens: brackets in strings and comments do not count, a lexing error ends the count', () => {
+    expect(nestingOf('{ a { b(c: [[1]]) } }')).toBe(5);
+    expect(nestingOf(`{ units(category: "${'['.repeat(100)}") { id } } # ${'{'.repeat(100)}`)).toBe(2);
+    expect(nestingOf(`{ a(b: """${'('.repeat(100)}""") }`)).toBe(2);
+    expect(nestingOf(`${'['.repeat(100)} "unterminated`)).toBe(100);
   });
 
   it('refuses documents over 16 KiB with 413 PAYLOAD_TOO_LARGE', async () => {

@@ -119,6 +119,34 @@ describe('the REST edge answers every failure with the contract error body', () 
     expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param });
   });
 
+  it('answers for the inputs it checked: a second `?` in the query string does not cut a value short', async () => {
+    const res = await t.call('GET', '/v1/convert?value=1&from=inch&to=foot?decimals=99', { key });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'UNKNOWN_UNIT', param: 'to' });
+    expect((await t.call('GET', '/v1/units?category=length?x')).body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'category' });
+  });
+
+  it.each([
+    ['/v1/units?category=', 'category'],
+    ['/v1/convert?value=1&from=&to=foot', 'from'],
+    ['/v1/convert?value=1&from=inch&to=foot&decimals=', 'decimals'],
+    ['/v1/currency/rates?symbols=', 'symbols'],
+  ])('refuses an empty query-string value instead of reading it as absent: %s', async (url, param) => {
+    const res = await t.call('GET', url, { key });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param });
+  });
+
+  it.each([
+    ['/v1/units/%', "Unit '%' does not exist. See GET /v1/units."],
+    ['/v1/units/%E0%A4%A', "Unit '%E0%A4%A' does not exist. See GET /v1/units."],
+    ['/v1/categories/%ZZ', "Category '%ZZ' does not exist. See GET /v1/categories."],
+  ])('takes a malformed percent-escape in a path segment as the name itself: %s is 404', async (url, message) => {
+    const res = await t.call('GET', url);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id', message });
+  });
+
   it('checks the key before the inputs (authentication comes before validation)', async () => {
     const res = await t.call('GET', '/v1/convert?value=oops');
     expect(res.status).toBe(401);
@@ -146,5 +174,19 @@ describe('unexpected failures', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/fire|secret|\.ts/);
     await app.close();
     await broken.close();
+  });
+});
+
+describe('POST /v1/batch envelope', () => {
+  it.each([
+    ['an object instead of an array', { items: { value: '1', from: 'm', to: 'ft' } }],
+    ['no items', { items: [] }],
+    ['1001 items', { items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }],
+    ['a missing items member', {}],
+    ['an item with a number value', { items: [{ value: 1, from: 'm', to: 'ft' }] }],
+  ])('fails the whole request with 400 INVALID_REQUEST for %s', async (_, body) => {
+    const res = await t.call('POST', '/v1/batch', { key, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
   });
 });

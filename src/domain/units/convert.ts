@@ -41,8 +41,9 @@ type Resolved = UnitDef | { readonly currency: string };
 
 /** A catalogue unit, or the token of a currency when `isCurrency` recognises it. */
 function resolveUnit(token: unknown, param: 'from' | 'to', options: ConvertOptions): Resolved {
-  if (typeof token !== 'string') {
-    throw new ApiError('INVALID_REQUEST', `${param} must be a unit id, symbol or alias (a string).`, { param });
+  if (typeof token !== 'string' || token === '') {
+    // An empty name is a missing input, as it is for currencies, not a unit that does not exist.
+    throw new ApiError('INVALID_REQUEST', `${param} must be a unit id, symbol or alias (a non-empty string).`, { param });
   }
   const unit = findUnit(token);
   if (unit !== undefined) return unit;

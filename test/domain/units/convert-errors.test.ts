@@ -15,6 +15,8 @@ describe('convertUnits refuses bad input with the contract\'s codes', () => {
     [{ decimals: 1.5 }, 'INVALID_REQUEST', 'decimals'],
     [{ rounding: 'SIDEWAYS' }, 'INVALID_REQUEST', 'rounding'],
     [{ from: 42 }, 'INVALID_REQUEST', 'from'],
+    [{ from: '' }, 'INVALID_REQUEST', 'from'],
+    [{ to: '' }, 'INVALID_REQUEST', 'to'],
     [{ from: 'foo' }, 'UNKNOWN_UNIT', 'from'],
     [{ to: 'bar2' }, 'UNKNOWN_UNIT', 'to'],
     [{ to: 'meter ' }, 'UNKNOWN_UNIT', 'to'],

@@ -1,0 +1,49 @@
+import { GraphQLError } from 'graphql';
+import { createGraphQLError, processRegularResult, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { isJsonContentType } from './body';
+
+const refusal = (message: string, code: 'INVALID_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE', status: number) =>
+  createGraphQLError(message, { extensions: { code, status, http: { status } } });
+
+/** Yoga matches `application/json` case-sensitively; media types are not (RFC 9110): the rest are parsed here. */
+async function parseJsonBody(request: Request): Promise<GraphQLParams> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch (error) {
+    if (error instanceof GraphQLError) throw error; // the body size limit
+    throw refusal('POST body sent invalid JSON.', 'INVALID_REQUEST', 400);
+  }
+  if (typeof body !== 'object' || body === null) throw refusal('The POST body must be a JSON object.', 'INVALID_REQUEST', 400);
+  return body as GraphQLParams;
+}
+
+/**
+ * JSON in and JSON out at /graphql, as on every route. Yoga would also parse form, multipart and
+ * application/graphql bodies, lets malformed JSON in GET parameters escape as an unexpected error,
+ * and answers a body it cannot parse, or an Accept header without a JSON type, with an empty 415
+ * or 406. The contract wants 415 UNSUPPORTED_MEDIA_TYPE for a body that is not JSON, 400 for
+ * malformed JSON, and has no 406 (RFC 9110 lets a server disregard Accept): errors keep their shape.
+ */
+export function useJsonMediaTypes(): Plugin {
+  return {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (request.method === 'GET' && requestParser !== undefined) {
+        setRequestParser(async (req) => {
+          try {
+            return await requestParser(req);
+          } catch (error) {
+            if (error instanceof SyntaxError) throw refusal('The variables and extensions parameters must be JSON objects.', 'INVALID_REQUEST', 400);
+            throw error;
+          }
+        });
+      }
+      if (request.method !== 'POST') return;
+      if (!isJsonContentType(request.headers.get('content-type'))) throw refusal('Send the body as application/json.', 'UNSUPPORTED_MEDIA_TYPE', 415);
+      if (requestParser === undefined) setRequestParser(parseJsonBody);
+    },
+    onResultProcess({ resultProcessor, setResultProcessor }) {
+      if (resultProcessor === undefined) setResultProcessor(processRegularResult, 'application/json');
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BODY_LIMIT } from '../../src/http/routes';
+import { createHostileApp, postGraphQL, show, type HostileApp } from './harness';
+import { fieldArgs } from './arguments';
+import { objectText } from './values';
+
+/** Per property (four of them), each run one REST and one GraphQL request. */
+const RUNS = 150;
+
+let h: HostileApp;
+beforeAll(async () => {
+  h = await createHostileApp();
+});
+afterAll(async () => {
+  h.slowest.print('REST or GraphQL request of a pair');
+  await h.t.close();
+});
+
+const UNIT_ARGS = ['value', 'from', 'to', 'decimals', 'rounding'];
+const CURRENCY_ARGS = [...UNIT_ARGS, 'date'];
+const CONVERSION = '{ input { value unit } result { value unit } category }';
+const CURRENCY_CONVERSION = '{ input { value unit } result { value unit } rate { date source value } }';
+const BATCH = '{ results { ... on BatchSuccess { __typename } ... on BatchFailure { error { code } } } }';
+
+/** The contract's code of a REST answer ("OK" for a 200), and its data. */
+const restOutcome = (res: { status: number; body: any }) => (res.status === 200 ? { code: 'OK', data: res.body.data } : { code: res.body.error.code, data: undefined });
+/** The code of the first GraphQL error ("OK" without errors), and the field's data. */
+const graphqlOutcome = (body: any, field: string) => (body.errors ? { code: body.errors[0].extensions.code, data: undefined } : { code: 'OK', data: body.data[field] });
+
+/**
+ * /graphql takes bodies up to 64 KiB and POST /v1/batch up to 1 MiB, GET query strings have no
+ * body at all: an input only one side refuses as too large is not a disagreement.
+ */
+const comparable = (variables: string) => fc.pre(variables.length < DEFAULT_BODY_LIMIT - 1024);
+
+async function viaGraphQL(field: string, declarations: string, selection: string, variables: string) {
+  const names = [...declarations.matchAll(/\$(\w+)/g)].map((m) => m[1]);
+  const query = `query Parity(${declarations}) { ${field}(${names.map((n) => `${n}: $${n}`).join(', ')}) ${selection} }`;
+  const body = `{"query":${JSON.stringify(query)},"variables":${variables}}`;
+  const res = await h.slowest.time(() => `GraphQL ${field} ${show(variables)}`, () => postGraphQL(h.t, body, { 'content-type': 'application/json', authorization: `Bearer ${h.key}` }));
+  return graphqlOutcome(res.body, field);
+}
+
+async function viaRest(method: string, url: string, rawBody?: string) {
+  const res = await h.slowest.time(
+    () => `${method} ${show(url)} ${show(rawBody ?? '')}`,
+    () => h.t.call(method, url, { key: h.key, ...(rawBody === undefined ? {} : { rawBody, headers: { 'content-type': 'application/json' } }) }),
+  );
+  return restOutcome(res);
+}
+
+const UNIT_DECLARATIONS = '$value: Decimal!, $from: String!, $to: String!, $decimals: Int, $rounding: Rounding';
+const CURRENCY_DECLARATIONS = `${UNIT_DECLARATIONS}, $date: Date`;
+
+/** Only strings travel in a query string as they are; numbers (decimals) as their digits. Lone surrogates cannot be encoded. */
+const wellFormed = (text: string) => text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD');
+function queryEntries(entries: [string, unknown][]): [string, string | number][] {
+  return entries.flatMap(([name, value]): [string, string | number][] => {
+    if (typeof value === 'string' && name !== 'decimals') return [[name, wellFormed(value)]];
+    if (typeof value === 'number' && name === 'decimals') return [[name, value]];
+    return [];
+  });
+}
+
+describe('the same conversion input gives the same answer through REST and GraphQL', () => {
+  it('POST /v1/convert and convert: the same JSON as body and as variables', async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('convert', UNIT_ARGS, 'json'), async (entries) => {
+        const json = objectText(entries);
+        comparable(json);
+        const rest = await viaRest('POST', '/v1/convert', json);
+        const graphql = await viaGraphQL('convert', UNIT_DECLARATIONS, CONVERSION, json);
+        expect(graphql, `for ${show(json)}`).toEqual(rest);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /v1/convert and convert: a query string, raw `?` and `/` included, and variables', async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('convert', UNIT_ARGS, 'json'), fc.boolean(), fc.constantFrom('', '?', '?x', '?decimals=99', '/..'), async (generated, raw, suffix) => {
+        const entries = queryEntries(generated);
+        // A `?` or `/` in the last value, sent unencoded: a second `?` must not cut the query string short.
+        const last = entries.flatMap(([name], i) => (name === 'decimals' ? [] : [i])).at(-1);
+        if (last !== undefined) entries[last] = [entries[last]![0], `${entries[last]![1]}${suffix}`];
+        comparable(objectText(entries));
+        const query = entries
+          .map(([name, value]) => {
+            const encoded = encodeURIComponent(String(value));
+            return `${name}=${raw ? encoded.replace(/%3F/g, '?').replace(/%2F/g, '/') : encoded}`;
+          })
+          .join('&');
+        const rest = await viaRest('GET', `/v1/convert?${query}`);
+        const graphql = await viaGraphQL('convert', UNIT_DECLARATIONS, CONVERSION, objectText(entries));
+        expect(graphql, `for ?${show(query)}`).toEqual(rest);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('POST /v1/currency/convert and convertCurrency', async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('convertCurrency', CURRENCY_ARGS, 'json'), async (entries) => {
+        const json = objectText(entries);
+        comparable(json);
+        const rest = await viaRest('POST', '/v1/currency/convert', json);
+        const graphql = await viaGraphQL('convertCurrency', CURRENCY_DECLARATIONS, CURRENCY_CONVERSION, json);
+        expect(graphql, `for ${show(json)}`).toEqual(rest);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('POST /v1/batch and batch: the same code for the whole request, or for each item', async () => {
+    const codes = (outcome: { code: string; data: any }) =>
+      outcome.code !== 'OK' ? outcome.code : outcome.data.results.map((r: any) => r.error?.code ?? 'OK');
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('batch', ['items'], 'json'), async (entries) => {
+        const json = objectText(entries);
+        comparable(json);
+        const rest = await viaRest('POST', '/v1/batch', json);
+        const graphql = await viaGraphQL('batch', '$items: [BatchItemInput!]!', BATCH, json);
+        expect(codes(graphql), `for ${show(json)}`).toEqual(codes(rest));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,0 +1,39 @@
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors';
+import { toGraphQLError } from '../../src/http/errors';
+import { requestState } from '../../src/http/request-state';
+import { useErrorCodes } from '../../src/http/use-error-codes';
+
+/** A logger that records its error calls. */
+function recordingLogger() {
+  const calls: unknown[][] = [];
+  return { calls, logger: { error: (...args: unknown[]) => calls.push(args) } as unknown as Logger };
+}
+
+/** Runs the plugin's result hook on these errors, as Yoga does before answering. */
+function processResult(logger: Logger, errors: GraphQLError[], serverContext: object = {}) {
+  let result: any;
+  useErrorCodes(logger).onResultProcess!({ result: { errors }, setResult: (r: unknown) => (result = r), serverContext } as never);
+  return result;
+}
+
+describe('useErrorCodes', () => {
+  it('logs an unexpected error raised outside execution (Yoga masked it, it has no path) with the request id and its cause', () => {
+    const { calls, logger } = recordingLogger();
+    const serverContext = {};
+    const cause = new RangeError('Maximum call stack size exceeded');
+    const result = processResult(logger, [toGraphQLError(cause)], serverContext);
+    expect(calls).toEqual([[{ err: cause, requestId: requestState(serverContext).requestId }, 'unexpected error']]);
+    expect(result.errors[0].message).not.toMatch(/stack/);
+    expect(result.errors[0].extensions).toMatchObject({ code: 'INTERNAL', status: 500 });
+  });
+
+  it('leaves execution errors (with a path: logged when execution ends) and expected errors out of that log', () => {
+    const { calls, logger } = recordingLogger();
+    const inExecution = toGraphQLError(new GraphQLError('boom', { path: ['convert'], originalError: new Error('disk on fire') }));
+    processResult(logger, [inExecution, toGraphQLError(new ApiError('INVALID_REQUEST', 'Bad.')), new GraphQLError('Syntax Error: Unexpected <EOF>.')]);
+    expect(calls).toEqual([]);
+  });
+});
