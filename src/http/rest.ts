@@ -113,7 +113,7 @@ function withBody(response: Response, body: string, cache: string): Response {
   const headers = new Headers(response.headers);
   headers.set('cache-control', cache);
   headers.set('content-type', 'application/json; charset=utf-8');
-  headers.delete('content-length');
+  headers.set('content-length', String(Buffer.byteLength(body)));
   return new Response(body, { status: response.status, headers });
 }
 
