@@ -1,6 +1,7 @@
 import type { Validator } from './cache';
 import { EcbFetchError, httpGet } from './http-get';
 import { withRetries } from './retry';
+import type { RatesTuning } from './tuning';
 
 /** The ECB files the service reads (under ECB_BASE_URL). The zip is the history at a third of the XML's size. */
 export const ECB_FILES = {
@@ -13,17 +14,11 @@ export type EcbFile = (typeof ECB_FILES)[keyof typeof ECB_FILES];
 
 export type EcbResponse = { status: 'not-modified'; url: string } | { status: 'ok'; url: string; bytes: Uint8Array; validator: Validator };
 
-export interface EcbClientOptions {
+/** Timeouts, tries and size cap come from the service's tuning (see tuning.ts). */
+export interface EcbClientOptions
+  extends Pick<RatesTuning, 'connectTimeoutMs' | 'historyTimeoutMs' | 'fileTimeoutMs' | 'tries' | 'retryBaseDelayMs' | 'maxBytes'> {
   baseUrl: string;
   fetch: typeof fetch;
-  connectTimeoutMs: number;
-  /** Total time for the history zip (~630 kB). */
-  historyTimeoutMs: number;
-  /** Total time for the daily and 90-day files. */
-  fileTimeoutMs: number;
-  tries: number;
-  retryBaseDelayMs: number;
-  maxBytes: number;
   random: () => number;
   /** Aborts every request and retry pause (service stop). */
   signal?: AbortSignal;

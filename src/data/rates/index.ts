@@ -38,14 +38,9 @@ export function createRatesService(deps: RatesServiceDeps): RatesService {
   const random = deps.random ?? Math.random;
   const abort = new AbortController();
   const client = new EcbClient({
+    ...tuning,
     baseUrl: deps.config.ecbBaseUrl,
     fetch: deps.fetch ?? globalThis.fetch,
-    connectTimeoutMs: tuning.connectTimeoutMs,
-    historyTimeoutMs: tuning.historyTimeoutMs,
-    fileTimeoutMs: tuning.fileTimeoutMs,
-    tries: tuning.tries,
-    retryBaseDelayMs: tuning.retryBaseDelayMs,
-    maxBytes: tuning.maxBytes,
     random,
     signal: abort.signal,
   });
