@@ -1,3 +1,4 @@
+import { ApiError } from '../domain/errors';
 import {
   GraphQLError,
   Kind,
@@ -45,8 +46,9 @@ export function nestingOf(document: string): number {
   return deepest;
 }
 
+/** The code and status are filled in from the error table when the result is sent (use-error-codes). */
 function invalid(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'INVALID_REQUEST', status: 400 } });
+  return new GraphQLError(message, { originalError: new ApiError('INVALID_REQUEST', message) });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { ApiError, errorBody, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
+import { ApiError, ERROR_STATUS, errorBody, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
 export function toApiError(error: unknown): ApiError {
@@ -24,8 +24,10 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('INTERNAL', INTERNAL_MESSAGE);
 }
 
-/** Yoga's own HTTP-level refusals of a GraphQL request, by the status it gives them. */
-const HTTP_STATUS_CODES: Record<number, ErrorCode> = { 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+/** Yoga's own HTTP-level refusals of a GraphQL request, by the status it gives them (one code each in the table). */
+const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = Object.fromEntries(
+  (['METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const).map((code) => [ERROR_STATUS[code], code]),
+);
 
 /** The error a request ultimately failed with, and whether it was expected (an ApiError) or a bug. */
 export function isUnexpected(error: unknown): boolean {
@@ -66,6 +68,22 @@ export function toGraphQLError(error: unknown): GraphQLError {
       ...(api.param === undefined ? {} : { param: api.param }),
       // Yoga reads `http` for the response status and headers (Allow on 405), and does not send it.
       ...(located?.extensions?.['http'] ? { http: located.extensions['http'] } : {}),
+    },
+  });
+}
+
+/**
+ * A GraphQL error for an ApiError raised outside execution (request checks): code and status from the
+ * table, and with `http` the HTTP status Yoga should answer with. It keeps no originalError, so
+ * Yoga's masking (which treats a non-GraphQL cause as unexpected) leaves it as it is.
+ */
+export function graphQLErrorOf(error: ApiError, options: { http?: boolean } = {}): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: {
+      code: error.code,
+      status: error.status,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      ...(options.http ? { http: { status: error.status, headers: error.headers } } : {}),
     },
   });
 }

@@ -113,5 +113,5 @@ function optional(args: ConversionArgs): { decimals?: number; rounding?: Roundin
 function errorShape(error: unknown, requestId: string, onUnexpected: ConversionDeps['onUnexpected']): ErrorBody {
   if (error instanceof ApiError) return errorBody(error, requestId);
   onUnexpected(error, requestId);
-  return { code: 'INTERNAL', message: INTERNAL_MESSAGE, status: 500, requestId };
+  return errorBody(new ApiError('INTERNAL', INTERNAL_MESSAGE), requestId);
 }

@@ -1,9 +1,10 @@
 import type DataLoader from 'dataloader';
 import { convertCurrency, listRates, type CurrencyConversion, type RatesListing } from '../domain/currency/convert';
 import {
-  currencyCodeShape,
   parseCurrencyRequest,
   parseDate,
+  parseSymbols,
+  requireHistoryPlan,
   requireKnownCurrency,
   requirePossibleDate,
   type CurrencyRequest,
@@ -11,7 +12,7 @@ import {
 import { berlinDate } from '../domain/calendar/berlin-time';
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
-import { planAllowsHistory, type PlanId } from '../domain/plans';
+import type { PlanId } from '../domain/plans';
 import type { RatesReader } from './rates';
 
 export type PublicationLoader = DataLoader<string, Publication | undefined>;
@@ -67,20 +68,4 @@ export function createCurrency(rates: RatesReader, clock: () => Date): Currency 
       return listRates(latest);
     },
   };
-}
-
-/** PLAN_REQUIRED when a date (history) is asked for on a plan without it. */
-function requireHistoryPlan(date: string | undefined, plan: PlanId): void {
-  if (date !== undefined && !planAllowsHistory(plan)) {
-    throw new ApiError('PLAN_REQUIRED', 'Historical rates (date) need the Developer plan or higher.', { param: 'date' });
-  }
-}
-
-/** `symbols` is a comma list of codes, case-insensitive; duplicates are folded. */
-function parseSymbols(symbols: unknown): string[] | undefined {
-  if (symbols === undefined || symbols === null) return undefined;
-  if (typeof symbols !== 'string' || symbols.length > 400) {
-    throw new ApiError('INVALID_REQUEST', 'symbols must be a comma-separated list of currency codes.', { param: 'symbols' });
-  }
-  return [...new Set(symbols.split(',').map((s) => currencyCodeShape(s.trim(), 'symbols')))];
 }

@@ -1,6 +1,7 @@
 import { isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
 import { ApiError } from '../errors';
+import { planAllowsHistory, type PlanId } from '../plans';
 import type { Rational } from '../rational';
 import { ECB_CURRENCY_CODES, looksLikeCurrencyCode } from './codes';
 
@@ -68,4 +69,20 @@ export function requirePossibleDate(date: string, today: string, param = 'date')
   if (date > today) {
     throw new ApiError('RATE_NOT_FOUND', `There are no rates for ${date} yet: it is after today (${today}, Europe/Berlin).`, { param });
   }
+}
+
+/** PLAN_REQUIRED when a date (history) is asked for on a plan without it. */
+export function requireHistoryPlan(date: string | undefined, plan: PlanId): void {
+  if (date !== undefined && !planAllowsHistory(plan)) {
+    throw new ApiError('PLAN_REQUIRED', 'Historical rates (date) need the Developer plan or higher.', { param: 'date' });
+  }
+}
+
+/** `symbols` is a comma list of codes, case-insensitive; duplicates are folded. */
+export function parseSymbols(symbols: unknown): string[] | undefined {
+  if (symbols === undefined || symbols === null) return undefined;
+  if (typeof symbols !== 'string' || symbols.length > 400) {
+    throw new ApiError('INVALID_REQUEST', 'symbols must be a comma-separated list of currency codes.', { param: 'symbols' });
+  }
+  return [...new Set(symbols.split(',').map((s) => currencyCodeShape(s.trim(), 'symbols')))];
 }
