@@ -2,6 +2,7 @@ import { ApiError } from '../domain/errors';
 import {
   GraphQLError,
   Kind,
+  type OperationDefinitionNode,
   Lexer,
   Source,
   TokenKind,
@@ -46,6 +47,22 @@ export function nestingOf(document: string): number {
   return deepest;
 }
 
+/** The operation name GraphiQL (served at GET /graphql) gives its introspection query. */
+export const PLAYGROUND_INTROSPECTION = 'MeasurementApiPlaygroundIntrospection';
+
+/**
+ * GraphiQL's introspection query is about 15 levels deep (nested `ofType`), so the depth limit would
+ * leave the playground without docs or completion. Only that named operation, made of introspection
+ * fields alone, is exempt; it stays under the 64-level nesting and 16 KiB limits, and introspection
+ * of this small schema is cheap.
+ */
+function isPlaygroundIntrospection(operation: OperationDefinitionNode): boolean {
+  return (
+    operation.name?.value === PLAYGROUND_INTROSPECTION &&
+    operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'))
+  );
+}
+
 /** The code and status are filled in from the error table when the result is sent (use-error-codes). */
 function invalid(message: string): GraphQLError {
   return new GraphQLError(message, { originalError: new ApiError('INVALID_REQUEST', message) });
@@ -86,7 +103,7 @@ export function documentLimitsRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
       const { depth, conversions } = measure(operation.selectionSet, 0, new Set(), true);
-      if (depth > GRAPHQL_LIMITS.maxDepth) {
+      if (depth > GRAPHQL_LIMITS.maxDepth && !isPlaygroundIntrospection(operation)) {
         context.reportError(invalid(`The document is ${depth} levels deep; at most ${GRAPHQL_LIMITS.maxDepth} are allowed.`));
       }
       if (conversions > GRAPHQL_LIMITS.maxConversionFields) {

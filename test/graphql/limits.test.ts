@@ -1,4 +1,6 @@
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAYGROUND_INTROSPECTION } from '../../src/graphql/limits';
 import { nestingOf } from '../../src/graphql/limits';
 import { createTestApp, type TestApp } from '../helpers/app';
 
@@ -34,6 +36,17 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect(ok.body.errors).toBeUndefined();
     const res = await post({ query: `{ __schema { types { fields { type { ${nested(7)} } } } } }` });
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it("lets GraphiQL's named introspection through the depth limit, and only that", async () => {
+    const introspection = getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true });
+    const named = introspection.replace('query IntrospectionQuery', `query ${PLAYGROUND_INTROSPECTION}`);
+    const ok = await post({ query: named, operationName: PLAYGROUND_INTROSPECTION });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.__schema.queryType.name).toBe('Query');
+    expect((await post({ query: introspection })).body.errors[0].extensions.code).toBe('INVALID_REQUEST');
+    const smuggled = `query ${PLAYGROUND_INTROSPECTION} { __typename categories { id } ${'x: __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }'} }`;
+    expect((await post({ query: smuggled })).body.errors[0].extensions.code).toBe('INVALID_REQUEST');
   });
 
   it('survives fragment cycles with a validation error, not a crash', async () => {
