@@ -17,6 +17,11 @@ export const DECIMAL_PATTERN = /^-?\d{1,40}(\.\d{1,40})?$/;
 const MAX_VALUE_LENGTH = 82;
 const EXAMPLE = '"12.5"';
 
+/** True for a value the contract accepts as input (length checked before the regex runs). */
+export function isDecimalText(value: string): boolean {
+  return value.length <= MAX_VALUE_LENGTH && DECIMAL_PATTERN.test(value);
+}
+
 export function parseDecimalValue(value: unknown, param = 'value'): Rational {
   if (typeof value === 'number') {
     throw new ApiError('INVALID_REQUEST', `${param} must be a decimal string such as ${EXAMPLE}, not a JSON number.`, { param });
@@ -25,7 +30,7 @@ export function parseDecimalValue(value: unknown, param = 'value'): Rational {
     const what = value === undefined || value === null ? 'is required' : 'must be a string';
     throw new ApiError('INVALID_REQUEST', `${param} ${what}: a decimal string such as ${EXAMPLE}.`, { param });
   }
-  if (value.length > MAX_VALUE_LENGTH || !DECIMAL_PATTERN.test(value)) {
+  if (!isDecimalText(value)) {
     throw new ApiError(
       'INVALID_REQUEST',
       `${param} must be a decimal string: an optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits ` +

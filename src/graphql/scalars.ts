@@ -1,16 +1,15 @@
 import { GraphQLError, Kind } from 'graphql';
-import { DECIMAL_PATTERN } from '../domain/decimal';
+import { isDecimalText } from '../domain/decimal';
 import { isCalendarDate } from '../domain/dates';
 import { builder } from './builder';
 
-const MAX_DECIMAL_LENGTH = 82; // '-' + 40 digits + '.' + 40 digits
 
 /** Strict in every direction: only strings of the contract's shape, never numbers (precision would be lost). */
 function decimalString(value: unknown): string {
   if (typeof value !== 'string') {
     throw new GraphQLError(`A Decimal must be a string such as "12.5"${typeof value === 'number' ? ', not a number' : ''}.`);
   }
-  if (value.length > MAX_DECIMAL_LENGTH || !DECIMAL_PATTERN.test(value)) {
+  if (!isDecimalText(value)) {
     throw new GraphQLError('A Decimal is an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits.');
   }
   return value;

@@ -14,17 +14,21 @@ export function contextFactory(services: AppServices, log: Logger, trust: TrustP
     let principal = state.principal ? Promise.resolve(state.principal) : undefined;
     const requireKey = () =>
       (principal ??= services.authenticate(request.headers.get('authorization')).then((p) => (state.principal = p)));
-    const publications: PublicationLoader = new DataLoader((dates) => services.rates.loadPublications(dates));
+    let loader: PublicationLoader | undefined;
+    // Built on first use: most requests read no rates. One per request, so a batch's reads are one.
+    const publications = () => (loader ??= new DataLoader((dates) => services.rates.loadPublications(dates)));
     return {
       requestId: state.requestId,
       services,
       log,
       requireKey,
-      publications,
+      get publications() {
+        return publications();
+      },
       caller: async () => ({
         principal: await requireKey(),
         requestId: state.requestId,
-        publications,
+        publications: publications(),
         reportQuota: (quota) => (state.quota = quota),
       }),
       // A REST request was counted by the edge, before its inputs were checked.

@@ -4,16 +4,16 @@ import type { RestRoute } from './routes';
 type Json = Record<string, unknown>;
 
 const REASONS: Record<number, string> = {
-  400: 'The request is invalid (INVALID_REQUEST, UNKNOWN_UNIT, INCOMPATIBLE_UNITS, UNKNOWN_CURRENCY).',
-  401: 'No API key, or a malformed, unknown, revoked or other-environment key (UNAUTHORIZED).',
-  403: 'The plan does not include this feature (PLAN_REQUIRED).',
-  404: 'Unknown route, or unknown resource in the path (NOT_FOUND, RATE_NOT_FOUND).',
-  405: 'Known path, wrong method (METHOD_NOT_ALLOWED); see the Allow header.',
-  413: 'The body is too large (PAYLOAD_TOO_LARGE).',
-  415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE).',
-  429: 'Too many requests, or the monthly quota is used up (RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED); see Retry-After.',
-  500: 'An unexpected error, logged with the requestId (INTERNAL).',
-  503: 'Currency rates are not loaded yet (SERVICE_UNAVAILABLE); see Retry-After.',
+  400: 'The request is invalid.',
+  401: 'No API key, or a malformed, unknown, revoked or other-environment key.',
+  403: 'The plan does not include this feature.',
+  404: 'Unknown route, or unknown resource in the path.',
+  405: 'Known path, wrong method; see the Allow header.',
+  413: 'The body is too large.',
+  415: 'The body is not application/json.',
+  429: 'Too many requests, or the monthly quota is used up; see Retry-After.',
+  500: 'An unexpected error, logged with the requestId.',
+  503: 'Currency rates are not loaded yet; see Retry-After.',
 };
 
 const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
@@ -49,7 +49,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
   for (const status of errorStatusesOf(route)) {
     const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
     responses[String(status)] = {
-      description: REASONS[status] ?? 'Error.',
+      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
         ...HEADERS_BY_STATUS[status],
@@ -76,7 +76,7 @@ export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
 });
 
 const QUOTA_HEADER_TEXT: Record<string, string> = {
-  'X-Quota-Limit': "Conversions the account's plan allows this month (UTC).",
+  'X-Quota-Limit': "Conversions the account's plan allows this month.",
   'X-Quota-Remaining': 'Conversions left this month, after this request.',
   'X-Quota-Reset': 'Seconds until the quota resets (00:00 UTC on the 1st).',
 };

@@ -1,9 +1,10 @@
 import { GraphQLError } from 'graphql';
-import { createGraphQLError, processRegularResult, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { processRegularResult, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { ApiError } from '../domain/errors';
 import { isJsonContentType } from './body';
+import { graphQLErrorOf } from './errors';
 
-const refusal = (message: string, code: 'INVALID_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE', status: number) =>
-  createGraphQLError(message, { extensions: { code, status, http: { status } } });
+const refusal = (message: string, code: 'INVALID_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE') => graphQLErrorOf(new ApiError(code, message), { http: true });
 
 /** Yoga matches `application/json` case-sensitively; media types are not (RFC 9110): the rest are parsed here. */
 async function parseJsonBody(request: Request): Promise<GraphQLParams> {
@@ -12,9 +13,9 @@ async function parseJsonBody(request: Request): Promise<GraphQLParams> {
     body = await request.json();
   } catch (error) {
     if (error instanceof GraphQLError) throw error; // the body size limit
-    throw refusal('POST body sent invalid JSON.', 'INVALID_REQUEST', 400);
+    throw refusal('POST body sent invalid JSON.', 'INVALID_REQUEST');
   }
-  if (typeof body !== 'object' || body === null) throw refusal('The POST body must be a JSON object.', 'INVALID_REQUEST', 400);
+  if (typeof body !== 'object' || body === null) throw refusal('The POST body must be a JSON object.', 'INVALID_REQUEST');
   return body as GraphQLParams;
 }
 
@@ -33,13 +34,13 @@ export function useJsonMediaTypes(): Plugin {
           try {
             return await requestParser(req);
           } catch (error) {
-            if (error instanceof SyntaxError) throw refusal('The variables and extensions parameters must be JSON objects.', 'INVALID_REQUEST', 400);
+            if (error instanceof SyntaxError) throw refusal('The variables and extensions parameters must be JSON objects.', 'INVALID_REQUEST');
             throw error;
           }
         });
       }
       if (request.method !== 'POST') return;
-      if (!isJsonContentType(request.headers.get('content-type'))) throw refusal('Send the body as application/json.', 'UNSUPPORTED_MEDIA_TYPE', 415);
+      if (!isJsonContentType(request.headers.get('content-type'))) throw refusal('Send the body as application/json.', 'UNSUPPORTED_MEDIA_TYPE');
       if (requestParser === undefined) setRequestParser(parseJsonBody);
     },
     onResultProcess({ resultProcessor, setResultProcessor }) {
