@@ -33,6 +33,25 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, month)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 2: a revision of everything an authenticated key depends on (its revocation, its account's plan).
+  // Servers cache keys and read this one row per event-loop turn: a change from any process (the
+  // CLI, another server) is seen by the next request. Usage columns do not bump it.
+  `
+  CREATE TABLE revisions (
+    name   TEXT PRIMARY KEY,
+    value  INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO revisions (name, value) VALUES ('keys', 0);
+
+  CREATE TRIGGER api_keys_revision_update AFTER UPDATE OF key_hash, account_id, env, revoked_at, replaced_by ON api_keys
+  BEGIN UPDATE revisions SET value = value + 1 WHERE name = 'keys'; END;
+  CREATE TRIGGER api_keys_revision_delete AFTER DELETE ON api_keys
+  BEGIN UPDATE revisions SET value = value + 1 WHERE name = 'keys'; END;
+  CREATE TRIGGER accounts_revision_update AFTER UPDATE OF id, plan ON accounts
+  BEGIN UPDATE revisions SET value = value + 1 WHERE name = 'keys'; END;
+  CREATE TRIGGER accounts_revision_delete AFTER DELETE ON accounts
+  BEGIN UPDATE revisions SET value = value + 1 WHERE name = 'keys'; END;
+  `,
 ];
 
 /**

@@ -3,7 +3,7 @@ import { ApiError } from '../domain/errors';
 import { isQuotaMonth } from '../domain/quota';
 import type { AccountStore } from './store';
 
-type QuotaMethods = Pick<AccountStore, 'consumeQuota'>;
+type QuotaMethods = Pick<AccountStore, 'consumeQuota' | 'consumeQuotaUpTo'>;
 
 /**
  * The monthly quota counters of the SQLite store (the `usage` table of migration 1).
@@ -24,6 +24,19 @@ export function sqliteQuota(db: Database): QuotaMethods {
      RETURNING used`,
   );
   const usage = db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE account_id = ? AND month = ?');
+  const add = db.prepare<{ account: string; month: string; amount: number }, { used: number }>(
+    `INSERT INTO usage (account_id, month, used) VALUES (@account, @month, @amount)
+     ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used
+     RETURNING used`,
+  );
+  // BEGIN IMMEDIATE: the read and the write happen under the write lock, so no other process can
+  // spend in between; the grant never takes the month past the limit.
+  const upTo = db.transaction((account: string, month: string, limit: number, wanted: number) => {
+    const before = usage.get(account, month)?.used ?? 0;
+    const granted = Math.max(0, Math.min(wanted, limit - before));
+    if (granted === 0) return { granted, used: before };
+    return { granted, used: add.get({ account, month, amount: granted })!.used };
+  });
 
   return {
     async consumeQuota(accountId, month, limit, amount = 1) {
@@ -41,6 +54,21 @@ export function sqliteQuota(db: Database): QuotaMethods {
       if (row) return { allowed: true, used: row.used };
       // Refused: the read below only reports the state; it decides nothing, so it may be stale.
       return { allowed: false, used: usage.get(accountId, month)?.used ?? 0 };
+    },
+    async consumeQuotaUpTo(accountId, month, limit, wanted) {
+      checkArguments(month, wanted);
+      if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`consumeQuotaUpTo: limit must be an integer >= 0, got ${String(limit)}`);
+      try {
+        // The usual case, everything fits: one conditional statement. Only a turn that asks for more
+        // than is left pays for the transaction that grants part of it.
+        const all = consume.get({ account: accountId, month, amount: wanted, limit });
+        return all ? { granted: wanted, used: all.used } : upTo.immediate(accountId, month, limit, wanted);
+      } catch (error) {
+        if (error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+          throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
+        }
+        throw error;
+      }
     },
   };
 }

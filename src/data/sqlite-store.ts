@@ -50,6 +50,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       `UPDATE api_keys SET revoked_at = ?, replaced_by = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${KEY_COLUMNS}`,
     ),
     usage: db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE account_id = ? AND month = ?'),
+    keysRevision: db.prepare<[], { value: number }>("SELECT value FROM revisions WHERE name = 'keys'"),
   };
 
   const insertKey = (accountId: string, env: KeyEnv): CreatedKey => {
@@ -118,6 +119,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         key: toKey(row),
         account: toAccount({ id: row.account_id, email: row.email, plan: row.plan, created_at: row.account_created_at }),
       };
+    },
+    async keysRevision() {
+      return sql.keysRevision.get()!.value;
     },
     async findKeyById(id) {
       const row = sql.keyById.get(id);

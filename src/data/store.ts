@@ -68,6 +68,17 @@ export interface AccountStore {
    * when refused). NOT_FOUND for an unknown account; TypeError for a malformed month or amount.
    */
   consumeQuota(accountId: string, month: string, limit: number, amount?: number): Promise<QuotaConsumption>;
+  /**
+   * Counts as many of `wanted` conversions as the month's quota still allows (0 to `wanted`), in one
+   * atomic step: what many requests of one account ask for in one event-loop turn is written at once
+   * (group commit). Committed when the promise resolves. NOT_FOUND for an unknown account.
+   */
+  consumeQuotaUpTo(accountId: string, month: string, limit: number, wanted: number): Promise<{ granted: number; used: number }>;
+  /**
+   * A number that changes whenever a key is revoked or rotated or an account's plan changes, from
+   * any process: a cache of authenticated keys is valid while it stays the same.
+   */
+  keysRevision(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ const MAX_HEADER_LENGTH = 200;
  */
 export async function authenticate(
   authorization: string | null | undefined,
-  store: AccountStore,
+  store: Pick<AccountStore, 'findActiveKeyByHash'>,
   apiEnv: 'development' | 'production',
 ): Promise<Principal> {
   const header = authorization?.trim() ?? '';

@@ -4,6 +4,7 @@ import type { Principal } from './auth';
 import type { Logger } from 'pino';
 import { authenticate } from './auth';
 import { createConversions, type Conversions } from './conversions';
+import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
 import { healthReport, type HealthReport } from './health';
 import { createQuotaMeter, type QuotaMeter } from './quota';
@@ -33,6 +34,7 @@ export interface ServiceDependencies {
 export function createServices({ config, store, rates, clock, logger }: ServiceDependencies): AppServices {
   const currency = createCurrency(rates, clock);
   const quota = createQuotaMeter(store, clock);
+  const keys = createKeyCache(store);
   return {
     config,
     store,
@@ -45,7 +47,7 @@ export function createServices({ config, store, rates, clock, logger }: ServiceD
       clock,
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
-    authenticate: (authorization) => authenticate(authorization, store, config.apiEnv),
+    authenticate: (authorization) => authenticate(authorization, keys, config.apiEnv),
     health: () => healthReport(rates),
   };
 }

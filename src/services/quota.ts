@@ -6,7 +6,7 @@ import { PLANS } from '../domain/plans';
 export interface QuotaMeter {
   /** Counts one conversion, atomically; throws QUOTA_EXCEEDED (nothing counted) when the month's quota is used up. */
   charge(account: Account): Promise<QuotaState>;
-  /** Counts up to `wanted` conversions in as few atomic steps as possible; returns how many were granted. */
+  /** Counts up to `wanted` conversions (fewer when the quota runs out); returns how many were granted. */
   chargeUpTo(account: Account, wanted: number): Promise<{ granted: number; state: QuotaState }>;
   /** The account's quota this month, counting nothing (for the headers of calls that cost none). */
   state(account: Account): Promise<QuotaState>;
@@ -15,27 +15,55 @@ export interface QuotaMeter {
 }
 
 /**
- * The monthly quota (contract section 6) over the store's conditional update: concurrent requests
- * can never spend more than the plan allows. Callers charge only after a conversion succeeded,
- * so a failed conversion never costs anything.
+ * The monthly quota (contract section 6) with group commit: the charges asked for in one event-loop
+ * turn are written together, one atomic step per account (the store's consumeQuotaUpTo, which
+ * never takes a month past the limit, whatever other processes do), and each charge resolves only
+ * once that step is committed. What one account asked for in the turn is granted in the order it
+ * was asked. Callers charge only after a conversion succeeded, so a failure never costs anything.
  */
 export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaMeter {
   const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
 
-  const chargeUpTo = async (account: Account, wanted: number) => {
-    const limit = limitOf(account);
-    const month = currentMonth(clock());
-    let asked = wanted;
-    let used = 0;
-    // All or nothing per step; when the whole batch does not fit, ask again for what is left.
-    while (asked > 0) {
-      const result = await store.consumeQuota(account.id, month, limit, asked);
-      used = result.used;
-      if (result.allowed) return { granted: asked, state: { limit, used } };
-      asked = Math.min(asked, limit - result.used);
+  interface Waiter {
+    wanted: number;
+    resolve(result: { granted: number; state: QuotaState }): void;
+    reject(error: unknown): void;
+  }
+  let pending = new Map<string, { account: Account; wanted: number; waiters: Waiter[] }>();
+
+  const commit = async (account: Account, month: string, wanted: number, waiters: readonly Waiter[]) => {
+    try {
+      const limit = limitOf(account);
+      const { granted, used } = await store.consumeQuotaUpTo(account.id, month, limit, wanted);
+      let left = granted;
+      for (const waiter of waiters) {
+        const share = Math.min(waiter.wanted, left);
+        left -= share;
+        waiter.resolve({ granted: share, state: { limit, used } });
+      }
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
     }
-    return { granted: 0, state: { limit, used } };
   };
+
+  const flush = () => {
+    const groups = pending;
+    pending = new Map();
+    const month = currentMonth(clock());
+    for (const group of groups.values()) void commit(group.account, month, group.wanted, group.waiters);
+  };
+
+  const chargeUpTo = (account: Account, wanted: number) =>
+    new Promise<{ granted: number; state: QuotaState }>((resolve, reject) => {
+      if (pending.size === 0) setImmediate(flush);
+      const group = pending.get(account.id);
+      if (group) {
+        group.wanted += wanted;
+        group.waiters.push({ wanted, resolve, reject });
+      } else {
+        pending.set(account.id, { account, wanted, waiters: [{ wanted, resolve, reject }] });
+      }
+    });
 
   return {
     chargeUpTo,
