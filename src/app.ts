@@ -1,6 +1,7 @@
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { AccountStore } from './data/store';
@@ -12,7 +13,8 @@ import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
 import { parseTrustProxy } from './http/client-ip';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
-import { graphQLContextFactory, useRequestContext, type ServerContext } from './http/request-context';
+import { createFastLane, type FastLane } from './http/fast-lane';
+import { graphQLContextFactory, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
 import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
@@ -40,6 +42,10 @@ export interface AppDependencies {
 export interface App {
   yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   services: AppServices;
+  /** The node:http listener: the REST fast lane (unless REST_FAST_LANE=off), then Yoga for the rest. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The fast lane alone (undefined when off): true when it took the request. */
+  fastLane: FastLane | undefined;
 }
 
 const GRAPHQL_PATH = '/graphql';
@@ -57,6 +63,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     pointsOf: ({ requestContext }) => (requestContext.rateLimitSpent ? 0 : 1),
   });
   const executable = rateLimits.transformer(schema);
+  const contextServices = requestContextServices(services);
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
@@ -73,7 +80,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     context: graphQLContextFactory(services, logger),
     plugins: [
-      useRequestContext(services, trust),
+      useRequestContext(contextServices, trust),
       useLimitHeaders(services.quota, clock),
       useRestSurface({
         schema,
@@ -102,7 +109,13 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       useRequestLog(logger),
     ],
   });
-  return { yoga, services };
+  const fastLane = config.restFastLane
+    ? createFastLane({ schema: executable, services, contextServices, limiters, trust, log: logger, clock })
+    : undefined;
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastLane?.(req, res)) void yoga(req, res);
+  };
+  return { yoga, services, handler, fastLane };
 }
 
 const DEFAULT_QUERY = `# Units and categories are public; conversions need a key:

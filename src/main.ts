@@ -29,8 +29,8 @@ const limiters = await createRateLimiters({
   redisUrl: config.redisUrl,
   onRedisError: (error) => logger.warn({ err: error }, 'Redis unavailable: counting rate limits in this instance until it is back'),
 });
-const { yoga } = createApp({ config, store, logger, rates, limiters });
-const server = createServer(yoga);
+const { handler } = createApp({ config, store, logger, rates, limiters });
+const server = createServer(handler);
 server.keepAliveTimeout = 65_000;
 
 server.listen(config.port, config.host, () => {

@@ -25,7 +25,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   }
 }
 
-function tooLarge(limit: number): ApiError {
+export function tooLarge(limit: number): ApiError {
   return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit / 1024} KiB.`);
 }
 

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { ApiError, ERROR_STATUS, errorBody, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
+import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
+import { restErrorParts, toResponse } from './rest-response';
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
 export function toApiError(error: unknown): ApiError {
@@ -40,12 +41,9 @@ function innermost(error: GraphQLError): Error | undefined {
   return current;
 }
 
-/** `{"error": {...}}` with the table's status and the error's own headers. */
-export function restErrorResponse(error: ApiError, requestId: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: errorBody(error, requestId) }), {
-    status: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers, ...extraHeaders },
-  });
+/** `{"error": {...}}` with the table's status and the error's own headers (see rest-response.ts). */
+export function restErrorResponse(error: ApiError, requestId: string): Response {
+  return toResponse(restErrorParts(error, requestId));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from '../graphql/context';
 import type { AppServices } from '../services';
-import { RequestContext } from '../services/request-context';
+import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
 
 /** Yoga's server context here: node:http's request (absent in-process) and this request's context. */
@@ -28,12 +28,7 @@ export function requestContextOf(serverContext: object): RequestContext {
  * own early answers (GraphiQL) end the request before any user plugin's onRequest: this plugin's
  * onResponse, which runs before the others', gives those a context too.
  */
-export function useRequestContext(services: AppServices, trust: TrustProxy): Plugin<Record<string, unknown>, ServerContext> {
-  const contextServices = {
-    authenticate: services.authenticate,
-    loadPublications: (dates: readonly string[]) => services.rates.loadPublications(dates),
-    quotaState: services.quota.state,
-  };
+export function useRequestContext(contextServices: RequestContextServices, trust: TrustProxy): Plugin<Record<string, unknown>, ServerContext> {
   const ensure = (request: Request, serverContext: ServerContext) => {
     serverContext.requestContext ??= new RequestContext(contextServices, {
       authorization: request.headers.get('authorization'),
@@ -43,6 +38,15 @@ export function useRequestContext(services: AppServices, trust: TrustProxy): Plu
   return {
     onRequest: ({ request, serverContext }) => ensure(request, serverContext),
     onResponse: ({ request, serverContext }) => ensure(request, serverContext),
+  };
+}
+
+/** What every request context is built on, from the app's services. */
+export function requestContextServices(services: AppServices): RequestContextServices {
+  return {
+    authenticate: services.authenticate,
+    loadPublications: (dates) => services.rates.loadPublications(dates),
+    quotaState: services.quota.state,
   };
 }
 

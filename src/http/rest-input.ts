@@ -14,7 +14,8 @@ import type { RestRoute } from './routes';
  * Checks a REST request's inputs against the GraphQL arguments of its field, strictly, before SOFA
  * sees them: SOFA coerces scalars with `serialize()` (so `true` would pass as the Int 1) and merges
  * query string and body. Here a JSON body is checked as GraphQL variables are (no coercion), and a
- * query string value is parsed by its argument's type.
+ * query string value is parsed by its argument's type. Returns the arguments as the field's resolver
+ * receives them (coerced once, here), for callers that resolve the field directly.
  */
 export function checkRestInput(
   route: RestRoute,
@@ -22,7 +23,7 @@ export function checkRestInput(
   pathParams: Record<string, string>,
   search: URLSearchParams,
   body: unknown,
-): void {
+): Record<string, unknown> {
   const fromPath = new Set(Object.keys(pathParams));
   const byName = new Map(args.map((arg) => [arg.name, arg]));
   const inputs: Record<string, unknown> = { ...pathParams };
@@ -48,21 +49,24 @@ export function checkRestInput(
     }
   }
 
+  const coerced: Record<string, unknown> = {};
   for (const arg of args) {
     const value = inputs[arg.name];
     if (value === undefined || value === null) {
       if (isNonNullType(arg.type)) throw new ApiError('INVALID_REQUEST', `'${arg.name}' is required.`, { param: arg.name });
+      if (value === null) coerced[arg.name] = null;
       continue;
     }
     // GraphQL would take a lone value as a list of one; a JSON body must send the array it documents.
     if (isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) && !Array.isArray(value)) {
       throw new ApiError('INVALID_REQUEST', `'${arg.name}' must be an array.`, { param: arg.name });
     }
-    coerceInputValue(value, arg.type, (path, _invalid, error) => {
+    coerced[arg.name] = coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
       throw new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param });
     });
   }
+  return coerced;
 }
 
 /** A query string holds text; numbers and booleans are parsed here so the GraphQL type check can run. */

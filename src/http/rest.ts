@@ -9,7 +9,8 @@ import { restErrorResponse, toApiError } from './errors';
 import { requestContextOf } from './request-context';
 import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
-import { etagMatches, preflightResponse, SHARED_CORS_HEADERS, strongEtag } from './shared-resource';
+import { restSuccessParts, type ResponseParts } from './rest-response';
+import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 export interface RestSurfaceOptions {
   schema: GraphQLSchema;
@@ -97,13 +98,13 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       let final = response;
       if (route && response.status === 200) {
         // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
-        final = withBody(response, `{"data":${await response.text()}}`, cacheOf(route));
-        if (route.shared) final = await conditional(request, final);
+        final = merged(response, restSuccessParts(route, `{"data":${await response.text()}}`, cacheOf(route), request.headers.get('if-none-match')));
       } else if (route) {
         // SOFA's error handler cannot see the request: give its error body this request's id.
         const payload = (await response.json()) as { error?: { requestId?: string } };
         if (payload.error) payload.error.requestId = context.requestId;
-        final = withBody(response, JSON.stringify(payload), 'no-store');
+        const body = JSON.stringify(payload);
+        final = merged(response, { status: response.status, headers: { 'content-length': String(Buffer.byteLength(body)) }, body });
       }
       final.headers.set('x-request-id', context.requestId);
       if (sharedPath.has(context)) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
@@ -112,21 +113,10 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   };
 }
 
-function withBody(response: Response, body: string, cache: string): Response {
+/** A new response with these parts over the old one's headers (the limit headers set before). */
+function merged(response: Response, parts: ResponseParts): Response {
   const headers = new Headers(response.headers);
-  headers.set('cache-control', cache);
-  headers.set('content-type', 'application/json; charset=utf-8');
-  headers.set('content-length', String(Buffer.byteLength(body)));
-  return new Response(body, { status: response.status, headers });
-}
-
-/** A strong ETag on the exact bytes, and 304 Not Modified when the client already has them. */
-async function conditional(request: Request, response: Response): Promise<Response> {
-  const body = await response.clone().text();
-  const etag = strongEtag(body);
-  response.headers.set('etag', etag);
-  if (!etagMatches(request.headers.get('if-none-match'), etag)) return response;
-  const headers = new Headers(response.headers);
-  headers.delete('content-type');
-  return new Response(null, { status: 304, headers });
+  for (const [name, value] of Object.entries(parts.headers)) headers.set(name, value);
+  if (parts.status === 304) headers.delete('content-type');
+  return new Response(parts.body, { status: parts.status, headers });
 }

@@ -2,7 +2,9 @@ import type { Plugin } from 'graphql-yoga';
 import { quotaHeaders } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import { rateLimitHeaders } from './rate-limit';
+import type { RequestContext } from '../services/request-context';
 import { requestContextOf } from './request-context';
+import { lowerCased } from './rest-response';
 
 /**
  * The limits a caller is under, on every response, REST and GraphQL alike: the request rate limit
@@ -13,12 +15,22 @@ import { requestContextOf } from './request-context';
 export function useLimitHeaders(quota: QuotaMeter, clock: () => Date): Plugin {
   return {
     async onResponse({ response, serverContext }) {
-      const context = requestContextOf(serverContext);
-      const headers: Record<string, string> = {};
-      if (context.rateLimit && !response.headers.has('ratelimit')) Object.assign(headers, rateLimitHeaders(context.rateLimit));
-      if (context.principal) Object.assign(headers, quotaHeaders(context.quota ?? (await quota.state(context.principal.account)), clock()));
-      if (context.retryAfter !== undefined && !response.headers.has('retry-after')) headers['Retry-After'] = String(context.retryAfter);
+      const headers = await limitHeaders(requestContextOf(serverContext), quota, clock, (name) => response.headers.has(name));
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     },
   };
+}
+
+/** The limit headers of a request's answer, lower-cased; `has` says which the answer already carries. */
+export async function limitHeaders(
+  context: RequestContext,
+  quota: QuotaMeter,
+  clock: () => Date,
+  has: (lowerCaseName: string) => boolean,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  if (context.rateLimit && !has('ratelimit')) Object.assign(headers, lowerCased(rateLimitHeaders(context.rateLimit)));
+  if (context.principal) Object.assign(headers, lowerCased(quotaHeaders(context.quota ?? (await quota.state(context.principal.account)), clock())));
+  if (context.retryAfter !== undefined && !has('retry-after')) headers['retry-after'] = String(context.retryAfter);
+  return headers;
 }

@@ -1,0 +1,162 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { ApiError } from '../domain/errors';
+import type { GraphQLContext } from '../graphql/context';
+import { selectAll } from '../graphql/serialize';
+import { CONVERSION_FIELDS } from '../graphql/limits';
+import type { AppServices } from '../services';
+import { RequestContext, type RequestContextServices } from '../services/request-context';
+import { isJsonContentType, parseJsonBody, tooLarge } from './body';
+import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
+import { toApiError } from './errors';
+import type { RateLimiters } from './rate-limit';
+import { checkRestInput } from './rest-input';
+import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
+import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, type RestRoute } from './routes';
+import { logRequest } from './use-request-log';
+import { limitHeaders } from './use-limit-headers';
+
+export interface FastLaneOptions {
+  /** The executable schema: its root resolvers (rate-limit directive included) serve the routes. */
+  schema: GraphQLSchema;
+  services: AppServices;
+  contextServices: RequestContextServices;
+  limiters: RateLimiters;
+  trust: TrustProxy;
+  log: Logger;
+  clock: () => Date;
+}
+
+/** A node:http listener that answers when it owns the request and returns false when it does not. */
+export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Request targets the fast lane reads exactly as the WHATWG URL parser behind Yoga would: a plain
+ * origin-form path without dot segments (also percent-encoded ones) and no fragment. Anything else
+ * goes to Yoga, which normalises it its own way.
+ */
+const PLAIN_TARGET = /^(\/[A-Za-z0-9\-_~!$&'()*+,;=:@%]+)+(\?[^#]*)?$|^\/[^?#/]*(\?[^#]*)?$/;
+const ENCODED_DOT = /%2e/i;
+
+/**
+ * The REST routes of the route table served by a plain node:http handler in front of Yoga (issue 8):
+ * the same checks in the contract's order (media type, body, key, rate limit, inputs), the field's
+ * own root resolver (so plan, quota and every rule are the ones GraphQL runs), the answer serialised
+ * as SOFA would select it (graphql/serialize.ts), headers from the same functions the Yoga path
+ * uses, and one `res.end()`. What it does not own (GraphQL, pages, OpenAPI, unknown paths, other
+ * methods) falls through to Yoga; the parity tests hold both lanes to identical answers.
+ */
+export function createFastLane(options: FastLaneOptions): FastLane {
+  const fields = options.schema.getQueryType()!.getFields();
+  const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string) => {
+    const context = new RequestContext(options.contextServices, {
+      authorization: req.headers.authorization ?? null,
+      clientBucket: () => rateLimitBucket(clientIp(req.socket.remoteAddress ?? '127.0.0.1', headerText(req.headers['x-forwarded-for']), options.trust)),
+    });
+    let parts: ResponseParts;
+    try {
+      let body: unknown;
+      if (route.method === 'POST') {
+        if (!isJsonContentType(headerText(req.headers['content-type']))) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+        body = parseJsonBody(await readNodeBody(req, route.bodyLimit ?? DEFAULT_BODY_LIMIT));
+      }
+      if (route.access === 'key') await context.authenticate();
+      context.rateLimit = await options.limiters.consume(route.access, route.access === 'key' ? context.principal!.keyId : context.clientBucket);
+      context.rateLimitSpent = true;
+      const search = new URLSearchParams(query);
+      if (route.queryHint && query !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
+      const field = fields[route.field!]!;
+      const args = checkRestInput(route, field.args, params, search, body);
+      const value = await resolve(field, args, context);
+      const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
+      parts = restSuccessParts(route, `{"data":${JSON.stringify(selectAll(options.schema, field.type, value, graphQLContext))}}`, cacheOf(route), headerText(req.headers['if-none-match']));
+    } catch (error) {
+      if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+      parts = restErrorParts(toApiError(error), context.requestId);
+    }
+    if (route.shared) Object.assign(parts.headers, sharedHeaders);
+    parts.headers['x-request-id'] = context.requestId;
+    Object.assign(parts.headers, await limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers));
+    res.writeHead(parts.status, parts.headers);
+    res.end(parts.body);
+    logRequest(options.log, { method: route.method, path: pathOf(req.url!), status: parts.status, context });
+  };
+
+  /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
+  const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, context: RequestContext) => {
+    if (CONVERSION_FIELDS.has(field.name)) {
+      const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
+      await context.planConversions([{ responseKey: field.name, conversions }]);
+    }
+    const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
+    const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
+    return field.resolve!(undefined, args, graphQLContext, info as never);
+  };
+
+  const sharedHeaders = { 'access-control-allow-origin': '*' };
+
+  return (req, res) => {
+    const target = req.url ?? '';
+    if (!PLAIN_TARGET.test(target) || ENCODED_DOT.test(target)) return false;
+    const mark = target.indexOf('?');
+    const match = matchPath(mark < 0 ? target : target.slice(0, mark));
+    const route = match?.routes.find((r) => r.method === req.method);
+    if (!match || !route || route.field === undefined) return false;
+    serve(req, res, route, match.params, mark < 0 ? '' : target.slice(mark + 1)).catch((error: unknown) => {
+      options.log.error({ err: error }, 'unexpected error in the fast lane');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end();
+    });
+    return true;
+  };
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function pathOf(target: string): string {
+  const mark = target.indexOf('?');
+  return mark < 0 ? target : target.slice(0, mark);
+}
+
+/**
+ * Reads a request body as UTF-8 text, refusing it (413) as soon as it passes `limit` bytes. The rest
+ * of an oversized body is read and dropped, not left in the socket, so the 413 reaches the client.
+ */
+function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      req.resume();
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        refused = true;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (refused) return;
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        reject(new ApiError('INVALID_REQUEST', 'The request body is not valid UTF-8.'));
+      }
+    });
+  });
+}

@@ -1,0 +1,61 @@
+import { createServer, request, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A raw HTTP/1.1 answer: what went over the wire, headers lower-cased by Node. */
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** A listener on a loopback port, started on first use and closed by `close`. */
+export function loopbackServer(listener: RequestListener) {
+  let server: Server | undefined;
+  let origin: Promise<string> | undefined;
+  return {
+    origin(): Promise<string> {
+      origin ??= new Promise((resolve) => {
+        // Header limits far above Node's 16 KiB: the suites test the app's answers to huge headers, not Node's parser.
+        server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, listener);
+        server.keepAliveTimeout = 1000;
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`));
+      });
+      return origin;
+    },
+    async close(): Promise<void> {
+      if (!server) return;
+      server.closeAllConnections();
+      await new Promise((resolve) => server!.close(resolve));
+    },
+  };
+}
+
+/**
+ * Sends the request target as it is written (no client-side URL normalisation: dot segments, `%zz`
+ * and the like reach the server as a hostile client would send them); only characters HTTP/1.1
+ * cannot carry in a request line at all are percent-encoded first.
+ */
+export function rawRequest(origin: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  // UTF-8, lone surrogates as U+FFFD: what a WHATWG URL parser would send.
+  const utf8 = (c: string) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  const path = target.replace(/[^\u0021-\u007e]/gu, utf8).replace(/#/g, '%23');
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    // A connection of its own: a hostile request whose framing lies (Content-Length without a body)
+    // must not spill into the next request's bytes.
+    const req = request({ hostname, port, method, path, agent: false, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ status: res.statusCode!, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
