@@ -6,7 +6,6 @@ import type { Config } from './config';
 import type { AccountStore } from './data/store';
 import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
-import { PLAYGROUND_INTROSPECTION } from './graphql/limits';
 import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
 import { clientBucket } from './http/client-address';
@@ -70,7 +69,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     maxRequestBodySize: DEFAULT_BODY_LIMIT,
     cors: false,
     logging: false,
-    graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY, introspectionQueryName: PLAYGROUND_INTROSPECTION },
+    graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY },
     renderGraphiQL,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     context: contextFactory(services, logger, trust) as never,
