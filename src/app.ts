@@ -23,6 +23,7 @@ import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
 import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
 import { useRequestLog } from './http/use-request-log';
+import { useSecurityHeaders } from './http/use-security-headers';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
 
@@ -74,6 +75,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     context: contextFactory(services, logger, trust) as never,
     plugins: [
+      useSecurityHeaders(),
       useRequestLog(logger),
       useLimitHeaders(services.quota, clock),
       useRestSurface({
