@@ -1,5 +1,4 @@
 import { useSofa } from '@graphql-yoga/plugin-sofa';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -10,6 +9,7 @@ import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
 import { clientBucket } from './http/client-address';
 import { parseTrustProxy } from './http/client-ip';
+import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { contextFactory } from './http/context';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
@@ -59,6 +59,12 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     },
   });
   const executable = rateLimits.transformer(schema);
+  /** The REST edge and GraphiQL spend the caller's request rate limit here (per key, or per client IP). */
+  const spendRateLimit = (kind: 'public' | 'key', serverContext: object, request: Request) => {
+    const state = requestState(serverContext);
+    const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);
+    return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
+  };
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
@@ -70,25 +76,29 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     maxRequestBodySize: DEFAULT_BODY_LIMIT,
     cors: false,
     logging: false,
-    graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY },
-    renderGraphiQL,
+    // GraphiQL is served by useGraphiQL from hashed static assets, not inline by Yoga.
+    graphiql: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     context: contextFactory(services, logger, trust) as never,
     plugins: [
       useSecurityHeaders(),
       useRequestLog(logger),
       useLimitHeaders(services.quota, clock),
+      useGraphiQL({
+        enabled: config.graphiql,
+        title: 'Measurement API',
+        defaultQuery: DEFAULT_QUERY,
+        endpoint: GRAPHQL_PATH,
+        log: logger,
+        rateLimit: (serverContext, request) => spendRateLimit('public', serverContext, request),
+      }),
       useRestSurface({
         schema,
         services,
         log: logger,
         openapi: () => openapi,
         passThrough: [GRAPHQL_PATH],
-        rateLimit: (kind, serverContext, request) => {
-          const state = requestState(serverContext);
-          const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);
-          return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
-        },
+        rateLimit: spendRateLimit,
       }),
       useErrorCodes(logger),
       useGraphQLLimits(),

@@ -39,6 +39,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
+  GRAPHIQL: z.enum(['on', 'off']).default('on'),
 });
 
 export type Env = z.input<typeof schema>;
@@ -59,6 +60,8 @@ export interface Config {
   publicRateLimit: number;
   /** Requests a second per API key on keyed routes. */
   keyRateLimit: number;
+  /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
+  graphiql: boolean;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
+    graphiql: e.GRAPHIQL === 'on',
   };
 }
 
