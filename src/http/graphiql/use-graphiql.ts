@@ -18,9 +18,10 @@ export interface GraphiQLPluginOptions extends GraphiQLOptions {
 
 /**
  * GraphiQL's policy: the page policy plus inline styles, which Monaco and GraphiQL inject at run
- * time. Scripts stay same-origin files (no inline script, no eval); workers are same-origin files.
+ * time, and data: images, which Monaco draws its themed squiggly underlines with. Scripts stay
+ * same-origin files (no inline script, no eval); workers are same-origin files.
  */
-export const GRAPHIQL_CSP = csp({ ...HTML_CSP, 'style-src': "'self' 'unsafe-inline'" });
+export const GRAPHIQL_CSP = csp({ ...HTML_CSP, 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:" });
 
 /** Built once per process (the bundle is ~9 MB of text): every app with the same options shares it. */
 let built: { key: string; bundle: GraphiQLBundle } | undefined;
