@@ -14,7 +14,8 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-bomb-'));
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ECB_BASE_URL: 'http://127.0.0.1:9/ecb' };
-  server = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself with tsx's loader, not the tsx CLI: killing the CLI would leave its node child serving.
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stderr!.on('data', (chunk) => (logs += chunk));
   base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 20_000);
