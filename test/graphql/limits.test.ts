@@ -1,5 +1,7 @@
+import { parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nestingOf } from '../../src/graphql/limits';
+import { schema } from '../../src/graphql';
+import { documentLimitsRule, nestingOf } from '../../src/graphql/limits';
 import { fragmentBomb } from './bombs';
 import { createTestApp, type TestApp } from '../helpers/app';
 
@@ -52,6 +54,12 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'INVALID_REQUEST', status: 400 } });
     expect(res.body.errors[0].message).toMatch(/^The document selects [\d,]+ fields once its fragments are expanded; at most 2,000 are allowed\.$/);
+  });
+
+  it('reports the same refusals as a validation rule for graphql-js validate (documentLimitsRule)', () => {
+    const errors = validate(schema, parse(fragmentBomb(30, 'inline')), [documentLimitsRule]);
+    expect(errors.map((e) => e.message)).toEqual(['The document selects 1,073,741,824 fields once its fragments are expanded; at most 2,000 are allowed.']);
+    expect(validate(schema, parse('{ health { status } }'), [documentLimitsRule])).toEqual([]);
   });
 
   it('answers a small doubling correctly: execution merges repeated spreads', async () => {

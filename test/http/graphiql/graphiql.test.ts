@@ -70,6 +70,8 @@ describe('GraphiQL assets under /graphql/assets/', () => {
     expect(br.headers.get('content-encoding')).toBe('br');
     expect(br.headers.get('vary')).toBe('Accept-Encoding');
     expect(br.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(br.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(br.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
     expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(js);
     const gz = await get(script, { 'accept-encoding': 'gzip, br;q=0' });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
