@@ -31,6 +31,9 @@ function bundleFor(options: GraphiQLOptions): GraphiQLBundle {
   return built.bundle;
 }
 
+/** Compressed once per process too: asset names hold their hash, so one cache serves every app. */
+const compressed = new CompressedBodies();
+
 const wantsHtml = (request: Request) => /\btext\/html\b/i.test(request.headers.get('accept') ?? '');
 
 /**
@@ -40,7 +43,6 @@ const wantsHtml = (request: Request) => /\btext\/html\b/i.test(request.headers.g
  */
 export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
   const bundle = options.enabled ? bundleFor(options) : undefined;
-  const compressed = new CompressedBodies();
   const pageEtag = bundle ? strongEtag(bundle.page) : '';
 
   const page = (request: Request): Response => {
