@@ -7,13 +7,11 @@ import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
 import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
-import { clientBucket } from './http/client-address';
 import { parseTrustProxy } from './http/client-ip';
 import { useGraphiQL } from './http/graphiql/use-graphiql';
-import { contextFactory } from './http/context';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
-import { requestState } from './http/request-state';
+import { graphQLContextFactory, requestContextOf, useRequestContext, type ServerContext } from './http/request-context';
 import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
@@ -21,7 +19,9 @@ import { useGraphQLLimits } from './http/use-graphql-limits';
 import { useJsonMediaTypes } from './http/use-json-media-types';
 import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
-import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
+import { rateLimitDirectiveFor } from './http/rate-limit-directive';
+import type { RequestContext } from './services/request-context';
+import { useConversionBudget } from './http/use-conversion-budget';
 import { useRequestLog } from './http/use-request-log';
 import { useSecurityHeaders } from './http/use-security-headers';
 import { createServices, type AppServices } from './services';
@@ -39,7 +39,7 @@ export interface AppDependencies {
 }
 
 export interface App {
-  yoga: YogaServerInstance<Record<string, unknown>, GraphQLContext>;
+  yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   services: AppServices;
 }
 
@@ -50,24 +50,22 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const services = createServices({ config, store, rates, clock, logger });
   const trust = parseTrustProxy(config.trustProxy);
   const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
-    bucketOf: async (kind, context) => {
-      if (context.countedAtEdge) return COUNTED_AT_EDGE;
-      return kind === 'key' ? (await context.requireKey()).keyId : context.clientBucket();
+    bucketOf: async (kind, { requestContext }) => (kind === 'key' ? (await requestContext.authenticate()).keyId : requestContext.clientBucket),
+    onState: (state, { requestContext }) => {
+      requestContext.rateLimit = state;
     },
-    onState: (state, context) => {
-      if (!context.countedAtEdge) context.reportRateLimit(state);
-    },
+    // A REST request was counted by the edge, before its inputs were checked (the contract's order).
+    pointsOf: ({ requestContext }) => (requestContext.rateLimitSpent ? 0 : 1),
   });
   const executable = rateLimits.transformer(schema);
   /** The REST edge and GraphiQL spend the caller's request rate limit here (per key, or per client IP). */
-  const spendRateLimit = (kind: 'public' | 'key', serverContext: object, request: Request) => {
-    const state = requestState(serverContext);
-    const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);
-    return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
+  const spendRateLimit = async (kind: 'public' | 'key', context: RequestContext) => {
+    context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
+    context.rateLimitSpent = true;
   };
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
 
-  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
+  const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
     // Yoga answers any URL ending in its health endpoint; a path with a literal space can never be requested.
@@ -79,10 +77,11 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     // GraphiQL is served by useGraphiQL from hashed static assets, not inline by Yoga.
     graphiql: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
-    context: contextFactory(services, logger, trust) as never,
+    context: graphQLContextFactory(services, logger),
     plugins: [
+      // First, so that its onResponse sets the headers before any later hook copies the response.
       useSecurityHeaders(),
-      useRequestLog(logger),
+      useRequestContext(services, trust),
       useLimitHeaders(services.quota, clock),
       useGraphiQL({
         enabled: config.graphiql,
@@ -90,7 +89,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         defaultQuery: DEFAULT_QUERY,
         endpoint: GRAPHQL_PATH,
         log: logger,
-        rateLimit: (serverContext, request) => spendRateLimit('public', serverContext, request),
+        rateLimit: (serverContext) => spendRateLimit('public', requestContextOf(serverContext)),
       }),
       useRestSurface({
         schema,
@@ -102,6 +101,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       }),
       useErrorCodes(logger),
       useGraphQLLimits(),
+      useConversionBudget(),
       useJsonMediaTypes(),
       useSofa({
         basePath: '/v1',
@@ -111,6 +111,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         // The REST edge fills in the request id (SOFA's handler cannot see the request).
         errorHandler: (errors) => restErrorResponse(toApiError(errors[0]), '') as never,
       }),
+      // Last, so that it logs the status and headers every other hook has settled (a 304 included).
+      useRequestLog(logger),
     ],
   });
   return { yoga, services };

@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
 import { restErrorResponse, toApiError } from '../errors';
-import { requestState } from '../request-state';
+import { requestContextOf } from '../request-context';
 import { csp, HTML_CSP } from '../use-security-headers';
 import { etagMatches, strongEtag } from '../shared-resource';
 import { ASSETS_PATH, buildGraphiQLBundle, type GraphiQLBundle, type GraphiQLOptions } from './bundle';
@@ -13,7 +13,7 @@ export interface GraphiQLPluginOptions extends GraphiQLOptions {
   enabled: boolean;
   log: Logger;
   /** Spends one request of the caller's per-IP rate limit; throws RATE_LIMIT_EXCEEDED. */
-  rateLimit(serverContext: object, request: Request): Promise<unknown>;
+  rateLimit(serverContext: object): Promise<unknown>;
 }
 
 /**
@@ -66,7 +66,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
       throw new ApiError('NOT_FOUND', 'GraphiQL is turned off on this server (GRAPHIQL=off). Send GraphQL requests to POST /graphql.');
     }
     if (isPage) {
-      await options.rateLimit(serverContext, request);
+      await options.rateLimit(serverContext);
       return page(request);
     }
     const found = bundle.assets.get(url.pathname.slice(ASSETS_PATH.length + 1));
@@ -74,7 +74,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } });
     }
-    await options.rateLimit(serverContext, request);
+    await options.rateLimit(serverContext);
     return assetResponse(request, found, compressed);
   };
 
@@ -84,7 +84,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
         const response = await answer(request, url, serverContext);
         if (response) endResponse(response);
       } catch (error) {
-        const requestId = requestState(serverContext).requestId;
+        const requestId = requestContextOf(serverContext).requestId;
         if (!(error instanceof ApiError)) options.log.error({ err: error, requestId }, 'unexpected error');
         endResponse(restErrorResponse(toApiError(error), requestId));
       }
