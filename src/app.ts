@@ -1,5 +1,4 @@
 import { useSofa } from '@graphql-yoga/plugin-sofa';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -7,14 +6,14 @@ import type { Config } from './config';
 import type { AccountStore } from './data/store';
 import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
-import { PLAYGROUND_INTROSPECTION } from './graphql/limits';
 import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
 import { parseTrustProxy } from './http/client-ip';
+import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { createFastLane, type FastLane } from './http/fast-lane';
-import { graphQLContextFactory, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
+import { graphQLContextFactory, requestContextOf, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
 import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
@@ -23,8 +22,10 @@ import { useJsonMediaTypes } from './http/use-json-media-types';
 import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
 import { rateLimitDirectiveFor } from './http/rate-limit-directive';
+import type { RequestContext } from './services/request-context';
 import { useConversionBudget } from './http/use-conversion-budget';
 import { useRequestLog } from './http/use-request-log';
+import { useSecurityHeaders } from './http/use-security-headers';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
 
@@ -64,6 +65,11 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   });
   const executable = rateLimits.transformer(schema);
   const contextServices = requestContextServices(services);
+  /** The REST edge and GraphiQL spend the caller's request rate limit here (per key, or per client IP). */
+  const spendRateLimit = async (kind: 'public' | 'key', context: RequestContext) => {
+    context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
+    context.rateLimitSpent = true;
+  };
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
@@ -75,23 +81,30 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     maxRequestBodySize: DEFAULT_BODY_LIMIT,
     cors: false,
     logging: false,
-    graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY, introspectionQueryName: PLAYGROUND_INTROSPECTION },
-    renderGraphiQL,
+    // GraphiQL is served by useGraphiQL from hashed static assets, not inline by Yoga.
+    graphiql: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     context: graphQLContextFactory(services, logger),
     plugins: [
+      // First, so that its onResponse sets the headers before any later hook copies the response.
+      useSecurityHeaders(),
       useRequestContext(contextServices, trust),
       useLimitHeaders(services.quota, clock),
+      useGraphiQL({
+        enabled: config.graphiql,
+        title: 'Measurement API',
+        defaultQuery: DEFAULT_QUERY,
+        endpoint: GRAPHQL_PATH,
+        log: logger,
+        rateLimit: (serverContext) => spendRateLimit('public', requestContextOf(serverContext)),
+      }),
       useRestSurface({
         schema,
         services,
         log: logger,
         openapi: () => openapi,
         passThrough: [GRAPHQL_PATH],
-        rateLimit: async (kind, context) => {
-          context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
-          context.rateLimitSpent = true;
-        },
+        rateLimit: spendRateLimit,
       }),
       useErrorCodes(logger),
       useGraphQLLimits(),

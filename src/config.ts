@@ -40,6 +40,7 @@ const schema = z.object({
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
   REST_FAST_LANE: z.enum(['on', 'off']).default('on'),
+  GRAPHIQL: z.enum(['on', 'off']).default('on'),
 });
 
 export type Env = z.input<typeof schema>;
@@ -62,6 +63,8 @@ export interface Config {
   keyRateLimit: number;
   /** REST routes served by the node:http fast lane (true) or everything through Yoga and SOFA. */
   restFastLane: boolean;
+  /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
+  graphiql: boolean;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
     restFastLane: e.REST_FAST_LANE === 'on',
+    graphiql: e.GRAPHIQL === 'on',
   };
 }
 

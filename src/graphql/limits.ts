@@ -1,21 +1,13 @@
 import { ApiError } from '../domain/errors';
-import {
-  GraphQLError,
-  Kind,
-  type OperationDefinitionNode,
-  Lexer,
-  Source,
-  TokenKind,
-  type ASTVisitor,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-  type ValidationContext,
-} from 'graphql';
+import { GraphQLError, Lexer, Source, TokenKind, type ASTVisitor, type DocumentNode, type ValidationContext } from 'graphql';
+import { measureDocument } from './measure-document';
 
 /** Contract section 7: limits on one GraphQL document. */
 export const GRAPHQL_LIMITS = {
   maxDepth: 10,
   maxConversionFields: 50,
+  /** Fields once fragments are expanded (each spread in full): far more than real clients select, so fragments cannot multiply a small document into a huge answer. */
+  maxFields: 2000,
   maxDocumentBytes: 16 * 1024,
   /** Brackets, braces and parentheses inside one another: far more than any document within the depth limit needs. */
   maxNesting: 64,
@@ -47,68 +39,48 @@ export function nestingOf(document: string): number {
   return deepest;
 }
 
-/** The operation name GraphiQL (served at GET /graphql) gives its introspection query. */
-export const PLAYGROUND_INTROSPECTION = 'MeasurementApiPlaygroundIntrospection';
-
-/**
- * GraphiQL's introspection query is about 15 levels deep (nested `ofType`), so the depth limit would
- * leave the playground without docs or completion. Only that named operation, made of introspection
- * fields alone, is exempt; it stays under the 64-level nesting and 16 KiB limits, and introspection
- * of this small schema is cheap.
- */
-function isPlaygroundIntrospection(operation: OperationDefinitionNode): boolean {
-  return (
-    operation.name?.value === PLAYGROUND_INTROSPECTION &&
-    operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'))
-  );
-}
 
 /** The code and status are filled in from the error table when the result is sent (use-error-codes). */
 function invalid(message: string): GraphQLError {
   return new GraphQLError(message, { originalError: new ApiError('INVALID_REQUEST', message) });
 }
 
+const counted = (n: number) => (n > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}` : n.toLocaleString('en-US'));
+
 /**
- * Refuses documents deeper than `maxDepth` and with more than `maxConversionFields` conversion
- * fields (aliases and fragment spreads included). Fragment cycles are guarded here too, since
- * custom rules may run before graphql's own NoFragmentCycles report.
+ * The document's breaches of the limits: depth over `maxDepth` (introspection fields excepted:
+ * graphql's MaxIntrospectionDepthRule bounds them), over `maxFields` fields or over
+ * `maxConversionFields` conversion fields once fragments are expanded, or a fragment cycle.
+ * Linear in the document (see measureDocument), so it can run before graphql's own rules.
  */
-export function documentLimitsRule(context: ValidationContext): ASTVisitor {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of context.getDocument().definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+export function documentLimitErrors(document: DocumentNode): GraphQLError[] {
+  const measure = measureDocument(document, CONVERSION_FIELDS);
+  const errors: GraphQLError[] = [];
+  if (measure.cycle) {
+    const cycle = measure.cycle;
+    const path = cycle.length <= 8 ? cycle.join(' → ') : `${cycle.slice(0, 3).join(' → ')} → … → ${cycle.slice(-2).join(' → ')}, ${cycle.length - 1} fragments`;
+    errors.push(invalid(`Fragment "${cycle[0]}" spreads itself (${path}); fragments cannot form cycles.`));
   }
-
-  const measure = (set: SelectionSetNode, depth: number, seen: ReadonlySet<string>, top: boolean): { depth: number; conversions: number } => {
-    let deepest = depth;
-    let conversions = 0;
-    for (const selection of set.selections) {
-      let inner: { depth: number; conversions: number } | undefined;
-      if (selection.kind === Kind.FIELD) {
-        if (top && CONVERSION_FIELDS.has(selection.name.value)) conversions += 1;
-        inner = selection.selectionSet ? measure(selection.selectionSet, depth + 1, seen, false) : { depth: depth + 1, conversions: 0 };
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        inner = measure(selection.selectionSet, depth, seen, top);
-      } else {
-        const fragment = fragments.get(selection.name.value);
-        if (!fragment || seen.has(fragment.name.value)) continue;
-        inner = measure(fragment.selectionSet, depth, new Set([...seen, fragment.name.value]), top);
-      }
-      deepest = Math.max(deepest, inner.depth);
-      conversions += inner.conversions;
+  for (const { depth, fields, conversions } of measure.operations) {
+    if (depth > GRAPHQL_LIMITS.maxDepth) {
+      errors.push(invalid(`The document is ${depth} levels deep; at most ${GRAPHQL_LIMITS.maxDepth} are allowed (introspection fields do not count).`));
     }
-    return { depth: deepest, conversions };
-  };
+    if (fields > GRAPHQL_LIMITS.maxFields) {
+      errors.push(invalid(`The document selects ${counted(fields)} fields once its fragments are expanded; at most ${counted(GRAPHQL_LIMITS.maxFields)} are allowed.`));
+    }
+    if (conversions > GRAPHQL_LIMITS.maxConversionFields) {
+      errors.push(invalid(`The document has ${counted(conversions)} conversion fields; at most ${GRAPHQL_LIMITS.maxConversionFields} are allowed.`));
+    }
+  }
+  return errors;
+}
 
+/** documentLimitErrors as a validation rule, for graphql's `validate` (the server checks before validating). */
+export function documentLimitsRule(context: ValidationContext): ASTVisitor {
   return {
-    OperationDefinition(operation) {
-      const { depth, conversions } = measure(operation.selectionSet, 0, new Set(), true);
-      if (depth > GRAPHQL_LIMITS.maxDepth && !isPlaygroundIntrospection(operation)) {
-        context.reportError(invalid(`The document is ${depth} levels deep; at most ${GRAPHQL_LIMITS.maxDepth} are allowed.`));
-      }
-      if (conversions > GRAPHQL_LIMITS.maxConversionFields) {
-        context.reportError(invalid(`The document has ${conversions} conversion fields; at most ${GRAPHQL_LIMITS.maxConversionFields} are allowed.`));
-      }
+    Document(document) {
+      for (const error of documentLimitErrors(document)) context.reportError(error);
+      return false;
     },
   };
 }

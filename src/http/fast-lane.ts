@@ -16,6 +16,7 @@ import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-res
 import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, type RestRoute } from './routes';
 import { logRequest } from './use-request-log';
 import { limitHeaders } from './use-limit-headers';
+import { API_SECURITY_HEADERS } from './use-security-headers';
 
 export interface FastLaneOptions {
   /** The executable schema: its root resolvers (rate-limit directive included) serve the routes. */
@@ -77,6 +78,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
       parts = restErrorParts(toApiError(error), context.requestId);
     }
+    Object.assign(parts.headers, API_SECURITY_HEADERS);
     if (route.shared) Object.assign(parts.headers, sharedHeaders);
     parts.headers['x-request-id'] = context.requestId;
     Object.assign(parts.headers, await limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers));

@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../domain/errors';
-import { documentLimitsRule, GRAPHQL_LIMITS, nestingOf } from '../graphql/limits';
+import { documentLimitErrors, GRAPHQL_LIMITS, nestingOf } from '../graphql/limits';
 import { graphQLErrorOf } from './errors';
 
 /** Applies the document limits of contract section 7 to every GraphQL request (REST's documents are fixed). */
@@ -15,8 +15,10 @@ export function useGraphQLLimits(): Plugin {
         throw graphQLErrorOf(new ApiError('INVALID_REQUEST', `The GraphQL document nests brackets more than ${GRAPHQL_LIMITS.maxNesting} levels deep.`));
       }
     },
-    onValidate({ addValidationRule }) {
-      addValidationRule(documentLimitsRule);
+    // Before graphql's own rules, which then never see a document over the limits (a fragment bomb).
+    onValidate({ params, setResult }) {
+      const errors = documentLimitErrors(params.documentAST);
+      if (errors.length > 0) setResult(errors);
     },
   };
 }

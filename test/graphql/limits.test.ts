@@ -1,7 +1,8 @@
-import { getIntrospectionQuery } from 'graphql';
+import { parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAYGROUND_INTROSPECTION } from '../../src/graphql/limits';
-import { nestingOf } from '../../src/graphql/limits';
+import { schema } from '../../src/graphql';
+import { documentLimitsRule, nestingOf } from '../../src/graphql/limits';
+import { fragmentBomb } from './bombs';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -30,29 +31,61 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect(res.body.errors[0].message).toMatch(/conversion fields/);
   });
 
-  it('refuses documents more than 10 levels deep', async () => {
-    const nested = (depth: number): string => (depth === 0 ? 'name' : `ofType { ${nested(depth - 1)} }`);
-    const ok = await post({ query: `{ __schema { types { fields { type { ${nested(5)} } } } } }` });
-    expect(ok.body.errors).toBeUndefined();
-    const res = await post({ query: `{ __schema { types { fields { type { ${nested(7)} } } } } }` });
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST' });
+  it('refuses documents more than 10 levels deep, counted through fragments and inline fragments', async () => {
+    // The limits are checked before graphql's own rules: made-up fields show the depth check alone.
+    const ten = await post({ query: `{ ${'a { '.repeat(9)}b${' }'.repeat(9)} }` });
+    expect(ten.body.errors[0].message).toMatch(/Cannot query field "a"/);
+    const res = await post({ query: `{ ${'a { '.repeat(10)}b${' }'.repeat(10)} }` });
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: 'The document is 11 levels deep; at most 10 are allowed (introspection fields do not count).', extensions: expect.objectContaining({ code: 'INVALID_REQUEST', status: 400 }) }),
+    ]);
+    const throughFragments = '{ a { ...F } } fragment F on X { b { c { d { e { f { g { h { i { ... on Y { j { k } } } } } } } } } } }';
+    expect((await post({ query: throughFragments })).body.errors[0].message).toMatch(/11 levels deep/);
   });
 
-  it("lets GraphiQL's named introspection through the depth limit, and only that", async () => {
-    const introspection = getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true });
-    const named = introspection.replace('query IntrospectionQuery', `query ${PLAYGROUND_INTROSPECTION}`);
-    const ok = await post({ query: named, operationName: PLAYGROUND_INTROSPECTION });
-    expect(ok.body.errors).toBeUndefined();
-    expect(ok.body.data.__schema.queryType.name).toBe('Query');
-    expect((await post({ query: introspection })).body.errors[0].extensions.code).toBe('INVALID_REQUEST');
-    const smuggled = `query ${PLAYGROUND_INTROSPECTION} { __typename categories { id } ${'x: __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }'} }`;
-    expect((await post({ query: smuggled })).body.errors[0].extensions.code).toBe('INVALID_REQUEST');
-  });
-
-  it('survives fragment cycles with a validation error, not a crash', async () => {
-    const res = await post({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }' });
+  it.each([
+    ['doubled spreads', fragmentBomb(30, 'spreads')],
+    ['doubled inline fragments', fragmentBomb(30, 'inline')],
+    ['doubled fields inside fragments', fragmentBomb(30, 'fields')],
+  ])('refuses a 30-level fragment doubling (%s) by its expanded field count, before graphql-js validates it', async (_, query) => {
+    const res = await post({ query });
     expect(res.status).toBeLessThan(500);
-    expect(res.body.errors[0].extensions.code).toBe('INVALID_REQUEST');
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'INVALID_REQUEST', status: 400 } });
+    expect(res.body.errors[0].message).toMatch(/^The document selects [\d,]+ fields once its fragments are expanded; at most 2,000 are allowed\.$/);
+  });
+
+  it('reports the same refusals as a validation rule for graphql-js validate (documentLimitsRule)', () => {
+    const errors = validate(schema, parse(fragmentBomb(30, 'inline')), [documentLimitsRule]);
+    expect(errors.map((e) => e.message)).toEqual(['The document selects 1,073,741,824 fields once its fragments are expanded; at most 2,000 are allowed.']);
+    expect(validate(schema, parse('{ health { status } }'), [documentLimitsRule])).toEqual([]);
+  });
+
+  it('answers a small doubling correctly: execution merges repeated spreads', async () => {
+    const res = await post({ query: fragmentBomb(10, 'spreads') });
+    expect(res.body).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('answers a wide fan-out within the field limit, and refuses it past the limit', async () => {
+    const fanOut = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `u${i}: unit(id: "ft") { ...U }`).join(' ')} } fragment U on Unit { ${Array.from({ length: n }, (_, i) => `a${i}: id`).join(' ')} }`;
+    const ok = await post({ query: fanOut(40) });
+    expect(ok.body.errors).toBeUndefined();
+    expect(Object.keys(ok.body.data)).toHaveLength(40);
+    expect(ok.body.data.u39).toMatchObject({ a0: 'foot', a39: 'foot' });
+    const refused = await post({ query: fanOut(45) });
+    expect(refused.body.errors[0].message).toMatch(/selects 2,070 fields/);
+  });
+
+  it('refuses fragment cycles with a clear INVALID_REQUEST, not a crash', async () => {
+    const res = await post({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { health { status } ...A }' });
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: 'Fragment "A" spreads itself (A → B → A); fragments cannot form cycles.', extensions: expect.objectContaining({ code: 'INVALID_REQUEST' }) }),
+    ]);
+    const long = `{ ...F0 } ${Array.from({ length: 300 }, (_, i) => `fragment F${i} on Query { ...F${(i + 1) % 300} }`).join(' ')}`;
+    const res2 = await post({ query: long });
+    expect(res2.body.errors[0].message).toBe('Fragment "F0" spreads itself (F0 → F1 → F2 → … → F299 → F0, 300 fragments); fragments cannot form cycles.');
   });
 
   it.each([

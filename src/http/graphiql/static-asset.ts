@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { etagMatches } from '../shared-resource';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** A file served from memory under a name that holds its hash: cached for a year, never revalidated. */
+export interface StaticAsset {
+  /** `graphiql.3f2a9c0d1e4b5a6f.js`: the SHA-256 prefix changes whenever the bytes do. */
+  readonly name: string;
+  readonly contentType: string;
+  readonly body: Buffer;
+  /** Strong validator of the identity bytes; encoded bodies get their own (`"…-br"`, `"…-gzip"`). */
+  readonly etag: string;
+  /** Text compresses; woff2, png and the like already are compressed. */
+  readonly compressible: boolean;
+}
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export function staticAsset(base: string, extension: string, contentType: string, body: Buffer | string): StaticAsset {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const digest = createHash('sha256').update(bytes).digest();
+  return {
+    name: `${base}.${digest.toString('hex').slice(0, 16)}.${extension}`,
+    contentType,
+    body: bytes,
+    etag: `"${digest.toString('base64url').slice(0, 32)}"`,
+    compressible: /^(text\/|application\/(javascript|json)|image\/svg|font\/ttf)/.test(contentType),
+  };
+}
+
+/** The coding to answer with (RFC 9110 12.5.3): brotli, then gzip, when accepted with q > 0. */
+export function chooseEncoding(acceptEncoding: string | null): Encoding {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (!coding) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(coding, q === undefined ? 1 : Number(q));
+  }
+  const weight = (coding: string) => accepted.get(coding) ?? accepted.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return 'identity';
+}
+
+/**
+ * Compresses each asset once, off the event loop (zlib's thread pool), on first use. Brotli at
+ * quality 9: within a few percent of 11 on the GraphiQL bundle at a tenth of the time.
+ */
+export class CompressedBodies {
+  private readonly cache = new Map<string, Promise<Record<'br' | 'gzip', Buffer>>>();
+
+  of(asset: StaticAsset): Promise<Record<'br' | 'gzip', Buffer>> {
+    let bodies = this.cache.get(asset.name);
+    if (!bodies) {
+      bodies = Promise.all([
+        brotli(asset.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length } }),
+        gzip(asset.body, { level: 9 }),
+      ]).then(([br, gz]) => ({ br, gzip: gz }));
+      this.cache.set(asset.name, bodies);
+    }
+    return bodies;
+  }
+}
+
+/** The answer to GET or HEAD of an asset: 304 on a matching If-None-Match, else the negotiated body. */
+export async function assetResponse(request: Request, asset: StaticAsset, compressed: CompressedBodies): Promise<Response> {
+  const encoding = asset.compressible ? chooseEncoding(request.headers.get('accept-encoding')) : 'identity';
+  const etag = encoding === 'identity' ? asset.etag : `${asset.etag.slice(0, -1)}-${encoding}"`;
+  const headers: Record<string, string> = { 'cache-control': IMMUTABLE, etag, 'content-type': asset.contentType };
+  if (asset.compressible) headers['vary'] = 'Accept-Encoding';
+  if (etagMatches(request.headers.get('if-none-match'), etag)) {
+    delete headers['content-type'];
+    return new Response(null, { status: 304, headers });
+  }
+  const body = encoding === 'identity' ? asset.body : (await compressed.of(asset))[encoding];
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  headers['content-length'] = String(body.length);
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+}

@@ -1,0 +1,93 @@
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { ApiError } from '../../domain/errors';
+import { restErrorResponse, toApiError } from '../errors';
+import { requestContextOf } from '../request-context';
+import { csp, HTML_CSP } from '../use-security-headers';
+import { etagMatches, strongEtag } from '../shared-resource';
+import { ASSETS_PATH, buildGraphiQLBundle, type GraphiQLBundle, type GraphiQLOptions } from './bundle';
+import { assetResponse, CompressedBodies } from './static-asset';
+
+export interface GraphiQLPluginOptions extends GraphiQLOptions {
+  /** GRAPHIQL: off answers 404 for the page and its assets. */
+  enabled: boolean;
+  log: Logger;
+  /** Spends one request of the caller's per-IP rate limit; throws RATE_LIMIT_EXCEEDED. */
+  rateLimit(serverContext: object): Promise<unknown>;
+}
+
+/**
+ * GraphiQL's policy: the page policy plus inline styles, which Monaco and GraphiQL inject at run
+ * time, and data: images, which Monaco draws its themed squiggly underlines with. Scripts stay
+ * same-origin files (no inline script, no eval); workers are same-origin files.
+ */
+export const GRAPHIQL_CSP = csp({ ...HTML_CSP, 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:" });
+
+/** Built once per process (the bundle is ~9 MB of text): every app with the same options shares it. */
+let built: { key: string; bundle: GraphiQLBundle } | undefined;
+function bundleFor(options: GraphiQLOptions): GraphiQLBundle {
+  const key = JSON.stringify(options);
+  if (built?.key !== key) built = { key, bundle: buildGraphiQLBundle(options) };
+  return built.bundle;
+}
+
+/** Compressed once per process too: asset names hold their hash, so one cache serves every app. */
+const compressed = new CompressedBodies();
+
+const wantsHtml = (request: Request) => /\btext\/html\b/i.test(request.headers.get('accept') ?? '');
+
+/**
+ * GraphiQL at GET /graphql (for a client that accepts text/html, as Yoga decides) and its hashed
+ * assets under /graphql/assets/, inside the per-IP rate limit of public routes. The page is
+ * revalidated (no-cache, ETag); the assets are immutable and sent brotli- or gzip-compressed.
+ */
+export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
+  const bundle = options.enabled ? bundleFor(options) : undefined;
+  const pageEtag = bundle ? strongEtag(bundle.page) : '';
+
+  const page = (request: Request): Response => {
+    const headers: Record<string, string> = { 'cache-control': 'no-cache', etag: pageEtag, vary: 'Accept', 'content-security-policy': GRAPHIQL_CSP };
+    if (etagMatches(request.headers.get('if-none-match'), pageEtag)) return new Response(null, { status: 304, headers });
+    const body = Buffer.from(bundle!.page);
+    // Start compressing the two large assets now: the browser asks for them next.
+    for (const a of bundle!.assets.values()) if (a.name.startsWith('graphiql.')) void compressed.of(a);
+    return new Response(request.method === 'HEAD' ? null : bundle!.page, {
+      headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length) },
+    });
+  };
+
+  const answer = async (request: Request, url: URL, serverContext: object): Promise<Response | undefined> => {
+    const isPage = url.pathname === '/graphql' && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request);
+    const isAsset = url.pathname.startsWith(`${ASSETS_PATH}/`);
+    if (!isPage && !isAsset) return undefined;
+    if (!bundle) {
+      // GraphQL over GET still works without GraphiQL; only the page and its files are gone.
+      if (isPage && url.searchParams.has('query')) return undefined;
+      throw new ApiError('NOT_FOUND', 'GraphiQL is turned off on this server (GRAPHIQL=off). Send GraphQL requests to POST /graphql.');
+    }
+    if (isPage) {
+      await options.rateLimit(serverContext);
+      return page(request);
+    }
+    const found = bundle.assets.get(url.pathname.slice(ASSETS_PATH.length + 1));
+    if (!found) throw new ApiError('NOT_FOUND', `There is no GraphiQL asset ${url.pathname}.`);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } });
+    }
+    await options.rateLimit(serverContext);
+    return assetResponse(request, found, compressed);
+  };
+
+  return {
+    async onRequest({ request, url, serverContext, endResponse }) {
+      try {
+        const response = await answer(request, url, serverContext);
+        if (response) endResponse(response);
+      } catch (error) {
+        const requestId = requestContextOf(serverContext).requestId;
+        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId }, 'unexpected error');
+        endResponse(restErrorResponse(toApiError(error), requestId));
+      }
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available && !process.env.CI) console.warn(`GraphiQL browser tests skipped: ${CHROMIUM} is absent (they fail instead when CI is set).`);
+
+let t: TestApp;
+let server: Server;
+let base: string;
+let browser: Browser;
+
+describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chromium)', () => {
+  beforeAll(async () => {
+    if (!available) throw new Error(`${CHROMIUM} is absent: CI needs Debian's chromium for the GraphiQL browser tests.`);
+    t = await createTestApp();
+    server = createServer(t.app.yoga);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+  });
+
+  it('loads with no request leaving the server and no CSP violation, shows the schema in the docs, and runs a typed query', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    // Violations reported by the page itself, including those the console does not show.
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    });
+
+    const response = await page.goto(`${base}/graphql`);
+    expect(response!.status()).toBe(200);
+
+    // The docs explorer lists the schema's root type, which needs the introspection query to have succeeded.
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    await expect.poll(() => page.getByText('Root Types').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.getByText('Query', { exact: true }).first().click();
+    await expect.poll(() => page.getByText('convertCurrency', { exact: true }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+
+    // Type a query of our own into the editor (Monaco closes brackets itself, and typing over them is a no-op).
+    const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('{ unit(id: "yd") { id symbol } }');
+    await page.getByRole('button', { name: 'Execute query (Ctrl-Enter)' }).click();
+    await expect.poll(() => page.locator('.result-window').innerText(), { timeout: 15_000 }).toContain('"yard"');
+
+    expect(problems).toEqual([]);
+    const outside = requests.filter((url) => !url.startsWith(`${base}/`));
+    expect(outside).toEqual([]);
+    expect(requests).toContain(`${base}/graphql`);
+    await context.close();
+  }, 60_000);
+
+  it('cannot be framed: the browser refuses to show the page inside a frame of another origin', async () => {
+    const page = await browser.newPage();
+    const blocked: string[] = [];
+    page.on('console', (message) => blocked.push(message.text()));
+    await page.setContent(`<iframe id="f" src="${base}/graphql"></iframe>`);
+    await expect.poll(() => blocked.some((text) => /frame-ancestors|X-Frame-Options|refused to (display|connect)/i.test(text)), { timeout: 10_000 }).toBe(true);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    expect(await frame?.$('#root').catch(() => null)).toBeFalsy();
+    await page.close();
+  }, 30_000);
+});

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionOptions, type IntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  server = createServer(t.app.yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+const post = async (body: Record<string, unknown>) => {
+  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as { data?: IntrospectionQuery; errors?: Array<{ message: string; extensions: { code: string } }> } };
+};
+
+/** Every boolean option of the installed graphql's getIntrospectionQuery (oneOf included). */
+const OPTIONS = ['descriptions', 'specifiedByUrl', 'directiveIsRepeatable', 'schemaDescription', 'inputValueDeprecation', 'oneOf'] as const;
+const combinations: IntrospectionOptions[] = Array.from({ length: 2 ** OPTIONS.length }, (_, bits) =>
+  Object.fromEntries(OPTIONS.map((option, i) => [option, (bits & (1 << i)) !== 0])),
+);
+/** The query under its own name, under another one (as tools name it), and anonymous. */
+const NAMES = [
+  (query: string) => ({ query }),
+  (query: string) => ({ query: query.replace('query IntrospectionQuery', 'query IntrospectSchemaForCodegen'), operationName: 'IntrospectSchemaForCodegen' }),
+  (query: string) => ({ query: query.replace('query IntrospectionQuery', 'query') }),
+];
+
+describe('introspection for every tool (contract section 10)', () => {
+  it(`answers getIntrospectionQuery with each of the ${2 ** OPTIONS.length} option combinations, under its name, another name and none`, async () => {
+    for (const [i, options] of combinations.entries()) {
+      // Each combination under one naming, and the full set of options under all three below.
+      const body = NAMES[i % NAMES.length]!(getIntrospectionQuery(options));
+      const res = await post(body);
+      expect(res.body.errors, JSON.stringify(options)).toBeUndefined();
+      expect(res.body.data!.__schema.queryType!.name).toBe('Query');
+    }
+    for (const name of NAMES) {
+      const res = await post(name(getIntrospectionQuery(combinations.at(-1))));
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data!.__schema.types.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('gives buildClientSchema, over HTTP, exactly the committed schema/schema.graphql', async () => {
+    const res = await post({ query: getIntrospectionQuery(combinations.at(-1)) });
+    const client = buildClientSchema(res.body.data!);
+    expect(`${printSchema(lexicographicSortSchema(client))}\n`).toBe(readFileSync('schema/schema.graphql', 'utf8'));
+  });
+
+  it('still refuses introspection that nests lists to explode the answer (MaxIntrospectionDepthRule)', async () => {
+    const res = await post({ query: '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }' });
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Maximum introspection depth exceeded', extensions: expect.objectContaining({ code: 'INVALID_REQUEST' }) })]);
+    const viaFragments = '{ __schema { types { ...T } } } fragment T on __Type { fields { type { ...U } } } fragment U on __Type { fields { type { fields { name } } } }';
+    expect((await post({ query: viaFragments })).body.errors![0]!.message).toBe('Maximum introspection depth exceeded');
+  });
+
+  it('bounds introspection fanned out by aliases with the expanded field limit', async () => {
+    const fragment = `fragment T on __Type { ${Array.from({ length: 60 }, (_, i) => `n${i}: name`).join(' ')} }`;
+    const query = `{ __schema { ${Array.from({ length: 40 }, (_, i) => `t${i}: types { ...T }`).join(' ')} } } ${fragment}`;
+    const res = await post({ query });
+    expect(res.body.errors![0]!.message).toMatch(/selects 2,441 fields once its fragments are expanded/);
+  });
+});
