@@ -24,6 +24,7 @@ import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
 import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
 import { useRequestLog } from './http/use-request-log';
+import { useAccountPage } from './pages/account-page';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
 
@@ -47,7 +48,7 @@ const GRAPHQL_PATH = '/graphql';
 
 /** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date() }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger });
+  const services = createServices({ config, store, rates, clock, logger, limiters });
   const trust = parseTrustProxy(config.trustProxy);
   const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
     bucketOf: async (kind, context) => {
@@ -77,12 +78,14 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     plugins: [
       useRequestLog(logger),
       useLimitHeaders(services.quota, clock),
+      // Before the REST edge: it answers everything under /account and ends the request there.
+      useAccountPage({ services, trust, log: logger }),
       useRestSurface({
         schema,
         services,
         log: logger,
         openapi: () => openapi,
-        passThrough: [GRAPHQL_PATH],
+        passThrough: [GRAPHQL_PATH, '/account', '/account/'],
         rateLimit: (kind, serverContext, request) => {
           const state = requestState(serverContext);
           const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);

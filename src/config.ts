@@ -39,6 +39,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
+  SIGNUP: z.enum(['open', 'closed']).default('open'),
+  COOKIE_SECURE: z.enum(['true', 'false']).optional(),
 });
 
 export type Env = z.input<typeof schema>;
@@ -59,6 +61,13 @@ export interface Config {
   publicRateLimit: number;
   /** Requests a second per API key on keyed routes. */
   keyRateLimit: number;
+  /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
+  signup: 'open' | 'closed';
+  /**
+   * COOKIE_SECURE: `true` always marks the session cookie Secure; `false` never does; unset (auto)
+   * marks it Secure when the request came over TLS (directly, or as a trusted proxy's X-Forwarded-Proto says).
+   */
+  cookieSecure: boolean | 'auto';
 }
 
 export class ConfigError extends Error {
@@ -89,6 +98,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
+    signup: e.SIGNUP,
+    cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',
   };
 }
 

@@ -1,7 +1,7 @@
 import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
 
 /** The socket's peer address, when the request came over node:http (not in-process `yoga.fetch`). */
-function socketAddress(serverContext: object): string {
+export function socketAddress(serverContext: object): string {
   const req = (serverContext as { req?: { socket?: { remoteAddress?: string } } }).req;
   return req?.socket?.remoteAddress ?? '127.0.0.1';
 }
