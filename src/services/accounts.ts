@@ -172,14 +172,21 @@ export function createAccounts({ config, store, clock, limiter }: AccountsDeps):
       const text = sealed === null ? undefined : openFlash(session.token, sealed);
       return text === undefined ? undefined : (JSON.parse(text) as Flash);
     },
-    async setPassword(email, password) {
-      checkPasswordPolicy(password);
-      const account = await store.findAccountByEmail(email);
-      if (!account) throw new ApiError('NOT_FOUND', `No account has the email '${canonicalEmail(email)}'.`, { param: 'email' });
-      await store.setPasswordHash(account.id, await hashPassword(password));
-      return account;
-    },
+    setPassword: (email, password) => setAccountPassword(store, email, password),
   };
+}
+
+/**
+ * Gives the account with this email a new password and ends all its sessions (the page's service
+ * and the operator CLI's `account password`). INVALID_REQUEST for a password outside the policy,
+ * NOT_FOUND for an unknown email.
+ */
+export async function setAccountPassword(store: AccountStore, email: string, password: string): Promise<Account> {
+  checkPasswordPolicy(password);
+  const account = await store.findAccountByEmail(email);
+  if (!account) throw new ApiError('NOT_FOUND', `No account has the email '${canonicalEmail(email)}'.`, { param: 'email' });
+  await store.setPasswordHash(account.id, await hashPassword(password));
+  return account;
 }
 
 /** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */
