@@ -25,6 +25,8 @@ progress { width: 100%; max-width: 24rem; height: 1rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 0.4rem; border-bottom: 1px solid rgba(127, 127, 127, 0.3); vertical-align: top; }
 td form { display: inline; }
+td[data-label="Created"], td[data-label="Last used"] { white-space: nowrap; }
+fieldset label { font-weight: normal; }
 .muted { color: var(--muted); }
 fieldset { border: 0; padding: 0; margin: 0.75rem 0 0; }
 legend { font-weight: 600; }
