@@ -9,12 +9,10 @@ import { schema } from './graphql';
 import { PLAYGROUND_INTROSPECTION } from './graphql/limits';
 import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
-import { clientBucket } from './http/client-address';
 import { parseTrustProxy } from './http/client-ip';
-import { contextFactory } from './http/context';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
-import { requestState } from './http/request-state';
+import { graphQLContextFactory, useRequestContext, type ServerContext } from './http/request-context';
 import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
@@ -22,7 +20,8 @@ import { useGraphQLLimits } from './http/use-graphql-limits';
 import { useJsonMediaTypes } from './http/use-json-media-types';
 import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
-import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
+import { rateLimitDirectiveFor } from './http/rate-limit-directive';
+import { useConversionBudget } from './http/use-conversion-budget';
 import { useRequestLog } from './http/use-request-log';
 import { useAccountPage } from './pages/account-page';
 import { createServices, type AppServices } from './services';
@@ -40,7 +39,7 @@ export interface AppDependencies {
 }
 
 export interface App {
-  yoga: YogaServerInstance<Record<string, unknown>, GraphQLContext>;
+  yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   services: AppServices;
 }
 
@@ -51,18 +50,17 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const services = createServices({ config, store, rates, clock, logger, limiters });
   const trust = parseTrustProxy(config.trustProxy);
   const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
-    bucketOf: async (kind, context) => {
-      if (context.countedAtEdge) return COUNTED_AT_EDGE;
-      return kind === 'key' ? (await context.requireKey()).keyId : context.clientBucket();
+    bucketOf: async (kind, { requestContext }) => (kind === 'key' ? (await requestContext.authenticate()).keyId : requestContext.clientBucket),
+    onState: (state, { requestContext }) => {
+      requestContext.rateLimit = state;
     },
-    onState: (state, context) => {
-      if (!context.countedAtEdge) context.reportRateLimit(state);
-    },
+    // A REST request was counted by the edge, before its inputs were checked (the contract's order).
+    pointsOf: ({ requestContext }) => (requestContext.rateLimitSpent ? 0 : 1),
   });
   const executable = rateLimits.transformer(schema);
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
 
-  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
+  const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
     // Yoga answers any URL ending in its health endpoint; a path with a literal space can never be requested.
@@ -74,9 +72,9 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     graphiql: { title: 'Measurement API', defaultQuery: DEFAULT_QUERY, introspectionQueryName: PLAYGROUND_INTROSPECTION },
     renderGraphiQL,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
-    context: contextFactory(services, logger, trust) as never,
+    context: graphQLContextFactory(services, logger),
     plugins: [
-      useRequestLog(logger),
+      useRequestContext(services, trust),
       useLimitHeaders(services.quota, clock),
       // Before the REST edge: it answers everything under /account and ends the request there.
       useAccountPage({ services, trust, log: logger }),
@@ -86,14 +84,14 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         log: logger,
         openapi: () => openapi,
         passThrough: [GRAPHQL_PATH, '/account', '/account/'],
-        rateLimit: (kind, serverContext, request) => {
-          const state = requestState(serverContext);
-          const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);
-          return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
+        rateLimit: async (kind, context) => {
+          context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
+          context.rateLimitSpent = true;
         },
       }),
       useErrorCodes(logger),
       useGraphQLLimits(),
+      useConversionBudget(),
       useJsonMediaTypes(),
       useSofa({
         basePath: '/v1',
@@ -103,6 +101,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         // The REST edge fills in the request id (SOFA's handler cannot see the request).
         errorHandler: (errors) => restErrorResponse(toApiError(errors[0]), '') as never,
       }),
+      // Last, so that it logs the status and headers every other hook has settled (a 304 included).
+      useRequestLog(logger),
     ],
   });
   return { yoga, services };

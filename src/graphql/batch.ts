@@ -63,8 +63,6 @@ builder.queryFields((t) => ({
     args: {
       items: t.arg({ type: [BatchItemInput], required: true, validate: { schema: itemsRule } }),
     },
-    resolve: async (_, { items }, ctx) => {
-      return ctx.services.conversions.batch(items as BatchItem[], await ctx.caller());
-    },
+    resolve: async (_, { items }, ctx, info) => ctx.services.conversions.batch(items as BatchItem[], await ctx.requestContext.caller(info.path.key as string)),
   }),
 }));

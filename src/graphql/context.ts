@@ -1,25 +1,11 @@
 import type { Logger } from 'pino';
-import type { Principal } from '../http/auth';
-import type { RateLimitState } from '../http/rate-limit';
 import type { AppServices } from '../services';
-import type { Caller } from '../services/conversions';
-import type { PublicationLoader } from '../services/currency';
+import type { RequestContext } from '../services/request-context';
 
-/** What every resolver receives. Built once per request, for REST and GraphQL alike. */
+/** What every resolver receives. Built once per request, for REST (through SOFA) and GraphQL alike. */
 export interface GraphQLContext {
-  readonly requestId: string;
+  /** This request's state, the same object the HTTP edge and the response hooks use. */
+  readonly requestContext: RequestContext;
   readonly services: AppServices;
   readonly log: Logger;
-  /** The caller's key, authenticated once per request; throws UNAUTHORIZED when absent or invalid. */
-  requireKey(): Promise<Principal>;
-  /** requireKey, plus what a conversion needs from the request. */
-  caller(): Promise<Caller>;
-  /** Batches this request's publication reads into one cache read (DataLoader, per request). */
-  readonly publications: PublicationLoader;
-  /** True for REST requests, whose rate limit the REST edge already spent. */
-  readonly countedAtEdge: boolean;
-  /** The caller's per-IP rate-limit bucket. */
-  clientBucket(): string;
-  /** Receives the rate-limit state after a spend, for the RateLimit headers. */
-  reportRateLimit(state: RateLimitState): void;
 }

@@ -59,7 +59,7 @@ builder.queryFields((t) => ({
       rounding: t.arg({ type: RoundingEnum, required: false }),
       date: t.arg({ type: 'Date', required: false, description: 'Use the rates in effect on this day (the latest publication on or before it).' }),
     },
-    resolve: async (_, args, ctx) => ctx.services.conversions.currency(args, await ctx.caller()),
+    resolve: async (_, args, ctx, info) => ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),
   }),
   rates: t.field({
     directives: { keyRateLimit: {} },
@@ -71,7 +71,7 @@ builder.queryFields((t) => ({
       symbols: t.arg.string({ required: false, description: 'Comma-separated currency codes to list (default: all).' }),
     },
     resolve: async (_, args, ctx) => {
-      const caller = await ctx.caller();
+      const caller = await ctx.requestContext.caller();
       return ctx.services.currency.rates(args, caller.principal.account.plan, caller.publications);
     },
   }),

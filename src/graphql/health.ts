@@ -25,6 +25,7 @@ builder.queryFields((t) => ({
   health: t.field({
     directives: { publicRateLimit: {} },
     type: HealthRef,
+    nullable: true,
     description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale.',
     resolve: (_, __, ctx) => ctx.services.health(),
   }),

@@ -96,13 +96,14 @@ const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0
     nullable: true,
     description,
     args: convertArgs(t),
-    resolve: async (_, args, ctx) => ctx.services.conversions.units(args, await ctx.caller()),
+    resolve: async (_, args, ctx, info) => ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string)),
   });
 
 builder.queryFields((t) => ({
   categories: t.field({
     directives: { publicRateLimit: {} },
     type: [CategoryRef],
+    nullable: true,
     description: 'The 15 measurement categories, in catalogue order. Public.',
     resolve: () => listCategories(),
   }),
@@ -117,6 +118,7 @@ builder.queryFields((t) => ({
   units: t.field({
     directives: { publicRateLimit: {} },
     type: [UnitRef],
+    nullable: true,
     description: 'All 154 units, or those of one category. Public.',
     args: { category: t.arg.string({ required: false, description: 'Only the units of this category id.' }) },
     resolve: (_, { category }) => listUnits(category),

@@ -1,6 +1,6 @@
 import { buildSchema, type GraphQLDirective, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { rateLimitDirective } from 'graphql-rate-limit-directive';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_KINDS, rateLimitExceeded, rateLimitState, type RateLimiters, type RateLimitKind, type RateLimitState } from './rate-limit';
 
 /**
@@ -32,6 +32,11 @@ export interface RateLimitDirectiveOptions<TContext> {
   bucketOf(kind: RateLimitKind, context: TContext, info: GraphQLResolveInfo): string | Promise<string>;
   /** Receives the state after every spend, e.g. to put RateLimit headers on the response. */
   onState?(state: RateLimitState, context: TContext): void;
+  /**
+   * Requests one field spends (default 1). 0 spends nothing: the library then skips the limiter, as
+   * for a REST request that the edge already counted before validating its inputs.
+   */
+  pointsOf?(context: TContext): number;
 }
 
 export interface RateLimitDirectives {
@@ -51,6 +56,7 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
       // Not the field coordinate (the library's default: one bucket for everyone) and not per
       // field: all the fields a caller resolves spend from its one bucket, as its REST calls do.
       keyGenerator: (_directiveArgs, _source, _args, context, info) => options.bucketOf(kind, context, info),
+      pointsCalculator: (_directiveArgs, _source, _args, context) => options.pointsOf?.(context) ?? 1,
       // The default throws a plain error that would surface as INTERNAL (500).
       onLimit: (res) => {
         throw rateLimitExceeded(rateLimitState(policy, res));
@@ -72,19 +78,11 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
  * calls of one caller spend from one counter, in memory as in Redis, with the configured limit.
  */
 function sharedLimiterClass(limiter: RateLimiterAbstract): typeof RateLimiterAbstract {
-  // The REST edge counts a request before validating it (the contract's order of checks); the
-  // field SOFA then resolves for it must not count it twice.
-  const shared = Object.create(limiter) as RateLimiterAbstract;
-  shared.consume = (key, points, options) =>
-    key === COUNTED_AT_EDGE ? Promise.resolve(new RateLimiterRes(limiter.points, 0, 0, false)) : limiter.consume(key, points, options);
   function SharedLimiter(): RateLimiterAbstract {
-    return shared;
+    return limiter;
   }
   return SharedLimiter as unknown as typeof RateLimiterAbstract;
 }
-
-/** What bucketOf answers for a request the REST edge has already counted: the field spends nothing. */
-export const COUNTED_AT_EDGE = '\u0000counted-at-the-edge';
 
 /** The directive definitions, to build the schema with (they do not depend on any limiter). */
 export const RATE_LIMIT_DIRECTIVE_DEFINITIONS: readonly GraphQLDirective[] = (() => {

@@ -1,30 +1,14 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import { ApiError } from '../domain/errors';
+import { type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../domain/rate-limit';
 
 /**
  * Request rate limits (contract section 7): per client IP on public routes, per API key on keyed
  * routes. Fixed windows from rate-limiter-flexible, in process memory or, with REDIS_URL, in Redis
  * so that every instance spends from one counter. Never the monthly quota: that is the store's.
  */
-export type RateLimitKind = 'public' | 'key';
-export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['public', 'key'];
-
-export interface RateLimitPolicy {
-  /** The policy's name in the RateLimit and RateLimit-Policy fields. */
-  readonly name: string;
-  readonly limit: number;
-  readonly windowSeconds: number;
-  /** For messages: "a minute per client IP". */
-  readonly description: string;
-}
-
-export interface RateLimitState {
-  readonly policy: RateLimitPolicy;
-  readonly remaining: number;
-  /** Whole seconds until the window resets; at least 1. */
-  readonly resetSeconds: number;
-}
+export { RATE_LIMIT_KINDS, type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../domain/rate-limit';
 
 export interface RateLimitOptions {
   /** PUBLIC_RATE_LIMIT: requests a minute per client IP bucket. */

@@ -3,9 +3,10 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { AppServices } from '../services';
+import type { RequestContext } from '../services/request-context';
 import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { restErrorResponse, toApiError } from './errors';
-import { requestState } from './request-state';
+import { requestContextOf } from './request-context';
 import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
 import { etagMatches, preflightResponse, SHARED_CORS_HEADERS, strongEtag } from './shared-resource';
@@ -19,7 +20,7 @@ export interface RestSurfaceOptions {
   /** Paths served by other parts of the app (GraphQL, pages): left alone here. An entry ending in `/` covers every path under it. */
   passThrough: readonly string[];
   /** Spends one request of the caller's rate limit (per key, or per client IP); throws RATE_LIMIT_EXCEEDED. */
-  rateLimit(kind: 'public' | 'key', serverContext: object, request: Request): Promise<unknown>;
+  rateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
 }
 
 /**
@@ -32,8 +33,12 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   const queryFields = options.schema.getQueryType()!.getFields();
   const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
 
-  const admit = async (request: Request, url: URL, route: RestRoute, params: Record<string, string>, serverContext: object) => {
-    const state = requestState(serverContext);
+  /** The REST route each request is being served by, for the way out. */
+  const routeOf = new WeakMap<RequestContext, RestRoute>();
+  /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
+  const sharedPath = new WeakSet<RequestContext>();
+
+  const admit = async (request: Request, url: URL, route: RestRoute, params: Record<string, string>, context: RequestContext) => {
     let body: unknown;
     let text = '';
     if (route.method === 'POST') {
@@ -43,13 +48,11 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       text = await readBodyText(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT);
       body = parseJsonBody(text);
     }
-    if (route.access === 'key') {
-      state.principal = await options.services.authenticate(request.headers.get('authorization'));
-    }
-    await options.rateLimit(route.access, serverContext, request);
+    if (route.access === 'key') await context.authenticate();
+    await options.rateLimit(route.access, context);
     if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
     checkRestInput(route, queryFields[route.field!]!.args, params, url.searchParams, body);
-    state.route = route;
+    routeOf.set(context, route);
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
     const checked = new URL(pathFor(route, params), url);
@@ -58,19 +61,18 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   };
 
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */
-  const dispatch = async (request: Request, url: URL, serverContext: object): Promise<Response | Request> => {
-    const state = requestState(serverContext);
+  const dispatch = async (request: Request, url: URL, context: RequestContext): Promise<Response | Request> => {
     const match = matchPath(url.pathname);
     if (!match) throw new ApiError('NOT_FOUND', `There is no route ${url.pathname}. See GET /openapi.json.`);
-    state.shared = match.routes.some((r) => r.shared);
+    if (match.routes.some((r) => r.shared)) sharedPath.add(context);
     const route = match.routes.find((r) => r.method === request.method);
     if (!route) {
-      if (request.method === 'OPTIONS' && state.shared) return preflightResponse();
+      if (request.method === 'OPTIONS' && sharedPath.has(context)) return preflightResponse();
       const allow = match.routes.map((r) => r.method).join(', ');
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow}.`, { headers: { Allow: allow } });
     }
-    if (route.field !== undefined) return admit(request, url, route, match.params, serverContext);
-    await options.rateLimit(route.access, serverContext, request);
+    if (route.field !== undefined) return admit(request, url, route, match.params, context);
+    await options.rateLimit(route.access, context);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
     return new Response(options.openapi(), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cacheOf(route) } });
   };
@@ -78,32 +80,33 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   return {
     async onRequest({ request, url, endResponse, setRequest, serverContext }) {
       if (options.passThrough.some((p) => p === url.pathname || (p.endsWith('/') && url.pathname.startsWith(p)))) return;
-      const state = requestState(serverContext);
+      const context = requestContextOf(serverContext);
       try {
-        const next = await dispatch(request, url, serverContext);
+        const next = await dispatch(request, url, context);
         if (next instanceof Response) endResponse(next);
         else setRequest(next);
       } catch (error) {
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: state.requestId }, 'unexpected error');
-        endResponse(restErrorResponse(toApiError(error), state.requestId));
+        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+        endResponse(restErrorResponse(toApiError(error), context.requestId));
       }
     },
 
     async onResponse({ request, response, setResponse, serverContext }) {
-      const state = requestState(serverContext);
+      const context = requestContextOf(serverContext);
+      const route = routeOf.get(context);
       let final = response;
-      if (state.route && response.status === 200) {
+      if (route && response.status === 200) {
         // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
-        final = withBody(response, `{"data":${await response.text()}}`, cacheOf(state.route));
-        if (state.route.shared) final = await conditional(request, final);
-      } else if (state.route) {
+        final = withBody(response, `{"data":${await response.text()}}`, cacheOf(route));
+        if (route.shared) final = await conditional(request, final);
+      } else if (route) {
         // SOFA's error handler cannot see the request: give its error body this request's id.
         const payload = (await response.json()) as { error?: { requestId?: string } };
-        if (payload.error) payload.error.requestId = state.requestId;
+        if (payload.error) payload.error.requestId = context.requestId;
         final = withBody(response, JSON.stringify(payload), 'no-store');
       }
-      final.headers.set('x-request-id', state.requestId);
-      if (state.shared) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
+      final.headers.set('x-request-id', context.requestId);
+      if (sharedPath.has(context)) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
       if (final !== response) setResponse(final);
     },
   };

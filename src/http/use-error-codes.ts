@@ -1,10 +1,10 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { isErrorCode } from '../domain/errors';
+import { ERROR_STATUS, isErrorCode } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
-import { isUnexpected, toGraphQLError } from './errors';
-import { requestState } from './request-state';
+import { isUnexpected, toApiError, toGraphQLError } from './errors';
+import { requestContextOf } from './request-context';
 
 /**
  * Gives every GraphQL error the contract's `extensions.code` and `extensions.status` (parse and
@@ -23,7 +23,7 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
           for (const error of result.errors) {
             if (isUnexpected(error)) {
               const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-              context.log.error({ err: cause, requestId: context.requestId, path: error.path }, 'unexpected error');
+              context.log.error({ err: cause, requestId: context.requestContext.requestId, path: error.path }, 'unexpected error');
             }
           }
         },
@@ -31,13 +31,39 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
     },
     onResultProcess({ result, setResult, serverContext }) {
       if (Array.isArray(result) || !('errors' in result) || !result.errors) return;
-      const errors = result.errors.map((e) => (isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e)));
+      const context = requestContextOf(serverContext);
+      const requestError = !('data' in result) || result.data === undefined;
+      const errors = result.errors.map((e) => {
+        const error = isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e);
+        const retryAfter = toApiError(error).headers['Retry-After'];
+        if (retryAfter !== undefined) context.noteRetryAfter(Number(retryAfter));
+        return requestError ? withSpecStatus(error) : error;
+      });
       for (const error of errors) {
         if (error.extensions['code'] === 'INTERNAL' && error.path === undefined) {
-          logger.error({ err: error.originalError ?? error, requestId: requestState(serverContext).requestId }, 'unexpected error');
+          logger.error({ err: error.originalError ?? error, requestId: context.requestId }, 'unexpected error');
         }
       }
       setResult({ ...result, errors });
     },
   };
+}
+
+/**
+ * GraphQL over HTTP: a request that executed nothing (no `data`) answers `application/graphql-response+json`
+ * with its error's status; `spec` tells Yoga to keep 200 for `application/json`, as that media type requires.
+ * An error that already names its HTTP status (413, 405, 415) keeps it under both.
+ */
+function withSpecStatus(error: GraphQLError): GraphQLError {
+  if (error.extensions['http']) return error;
+  const code = error.extensions['code'];
+  if (!isErrorCode(code)) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, http: { status: ERROR_STATUS[code], spec: true } },
+  });
 }

@@ -1,21 +1,21 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { requestState } from './request-state';
+import { requestContextOf } from './request-context';
 
 /** One log line per request: id, method, path (never the query string or headers), status, time, key id. */
 export function useRequestLog(logger: Logger): Plugin {
   return {
     onResponse({ request, response, serverContext }) {
-      const state = requestState(serverContext);
+      const context = requestContextOf(serverContext);
       const url = new URL(request.url, 'http://localhost');
       logger.info(
         {
-          requestId: state.requestId,
+          requestId: context.requestId,
           method: request.method,
           path: url.pathname,
           status: response.status,
-          ms: Math.round((performance.now() - state.startedAt) * 10) / 10,
-          ...(state.principal ? { keyId: state.principal.keyId, accountId: state.principal.account.id } : {}),
+          ms: Math.round((performance.now() - context.startedAt) * 10) / 10,
+          ...(context.principal ? { keyId: context.principal.keyId, accountId: context.principal.account.id } : {}),
         },
         'request',
       );

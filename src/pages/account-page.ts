@@ -3,10 +3,9 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { KeyEnv } from '../domain/keys';
 import { csrfTokenMatches } from '../domain/sessions';
-import { clientBucket } from '../http/client-address';
 import type { TrustProxy } from '../http/client-ip';
 import { restErrorResponse, toApiError } from '../http/errors';
-import { requestState } from '../http/request-state';
+import { requestContextOf } from '../http/request-context';
 import type { AppServices } from '../services';
 import type { AccountSession } from '../services/accounts';
 import { ASSETS } from './assets';
@@ -121,7 +120,7 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
     }],
   ];
 
-  const bucketOf = (visit: Visit) => clientBucket(visit.serverContext, visit.request, trust);
+  const bucketOf = (visit: Visit) => requestContextOf(visit.serverContext).clientBucket;
   const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
 
   const answer = async (request: Request, url: URL, serverContext: object): Promise<Response> => {
@@ -149,16 +148,16 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== '/account' && !url.pathname.startsWith('/account/')) return;
-      const state = requestState(serverContext);
+      const { requestId } = requestContextOf(serverContext);
       let response: Response;
       try {
         response = await answer(request, url, serverContext);
       } catch (error) {
         const api = toApiError(error);
-        if (api.code === 'INTERNAL') log.error({ err: error, requestId: state.requestId }, 'unexpected error on the account page');
+        if (api.code === 'INTERNAL') log.error({ err: error, requestId }, 'unexpected error on the account page');
         // Unknown paths and methods answer the contract's JSON error; a browser's failed form gets a page.
         const page = prefersHtml(request) && api.code !== 'NOT_FOUND' && api.code !== 'METHOD_NOT_ALLOWED';
-        response = page ? htmlResponse(errorPage(titleOf(api), api.message), api.status, api.headers) : restErrorResponse(api, state.requestId);
+        response = page ? htmlResponse(errorPage(titleOf(api), api.message), api.status, api.headers) : restErrorResponse(api, requestId);
       }
       for (const [name, value] of Object.entries(PAGE_HEADERS)) response.headers.set(name, value);
       if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });

@@ -1,8 +1,8 @@
 import { ApiError } from '../domain/errors';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../domain/sessions';
 import { readBodyText } from '../http/body';
-import { socketAddress } from '../http/client-address';
 import { isTrustedProxy, type TrustProxy } from '../http/client-ip';
+import type { ServerContext } from '../http/request-context';
 
 /** The account page's HTTP details: headers, the session cookie, the Origin check, form bodies. */
 export const PAGE_CSP = [
@@ -32,7 +32,7 @@ const FORM_LIMIT = 8 * 1024;
 /** The request came over TLS: directly, or as a proxy TRUST_PROXY vouches for says in X-Forwarded-Proto. */
 export function cameOverTls(request: Request, url: URL, serverContext: object, trust: TrustProxy): boolean {
   if (url.protocol === 'https:') return true;
-  if (!isTrustedProxy(trust, socketAddress(serverContext))) return false;
+  if (!isTrustedProxy(trust, (serverContext as ServerContext).req?.socket?.remoteAddress ?? '127.0.0.1')) return false;
   return request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
 }
 

@@ -5,7 +5,7 @@ import { parseDecimals, parseRounding, type RoundingMode } from '../domain/decim
 import { ApiError, INTERNAL_MESSAGE, errorBody, type ErrorBody } from '../domain/errors';
 import { quotaExceeded, type QuotaState } from '../domain/quota';
 import type { UnitConversion } from '../domain/units/convert';
-import type { Principal } from '../http/auth';
+import type { Principal } from './auth';
 import type { Currency, PublicationLoader } from './currency';
 import type { QuotaMeter } from './quota';
 
@@ -18,6 +18,11 @@ export interface Caller {
   principal: Principal;
   requestId: string;
   publications: PublicationLoader;
+  /**
+   * How many conversions this field may compute, planned before execution from the remaining quota
+   * (RequestContext.planConversions); undefined when nothing was planned (the charge alone decides).
+   */
+  allowance: number | undefined;
   /** Receives the quota state after each charge (for the response's X-Quota-* headers). */
   reportQuota(state: QuotaState): void;
 }
@@ -52,9 +57,13 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
   const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
     currency.convert(args, caller.principal.account.plan, caller.publications);
 
-  /** Quota is charged only once the conversion has succeeded: a failure never costs anything. */
-  const charged = async <T>(conversion: Promise<T>, caller: Caller): Promise<T> => {
-    const result = await conversion;
+  /**
+   * Quota is charged only once the conversion has succeeded: a failure never costs anything. A field
+   * planned past the remaining quota is refused before anything is computed.
+   */
+  const charged = async <T>(convert: () => Promise<T>, caller: Caller): Promise<T> => {
+    if (caller.allowance === 0) throw quota.refusal(caller.principal.account);
+    const result = await convert();
     caller.reportQuota(await quota.charge(caller.principal.account));
     return result;
   };
@@ -82,20 +91,42 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     });
   };
 
+  const attempt = async (entry: BatchItem, caller: Caller): Promise<BatchEntry> => {
+    try {
+      return { ok: true, data: await item(entry, caller) };
+    } catch (error) {
+      return { ok: false, error: errorShape(error, caller.requestId, onUnexpected) };
+    }
+  };
+
+  /**
+   * Converts items in order until `allowance` of them have succeeded; the items after that fail with
+   * QUOTA_EXCEEDED without being computed. A failed item uses none of the allowance, so each round
+   * converts as many of the next items as could still succeed, all started in one tick so that the
+   * DataLoader reads their publications at once: one round when the allowance covers the batch.
+   */
+  const convertWithin = async (items: readonly BatchItem[], caller: Caller): Promise<BatchEntry[]> => {
+    const allowance = caller.allowance ?? items.length;
+    const results: BatchEntry[] = [];
+    let succeeded = 0;
+    while (results.length < items.length && succeeded < allowance) {
+      const next = items.slice(results.length, results.length + allowance - succeeded);
+      const round = await Promise.all(next.map((entry) => attempt(entry, caller)));
+      succeeded += round.filter((r) => r.ok).length;
+      results.push(...round);
+    }
+    if (results.length < items.length) {
+      const refused: BatchEntry = { ok: false, error: errorBody(quota.refusal(caller.principal.account), caller.requestId) };
+      while (results.length < items.length) results.push(refused);
+    }
+    return results;
+  };
+
   return {
-    units: (args, caller) => charged(units(args), caller),
-    currency: (args, caller) => charged(currencyConversion(args, caller), caller),
+    units: (args, caller) => charged(() => units(args), caller),
+    currency: (args, caller) => charged(() => currencyConversion(args, caller), caller),
     async batch(items, caller) {
-      // All items start in the same tick so the DataLoader turns their publication reads into one.
-      const results = await Promise.all(
-        items.map(async (entry): Promise<BatchEntry> => {
-          try {
-            return { ok: true, data: await item(entry, caller) };
-          } catch (error) {
-            return { ok: false, error: errorShape(error, caller.requestId, onUnexpected) };
-          }
-        }),
-      );
+      const results = await convertWithin(items, caller);
       await chargeBatch(results, caller);
       const succeeded = results.filter((r) => r.ok).length;
       return { results, succeeded, failed: results.length - succeeded };

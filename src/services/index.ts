@@ -1,10 +1,10 @@
 import type { Config } from '../config';
 import type { AccountStore } from '../data/store';
-import type { Principal } from '../http/auth';
+import type { Principal } from './auth';
 import type { Logger } from 'pino';
-import { authenticate } from '../http/auth';
 import type { RateLimiters } from '../http/rate-limit';
 import { createAccounts, type Accounts } from './accounts';
+import { authenticate } from './auth';
 import { createConversions, type Conversions } from './conversions';
 import { createCurrency, type Currency } from './currency';
 import { healthReport, type HealthReport } from './health';

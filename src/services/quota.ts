@@ -1,4 +1,5 @@
 import type { Account, AccountStore } from '../data/store';
+import type { ApiError } from '../domain/errors';
 import { currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
 import { PLANS } from '../domain/plans';
 
@@ -9,6 +10,8 @@ export interface QuotaMeter {
   chargeUpTo(account: Account, wanted: number): Promise<{ granted: number; state: QuotaState }>;
   /** The account's quota this month, counting nothing (for the headers of calls that cost none). */
   state(account: Account): Promise<QuotaState>;
+  /** QUOTA_EXCEEDED for this account, without counting or reading anything. */
+  refusal(account: Account): ApiError;
 }
 
 /**
@@ -41,6 +44,7 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaM
       if (granted === 0) throw quotaExceeded(clock(), state.limit);
       return state;
     },
+    refusal: (account) => quotaExceeded(clock(), limitOf(account)),
     async state(account) {
       return { limit: limitOf(account), used: await store.monthlyUsage(account.id, currentMonth(clock())) };
     },

@@ -55,7 +55,7 @@ export type CatalogueQueryVariables = Exact<{
 }>;
 
 
-export type CatalogueQuery = { categories: Array<{ id: string, name: string, baseUnit: string, unitCount: number }>, units: Array<{ id: string, symbol: string, category: string, aliases: Array<string>, exact: boolean }> };
+export type CatalogueQuery = { categories: Array<{ id: string, name: string, baseUnit: string, unitCount: number }> | null, units: Array<{ id: string, symbol: string, category: string, aliases: Array<string>, exact: boolean }> | null };
 
 export type UnitLookupQueryVariables = Exact<{
   id: string;
@@ -91,7 +91,7 @@ export type BatchQuery = { batch: { succeeded: number, failed: number, results: 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HealthQuery = { health: { status: HealthStatus, version: string, rates: { date: string | null, stale: boolean } } };
+export type HealthQuery = { health: { status: HealthStatus, version: string, rates: { date: string | null, stale: boolean } } | null };
 
 export type CurrencyConvertQueryVariables = Exact<{
   value: string;

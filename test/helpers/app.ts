@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Logger } from 'pino';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp, type App } from '../../src/app';
@@ -43,6 +44,8 @@ export interface TestAppOverrides {
   /** The rates the app reads; none loaded by default. */
   rates?: RatesReader;
   clock?: () => Date;
+  /** Where the app logs (silent by default). */
+  logger?: Logger;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
@@ -51,7 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const store = overrides.store ?? openStore(config);
   const rates = overrides.rates ?? tableRates([]);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const app = createApp({ config, store, rates, limiters, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), ...(overrides.clock ? { clock: overrides.clock } : {}) });
+  const app = createApp({ config, store, rates, limiters, logger: overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), ...(overrides.clock ? { clock: overrides.clock } : {}) });
   // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
   const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { toGraphQLError } from '../../src/http/errors';
-import { requestState } from '../../src/http/request-state';
+import { RequestContext } from '../../src/services/request-context';
 import { useErrorCodes } from '../../src/http/use-error-codes';
 
 /** A logger that records its error calls. */
@@ -12,8 +12,14 @@ function recordingLogger() {
   return { calls, logger: { error: (...args: unknown[]) => calls.push(args) } as unknown as Logger };
 }
 
+/** A server context as useRequestContext leaves it, for a request that authenticates nobody. */
+function requestScope() {
+  const unused = () => Promise.reject(new Error('not used'));
+  return { requestContext: new RequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '127.0.0.1' }) };
+}
+
 /** Runs the plugin's result hook on these errors, as Yoga does before answering. */
-function processResult(logger: Logger, errors: GraphQLError[], serverContext: object = {}) {
+function processResult(logger: Logger, errors: GraphQLError[], serverContext: object = requestScope()) {
   let result: any;
   useErrorCodes(logger).onResultProcess!({ result: { errors }, setResult: (r: unknown) => (result = r), serverContext } as never);
   return result;
@@ -22,10 +28,10 @@ function processResult(logger: Logger, errors: GraphQLError[], serverContext: ob
 describe('useErrorCodes', () => {
   it('logs an unexpected error raised outside execution (Yoga masked it, it has no path) with the request id and its cause', () => {
     const { calls, logger } = recordingLogger();
-    const serverContext = {};
+    const serverContext = requestScope();
     const cause = new RangeError('Maximum call stack size exceeded');
     const result = processResult(logger, [toGraphQLError(cause)], serverContext);
-    expect(calls).toEqual([[{ err: cause, requestId: requestState(serverContext).requestId }, 'unexpected error']]);
+    expect(calls).toEqual([[{ err: cause, requestId: serverContext.requestContext.requestId }, 'unexpected error']]);
     expect(result.errors[0].message).not.toMatch(/stack/);
     expect(result.errors[0].extensions).toMatchObject({ code: 'INTERNAL', status: 500 });
   });

@@ -1,0 +1,51 @@
+import type { Account, AccountStore } from '../data/store';
+import { ApiError } from '../domain/errors';
+import { hashApiKey, keyEnvFor, parseApiKey } from '../domain/keys';
+
+/** Who is calling: the account (plan, quota) and the key it used. */
+export interface Principal {
+  account: Account;
+  keyId: string;
+}
+
+export const MISSING_KEY_CHALLENGE = 'Bearer realm="measurement-api"';
+export const INVALID_KEY_CHALLENGE = 'Bearer realm="measurement-api", error="invalid_token"';
+
+/** Longer than any key with a scheme: refuse before splitting an attacker-sized string. */
+const MAX_HEADER_LENGTH = 200;
+
+/**
+ * Resolves the Authorization header to a principal, or throws UNAUTHORIZED (contract sections 2
+ * and 6). Format, checksum and environment are checked before the key is hashed once and looked
+ * up in one query. Messages say what is wrong and never repeat the key.
+ */
+export async function authenticate(
+  authorization: string | null | undefined,
+  store: AccountStore,
+  apiEnv: 'development' | 'production',
+): Promise<Principal> {
+  const header = authorization?.trim() ?? '';
+  if (header === '') {
+    throw new ApiError('UNAUTHORIZED', 'An API key is required: send Authorization: Bearer <key>.', {
+      headers: { 'WWW-Authenticate': MISSING_KEY_CHALLENGE },
+    });
+  }
+  const parts = header.length > MAX_HEADER_LENGTH ? [] : header.split(/ +/);
+  if (parts.length !== 2 || parts[0]!.toLowerCase() !== 'bearer') {
+    throw invalidKey('The Authorization header must be exactly: Bearer <key>.');
+  }
+  const token = parts[1]!;
+  const parsed = parseApiKey(token);
+  if (!parsed) throw invalidKey('The API key is malformed: check that it was copied completely.');
+  const expected = keyEnvFor(apiEnv);
+  if (parsed.env !== expected) {
+    throw invalidKey(`The API key is not valid for this environment: this server accepts only msr_${expected}_ keys.`);
+  }
+  const found = await store.findActiveKeyByHash(hashApiKey(token));
+  if (!found) throw invalidKey('The API key is unknown or has been revoked.');
+  return { account: found.account, keyId: found.key.id };
+}
+
+function invalidKey(message: string): ApiError {
+  return new ApiError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': INVALID_KEY_CHALLENGE } });
+}

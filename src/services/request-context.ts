@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import DataLoader from 'dataloader';
+import type { Account } from '../data/store';
+import type { Publication } from '../domain/ecb';
+import type { QuotaState } from '../domain/quota';
+import type { RateLimitState } from '../domain/rate-limit';
+import type { Principal } from './auth';
+import type { Caller } from './conversions';
+import type { PublicationLoader } from './currency';
+
+/** What a request context needs from the services; app.ts wires them, tests may pass their own. */
+export interface RequestContextServices {
+  authenticate(authorization: string | null): Promise<Principal>;
+  loadPublications(dates: readonly string[]): Promise<(Publication | undefined)[]>;
+  /** The account's quota this month, counting nothing. */
+  quotaState(account: Account): Promise<QuotaState>;
+}
+
+export interface RequestContextInit {
+  /** The raw Authorization header, authenticated on first use only. */
+  authorization: string | null;
+  /** The caller's per-IP rate-limit bucket, computed on first use (TRUST_PROXY decides the address). */
+  clientBucket: () => string;
+}
+
+/** One conversion field of a document, in document order, and how many conversions it asks for. */
+export interface PlannedConversion {
+  /** The field's response key (its alias, or its name). */
+  readonly responseKey: string;
+  /** 1 for a conversion field, the number of items for a batch. */
+  readonly conversions: number;
+}
+
+/**
+ * Everything one request carries between the HTTP edge, the GraphQL resolvers and the response
+ * hooks, for REST and GraphQL alike: its id and start, the authenticated key, the quota and
+ * rate-limit state its headers report, and what the document may still compute. Built once per
+ * request by the edge (see http/request-context.ts); never shared between requests.
+ */
+export class RequestContext {
+  readonly requestId = randomUUID();
+  readonly startedAt = performance.now();
+  /** The authenticated key, once a keyed route or field asked for it. */
+  principal: Principal | undefined;
+  /** The account's quota after this request's last charge (or as read before it), for the X-Quota-* headers. */
+  quota: QuotaState | undefined;
+  /** The request rate limit after this request's last spend, for the RateLimit headers. */
+  rateLimit: RateLimitState | undefined;
+  /** The REST edge spent this request's rate limit before checking its inputs: the field it runs spends nothing more. */
+  rateLimitSpent = false;
+  /** The longest Retry-After (seconds) among the errors of this request's GraphQL result. */
+  retryAfter: number | undefined;
+
+  private authenticating: Promise<Principal> | undefined;
+  private bucket: string | undefined;
+  private loader: PublicationLoader | undefined;
+  private allowances: ReadonlyMap<string, number> | undefined;
+
+  constructor(
+    private readonly services: RequestContextServices,
+    private readonly init: RequestContextInit,
+  ) {}
+
+  /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
+  authenticate(): Promise<Principal> {
+    this.authenticating ??= this.services.authenticate(this.init.authorization).then((principal) => (this.principal = principal));
+    return this.authenticating;
+  }
+
+  get clientBucket(): string {
+    this.bucket ??= this.init.clientBucket();
+    return this.bucket;
+  }
+
+  /** Batches this request's publication reads into one cache read; built on first use, as most requests read no rates. */
+  get publications(): PublicationLoader {
+    this.loader ??= new DataLoader((dates) => this.services.loadPublications(dates));
+    return this.loader;
+  }
+
+  /** What a conversion field needs: the key, this request's loader, and how much it may compute. */
+  async caller(responseKey?: string): Promise<Caller> {
+    const principal = await this.authenticate();
+    return {
+      principal,
+      requestId: this.requestId,
+      publications: this.publications,
+      allowance: responseKey === undefined ? undefined : this.allowances?.get(responseKey),
+      reportQuota: (state) => (this.quota = state),
+    };
+  }
+
+  /**
+   * Before execution: shares the account's remaining quota among the document's conversion fields in
+   * document order, so that fields (and batch items) past it are refused without being computed. A
+   * document asking for one conversion at most needs no read: its charge alone decides. When the key
+   * is missing or invalid nothing is planned, and each keyed field reports UNAUTHORIZED itself.
+   */
+  async planConversions(plan: readonly PlannedConversion[]): Promise<void> {
+    const total = plan.reduce((sum, field) => sum + field.conversions, 0);
+    if (total <= 1) return;
+    const principal = await this.authenticate().catch(() => undefined);
+    if (!principal) return;
+    const state = await this.services.quotaState(principal.account);
+    this.quota = state;
+    let remaining = Math.max(0, state.limit - state.used);
+    const allowances = new Map<string, number>();
+    for (const field of plan) {
+      const granted = Math.min(field.conversions, remaining);
+      allowances.set(field.responseKey, granted);
+      remaining -= granted;
+    }
+    this.allowances = allowances;
+  }
+
+  /** Keeps the longest Retry-After of the request's errors, for the response header. */
+  noteRetryAfter(seconds: number): void {
+    if (Number.isFinite(seconds) && seconds > 0) this.retryAfter = Math.max(this.retryAfter ?? 0, seconds);
+  }
+}
