@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type { AccountStore, SessionRecord } from './store';
 
-type SessionMethods = Pick<AccountStore, 'createSession' | 'findSession' | 'touchSession' | 'deleteSession' | 'setSessionFlash' | 'takeSessionFlash'>;
+type SessionMethods = Pick<
+  AccountStore,
+  'createSession' | 'findSession' | 'touchSession' | 'deleteSession' | 'deleteExpiredSessions' | 'setSessionFlash' | 'takeSessionFlash'
+>;
 
 interface SessionRow { account_id: string; created_at: string; last_seen_at: string }
 
@@ -12,6 +15,7 @@ export function sqliteSessions(db: Database): SessionMethods {
     find: db.prepare<[string], SessionRow>('SELECT account_id, created_at, last_seen_at FROM sessions WHERE token_hash = ?'),
     touch: db.prepare<[string, string]>('UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?'),
     remove: db.prepare<[string]>('DELETE FROM sessions WHERE token_hash = ?'),
+    removeExpired: db.prepare<[string, string]>('DELETE FROM sessions WHERE created_at <= ? OR last_seen_at <= ?'),
     setFlash: db.prepare<[string | null, string]>('UPDATE sessions SET flash = ? WHERE token_hash = ?'),
     flash: db.prepare<[string], { flash: string | null }>('SELECT flash FROM sessions WHERE token_hash = ?'),
   };
@@ -34,6 +38,9 @@ export function sqliteSessions(db: Database): SessionMethods {
     },
     async deleteSession(tokenHash) {
       sql.remove.run(tokenHash);
+    },
+    async deleteExpiredSessions(createdBefore, lastSeenBefore) {
+      return sql.removeExpired.run(createdBefore, lastSeenBefore).changes;
     },
     async setSessionFlash(tokenHash, flash) {
       sql.setFlash.run(flash, tokenHash);

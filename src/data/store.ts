@@ -69,6 +69,8 @@ export interface AccountStore {
   findSession(tokenHash: string): Promise<SessionRecord | undefined>;
   touchSession(tokenHash: string, at: string): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
+  /** Deletes every session created at or before `createdBefore` or last seen at or before `lastSeenBefore` (expired ones, as sessionExpiry decides); returns how many. */
+  deleteExpiredSessions(createdBefore: string, lastSeenBefore: string): Promise<number>;
   /** Stores (or clears, with null) the session's one-time message; the caller encrypts it. */
   setSessionFlash(tokenHash: string, flash: string | null): Promise<void>;
   /** Returns the session's one-time message and deletes it, atomically: a second call gets null. */

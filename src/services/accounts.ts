@@ -10,7 +10,7 @@ import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '..
 import { PLANS, type PlanId } from '../domain/plans';
 import { currentMonth, startOfNextMonth } from '../domain/quota';
 import {
-  csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_TOUCH_MS,
+  csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS,
 } from '../domain/sessions';
 
 /** Failed log-ins allowed per email and client IP, and per client IP, in LOGIN_WINDOW_SECONDS. */
@@ -84,6 +84,9 @@ export function createAccounts({ config, store, clock, limiter }: AccountsDeps):
 
   const startSession = async (accountId: string, previousToken: string | undefined) => {
     if (isSessionToken(previousToken)) await store.deleteSession(sessionTokenHash(previousToken));
+    // Sessions that expired without a log-out are swept here, so the table holds only live ones.
+    const t = clock().getTime();
+    await store.deleteExpiredSessions(new Date(t - SESSION_ABSOLUTE_MS).toISOString(), new Date(t - SESSION_IDLE_MS).toISOString());
     const token = newSessionToken();
     await store.createSession(sessionTokenHash(token), accountId, now());
     return token;

@@ -62,6 +62,18 @@ describe('sessions', () => {
     expect(await store.findSession(HASH_A)).toBeUndefined();
   });
 
+  it('expired sessions are swept: created before the absolute limit or last seen before the idle limit', async () => {
+    const account = await store.createAccount({ email: 'ann@example.com', plan: 'free' });
+    await store.createSession(HASH_A, account.id, '2026-03-15T00:00:00.000Z');
+    await store.createSession(HASH_B, account.id, '2026-03-15T11:00:00.000Z');
+    await store.createSession('c'.repeat(64), account.id, '2026-03-15T11:50:00.000Z');
+    await store.touchSession(HASH_A, '2026-03-15T11:59:00.000Z');
+    expect(await store.deleteExpiredSessions('2026-03-15T01:00:00.000Z', '2026-03-15T11:30:00.000Z')).toBe(2);
+    expect(await store.findSession(HASH_A)).toBeUndefined();
+    expect(await store.findSession(HASH_B)).toBeUndefined();
+    expect(await store.findSession('c'.repeat(64))).toBeDefined();
+  });
+
   it('a one-time message is taken once: the second take is null', async () => {
     const account = await store.createAccount({ email: 'ann@example.com', plan: 'free' });
     await store.createSession(HASH_A, account.id, NOW.toISOString());

@@ -339,6 +339,15 @@ describe('sessions', () => {
     expect(client.cookie).toBeUndefined();
   });
 
+  it('a log-in sweeps sessions that expired without a log-out', async () => {
+    let now = new Date('2026-03-15T12:00:00Z');
+    const { client, app } = await signedUp({}, () => now);
+    const abandoned = client.cookie!;
+    now = new Date(now.getTime() + SESSION_IDLE_MS);
+    await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: PASSWORD });
+    expect(await app.store.findSession(sessionTokenHash(abandoned))).toBeUndefined();
+  });
+
   it('an active session ends at the absolute limit', async () => {
     const start = new Date('2026-03-15T12:00:00Z').getTime();
     let now = new Date(start);
