@@ -123,6 +123,16 @@ describe('the page', () => {
     expect(await app.store.findActiveKeyByHash(hashApiKey(stranger.key))).toBeDefined();
   });
 
+  it('HEAD is answered on the page and its assets, with the headers and no body', async () => {
+    t = await createTestApp();
+    for (const path of ['/account', '/account/assets/account.css', '/account/assets/copy.js']) {
+      const response = await t.app.yoga.fetch(`http://localhost${path}`, { method: 'HEAD' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await response.text()).toBe('');
+    }
+  });
+
   it('unknown /account paths answer the contract 404, a wrong method 405 with Allow', async () => {
     t = await createTestApp();
     const client = pageClient(t.app);
