@@ -21,7 +21,13 @@ async function main(): Promise<number> {
     // Logs go to stderr (stdout carries only the JSON result), and only errors.
     const logger = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
     const rates = () => createRatesService({ config, logger });
-    return await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr, rates });
+    const stdin = async () => {
+      if (process.stdin.isTTY) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    return await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr, rates, stdin });
   } finally {
     await store.close();
   }

@@ -26,6 +26,7 @@ import type { RequestContext } from './services/request-context';
 import { useConversionBudget } from './http/use-conversion-budget';
 import { useRequestLog } from './http/use-request-log';
 import { useSecurityHeaders } from './http/use-security-headers';
+import { useAccountPage } from './pages/account-page';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
 
@@ -53,7 +54,7 @@ const GRAPHQL_PATH = '/graphql';
 
 /** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date() }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger });
+  const services = createServices({ config, store, rates, clock, logger, limiters });
   const trust = parseTrustProxy(config.trustProxy);
   const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
     bucketOf: async (kind, { requestContext }) => (kind === 'key' ? (await requestContext.authenticate()).keyId : requestContext.clientBucket),
@@ -98,12 +99,14 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         log: logger,
         rateLimit: (serverContext) => spendRateLimit('public', requestContextOf(serverContext)),
       }),
+      // Before the REST edge: it answers everything under /account and ends the request there.
+      useAccountPage({ services, trust, log: logger }),
       useRestSurface({
         schema,
         services,
         log: logger,
         openapi: () => openapi,
-        passThrough: [GRAPHQL_PATH],
+        passThrough: [GRAPHQL_PATH, '/account', '/account/'],
         rateLimit: spendRateLimit,
       }),
       useErrorCodes(logger),

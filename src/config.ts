@@ -41,6 +41,8 @@ const schema = z.object({
   KEY_RATE_LIMIT: positiveInt.default(50),
   REST_FAST_LANE: z.enum(['on', 'off']).default('on'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
+  SIGNUP: z.enum(['open', 'closed']).default('open'),
+  COOKIE_SECURE: z.enum(['true', 'false']).optional(),
 });
 
 export type Env = z.input<typeof schema>;
@@ -65,6 +67,13 @@ export interface Config {
   restFastLane: boolean;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;
+  /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
+  signup: 'open' | 'closed';
+  /**
+   * COOKIE_SECURE: `true` always marks the session cookie Secure; `false` never does; unset (auto)
+   * marks it Secure when the request came over TLS (directly, or as a trusted proxy's X-Forwarded-Proto says).
+   */
+  cookieSecure: boolean | 'auto';
 }
 
 export class ConfigError extends Error {
@@ -97,6 +106,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keyRateLimit: e.KEY_RATE_LIMIT,
     restFastLane: e.REST_FAST_LANE === 'on',
     graphiql: e.GRAPHIQL === 'on',
+    signup: e.SIGNUP,
+    cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',
   };
 }
 

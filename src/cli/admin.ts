@@ -6,6 +6,7 @@ import type { AccountStore } from '../data/store';
 import { ApiError } from '../domain/errors';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { PLAN_IDS, PLANS, isPlanId, type PlanId } from '../domain/plans';
+import { setAccountPassword } from '../services/accounts';
 import type { ImportReport, RatesService } from '../services/rates';
 
 /**
@@ -18,6 +19,11 @@ export interface AdminDeps {
   store: AccountStore;
   stdout: { write(chunk: string): unknown };
   stderr: { write(chunk: string): unknown };
+  /**
+   * Reads all of standard input (for `account password`); undefined when stdin is a terminal,
+   * where a typed password would be echoed.
+   */
+  stdin?: () => Promise<string | undefined>;
   /** The clock for `usage` (the current UTC month); the system clock by default. */
   now?: () => Date;
   /** Opens the rates service on this configuration's cache (for `rates import|refresh`); stopped after the command. */
@@ -57,6 +63,18 @@ const COMMANDS: Record<string, Command> = {
     async run({ values, deps }) {
       const account = await deps.store.setPlan(required(values, 'email'), planOption(values));
       return { id: account.id, email: account.email, plan: account.plan };
+    },
+  },
+  'account password': {
+    synopsis: 'account password --email E   (the new password on stdin; ends the account\'s sessions)',
+    options: { email: str },
+    async run({ values, deps }) {
+      const email = required(values, 'email');
+      const input = deps.stdin ? await deps.stdin() : undefined;
+      if (input === undefined) throw new UsageError('Pipe the new password on stdin, e.g.: printf %s "$PASSWORD" | npm run --silent admin -- account password --email E');
+      // One trailing newline is the shell's (echo, a here-string), not the password's.
+      const account = await setAccountPassword(deps.store, email, input.replace(/\r?\n$/, ''));
+      return { id: account.id, email: account.email, passwordSet: true, sessionsEnded: true };
     },
   },
   'key create': {

@@ -33,7 +33,24 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, month)
   ) STRICT, WITHOUT ROWID;
   `,
-  // 2: a revision of everything an authenticated key depends on (its revocation, its account's plan).
+  // 2: the account page. Passwords as Argon2id PHC strings; sessions by the SHA-256 of their token,
+  // with an optional one-time message (a new key, encrypted with a key derived from the session
+  // token, which is stored nowhere); the key's last characters and a coarse last-use time.
+  `
+  ALTER TABLE accounts ADD COLUMN password_hash TEXT CHECK (password_hash IS NULL OR password_hash LIKE '$argon2id$%');
+  ALTER TABLE api_keys ADD COLUMN key_tail TEXT CHECK (key_tail IS NULL OR length(key_tail) = 4);
+  ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
+
+  CREATE TABLE sessions (
+    token_hash   TEXT PRIMARY KEY CHECK (length(token_hash) = 64),
+    account_id   TEXT NOT NULL REFERENCES accounts (id),
+    created_at   TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    flash        TEXT
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX sessions_account ON sessions (account_id);
+  `,
+  // 3: a revision of everything an authenticated key depends on (its revocation, its account's plan).
   // Servers cache keys and read this one row per event-loop turn: a change from any process (the
   // CLI, another server) is seen by the next request. Usage columns do not bump it.
   `

@@ -5,7 +5,8 @@ import { generateApiKey, hashApiKey, newId, type KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
 import { migrate } from './migrations';
 import { sqliteQuota } from './sqlite-quota';
-import { canonicalEmail, normalizeEmail, type Account, type AccountStore, type ApiKeyRecord, type CreatedKey } from './store';
+import { sqliteSessions } from './sqlite-sessions';
+import { canonicalEmail, normalizeEmail, type Account, type AccountStore, type ApiKeyRecord, type CreatedKey, type KeyListing } from './store';
 
 export interface SqliteStoreOptions {
   /** The clock for created/revoked timestamps; tests pass a fixed one. */
@@ -34,11 +35,18 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   });
 
   const sql = {
-    insertAccount: db.prepare('INSERT INTO accounts (id, email, plan, created_at) VALUES (?, ?, ?, ?)'),
+    insertAccount: db.prepare('INSERT INTO accounts (id, email, plan, created_at, password_hash) VALUES (?, ?, ?, ?, ?)'),
+    credentials: db.prepare<[string], AccountRow & { password_hash: string | null }>('SELECT id, email, plan, created_at, password_hash FROM accounts WHERE email = ?'),
+    setPassword: db.prepare<[string, string]>('UPDATE accounts SET password_hash = ? WHERE id = ?'),
+    endSessions: db.prepare<[string]>('DELETE FROM sessions WHERE account_id = ?'),
+    listKeys: db.prepare<[string], KeyRow & { key_tail: string | null; last_used_at: string | null }>(
+      `SELECT ${KEY_COLUMNS}, key_tail, last_used_at FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid`,
+    ),
+    recordKeyUse: db.prepare<[string, string, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)'),
     accountById: db.prepare<[string], AccountRow>('SELECT id, email, plan, created_at FROM accounts WHERE id = ?'),
     accountByEmail: db.prepare<[string], AccountRow>('SELECT id, email, plan, created_at FROM accounts WHERE email = ?'),
     setPlan: db.prepare<[string, string], AccountRow>('UPDATE accounts SET plan = ? WHERE email = ? RETURNING id, email, plan, created_at'),
-    insertKey: db.prepare('INSERT INTO api_keys (id, account_id, env, key_hash, created_at) VALUES (?, ?, ?, ?, ?)'),
+    insertKey: db.prepare('INSERT INTO api_keys (id, account_id, env, key_hash, key_tail, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
     keyById: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`),
     activeKeyByHash: db.prepare<[string], KeyRow & { email: string | null; plan: string; account_created_at: string }>(
       `SELECT k.id, k.account_id, k.env, k.created_at, k.revoked_at, k.replaced_by,
@@ -56,7 +64,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const insertKey = (accountId: string, env: KeyEnv): CreatedKey => {
     const key = generateApiKey(env);
     const id = newId('key');
-    sql.insertKey.run(id, accountId, env, hashApiKey(key), now());
+    // The last 4 characters are the key's checksum: they identify it on the page and reveal no secret bits.
+    sql.insertKey.run(id, accountId, env, hashApiKey(key), key.slice(-4), now());
     return { key, record: toKey(sql.keyById.get(id)!) };
   };
   const keyOrNotFound = (id: string): KeyRow => {
@@ -74,6 +83,13 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     if (old.revoked_at !== null) return { record: toKey(old), alreadyRevoked: true };
     return { record: toKey(sql.revokeKey.get(now(), null, id)!), alreadyRevoked: false };
   });
+  const setPasswordHash = db.transaction((accountId: string, passwordHash: string) => {
+    if (sql.setPassword.run(passwordHash, accountId).changes === 0) throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
+    sql.endSessions.run(accountId);
+  });
+  const recordKeyUse = db.transaction((ids: readonly string[], at: string) => {
+    for (const id of ids) sql.recordKeyUse.run(at, id, at);
+  });
   const rotateKey = db.transaction((id: string) => {
     const old = keyOrNotFound(id);
     if (old.revoked_at !== null) {
@@ -85,11 +101,11 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   });
 
   return {
-    async createAccount({ email, plan }) {
+    async createAccount({ email, plan, passwordHash }) {
       const normalized = email === undefined ? null : normalizeEmail(email);
       const id = newId('acc');
       try {
-        sql.insertAccount.run(id, normalized, plan, now());
+        sql.insertAccount.run(id, normalized, plan, now(), passwordHash ?? null);
       } catch (error) {
         if (isUniqueViolation(error)) throw new ApiError('INVALID_REQUEST', `An account with the email '${normalized}' already exists.`, { param: 'email' });
         throw error;
@@ -100,6 +116,20 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       const row = sql.accountByEmail.get(canonicalEmail(email));
       return row && toAccount(row);
     },
+    async findCredentials(email) {
+      const row = sql.credentials.get(canonicalEmail(email));
+      return row && { account: toAccount(row), passwordHash: row.password_hash };
+    },
+    async setPasswordHash(accountId, passwordHash) {
+      setPasswordHash.immediate(accountId, passwordHash);
+    },
+    async listKeys(accountId) {
+      return sql.listKeys.all(accountId).map((row): KeyListing => ({ ...toKey(row), tail: row.key_tail, lastUsedAt: row.last_used_at }));
+    },
+    async recordKeyUse(ids, at) {
+      if (ids.length > 0) recordKeyUse.immediate(ids, at);
+    },
+    ...sqliteSessions(db),
     async findAccountById(id) {
       const row = sql.accountById.get(id);
       return row && toAccount(row);

@@ -33,6 +33,21 @@ export interface CreatedKey {
   record: ApiKeyRecord;
 }
 
+/** A key as the account page lists it. */
+export interface KeyListing extends ApiKeyRecord {
+  /** The key's last 4 characters; null for keys made before they were recorded. */
+  tail: string | null;
+  /** When the key was last used, recorded coarsely (see recordKeyUse); null when never. */
+  lastUsedAt: string | null;
+}
+
+/** A log-in session, found by the SHA-256 of its token (the token itself is stored nowhere). */
+export interface SessionRecord {
+  accountId: string;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
 export interface QuotaConsumption {
   allowed: boolean;
   /** The month's usage after the call. */
@@ -40,8 +55,26 @@ export interface QuotaConsumption {
 }
 
 export interface AccountStore {
-  /** INVALID_REQUEST when the email is malformed or already used. */
-  createAccount(input: { email?: string; plan: PlanId }): Promise<Account>;
+  /** INVALID_REQUEST when the email is malformed or already used. `passwordHash` is a PHC string. */
+  createAccount(input: { email?: string; plan: PlanId; passwordHash?: string }): Promise<Account>;
+  /** The account with this email and its password hash (null when it has none), for log-in. */
+  findCredentials(email: string): Promise<{ account: Account; passwordHash: string | null } | undefined>;
+  /** Replaces the account's password hash and ends all its sessions, in one transaction. NOT_FOUND for an unknown account. */
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
+  /** The account's keys, revoked ones included, oldest first. */
+  listKeys(accountId: string): Promise<KeyListing[]>;
+  /** Sets last_used_at of these keys to `at` where it is older (or unset); several instances may race, the latest wins. */
+  recordKeyUse(keyIds: readonly string[], at: string): Promise<void>;
+  createSession(tokenHash: string, accountId: string, at: string): Promise<void>;
+  findSession(tokenHash: string): Promise<SessionRecord | undefined>;
+  touchSession(tokenHash: string, at: string): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+  /** Deletes every session created at or before `createdBefore` or last seen at or before `lastSeenBefore` (expired ones, as sessionExpiry decides); returns how many. */
+  deleteExpiredSessions(createdBefore: string, lastSeenBefore: string): Promise<number>;
+  /** Stores (or clears, with null) the session's one-time message; the caller encrypts it. */
+  setSessionFlash(tokenHash: string, flash: string | null): Promise<void>;
+  /** Returns the session's one-time message and deletes it, atomically: a second call gets null. */
+  takeSessionFlash(tokenHash: string): Promise<string | null>;
   findAccountByEmail(email: string): Promise<Account | undefined>;
   findAccountById(id: string): Promise<Account | undefined>;
   /** NOT_FOUND for an unknown email. */

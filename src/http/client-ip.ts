@@ -63,6 +63,11 @@ export function clientIp(socketAddress: string, xForwardedFor: string | null, tr
   return client;
 }
 
+/** Whether the socket peer is a proxy TRUST_PROXY vouches for (its X-Forwarded-* headers count). */
+export function isTrustedProxy(trust: TrustProxy, socketAddress: string): boolean {
+  return isTrusted(trust, normalizeIp(socketAddress) ?? socketAddress, 0);
+}
+
 function isTrusted(trust: TrustProxy, address: string, hop: number): boolean {
   if (trust.kind === 'hops') return hop < trust.hops;
   if (trust.kind === 'none') return false;

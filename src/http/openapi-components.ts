@@ -47,7 +47,8 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
     };
   }
   for (const status of errorStatusesOf(route)) {
-    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+    // FORBIDDEN is the account page's (a refused form post): no /v1 route answers it.
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && code !== 'FORBIDDEN');
     responses[String(status)] = {
       description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
       headers: {

@@ -29,6 +29,12 @@ export interface RateLimiters {
   readonly policies: Readonly<Record<RateLimitKind, RateLimitPolicy>>;
   /** The rate-limiter-flexible instances behind consume (the GraphQL directive shares them). */
   readonly limiters: Readonly<Record<RateLimitKind, RateLimiterAbstract>>;
+  /**
+   * Another fixed-window limiter on the same store (memory, or the same Redis connection), for
+   * counters beyond the request limits (the account page's failed log-ins and sign-ups).
+   * `name` becomes part of the counter keys.
+   */
+  create(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
   /** Spends one request of `bucket`; throws RATE_LIMIT_EXCEEDED (429) when the window is used up. */
   consume(kind: RateLimitKind, bucket: string): Promise<RateLimitState>;
   /** Closes the Redis connection, if any. */
@@ -42,18 +48,22 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
   };
   const prefix = options.keyPrefix ?? 'msr:rl';
   const redis = options.redisUrl === undefined ? undefined : await connectRedis(options);
-  const limiterOf = (kind: RateLimitKind): RateLimiterAbstract => {
-    const base = { points: policies[kind].limit, duration: policies[kind].windowSeconds, keyPrefix: `${prefix}:${kind}` };
+  const limiterOf = (kind: string, points: number, duration: number): RateLimiterAbstract => {
+    const base = { points, duration, keyPrefix: `${prefix}:${kind}` };
     if (!redis) return new RateLimiterMemory(base);
     // The insurance limiter answers while Redis is down (commands fail at once: no offline queue),
     // so an outage degrades to per-instance counting instead of failing every request.
     return new RateLimiterRedis({ ...base, storeClient: redis, useRedisPackage: true, insuranceLimiter: new RateLimiterMemory(base) });
   };
-  const limiters = { public: limiterOf('public'), key: limiterOf('key') };
+  const limiters = {
+    public: limiterOf('public', policies.public.limit, policies.public.windowSeconds),
+    key: limiterOf('key', policies.key.limit, policies.key.windowSeconds),
+  };
 
   return {
     policies,
     limiters,
+    create: (name, points, windowSeconds) => limiterOf(name, points, windowSeconds),
     async consume(kind, bucket) {
       try {
         return rateLimitState(policies[kind], await limiters[kind].consume(bucket));

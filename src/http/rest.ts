@@ -18,7 +18,7 @@ export interface RestSurfaceOptions {
   log: Logger;
   /** The post-processed OpenAPI document, served at /openapi.json. */
   openapi: () => string;
-  /** Paths served by other parts of the app (GraphQL, pages): left alone here. */
+  /** Paths served by other parts of the app (GraphQL, pages): left alone here. An entry ending in `/` covers every path under it. */
   passThrough: readonly string[];
   /** Spends one request of the caller's rate limit (per key, or per client IP); throws RATE_LIMIT_EXCEEDED. */
   rateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
@@ -80,7 +80,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
 
   return {
     async onRequest({ request, url, endResponse, setRequest, serverContext }) {
-      if (options.passThrough.includes(url.pathname)) return;
+      if (options.passThrough.some((p) => p === url.pathname || (p.endsWith('/') && url.pathname.startsWith(p)))) return;
       const context = requestContextOf(serverContext);
       try {
         const next = await dispatch(request, url, context);

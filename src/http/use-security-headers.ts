@@ -47,7 +47,9 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAY
 export function useSecurityHeaders(): Plugin {
   return {
     onResponse({ response }) {
-      for (const [name, value] of Object.entries(ALWAYS)) response.headers.set(name, value);
+      // A page may set a stricter or a needed value itself (the account page keeps its Referer
+      // same-origin so that browsers send a real Origin on its forms): it is kept.
+      for (const [name, value] of Object.entries(ALWAYS)) if (!response.headers.has(name)) response.headers.set(name, value);
       if (response.headers.has('content-security-policy')) return;
       const html = /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
       response.headers.set('content-security-policy', html ? csp(HTML_CSP) : API_CSP);

@@ -2,11 +2,14 @@ import type { Config } from '../config';
 import type { AccountStore } from '../data/store';
 import type { Principal } from './auth';
 import type { Logger } from 'pino';
+import type { RateLimiters } from '../http/rate-limit';
+import { createAccounts, type Accounts } from './accounts';
 import { authenticate } from './auth';
 import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
 import { healthReport, type HealthReport } from './health';
+import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createQuotaMeter, type QuotaMeter } from './quota';
 import type { RatesReader } from './rates';
 
@@ -18,6 +21,10 @@ export interface AppServices {
   readonly currency: Currency;
   readonly rates: RatesReader;
   readonly quota: QuotaMeter;
+  /** The account page's use cases: sign-up, log-in, sessions, an account's keys. */
+  readonly accounts: Accounts;
+  /** Notes keys' last use coarsely, off the request path. */
+  readonly keyUse: KeyUseRecorder;
   /** Checks an Authorization header; throws UNAUTHORIZED. */
   authenticate(authorization: string | null): Promise<Principal>;
   health(): HealthReport;
@@ -29,25 +36,33 @@ export interface ServiceDependencies {
   rates: RatesReader;
   clock: () => Date;
   logger: Logger;
+  limiters: RateLimiters;
 }
 
-export function createServices({ config, store, rates, clock, logger }: ServiceDependencies): AppServices {
+export function createServices({ config, store, rates, clock, logger, limiters }: ServiceDependencies): AppServices {
   const currency = createCurrency(rates, clock);
   const quota = createQuotaMeter(store, clock);
   const keys = createKeyCache(store);
+  const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
     config,
     store,
     rates,
     currency,
     quota,
+    keyUse,
+    accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
     conversions: createConversions({
       currency,
       quota,
       clock,
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
-    authenticate: (authorization) => authenticate(authorization, keys, config.apiEnv),
+    authenticate: async (authorization) => {
+      const principal = await authenticate(authorization, keys, config.apiEnv);
+      keyUse.note(principal.keyId);
+      return principal;
+    },
     health: () => healthReport(rates),
   };
 }

@@ -34,7 +34,7 @@ describe('opening', () => {
     const raw = new BetterSqlite3(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
-    expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['accounts', 'api_keys', 'revisions', 'usage']);
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['accounts', 'api_keys', 'revisions', 'sessions', 'usage']);
     raw.close();
   });
 

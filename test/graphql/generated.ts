@@ -20,6 +20,7 @@ export type BatchItemInput = {
 
 /** Every error code the API answers with; the HTTP status of each is fixed (see the OpenAPI document). */
 export type ErrorCode =
+  | 'FORBIDDEN'
   | 'INCOMPATIBLE_UNITS'
   | 'INTERNAL'
   | 'INVALID_REQUEST'

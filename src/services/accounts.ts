@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import type { Account, AccountStore, KeyListing } from '../data/store';
+import { canonicalEmail, normalizeEmail } from '../data/store';
+import { ApiError } from '../domain/errors';
+import { keyEnvFor, type KeyEnv } from '../domain/keys';
+import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '../domain/passwords';
+import { PLANS, type PlanId } from '../domain/plans';
+import { currentMonth, startOfNextMonth } from '../domain/quota';
+import {
+  csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS,
+} from '../domain/sessions';
+
+/** Failed log-ins allowed per email and client IP, and per client IP, in LOGIN_WINDOW_SECONDS. */
+export const LOGIN_LIMITS = { perEmailAndIp: 5, perIp: 20, windowSeconds: 15 * 60 } as const;
+/** Accounts one client IP may create per hour. */
+export const SIGNUP_LIMIT = { perIp: 5, windowSeconds: 60 * 60 } as const;
+
+export interface AccountSession {
+  account: Account;
+  /** The cookie's token: needed to derive the CSRF token and to open the one-time message. */
+  token: string;
+  csrf: string;
+}
+
+/** What the page shows once after a redirect: a notice, and a new key when one was made. */
+export interface Flash {
+  notice: string;
+  newKey?: { key: string; id: string; env: KeyEnv };
+}
+
+export interface AccountOverview {
+  plan: PlanId;
+  usage: { used: number; limit: number; month: string; resetsAt: string };
+  keys: KeyListing[];
+  /** The key environment this server accepts. */
+  serverEnv: KeyEnv;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface Accounts {
+  readonly signupOpen: boolean;
+  readonly serverEnv: KeyEnv;
+  /** Creates a free account and logs it in. FORBIDDEN when SIGNUP=closed; INVALID_REQUEST; RATE_LIMIT_EXCEEDED. */
+  signUp(credentials: Credentials, clientBucket: string, previousToken?: string): Promise<string>;
+  /** A new session token (never the old one: no fixation). UNAUTHORIZED without saying which part was wrong. */
+  logIn(credentials: Credentials, clientBucket: string, previousToken?: string): Promise<string>;
+  logOut(token: string | undefined): Promise<void>;
+  /** The valid session of this cookie token, or why there is none. */
+  session(token: string | undefined): Promise<AccountSession | 'expired' | undefined>;
+  overview(account: Account): Promise<AccountOverview>;
+  /** A key of this account (NOT_FOUND for anyone else's). */
+  keyOf(session: AccountSession, keyId: string): Promise<KeyListing>;
+  createKey(session: AccountSession, env: KeyEnv): Promise<void>;
+  rotateKey(session: AccountSession, keyId: string): Promise<void>;
+  revokeKey(session: AccountSession, keyId: string): Promise<void>;
+  /** The one-time message, deleted as it is read. */
+  takeFlash(session: AccountSession): Promise<Flash | undefined>;
+  /** Sets a password (the operator CLI) and ends every session of the account. */
+  setPassword(email: string, password: string): Promise<Account>;
+}
+
+export interface AccountsDeps {
+  config: Config;
+  store: AccountStore;
+  clock: () => Date;
+  /** Builds the failed-log-in and sign-up limiters (memory, or Redis with REDIS_URL). */
+  limiter(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
+}
+
+/** The account page's use cases; the page layer only parses forms and renders. */
+export function createAccounts({ config, store, clock, limiter }: AccountsDeps): Accounts {
+  const serverEnv = keyEnvFor(config.apiEnv);
+  const failedByEmailAndIp = limiter('login-email-ip', LOGIN_LIMITS.perEmailAndIp, LOGIN_LIMITS.windowSeconds);
+  const failedByIp = limiter('login-ip', LOGIN_LIMITS.perIp, LOGIN_LIMITS.windowSeconds);
+  const signupsByIp = limiter('signup-ip', SIGNUP_LIMIT.perIp, SIGNUP_LIMIT.windowSeconds);
+  const now = () => clock().toISOString();
+
+  const startSession = async (accountId: string, previousToken: string | undefined) => {
+    if (isSessionToken(previousToken)) await store.deleteSession(sessionTokenHash(previousToken));
+    // Sessions that expired without a log-out are swept here, so the table holds only live ones.
+    const t = clock().getTime();
+    await store.deleteExpiredSessions(new Date(t - SESSION_ABSOLUTE_MS).toISOString(), new Date(t - SESSION_IDLE_MS).toISOString());
+    const token = newSessionToken();
+    await store.createSession(sessionTokenHash(token), accountId, now());
+    return token;
+  };
+
+  const ownKey = async (session: AccountSession, keyId: string) => {
+    const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
+    if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
+    return key;
+  };
+
+  const setFlash = (session: AccountSession, flash: Flash) => store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
+
+  return {
+    signupOpen: config.signup === 'open',
+    serverEnv,
+    async signUp({ email, password }, clientBucket, previousToken) {
+      if (config.signup !== 'open') throw new ApiError('FORBIDDEN', 'Sign-up is closed on this server; ask the operator for an account.');
+      const normalized = normalizeEmail(email);
+      checkPasswordPolicy(password);
+      await spend(signupsByIp, clientBucket, 'Too many accounts were created from your address');
+      const account = await store.createAccount({ email: normalized, plan: 'free', passwordHash: await hashPassword(password) });
+      return startSession(account.id, previousToken);
+    },
+    async logIn({ email, password }, clientBucket, previousToken) {
+      // Both counters are spent before the password is checked (atomically, so parallel guesses
+      // count too); a success gives the points back. So they count failed attempts.
+      const pairKey = createHash('sha256').update(`${canonicalEmail(email)}\n${clientBucket}`).digest('hex');
+      await spend(failedByIp, clientBucket, 'Too many failed log-ins from your address');
+      await spend(failedByEmailAndIp, pairKey, 'Too many failed log-ins for this email from your address');
+      const found = password.length <= 1024 ? await store.findCredentials(email) : undefined;
+      const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+      if (!found || !ok) throw new ApiError('UNAUTHORIZED', 'The email or the password is wrong.');
+      await failedByEmailAndIp.delete(pairKey);
+      await failedByIp.reward(clientBucket, 1);
+      return startSession(found.account.id, previousToken);
+    },
+    async logOut(token) {
+      if (isSessionToken(token)) await store.deleteSession(sessionTokenHash(token));
+    },
+    async session(token) {
+      if (!isSessionToken(token)) return undefined;
+      const hash = sessionTokenHash(token);
+      const record = await store.findSession(hash);
+      if (!record) return undefined;
+      const at = clock();
+      if (sessionExpiry(record, at)) {
+        await store.deleteSession(hash);
+        return 'expired';
+      }
+      const account = await store.findAccountById(record.accountId);
+      if (!account) return undefined;
+      if (at.getTime() - Date.parse(record.lastSeenAt) >= SESSION_TOUCH_MS) await store.touchSession(hash, at.toISOString());
+      return { account, token, csrf: csrfTokenFor(token) };
+    },
+    async overview(account) {
+      const at = clock();
+      const month = currentMonth(at);
+      const used = await store.monthlyUsage(account.id, month);
+      const keys = await store.listKeys(account.id);
+      return {
+        plan: account.plan,
+        usage: { used, limit: PLANS[account.plan].monthlyQuota, month, resetsAt: startOfNextMonth(at).toISOString() },
+        keys,
+        serverEnv,
+      };
+    },
+    keyOf: ownKey,
+    async createKey(session, env) {
+      const { key, record } = await store.createKey(session.account.id, env);
+      const warning = env === serverEnv ? '' : ` It is a ${env} key: this server accepts only ${serverEnv} keys, so it will not work here.`;
+      await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env } });
+    },
+    async rotateKey(session, keyId) {
+      const old = await ownKey(session, keyId);
+      const { key, record } = await store.rotateKey(old.id);
+      await setFlash(session, { notice: `Key ${old.id} was rotated and is revoked now; its replacement is ${record.id}.`, newKey: { key, id: record.id, env: record.env } });
+    },
+    async revokeKey(session, keyId) {
+      const key = await ownKey(session, keyId);
+      const { alreadyRevoked } = await store.revokeKey(key.id);
+      await setFlash(session, { notice: alreadyRevoked ? `Key ${key.id} was already revoked.` : `Key ${key.id} is revoked: it no longer works.` });
+    },
+    async takeFlash(session) {
+      const sealed = await store.takeSessionFlash(sessionTokenHash(session.token));
+      const text = sealed === null ? undefined : openFlash(session.token, sealed);
+      return text === undefined ? undefined : (JSON.parse(text) as Flash);
+    },
+    setPassword: (email, password) => setAccountPassword(store, email, password),
+  };
+}
+
+/**
+ * Gives the account with this email a new password and ends all its sessions (the page's service
+ * and the operator CLI's `account password`). INVALID_REQUEST for a password outside the policy,
+ * NOT_FOUND for an unknown email.
+ */
+export async function setAccountPassword(store: AccountStore, email: string, password: string): Promise<Account> {
+  checkPasswordPolicy(password);
+  const account = await store.findAccountByEmail(email);
+  if (!account) throw new ApiError('NOT_FOUND', `No account has the email '${canonicalEmail(email)}'.`, { param: 'email' });
+  await store.setPasswordHash(account.id, await hashPassword(password));
+  return account;
+}
+
+/** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */
+async function spend(limiter: RateLimiterAbstract, bucket: string, what: string): Promise<void> {
+  try {
+    await limiter.consume(bucket);
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+    throw new ApiError('RATE_LIMIT_EXCEEDED', `${what}. Please wait ${wait} and try again.`, { headers: { 'Retry-After': String(seconds) } });
+  }
+}

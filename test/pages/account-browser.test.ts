@@ -1,0 +1,175 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launchChromium, startServer, type RunningServer } from '../helpers/browser';
+
+/**
+ * The account page in a real Chromium against the real server process, driven only by the
+ * labels and button names a person sees: sign-up, a key that converts, rotation, revocation,
+ * log-out and log-in; then a foreign-origin replay, and a search of the data directory and the
+ * logs for every secret the flow handled.
+ */
+const EMAIL = 'browser@example.com';
+const PASSWORD = 'a passphrase nobody guesses';
+
+const run = browserAvailable();
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dataDir: string;
+const secrets = new Set<string>([PASSWORD]);
+const consoleErrors: string[] = [];
+
+const convert = (key: string) => fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+const sessionCookie = async () => (await context.cookies()).find((c) => c.name === 'msr_session');
+const shownKey = async () => (await page.locator('#new-key').textContent())!.trim();
+
+describe.skipIf(!run)('the account page in Chromium', () => {
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-browser-'));
+    server = await startServer({ DATA_DIR: dataDir });
+    browser = await launchChromium();
+    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    context.setDefaultTimeout(8_000);
+    page = await context.newPage();
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  let firstKey = '';
+  let rotatedKey = '';
+  let rotateRequest: { url: string; body: string } | undefined;
+
+  it('signs up with Email and Password and lands on the account page with its headers', async () => {
+    const response = await page.goto(`${server.base}/account`);
+    const headers = response!.headers();
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['cache-control']).toBe('no-store');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Log out' }).count()).toBe(1);
+    expect(await page.textContent('body')).toContain(EMAIL);
+    expect(await page.textContent('body')).toContain('0 of 1,000 conversions');
+    const cookie = (await sessionCookie())!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false });
+    secrets.add(cookie.value);
+  });
+
+  it('creates a test key, shown once with a warning, that converts; a reload never shows it again', async () => {
+    expect(await page.getByRole('radio', { name: /test \(msr_test_/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#new-key').waitFor();
+    firstKey = await shownKey();
+    secrets.add(firstKey);
+    expect(firstKey).toMatch(/^msr_test_/);
+    expect(await page.textContent('body')).toContain('shown only this once');
+    expect(page.url()).toBe(`${server.base}/account`);
+    // The copy button appears only when its script ran under the CSP.
+    await expect.poll(() => page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    expect(await convert(firstKey)).toBe(200);
+    await page.reload();
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(firstKey);
+    expect(await page.textContent('body')).toContain('1 of 1,000 conversions');
+  });
+
+  it('rotates: the old key is refused at once and the new one converts', async () => {
+    page.once('request', (request) => {
+      if (request.method() === 'POST') rotateRequest = { url: request.url(), body: request.postData() ?? '' };
+    });
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.locator('#new-key').waitFor();
+    rotatedKey = await shownKey();
+    secrets.add(rotatedKey);
+    expect(rotatedKey).not.toBe(firstKey);
+    expect(await convert(firstKey)).toBe(401);
+    expect(await convert(rotatedKey)).toBe(200);
+    expect(rotateRequest?.url).toMatch(/\/account\/keys\/key_\w+\/rotate$/);
+  });
+
+  it('a replay of the rotate request with a foreign Origin is 403 and changes nothing', async () => {
+    const cookie = (await sessionCookie())!;
+    const rows = await page.locator('tbody tr').count();
+    const current = (await page.locator('form[action$="/rotate"]').getAttribute('action'))!;
+    for (const url of [rotateRequest!.url, `${server.base}${current}`]) {
+      const replay = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: 'https://evil.example', cookie: `msr_session=${cookie.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: rotateRequest!.body,
+      });
+      expect(replay.status).toBe(403);
+    }
+    expect(await convert(rotatedKey)).toBe(200);
+    await page.reload();
+    expect(await page.locator('tbody tr').count()).toBe(rows);
+  });
+
+  it('revokes after a confirmation step', async () => {
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: /^Revoke key/ }).count()).toBe(1);
+    expect(await convert(rotatedKey)).toBe(200);
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Create key' }).count()).toBe(1);
+    expect(await convert(rotatedKey)).toBe(401);
+    expect(await page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+  });
+
+  it('logs out (the session ends on the server) and logs in again with a new session', async () => {
+    const before = (await sessionCookie())!.value;
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Log in' }).count()).toBe(1);
+    expect(await sessionCookie()).toBeUndefined();
+    const replay = await fetch(`${server.base}/account`, { headers: { cookie: `msr_session=${before}` } });
+    expect(await replay.text()).toContain('>Log in</button>');
+    await page.getByLabel('Email').fill(EMAIL.toUpperCase());
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Log out' }).count()).toBe(1);
+    const after = (await sessionCookie())!;
+    expect(after.value).not.toBe(before);
+    secrets.add(after.value);
+    if (process.env.UPDATE_SCREENSHOT) await screenshot();
+  });
+
+  it('the page broke no CSP rule in the browser', () => {
+    expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+  });
+
+  it('the password, session tokens and keys are nowhere in the data directory or the logs', () => {
+    expect(secrets.size).toBeGreaterThanOrEqual(5);
+    const haystacks = { logs: server.logs(), ...filesUnder(dataDir) };
+    expect(server.logs()).toContain('"path":"/account/login"');
+    for (const [where, text] of Object.entries(haystacks)) {
+      for (const secret of secrets) expect({ where, found: text.includes(secret) }).toEqual({ where, found: false });
+    }
+  });
+});
+
+function filesUnder(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const file = path.join(dir, name);
+    if (statSync(file).isFile()) out[file] = readFileSync(file).toString('latin1');
+  }
+  return out;
+}
+
+/** UPDATE_SCREENSHOT=1: docs/account-page.png, the signed-in page with a new key, for the README. */
+async function screenshot(): Promise<void> {
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.locator('#new-key').waitFor();
+  secrets.add(await shownKey());
+  await page.screenshot({ path: 'docs/account-page.png', fullPage: true });
+}

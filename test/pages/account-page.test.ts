@@ -1,0 +1,372 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/domain/keys';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionTokenHash } from '../../src/domain/sessions';
+import { LOGIN_LIMITS, SIGNUP_LIMIT } from '../../src/services/accounts';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { pageClient } from '../helpers/page-client';
+
+const PASSWORD = 'correct horse battery staple';
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function signedUp(env: Record<string, string> = {}, clock?: () => Date, email = 'ann@example.com') {
+  t = await createTestApp(env, clock ? { clock } : {});
+  const client = pageClient(t.app);
+  const answer = await client.post('/account/signup', { email, password: PASSWORD });
+  expect(answer.status).toBe(303);
+  await client.get('/account');
+  return { client, app: t };
+}
+
+async function withKey(app: TestApp, client: ReturnType<typeof pageClient>) {
+  await client.post('/account/keys', { csrf: client.csrf(), env: 'test' });
+  await client.get('/account');
+  const key = client.shownKey()!;
+  const found = await app.store.findActiveKeyByHash(hashApiKey(key));
+  return { key, id: found!.key.id };
+}
+
+const accountOf = async (app: TestApp, email: string) => (await app.store.findAccountByEmail(email))!;
+
+describe('the page', () => {
+  it('signed out: one form with Email, Password, Log in and Sign up', async () => {
+    t = await createTestApp();
+    const page = await pageClient(t.app).get('/account');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.text).toMatch(/<label for="email">Email<\/label>/);
+    expect(page.text).toMatch(/<label for="password">Password<\/label>/);
+    expect(page.text).toContain('>Log in</button>');
+    expect(page.text).toContain('>Sign up</button>');
+  });
+
+  it('signed in: email, plan, usage as "N of M conversions" with the reset date and a bar, and the keys', async () => {
+    const { client, app } = await signedUp({}, () => new Date('2026-03-15T12:00:00Z'));
+    const { key, id } = await withKey(app, client);
+    expect((await app.call('GET', '/v1/convert?value=1&from=m&to=ft', { key })).status).toBe(200);
+    await app.app.services.keyUse.flush();
+    const page = await client.get('/account');
+    expect(page.text).toContain('ann@example.com');
+    expect(page.text).toContain('Plan: <strong>free</strong>');
+    expect(page.text).toContain('1 of 1,000 conversions this month (2026-03); resets on 2026-04-01 at 00:00 UTC.');
+    expect(page.text).toMatch(/<progress aria-labelledby="usage" max="1000" value="1">/);
+    expect(page.text).toContain(`<code>${id}</code>`);
+    expect(page.text).toContain(`…${key.slice(-4)}`);
+    expect(page.text).toMatch(/<td data-label="Last used">2026-03-15<\/td>/);
+  });
+
+  it('escapes what users write', async () => {
+    const { client } = await signedUp({}, undefined, 'a<b>"x@example.com');
+    const page = await client.get('/account');
+    expect(page.text).toContain('a&lt;b&gt;&quot;x@example.com');
+    expect(page.text).not.toContain('a<b>');
+  });
+
+  it('a new key is shown once: the redirect does not carry it and a reload never shows it again', async () => {
+    const { client } = await signedUp();
+    const created = await client.post('/account/keys', { csrf: client.csrf(), env: 'test' });
+    expect(created.status).toBe(303);
+    expect(created.headers.get('location')).toBe('/account');
+    const first = await client.get('/account');
+    const key = client.shownKey()!;
+    expect(key).toMatch(/^msr_test_/);
+    expect(first.text).toContain('shown only this once');
+    const reload = await client.get('/account');
+    expect(client.shownKey()).toBeUndefined();
+    expect(reload.text).not.toContain(key);
+  });
+
+  it('a live key on a development server is created, with a warning that it will not work here', async () => {
+    const { client } = await signedUp();
+    await client.post('/account/keys', { csrf: client.csrf(), env: 'live' });
+    const page = await client.get('/account');
+    expect(client.shownKey()).toMatch(/^msr_live_/);
+    expect(page.text).toContain('this server accepts only test keys, so it will not work here');
+    expect(page.text).toMatch(/<input type="radio" name="env" value="test" checked>/);
+  });
+
+  it('the environment defaults to the one this server accepts (live in production)', async () => {
+    const { client } = await signedUp({ API_ENV: 'production' });
+    expect((await client.get('/account')).text).toMatch(/<input type="radio" name="env" value="live" checked>/);
+    await client.post('/account/keys', { csrf: client.csrf() });
+    await client.get('/account');
+    expect(client.shownKey()).toMatch(/^msr_live_/);
+  });
+
+  it('rotation shows the new key and revokes the old one at once; revocation needs the confirmation step', async () => {
+    const { client, app } = await signedUp();
+    const old = await withKey(app, client);
+    expect((await client.post(`/account/keys/${old.id}/rotate`, { csrf: client.csrf() })).status).toBe(303);
+    await client.get('/account');
+    const fresh = client.shownKey()!;
+    expect((await app.call('GET', '/v1/convert?value=1&from=m&to=ft', { key: old.key })).status).toBe(401);
+    expect((await app.call('GET', '/v1/convert?value=1&from=m&to=ft', { key: fresh })).status).toBe(200);
+    const freshId = (await app.store.findActiveKeyByHash(hashApiKey(fresh)))!.key.id;
+    const confirm = await client.get(`/account/keys/${freshId}/revoke`);
+    expect(confirm.text).toContain(`Revoke key ${freshId}?`);
+    expect(await app.store.findActiveKeyByHash(hashApiKey(fresh))).toBeDefined();
+    // Without the confirmation field the post only leads back to the confirmation page.
+    expect((await client.post(`/account/keys/${freshId}/revoke`, { csrf: client.csrf() })).headers.get('location')).toBe(`/account/keys/${freshId}/revoke`);
+    expect(await app.store.findActiveKeyByHash(hashApiKey(fresh))).toBeDefined();
+    expect((await client.post(`/account/keys/${freshId}/revoke`, { csrf: client.csrf(), confirm: 'yes' })).status).toBe(303);
+    expect(await app.store.findActiveKeyByHash(hashApiKey(fresh))).toBeUndefined();
+  });
+
+  it('another account’s key cannot be rotated or revoked: 404 and nothing changes', async () => {
+    const { client, app } = await signedUp();
+    const stranger = await app.createAccountKey();
+    expect((await client.post(`/account/keys/${stranger.keyId}/rotate`, { csrf: client.csrf() })).status).toBe(404);
+    expect((await client.post(`/account/keys/${stranger.keyId}/revoke`, { csrf: client.csrf(), confirm: 'yes' })).status).toBe(404);
+    expect(await app.store.findActiveKeyByHash(hashApiKey(stranger.key))).toBeDefined();
+  });
+
+  it('HEAD is answered on the page and its assets, with the headers and no body', async () => {
+    t = await createTestApp();
+    for (const path of ['/account', '/account/assets/account.css', '/account/assets/copy.js']) {
+      const response = await t.app.yoga.fetch(`http://localhost${path}`, { method: 'HEAD' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await response.text()).toBe('');
+    }
+  });
+
+  it('unknown /account paths answer the contract 404, a wrong method 405 with Allow', async () => {
+    t = await createTestApp();
+    const client = pageClient(t.app);
+    const missing = await client.get('/account/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.text)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404, requestId: expect.any(String) } });
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+    const wrong = await client.post('/account', {});
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('defences', () => {
+  it('a rotate replayed with a foreign Origin is 403 and changes nothing', async () => {
+    const { client, app } = await signedUp();
+    const { key, id } = await withKey(app, client);
+    const replay = await client.post(`/account/keys/${id}/rotate`, { csrf: client.csrf() }, { origin: 'https://evil.example' });
+    expect(replay.status).toBe(403);
+    expect(replay.text).toContain('came from another site');
+    expect(await app.store.findActiveKeyByHash(hashApiKey(key))).toBeDefined();
+    expect(await app.store.listKeys((await accountOf(app, 'ann@example.com')).id)).toHaveLength(1);
+  });
+
+  it('a post without Origin is 403 unless the browser says Sec-Fetch-Site: same-origin', async () => {
+    const { client, app } = await signedUp();
+    const { id } = await withKey(app, client);
+    const csrf = client.csrf();
+    expect((await client.post(`/account/keys/${id}/rotate`, { csrf }, { origin: '' })).status).toBe(403);
+    expect((await client.post(`/account/keys/${id}/rotate`, { csrf }, { origin: 'null', 'sec-fetch-site': 'same-origin' })).status).toBe(303);
+    expect((await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD }, { origin: 'http://localhost.evil.example' })).status).toBe(403);
+  });
+
+  it('a missing or wrong CSRF token is 403 and changes nothing', async () => {
+    const { client, app } = await signedUp();
+    const { key, id } = await withKey(app, client);
+    const csrf = client.csrf();
+    expect((await client.post(`/account/keys/${id}/rotate`, {})).status).toBe(403);
+    expect((await client.post(`/account/keys/${id}/rotate`, { csrf: 'x'.repeat(43) })).status).toBe(403);
+    expect((await client.post('/account/keys', { csrf: '' })).status).toBe(403);
+    expect((await client.post('/account/logout', { csrf: csrf.slice(1) })).status).toBe(403);
+    expect(await app.store.findActiveKeyByHash(hashApiKey(key))).toBeDefined();
+    expect(await app.store.listKeys((await accountOf(app, 'ann@example.com')).id)).toHaveLength(1);
+    expect((await client.get('/account')).text).toContain('>Log out</button>');
+  });
+
+  it('the CSRF token of one session does not work in another', async () => {
+    const { client: ann, app } = await signedUp();
+    const annCsrf = ann.csrf();
+    const bob = pageClient(app.app);
+    await bob.post('/account/signup', { email: 'bob@example.com', password: PASSWORD });
+    expect((await bob.post('/account/keys', { csrf: annCsrf })).status).toBe(403);
+  });
+
+  it(`failed log-ins are limited per email and IP: attempt ${LOGIN_LIMITS.perEmailAndIp + 1} of 30 is 429, even with the right password`, async () => {
+    const { client } = await signedUp();
+    await client.post('/account/logout', { csrf: client.csrf() });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await client.post('/account/login', { email: 'ann@example.com', password: `wrong password ${i}` })).status);
+    expect(statuses.slice(0, LOGIN_LIMITS.perEmailAndIp)).toEqual(Array(LOGIN_LIMITS.perEmailAndIp).fill(401));
+    expect(statuses.slice(LOGIN_LIMITS.perEmailAndIp)).toEqual(Array(30 - LOGIN_LIMITS.perEmailAndIp).fill(429));
+    const limited = await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.text).toMatch(/Too many failed log-ins (for this email )?from your address\. Please wait \d+ minutes and try again\./);
+    expect(client.cookie).toBeUndefined();
+  });
+
+  it(`failed log-ins are limited per IP across emails: attempt ${LOGIN_LIMITS.perIp + 1} of 30 is 429`, async () => {
+    t = await createTestApp();
+    const client = pageClient(t.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await client.post('/account/login', { email: `user${i}@example.com`, password: 'wrong password here' })).status);
+    expect(statuses.slice(0, LOGIN_LIMITS.perIp)).toEqual(Array(LOGIN_LIMITS.perIp).fill(401));
+    expect(statuses.slice(LOGIN_LIMITS.perIp)).toEqual(Array(30 - LOGIN_LIMITS.perIp).fill(429));
+  });
+
+  it('successful log-ins do not count as failures', async () => {
+    const { app } = await signedUp();
+    const client = pageClient(app.app);
+    for (let i = 0; i < LOGIN_LIMITS.perEmailAndIp + 2; i++) {
+      expect((await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(303);
+    }
+  });
+
+  it('log-in does not say whether the email exists', async () => {
+    const { app } = await signedUp();
+    const client = pageClient(app.app);
+    const wrongPassword = await client.post('/account/login', { email: 'ann@example.com', password: 'not the password' });
+    const unknownEmail = await client.post('/account/login', { email: 'nobody@example.com', password: 'not the password' });
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownEmail.status).toBe(401);
+    const messageOf = (text: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(text)?.[1];
+    expect(messageOf(wrongPassword.text)).toBe('The email or the password is wrong.');
+    expect(messageOf(unknownEmail.text)).toBe(messageOf(wrongPassword.text));
+  });
+
+  it(`sign-up is limited per IP: account ${SIGNUP_LIMIT.perIp + 1} is 429`, async () => {
+    t = await createTestApp();
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGNUP_LIMIT.perIp; i++) statuses.push((await pageClient(t.app).post('/account/signup', { email: `u${i}@example.com`, password: PASSWORD })).status);
+    expect(statuses).toEqual([...Array(SIGNUP_LIMIT.perIp).fill(303), 429]);
+    expect(await t.store.findAccountByEmail(`u${SIGNUP_LIMIT.perIp}@example.com`)).toBeUndefined();
+  });
+
+  it('sign-up checks the password length and the email', async () => {
+    t = await createTestApp();
+    const short = await pageClient(t.app).post('/account/signup', { email: 'ann@example.com', password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain('at least 12 characters');
+    expect(short.text).toContain('value="ann@example.com"');
+    expect((await pageClient(t.app).post('/account/signup', { email: 'not an email', password: PASSWORD })).status).toBe(400);
+    expect(await t.store.findAccountByEmail('ann@example.com')).toBeUndefined();
+  });
+
+  it('SIGNUP=closed removes the Sign up button and refuses sign-up posts', async () => {
+    t = await createTestApp({ SIGNUP: 'closed' });
+    const client = pageClient(t.app);
+    const page = await client.get('/account');
+    expect(page.text).not.toContain('>Sign up</button>');
+    expect(page.text).toContain('Sign-up is closed');
+    const refused = await client.post('/account/signup', { email: 'ann@example.com', password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(await t.store.findAccountByEmail('ann@example.com')).toBeUndefined();
+  });
+
+  it('the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure only when asked or behind TLS', async () => {
+    const cookieOf = async (env: Record<string, string>, headers: Record<string, string> = {}) => {
+      const app = await createTestApp(env);
+      try {
+        const answer = await pageClient(app.app).post('/account/signup', { email: 'ann@example.com', password: PASSWORD }, headers);
+        return answer.headers.get('set-cookie')!;
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await cookieOf({})).toMatch(/^msr_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(await cookieOf({ COOKIE_SECURE: 'true' })).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    // Behind a trusted proxy that terminated TLS (the page's own origin is then https).
+    expect(await cookieOf({ TRUST_PROXY: '1' }, { 'x-forwarded-proto': 'https', origin: 'https://localhost' })).toMatch(/; Secure$/);
+    // An X-Forwarded-Proto from a client that is not a trusted proxy counts for nothing.
+    expect(await cookieOf({}, { 'x-forwarded-proto': 'https' })).not.toMatch(/Secure/);
+    expect(await cookieOf({ TRUST_PROXY: '1', COOKIE_SECURE: 'false' }, { 'x-forwarded-proto': 'https', origin: 'https://localhost' })).not.toMatch(/Secure/);
+  });
+
+  it('every account response carries the CSP (no inline script, no framing), X-Frame-Options and no-store', async () => {
+    const { client } = await signedUp();
+    const answers = [
+      await client.get('/account'),
+      await client.post('/account/keys', { csrf: client.csrf() }),
+      await client.post('/account/keys', { csrf: 'wrong' }),
+      await client.get('/account/assets/account.css'),
+      await client.get('/account/assets/copy.js'),
+      await client.get('/account/missing'),
+    ];
+    for (const answer of answers) {
+      const csp = answer.headers.get('content-security-policy')!;
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const page = (await client.get('/account')).text;
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc="\/account\/assets\/copy\.js")/);
+    expect(page).not.toMatch(/\son[a-z]+=|style=/);
+  });
+});
+
+describe('sessions', () => {
+  it('log-in issues a new session id and the previous one stops working (no fixation)', async () => {
+    const { client, app } = await signedUp();
+    const before = client.cookie!;
+    await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD });
+    expect(client.cookie).toBeDefined();
+    expect(client.cookie).not.toBe(before);
+    expect(await app.store.findSession(sessionTokenHash(before))).toBeUndefined();
+    const planted = pageClient(app.app);
+    planted.cookie = before;
+    expect((await planted.get('/account')).text).toContain('>Log in</button>');
+  });
+
+  it('log-out ends the session on the server, not only in the browser', async () => {
+    const { client, app } = await signedUp();
+    const token = client.cookie!;
+    const out = await client.post('/account/logout', { csrf: client.csrf() });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toMatch(/^msr_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(await app.store.findSession(sessionTokenHash(token))).toBeUndefined();
+    const replay = pageClient(app.app);
+    replay.cookie = token;
+    expect((await replay.get('/account')).text).toContain('>Log in</button>');
+  });
+
+  it('a password change ends every session of the account', async () => {
+    const { client, app } = await signedUp();
+    await app.app.services.accounts.setPassword('ann@example.com', 'a brand new password');
+    expect((await client.get('/account')).text).toContain('>Log in</button>');
+    expect((await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(401);
+    expect((await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: 'a brand new password' })).status).toBe(303);
+  });
+
+  it('an idle session ends after the idle period', async () => {
+    let now = new Date('2026-03-15T12:00:00Z');
+    const { client } = await signedUp({}, () => now);
+    now = new Date(now.getTime() + SESSION_IDLE_MS - 1000);
+    expect((await client.get('/account')).text).toContain('>Log out</button>');
+    now = new Date(now.getTime() + SESSION_IDLE_MS - 1000);
+    expect((await client.get('/account')).text).toContain('>Log out</button>');
+    now = new Date(now.getTime() + SESSION_IDLE_MS);
+    const page = await client.get('/account');
+    expect(page.text).toContain('Your session has ended');
+    expect(client.cookie).toBeUndefined();
+  });
+
+  it('a log-in sweeps sessions that expired without a log-out', async () => {
+    let now = new Date('2026-03-15T12:00:00Z');
+    const { client, app } = await signedUp({}, () => now);
+    const abandoned = client.cookie!;
+    now = new Date(now.getTime() + SESSION_IDLE_MS);
+    await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: PASSWORD });
+    expect(await app.store.findSession(sessionTokenHash(abandoned))).toBeUndefined();
+  });
+
+  it('an active session ends at the absolute limit', async () => {
+    const start = new Date('2026-03-15T12:00:00Z').getTime();
+    let now = new Date(start);
+    const { client } = await signedUp({}, () => now);
+    for (let at = start; at < start + SESSION_ABSOLUTE_MS; at += SESSION_IDLE_MS / 2) {
+      now = new Date(at);
+      expect((await client.get('/account')).text).toContain('>Log out</button>');
+    }
+    now = new Date(start + SESSION_ABSOLUTE_MS);
+    expect((await client.get('/account')).text).toContain('Your session has ended');
+  });
+});
