@@ -34,6 +34,15 @@ export interface ProfileSummary {
   seconds: number;
   functions: Share[];
   layers: Share[];
+  /** The groups asked for: a sample counts once for a group when any of its layers is on the stack. */
+  groups: Share[];
+}
+
+/** A group of layers: `@whatwg-node/*` matches every layer starting with `@whatwg-node/`. */
+export type Groups = Record<string, readonly string[]>;
+
+function inGroup(layer: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => (p.endsWith('*') ? layer.startsWith(p.slice(0, -1)) : layer === p));
 }
 
 const VIRTUAL = new Set(['(root)', '(program)', '(idle)', '(garbage collector)']);
@@ -74,7 +83,7 @@ function functionKey(frame: CpuProfileNode['callFrame']): string {
  * bench's child starts, warms up and loads other rows before the one to study, so the window
  * keeps only the measured load of the last row.
  */
-export function summarise(profile: CpuProfile, lastSeconds?: number): ProfileSummary {
+export function summarise(profile: CpuProfile, lastSeconds?: number, groupsWanted: Groups = {}): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -87,6 +96,8 @@ export function summarise(profile: CpuProfile, lastSeconds?: number): ProfileSum
 
   const functions = new Map<string, Share>();
   const layers = new Map<string, Share>();
+  const groups = new Map<string, Share>(Object.keys(groupsWanted).map((name) => [name, { name, self: 0, inclusive: 0 }]));
+  const groupsOf = (layer: string) => Object.keys(groupsWanted).filter((name) => inGroup(layer, groupsWanted[name]!));
   const bump = (table: Map<string, Share>, name: string, field: 'self' | 'inclusive') => {
     const share = table.get(name) ?? { name, self: 0, inclusive: 0 };
     share[field] += 1;
@@ -103,14 +114,20 @@ export function summarise(profile: CpuProfile, lastSeconds?: number): ProfileSum
     if (!leaf) throw new TypeError(`sample ${i} names node ${id}, which the profile does not hold`);
     bump(functions, functionKey(leaf.callFrame), 'self');
     bump(layers, layerOf(leaf.callFrame), 'self');
+    for (const group of groupsOf(layerOf(leaf.callFrame))) bump(groups, group, 'self');
     const seenFunctions = new Set<string>();
     const seenLayers = new Set<string>();
+    const seenGroups = new Set<string>();
     for (let node: CpuProfileNode | undefined = leaf; node; node = byId.get(parent.get(node.id) ?? -1)) {
       if (node.callFrame.functionName === '(root)') break;
       const fn = functionKey(node.callFrame);
       const layer = layerOf(node.callFrame);
       if (!seenFunctions.has(fn)) bump(functions, fn, 'inclusive');
-      if (!seenLayers.has(layer)) bump(layers, layer, 'inclusive');
+      if (!seenLayers.has(layer)) {
+        bump(layers, layer, 'inclusive');
+        for (const group of groupsOf(layer)) if (!seenGroups.has(group)) bump(groups, group, 'inclusive');
+        for (const group of groupsOf(layer)) seenGroups.add(group);
+      }
       seenFunctions.add(fn);
       seenLayers.add(layer);
     }
@@ -120,6 +137,7 @@ export function summarise(profile: CpuProfile, lastSeconds?: number): ProfileSum
     seconds: samples === 0 ? 0 : (end - first) / 1e6,
     functions: [...functions.values()],
     layers: [...layers.values()],
+    groups: [...groups.values()],
   };
 }
 
@@ -140,6 +158,7 @@ export function formatSummary(summary: ProfileSummary, top = 15): string {
   return [
     `${summary.samples.toLocaleString('en-US')} samples over ${summary.seconds.toFixed(1)} s. self: innermost frame; inclusive: anywhere on the stack, once per sample (the inclusive column does not add up to 100%).`,
     '',
+    ...(summary.groups.length > 0 ? table('group', summary.groups, 'inclusive') : []),
     ...table('layer', summary.layers, 'inclusive'),
     ...table('layer', summary.layers, 'self'),
     ...table('function', summary.functions, 'inclusive'),

@@ -70,3 +70,14 @@ describe('layer of a frame', () => {
     expect(layerOf(frame('f', url))).toBe(layer);
   });
 });
+
+describe('groups of layers', () => {
+  it('count a sample once for a group however many of its layers are on the stack', () => {
+    const s = summarise(PROFILE, undefined, { 'handler and domain': ['@whatwg-node/*', 'src/domain'], memory: ['(garbage collector)'], absent: ['fets'] });
+    expect(s.groups).toEqual([
+      { name: 'handler and domain', self: 4, inclusive: 4 },
+      { name: 'memory', self: 1, inclusive: 1 },
+      { name: 'absent', self: 0, inclusive: 0 },
+    ]);
+  });
+});
