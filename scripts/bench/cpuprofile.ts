@@ -41,6 +41,24 @@ export interface ProfileSummary {
 /** A group of layers: `@whatwg-node/*` matches every layer starting with `@whatwg-node/`. */
 export type Groups = Record<string, readonly string[]>;
 
+/**
+ * The layers of this stack, grouped as docs/benchmarks.md and issue 8 discuss them
+ * (`npm run bench:profile -- dir --stack-groups`). The groups overlap on a stack (SOFA runs inside
+ * the Fetch adapter), so their inclusive shares do not add up.
+ */
+export const STACK_GROUPS: Groups = {
+  'Fetch adaptation (@whatwg-node/*)': ['@whatwg-node/*'],
+  'node:http and sockets': ['node:http', 'node:net', 'node:stream', 'node:streams'],
+  'undici Request/Response, web streams': ['node:undici', 'node:webstreams'],
+  'SOFA routing (plugin-sofa, sofa-api, fets, qs)': ['@graphql-yoga/plugin-sofa', 'sofa-api', 'fets', 'qs'],
+  'GraphQL execution (graphql, envelop, executor, Pothos, zod, directive)': ['graphql', '@graphql-tools/*', '@envelop/*', '@pothos/*', 'zod', 'graphql-rate-limit-directive'],
+  'SQLite key lookup + quota upsert (src/data)': ['src/data', 'better-sqlite3'],
+  'our edge (src/http)': ['src/http'],
+  'services + domain (src/services, src/domain)': ['src/services', 'src/domain'],
+  'Yoga core (graphql-yoga)': ['graphql-yoga'],
+  'GC': ['(garbage collector)'],
+};
+
 function inGroup(layer: string, patterns: readonly string[]): boolean {
   return patterns.some((p) => (p.endsWith('*') ? layer.startsWith(p.slice(0, -1)) : layer === p));
 }

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:profile -- <file.cpuprofile | dir> [--last 10] [--top 15] [--group label=layers]`:
- * the top layers and functions of a CPU profile (and the groups of layers asked for) by self and
- * inclusive share, as Markdown. A directory means the main
+ * `npm run bench:profile -- <file.cpuprofile | dir> [--last 10] [--top 15] [--stack-groups]
+ * [--group label=layers]`: the top layers and functions of a CPU profile (and the groups of layers
+ * asked for; --stack-groups: this stack's, see STACK_GROUPS) by self and inclusive share, as Markdown. A directory means the main
  * thread's profile of the newest process in it (what `npm run bench -- --only rest --profile dir`
  * leaves). --last keeps the final N seconds only: the measured load of the last row, without
  * start-up and warm-up.
@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatSummary, summarise, type CpuProfile, type Groups } from './cpuprofile';
+import { formatSummary, STACK_GROUPS, summarise, type CpuProfile, type Groups } from './cpuprofile';
 
-const USAGE = "usage: npm run bench:profile -- <file.cpuprofile | dir> [--last seconds] [--top n] [--group 'label=layer,prefix*' ...]";
+const USAGE = "usage: npm run bench:profile -- <file.cpuprofile | dir> [--last seconds] [--top n] [--stack-groups] [--group 'label=layer,prefix*' ...]";
 
 /** `--group 'Fetch adaptation=@whatwg-node/*,node:undici'`, repeatable. */
 function readGroups(specs: readonly string[]): Groups {
@@ -41,7 +41,7 @@ function pickProfile(target: string): string {
 }
 
 function main(): number {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { last: { type: 'string' }, top: { type: 'string', default: '15' }, group: { type: 'string', multiple: true, default: [] } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { last: { type: 'string' }, top: { type: 'string', default: '15' }, group: { type: 'string', multiple: true, default: [] }, 'stack-groups': { type: 'boolean', default: false } } });
   const last = values.last === undefined ? undefined : Number(values.last);
   const top = Number(values.top);
   if (positionals.length !== 1 || (last !== undefined && !(last > 0)) || !Number.isInteger(top) || top < 1) {
@@ -50,7 +50,7 @@ function main(): number {
   }
   const file = pickProfile(positionals[0]!);
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
-  process.stdout.write(`${file}${last === undefined ? '' : `, last ${last} s`}\n\n${formatSummary(summarise(profile, last, readGroups(values.group)), top)}\n`);
+  process.stdout.write(`${file}${last === undefined ? '' : `, last ${last} s`}\n\n${formatSummary(summarise(profile, last, { ...(values['stack-groups'] ? STACK_GROUPS : {}), ...readGroups(values.group) }), top)}\n`);
   return 0;
 }
 
