@@ -3,10 +3,12 @@
  * the same bytes and a hand-written Express peer, in one run, on loopback, plus the server's memory
  * with the whole ECB history loaded. Options: --duration 10 --warmup 2 --connections 10
  * --pipelining 1 --only baseline,express,rest,graphql,units,batch,rss --json --profile <dir>
- * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip).
+ * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
+ * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { batchAccountsFor } from './bench/batch';
@@ -16,7 +18,7 @@ import { formatReport, problems, ratios, runInfo } from './bench/report';
 import { benchTargets, TARGET_IDS, verifyTarget, type ServersOptions, type ServersReady } from './bench/targets';
 
 const IDS = [...TARGET_IDS, 'rss'];
-const USAGE = `usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file]`;
+const USAGE = `usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file]`;
 const DEFAULT_RATES_FILE = fileURLToPath(new URL('../../shared/ecb/eurofxref-hist.zip', import.meta.url));
 
 /** The command line, checked before anything starts: a typo must not cost a minute of load. */
@@ -30,6 +32,7 @@ function readArgs() {
       only: { type: 'string' },
       profile: { type: 'string' },
       'rates-file': { type: 'string' },
+      'heap-snapshot': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -114,6 +117,7 @@ async function main(): Promise<number> {
   const serversOptions: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
     ...ratesFileFor(wants('rss'), args['rates-file']),
+    ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
   if (serversOptions.ratesFile) log(`loading the ECB history ${serversOptions.ratesFile} in the server child…`);
   const { child, ready } = await startServers(args.profile, serversOptions);

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
@@ -70,6 +71,7 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
   await service.start();
   const importSeconds = (performance.now() - started) / 1000;
   const after = memoryNow();
+  if (options.heapSnapshot) v8.writeHeapSnapshot(options.heapSnapshot);
   const { date: newest, lastError } = service.status();
   const first = service.resolveDate('1999-01-04') ?? null;
   if (newest === null || first === null) throw new Error(`RATES_FILE ${file} was not loaded: ${lastError ?? 'no publication held'}`);

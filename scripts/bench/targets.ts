@@ -10,6 +10,8 @@ export interface ServersOptions {
   ratesFile?: string;
   /** Why ratesFile is absent, printed in the report. */
   memorySkipped?: string;
+  /** Where to write a V8 heap snapshot once the history is loaded (after the memory figures). */
+  heapSnapshot?: string;
 }
 
 /** What the server child (servers.ts) reports once every server listens on loopback. */
