@@ -92,7 +92,7 @@ export function formatMemory(memory: MemoryReport): string[] {
     `memory of the server child (process.memoryUsage() after a full GC; MiB = 2^20 bytes), RATES_FILE=${memory.file}`,
     `(publications ${memory.first} … ${memory.newest}, imported by the rates service's start() in ${memory.importSeconds.toFixed(1)} s):`,
     line('before the history was loaded', memory.before),
-    line('after it was loaded', memory.after),
+    line('2 s after it was loaded', memory.after),
     ...(memory.end ? [line('after every load row ran', memory.end)] : []),
   ];
 }
