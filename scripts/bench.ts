@@ -1,16 +1,25 @@
 /**
  * `npm run bench`: throughput and latency of the API against a plain node:http handler that sends
- * the same bytes, in one run, on loopback. Options: --duration 10 --warmup 2 --connections 10
- * --pipelining 1 --only baseline,rest,graphql,units --json --profile <dir> (CPU-profiles the servers).
+ * the same bytes and a hand-written Express peer, in one run, on loopback, plus the server's memory
+ * with the whole ECB history loaded. Options: --duration 10 --warmup 2 --connections 10
+ * --pipelining 1 --only baseline,express,rest,graphql,units,batch,rss --json --profile <dir>
+ * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
+ * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { batchAccountsFor } from './bench/batch';
 import { measure, type LoadOptions, type Measurement } from './bench/load';
-import { formatReport, problems, runInfo } from './bench/report';
-import { benchTargets, verifyTarget, type ServersReady } from './bench/targets';
+import type { MemoryFigures, MemoryReport } from './bench/memory';
+import { formatReport, problems, ratios, runInfo } from './bench/report';
+import { benchTargets, TARGET_IDS, verifyTarget, type ServersOptions, type ServersReady } from './bench/targets';
 
-const USAGE = 'usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ids] [--json] [--profile dir]';
+const IDS = [...TARGET_IDS, 'rss'];
+const USAGE = `usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file]`;
+const DEFAULT_RATES_FILE = fileURLToPath(new URL('../../shared/ecb/eurofxref-hist.zip', import.meta.url));
 
 /** The command line, checked before anything starts: a typo must not cost a minute of load. */
 function readArgs() {
@@ -22,6 +31,8 @@ function readArgs() {
       pipelining: { type: 'string', default: '1' },
       only: { type: 'string' },
       profile: { type: 'string' },
+      'rates-file': { type: 'string' },
+      'heap-snapshot': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -36,18 +47,31 @@ function readArgs() {
     connections: count('connections', 1),
     pipelining: count('pipelining', 1),
   };
-  return { ...values, options };
+  const only = values.only?.split(',').map((id) => id.trim());
+  const unknown = only?.filter((id) => !IDS.includes(id));
+  if (unknown?.length) throw new Error(`--only: unknown id ${unknown.join(', ')} (ids: ${IDS.join(', ')})`);
+  const wants = (id: string) => !only || only.includes(id);
+  return { ...values, options, wants };
+}
+
+/** The ECB history for the memory figures, or why there are none. */
+function ratesFileFor(wanted: boolean, given: string | undefined): Pick<ServersOptions, 'ratesFile' | 'memorySkipped'> {
+  if (!wanted) return { memorySkipped: 'rss not in --only' };
+  const file = given ?? DEFAULT_RATES_FILE;
+  if (!fs.existsSync(file)) return { memorySkipped: `${file} is absent: no ECB history to load (give one with --rates-file)` };
+  return { ratesFile: file };
 }
 
 const argv = process.argv.slice(2).join(' ');
 const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench${argv ? ` -- ${argv}` : ''}` : `tsx scripts/bench.ts ${argv}`.trim();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Starts servers.ts under tsx in a child process and waits for its ports and key. */
-function startServers(profileDir: string | undefined): Promise<{ child: ChildProcess; ready: ServersReady }> {
+/** Starts servers.ts under tsx in a child process and waits for its ports and keys. */
+function startServers(profileDir: string | undefined, serversOptions: ServersOptions): Promise<{ child: ChildProcess; ready: ServersReady }> {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = fork(fileURLToPath(new URL('./bench/servers.ts', import.meta.url)), [], {
-    execArgv: ['--import', import.meta.resolve('tsx'), ...profile],
+  // --expose-gc: the memory figures are taken after a full GC, not whenever V8 last collected.
+  const child = fork(fileURLToPath(new URL('./bench/servers.ts', import.meta.url)), [JSON.stringify(serversOptions)], {
+    execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...profile],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -56,6 +80,19 @@ function startServers(profileDir: string | undefined): Promise<{ child: ChildPro
       if (message.ready) resolve({ child, ready: message.ready });
       else reject(new Error(`the server process failed to start:\n${message.error}`));
     });
+  });
+}
+
+/** The child's memory once every row ran. */
+function askMemory(child: ChildProcess): Promise<MemoryFigures> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { memory?: MemoryFigures }) => {
+      if (!message.memory) return;
+      child.off('message', onMessage);
+      resolve(message.memory);
+    };
+    child.on('message', onMessage);
+    child.send('memory');
   });
 }
 
@@ -75,14 +112,19 @@ async function main(): Promise<number> {
     log(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const { options } = args;
+  const { options, wants } = args;
   const info = runInfo(command, options);
-  const { child, ready } = await startServers(args.profile);
+  const serversOptions: ServersOptions = {
+    batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
+    ...ratesFileFor(wants('rss'), args['rates-file']),
+    ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
+  };
+  if (serversOptions.ratesFile) log(`loading the ECB history ${serversOptions.ratesFile} in the server child…`);
+  const { child, ready } = await startServers(args.profile, serversOptions);
   const rows: Measurement[] = [];
+  let memory: MemoryReport = ready.memory;
   try {
-    const wanted = args.only?.split(',').map((id) => id.trim());
-    const targets = benchTargets(ready).filter((t) => !wanted || wanted.includes(t.id));
-    if (targets.length === 0) throw new Error(`--only matched no target (baseline, rest, graphql, units)`);
+    const targets = benchTargets(ready).filter((t) => wants(t.id));
     // Every target must give its right answer before any load: a fast 401 is not a result.
     const expected = new Map<string, string>();
     for (const target of targets) expected.set(target.id, await verifyTarget(target));
@@ -91,12 +133,14 @@ async function main(): Promise<number> {
       log(`${target.label}: ${options.warmup} s warm-up, ${options.duration} s measured…`);
       rows.push(await measure(target, expected.get(target.id)!, options));
     }
+    if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(child) };
   } finally {
     await stopServers(child);
   }
   const failed = problems(rows);
-  if (args.json) process.stdout.write(`${JSON.stringify({ ...info, results: rows, problems: failed }, null, 2)}\n`);
-  else process.stdout.write(`${formatReport(info, rows)}\n`);
+  const json = { ...info, results: rows, ratios: ratios(rows), memory, batchAccounts: serversOptions.batchAccounts, problems: failed };
+  if (args.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  else process.stdout.write(`${formatReport(info, rows, memory)}\n`);
   for (const line of failed) log(`FAILED ${line}`);
   return failed.length === 0 ? 0 : 1;
 }

@@ -13,6 +13,9 @@ export interface LoadOptions {
 export interface Measurement {
   id: string;
   label: string;
+  kind: Target['kind'];
+  /** Conversions per request (the batch row). */
+  itemsPerRequest: number | undefined;
   /** Mean of autocannon's per-second samples. */
   requestsPerSecond: number;
   /** Spread of the per-second samples: large when something else competes for the CPU. */
@@ -26,9 +29,15 @@ export interface Measurement {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** The start of the first body that differed from the verified one. */
+  firstMismatch: string | undefined;
 }
 
-function fire(target: Target, expectBody: string, seconds: number, o: LoadOptions, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
+function fire(target: Target, expectBody: string, seconds: number, o: LoadOptions, onMismatch: (body: string) => void, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
+  const path = new URL(target.url);
+  // Several keys: every connection sends one request per key in turn. autocannon refuses
+  // expectBody next to `requests`, so verifyBody compares the body instead (the same test).
+  const requests = target.headerCycle?.map((headers) => ({ method: target.method, path: path.pathname + path.search, headers, body: target.body }));
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -39,8 +48,14 @@ function fire(target: Target, expectBody: string, seconds: number, o: LoadOption
         connections: o.connections,
         pipelining: o.pipelining,
         duration: seconds,
-        // A body that changes mid-run (an error, a 429 envelope with status 200) counts as a mismatch.
-        expectBody,
+        ...(requests ? { requests } : {}),
+        // A body that changes mid-run (an error, a 429 envelope with status 200, an item refused
+        // inside a batch) counts as a mismatch; the first one is kept for the report.
+        verifyBody: (body) => {
+          if (body === expectBody) return true;
+          onMismatch(String(body));
+          return false;
+        },
       },
       (error: unknown, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result)),
     );
@@ -56,9 +71,13 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 export async function measure(target: Target, expectBody: string, o: LoadOptions): Promise<Measurement> {
-  const warm = o.warmup > 0 ? await fire(target, expectBody, o.warmup, o) : undefined;
+  let firstMismatch: string | undefined;
+  const onMismatch = (body: string) => {
+    firstMismatch ??= body.slice(0, 500);
+  };
+  const warm = o.warmup > 0 ? await fire(target, expectBody, o.warmup, o, onMismatch) : undefined;
   const latencies: number[] = [];
-  const run = await fire(target, expectBody, o.duration, o, (ms) => latencies.push(ms));
+  const run = await fire(target, expectBody, o.duration, o, onMismatch, (ms) => latencies.push(ms));
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes: Record<string, number> = {};
   for (const result of [warm, run]) {
@@ -68,6 +87,8 @@ export async function measure(target: Target, expectBody: string, o: LoadOptions
   return {
     id: target.id,
     label: target.label,
+    kind: target.kind,
+    itemsPerRequest: target.itemsPerRequest,
     requestsPerSecond: run.requests.mean,
     requestsPerSecondSd: run.requests.stddev,
     p50Ms: percentile(sorted, 0.5),
@@ -78,5 +99,6 @@ export async function measure(target: Target, expectBody: string, o: LoadOptions
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
     statusCodes,
+    firstMismatch,
   };
 }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { LoadOptions, Measurement } from './load';
+import type { MemoryFigures, MemoryReport } from './memory';
 
 export interface RunInfo {
   node: string;
@@ -34,28 +35,89 @@ export function runInfo(command: string, options: LoadOptions): RunInfo {
 export function problems(rows: readonly Measurement[]): string[] {
   return rows
     .filter((r) => r.non2xx + r.mismatches + r.errors + r.timeouts > 0)
-    .map((r) => `${r.label}: non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}, body mismatches ${r.mismatches}, errors ${r.errors}, timeouts ${r.timeouts}`);
+    .map(
+      (r) =>
+        `${r.label}: non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}, body mismatches ${r.mismatches}, errors ${r.errors}, timeouts ${r.timeouts}` +
+        (r.firstMismatch === undefined ? '' : `; first differing body: ${r.firstMismatch}`),
+    );
 }
 
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** Conversions per second: req/s × items per request (1 for every row but batch). */
+export function itemsPerSecond(row: Measurement): number {
+  return row.requestsPerSecond * (row.itemsPerRequest ?? 1);
+}
+
+/**
+ * A row's ratio to another row's req/s. For the batch row it is items/s ÷ req/s (the issue's
+ * "≥ 4× the baseline's requests/s in items/s"); undefined where the other row was not run.
+ */
+export function ratio(row: Measurement, to: Measurement | undefined): number | undefined {
+  return to && to.requestsPerSecond > 0 ? itemsPerSecond(row) / to.requestsPerSecond : undefined;
+}
+
+export interface Ratios {
+  id: string;
+  itemsPerSecond: number;
+  vsBaseline: number | undefined;
+  /** App rows only. */
+  vsPeer: number | undefined;
+}
+
+export function ratios(rows: readonly Measurement[]): Ratios[] {
+  const baseline = rows.find((r) => r.kind === 'baseline');
+  const peer = rows.find((r) => r.kind === 'peer');
+  return rows.map((r) => ({
+    id: r.id,
+    itemsPerSecond: itemsPerSecond(r),
+    vsBaseline: ratio(r, baseline),
+    vsPeer: r.kind === 'app' ? ratio(r, peer) : undefined,
+  }));
+}
+
+function formatRatio(value: number | undefined, items: boolean): string {
+  if (value === undefined) return '–';
+  return `${value.toFixed(2)}x${items ? ' ⁱ' : ''}`;
+}
+
+/** The memory lines under the table: RSS and heap before and after the ECB history was loaded. */
+export function formatMemory(memory: MemoryReport): string[] {
+  if ('skipped' in memory) return [`memory: not measured (${memory.skipped})`];
+  const line = (what: string, m: MemoryFigures) =>
+    `- ${what}: RSS ${mib(m.rss)}, heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)}, peak RSS so far ${mib(m.maxRss)}${m.afterGc ? '' : ' (no GC exposed)'}`;
+  return [
+    `memory of the server child (process.memoryUsage() after a full GC; MiB = 2^20 bytes), RATES_FILE=${memory.file}`,
+    `(publications ${memory.first} … ${memory.newest}, imported by the rates service's start() in ${memory.importSeconds.toFixed(1)} s):`,
+    line('before the history was loaded', memory.before),
+    line('2 s after it was loaded', memory.after),
+    ...(memory.end ? [line('after every load row ran', memory.end)] : []),
+  ];
+}
 
 /** A Markdown table, so a run can be pasted into docs/benchmarks.md as printed. */
-export function formatReport(info: RunInfo, rows: readonly Measurement[]): string {
-  const baseline = rows.find((r) => r.id === 'baseline')?.requestsPerSecond;
+export function formatReport(info: RunInfo, rows: readonly Measurement[], memory?: MemoryReport): string {
   const o = info.options;
+  const byId = new Map(ratios(rows).map((r) => [r.id, r]));
+  const batchRows = rows.filter((r) => r.itemsPerRequest !== undefined);
   const lines = [
     `node ${info.node} · ${info.cpu} × ${info.cores} cores · ${info.date} · load average at start ${info.loadAverage}`,
     `command: ${info.command}`,
     `load: ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmup} s warm-up + ${o.duration} s measured per target`,
     `setup: ${info.setup}`,
     '',
-    '| target | req/s (mean ± sd) | p50 ms | p99 ms | vs baseline | requests | non-2xx |',
-    '|---|--:|--:|--:|--:|--:|--:|',
+    '| target | req/s (mean ± sd) | items/s | p50 ms | p99 ms | vs baseline | vs Express | requests | non-2xx |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...rows.map((r) => {
-      const ratio = baseline ? `${(r.requestsPerSecond / baseline).toFixed(2)}x` : 'n/a';
-      const rps = `${Math.round(r.requestsPerSecond).toLocaleString('en-US')} ± ${Math.round(r.requestsPerSecondSd).toLocaleString('en-US')}`;
-      return `| ${r.label} | ${rps} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${ratio} | ${r.requests.toLocaleString('en-US')} | ${r.non2xx} |`;
+      const x = byId.get(r.id)!;
+      const items = r.itemsPerRequest !== undefined;
+      const rps = `${count(r.requestsPerSecond)} ± ${count(r.requestsPerSecondSd)}`;
+      return `| ${r.label} | ${rps} | ${items ? count(x.itemsPerSecond) : ''} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${formatRatio(x.vsBaseline, items)} | ${formatRatio(x.vsPeer, items)} | ${r.requests.toLocaleString('en-US')} | ${r.non2xx} |`;
     }),
   ];
+  if (batchRows.length > 0) lines.push('', 'ⁱ items/s (req/s × items per request) ÷ that row\'s req/s.');
+  if (memory) lines.push('', ...formatMemory(memory));
   return lines.join('\n');
 }

@@ -1,22 +1,28 @@
 /**
- * The server side of scripts/bench.ts, run as a child process: the real app and the plain
- * node:http baseline listen on loopback here, so autocannon (in the parent) gets its own core
- * instead of taking turns with the servers on one event loop. Both servers share this process but
- * are loaded one at a time, so they never compete.
+ * The server side of scripts/bench.ts, run as a child process: the real app, the Express peer and
+ * the plain node:http baseline listen on loopback here, so autocannon (in the parent) gets its own
+ * core instead of taking turns with the servers on one event loop. The servers share this process
+ * but are loaded one at a time, so they never compete. Its one argument is a ServersOptions JSON.
  */
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
+import { createRatesService } from '../../src/data/rates';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
-import type { RatesReader } from '../../src/services/rates';
-import { CONVERT_PATH, type ServersReady } from './targets';
+import type { RatesReader, RatesService } from '../../src/services/rates';
+import { expressPeer } from './express-peer';
+import { memoryNow, type MemoryReport } from './memory';
+import { CONVERT_PATH, type ServersOptions, type ServersReady } from './targets';
 
+const options = JSON.parse(process.argv[2] ?? '{}') as ServersOptions;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measurement-bench-'));
 const config = loadConfig({
   DATA_DIR: dataDir,
@@ -25,9 +31,12 @@ const config = loadConfig({
   // The rate limits are set far above what a run sends: this measures the pipeline, not the limiter.
   PUBLIC_RATE_LIMIT: '1000000',
   KEY_RATE_LIMIT: '1000000',
+  // main.ts's path: the rates service imports RATES_FILE when it starts.
+  ...(options.ratesFile ? { RATES_FILE: options.ratesFile } : {}),
 });
+const logger = createLogger('silent');
 const store = openStore(config);
-// Unit conversions never read rates: an empty reader keeps the run off the network (no ECB fetch).
+// Without the history, unit conversions never read rates: an empty reader keeps the run off the network.
 const noRates: RatesReader = {
   latest: () => undefined,
   resolveDate: () => undefined,
@@ -36,6 +45,11 @@ const noRates: RatesReader = {
   status: () => ({ date: null, fetchedAt: null, stale: true, lastError: null }),
   latestMaxAgeSeconds: () => 0,
 };
+// The ECB refresh start() launches in the background fails at once instead of reaching the network.
+const offline: typeof fetch = () => Promise.reject(new TypeError('the bench runs offline'));
+const ratesService: RatesService | undefined = options.ratesFile
+  ? createRatesService({ config, logger, fetch: offline, tuning: { tries: 1 } })
+  : undefined;
 const servers: Server[] = [];
 let limiters: RateLimiters | undefined;
 
@@ -45,13 +59,39 @@ async function listen(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+async function businessKey(): Promise<string> {
+  const account = await store.createAccount({ plan: 'business' });
+  return (await store.createKey(account.id, 'test')).key;
+}
+
+const SETTLE_MS = 2000;
+
+/** Starts the rates service with RATES_FILE set, as main.ts does, and measures the process around it. */
+async function loadHistory(service: RatesService, file: string): Promise<MemoryReport> {
+  const before = memoryNow();
+  const started = performance.now();
+  await service.start();
+  const importSeconds = (performance.now() - started) / 1000;
+  // start() leaves work in flight (the background refresh, the cache check) that keeps the
+  // import's objects reachable for a moment: measured at once, heap used was up to 17 MiB higher.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const after = memoryNow();
+  if (options.heapSnapshot) v8.writeHeapSnapshot(options.heapSnapshot);
+  const { date: newest, lastError } = service.status();
+  const first = service.resolveDate('1999-01-04') ?? null;
+  if (newest === null || first === null) throw new Error(`RATES_FILE ${file} was not loaded: ${lastError ?? 'no publication held'}`);
+  return { file, first, newest, importSeconds, before, after };
+}
+
 async function start(): Promise<ServersReady> {
   // In-memory counters, as one instance without REDIS_URL runs.
   limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const { yoga } = createApp({ config, store, rates: noRates, limiters, logger: createLogger('silent') });
-  const account = await store.createAccount({ plan: 'business' });
-  const { key } = await store.createKey(account.id, 'test');
+  const { yoga } = createApp({ config, store, rates: ratesService ?? noRates, limiters, logger });
+  const key = await businessKey();
+  const batchKeys: string[] = [];
+  for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
   const appPort = await listen(createServer(yoga));
+  const expressPort = await listen(createServer(expressPeer()));
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
   const sample = await fetch(`http://127.0.0.1:${appPort}${CONVERT_PATH}`, { headers: { authorization: `Bearer ${key}` } });
@@ -64,7 +104,9 @@ async function start(): Promise<ServersReady> {
       response.end(body);
     }),
   );
-  return { appPort, baselinePort, key, convertBody: body.toString('utf8'), contentType };
+  const memory: MemoryReport =
+    ratesService && options.ratesFile ? await loadHistory(ratesService, options.ratesFile) : { skipped: options.memorySkipped ?? 'not asked for' };
+  return { appPort, baselinePort, expressPort, key, batchKeys, convertBody: body.toString('utf8'), contentType, memory };
 }
 
 let stopping = false;
@@ -75,6 +117,7 @@ async function stop(code: number): Promise<void> {
     server.closeAllConnections();
     server.close();
   }
+  await ratesService?.stop();
   await limiters?.close();
   await store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -84,6 +127,8 @@ async function stop(code: number): Promise<void> {
 
 process.on('message', (message) => {
   if (message === 'stop') void stop(0);
+  // Asked once every load row has run: what the server holds after serving them.
+  if (message === 'memory') process.send?.({ memory: memoryNow() });
 });
 // The parent died without saying stop: do not linger holding ports and a temp dir.
 process.on('disconnect', () => void stop(0));

@@ -1,29 +1,59 @@
 import assert from 'node:assert/strict';
+import { batchItems, checkBatchAnswer } from './batch';
+import type { MemoryReport } from './memory';
 
-/** What the server child (servers.ts) reports once both servers listen on loopback. */
+/** What the parent tells the server child (its one argument, as JSON). */
+export interface ServersOptions {
+  /** Business accounts (one key each) for the batch row: see batchAccountsFor. */
+  batchAccounts: number;
+  /** The ECB history the rates service imports at start (RATES_FILE); absent: no memory figures. */
+  ratesFile?: string;
+  /** Why ratesFile is absent, printed in the report. */
+  memorySkipped?: string;
+  /** Where to write a V8 heap snapshot once the history is loaded (after the memory figures). */
+  heapSnapshot?: string;
+}
+
+/** What the server child (servers.ts) reports once every server listens on loopback. */
 export interface ServersReady {
   appPort: number;
   baselinePort: number;
-  /** A business-plan key: its monthly quota (2,000,000) is far above what one run sends. */
+  expressPort: number;
+  /** A business-plan key: its monthly quota (2,000,000) is far above what one row sends. */
   key: string;
+  /** One key per business account, for the batch row. */
+  batchKeys: string[];
   /** The exact body bytes GET /v1/convert answered, which the baseline serves. */
   convertBody: string;
   contentType: string;
+  memory: MemoryReport;
 }
 
 export interface Target {
   /** Short name for `--only`. */
   id: string;
   label: string;
+  /** baseline: the ratios' denominator; peer: the Express service; app: this project. */
+  kind: 'baseline' | 'peer' | 'app';
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
+  /** Requests cycle through these headers in turn on every connection (the batch row's keys). */
+  headerCycle?: Record<string, string>[];
   body?: string;
-  /** Throws unless the parsed answer is the one this target must give. */
+  /** Conversions per request (batch): the report shows items/s = req/s × this. */
+  itemsPerRequest?: number;
+  /**
+   * Throws unless the parsed answer is the one this target must give. Every response of the run
+   * must then repeat that checked body byte for byte (the peer's float digits included).
+   */
   check(json: unknown, text: string): void;
 }
 
+export const TARGET_IDS = ['baseline', 'express', 'rest', 'graphql', 'units', 'batch'] as const;
+
 export const CONVERT_PATH = '/v1/convert?value=12.5&from=inch&to=centimeter';
+export const PEER_PATH = '/v1/convert?value=12.5&from=in&to=cm';
 
 // Written from the definition of the inch (exactly 2.54 cm), not copied from the app's output.
 const CONVERSION = { category: 'length', input: { unit: 'inch', value: '12.5' }, result: { unit: 'centimeter', value: '31.75' } };
@@ -31,13 +61,33 @@ const CONVERSION = { category: 'length', input: { unit: 'inch', value: '12.5' },
 // Selects the same fields as the REST body, so both rows resolve and serialize the same object.
 const CONVERT_QUERY = '{ convert(value: "12.5", from: "inch", to: "centimeter") { category input { unit value } result { unit value } } }';
 
+/**
+ * The peer computes in binary floating point through 1 ft = 1/3.28084 m and answers
+ * 31.749998984000026: 1.016e-6 from 31.75. An absolute tolerance of 1e-6 would refuse that, so
+ * the check allows a relative 1e-6 (±3.2e-5 cm here), far tighter than any unit mix-up.
+ */
+export const PEER_RELATIVE_TOLERANCE = 1e-6;
+
+export function checkPeerAnswer(json: unknown): void {
+  const data = (json as { data?: { input?: unknown; result?: { value?: unknown; unit?: unknown }; category?: unknown } }).data;
+  assert.ok(data, 'no data');
+  assert.deepEqual(data.input, { value: 12.5, unit: 'in' });
+  assert.equal(data.category, 'length');
+  assert.equal(data.result?.unit, 'cm');
+  const value = data.result?.value;
+  assert.equal(typeof value, 'number', 'result.value must be a JSON number');
+  assert.ok(Math.abs((value as number) - 31.75) <= PEER_RELATIVE_TOLERANCE * 31.75, `result ${String(value)} is not within a relative 1e-6 of 31.75`);
+}
+
 export function benchTargets(s: ServersReady): Target[] {
   const app = `http://127.0.0.1:${s.appPort}`;
   const auth = { authorization: `Bearer ${s.key}` };
+  const items = batchItems();
   return [
     {
       id: 'baseline',
       label: 'baseline: node:http, same bytes',
+      kind: 'baseline',
       url: `http://127.0.0.1:${s.baselinePort}${CONVERT_PATH}`,
       method: 'GET',
       headers: {},
@@ -46,10 +96,20 @@ export function benchTargets(s: ServersReady): Target[] {
         assert.deepEqual(json, { data: CONVERSION });
       },
     },
-    { id: 'rest', label: 'GET /v1/convert', url: app + CONVERT_PATH, method: 'GET', headers: auth, check: (json) => assert.deepEqual(json, { data: CONVERSION }) },
+    {
+      id: 'express',
+      label: 'peer: Express 5 + convert-units (no auth, float)',
+      kind: 'peer',
+      url: `http://127.0.0.1:${s.expressPort}${PEER_PATH}`,
+      method: 'GET',
+      headers: {},
+      check: checkPeerAnswer,
+    },
+    { id: 'rest', label: 'GET /v1/convert', kind: 'app', url: app + CONVERT_PATH, method: 'GET', headers: auth, check: (json) => assert.deepEqual(json, { data: CONVERSION }) },
     {
       id: 'graphql',
       label: 'POST /graphql convert',
+      kind: 'app',
       url: `${app}/graphql`,
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -59,10 +119,23 @@ export function benchTargets(s: ServersReady): Target[] {
     {
       id: 'units',
       label: 'GET /v1/units/meter (public)',
+      kind: 'app',
       url: `${app}/v1/units/meter`,
       method: 'GET',
       headers: {},
       check: (json) => assert.equal((json as { data?: { id?: unknown } }).data?.id, 'meter'),
+    },
+    {
+      id: 'batch',
+      label: `POST /v1/batch, ${items.length.toLocaleString('en-US')} items`,
+      kind: 'app',
+      url: `${app}/v1/batch`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.batchKeys[0]}`, 'content-type': 'application/json' },
+      headerCycle: s.batchKeys.map((key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })),
+      body: JSON.stringify({ items }),
+      itemsPerRequest: items.length,
+      check: (json) => checkBatchAnswer(json, items),
     },
   ];
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Measurement } from '../../../scripts/bench/load';
+import { formatMemory, formatReport, ratios, runInfo } from '../../../scripts/bench/report';
+
+const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, itemsPerRequest?: number): Measurement => ({
+  id,
+  label: id,
+  kind,
+  itemsPerRequest,
+  requestsPerSecond,
+  requestsPerSecondSd: 1,
+  p50Ms: 1,
+  p99Ms: 2,
+  requests: requestsPerSecond * 10,
+  non2xx: 0,
+  mismatches: 0,
+  errors: 0,
+  timeouts: 0,
+  statusCodes: { 200: requestsPerSecond * 10 },
+  firstMismatch: undefined,
+});
+
+const ROWS = [row('baseline', 'baseline', 40_000), row('express', 'peer', 8_000), row('rest', 'app', 20_000), row('batch', 'app', 200, 1000)];
+
+describe('bench report ratios', () => {
+  it('divides every row by the baseline, and the batch row by items/s', () => {
+    const r = new Map(ratios(ROWS).map((x) => [x.id, x]));
+    expect(r.get('baseline')?.vsBaseline).toBe(1);
+    expect(r.get('express')?.vsBaseline).toBe(0.2);
+    expect(r.get('rest')?.vsBaseline).toBe(0.5);
+    expect(r.get('batch')?.itemsPerSecond).toBe(200_000);
+    expect(r.get('batch')?.vsBaseline).toBe(5);
+  });
+
+  it('compares only the app rows with the Express peer', () => {
+    const r = new Map(ratios(ROWS).map((x) => [x.id, x]));
+    expect(r.get('baseline')?.vsPeer).toBeUndefined();
+    expect(r.get('express')?.vsPeer).toBeUndefined();
+    expect(r.get('rest')?.vsPeer).toBe(2.5);
+    expect(r.get('batch')?.vsPeer).toBe(25);
+  });
+
+  it('leaves a ratio out when its reference row was not run', () => {
+    const r = ratios([row('rest', 'app', 100)]);
+    expect(r[0]).toMatchObject({ vsBaseline: undefined, vsPeer: undefined });
+  });
+
+  it('prints items/s and marks the items ratios in the table', () => {
+    const text = formatReport(runInfo('npm run bench', { duration: 10, warmup: 2, connections: 10, pipelining: 1 }), ROWS);
+    expect(text).toContain('| batch | 200 ± 1 | 200,000 | 1.00 | 2.00 | 5.00x ⁱ | 25.00x ⁱ | 2,000 | 0 |');
+    expect(text).toContain('| rest | 20,000 ± 1 |  | 1.00 | 2.00 | 0.50x | 2.50x | 200,000 | 0 |');
+    expect(text).toContain('ⁱ items/s');
+  });
+
+  it('says why there are no memory figures', () => {
+    expect(formatMemory({ skipped: '/x/eurofxref-hist.zip is absent' })).toEqual(['memory: not measured (/x/eurofxref-hist.zip is absent)']);
+  });
+});
