@@ -86,11 +86,11 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
 async function start(): Promise<ServersReady> {
   // In-memory counters, as one instance without REDIS_URL runs.
   limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const { yoga } = createApp({ config, store, rates: ratesService ?? noRates, limiters, logger });
+  const { handler } = createApp({ config, store, rates: ratesService ?? noRates, limiters, logger });
   const key = await businessKey();
   const batchKeys: string[] = [];
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
-  const appPort = await listen(createServer(yoga));
+  const appPort = await listen(createServer(handler));
   const expressPort = await listen(createServer(expressPeer()));
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
