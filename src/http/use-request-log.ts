@@ -8,17 +8,22 @@ export function useRequestLog(logger: Logger): Plugin {
     onResponse({ request, response, serverContext }) {
       const state = requestState(serverContext);
       const url = new URL(request.url, 'http://localhost');
-      logger.info(
+      // Later plugins may still replace the response (a 304, an error envelope): on node:http, log
+      // the status actually sent once it is; in-process (yoga.fetch) the response as it stands.
+      const res = (serverContext as { res?: { statusCode: number; once(event: 'close', listener: () => void): unknown } }).res;
+      const write = (status: number) => logger.info(
         {
           requestId: state.requestId,
           method: request.method,
           path: url.pathname,
-          status: response.status,
+          status,
           ms: Math.round((performance.now() - state.startedAt) * 10) / 10,
           ...(state.principal ? { keyId: state.principal.keyId, accountId: state.principal.account.id } : {}),
         },
         'request',
       );
+      if (res) res.once('close', () => write(res.statusCode));
+      else write(response.status);
     },
   };
 }
