@@ -39,21 +39,38 @@ server.listen(config.port, config.host, () => {
   logger.info({ host: config.host, port, apiEnv: config.apiEnv }, `Measurement API listening on http://${config.host}:${port}`);
 });
 
+/** In-flight requests get this long to finish; then their connections are cut. */
+const DRAIN_MS = 10_000;
+/** Closing the stores gets this long more; then the process exits anyway (with 1). */
+const CLOSE_MS = 5_000;
+
 let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
+  logger.info({ signal }, 'shutting down: no new connections, draining requests in flight');
+  const cut = setTimeout(() => {
+    logger.warn({ afterMs: DRAIN_MS }, 'requests still in flight: closing their connections');
+    server.closeAllConnections();
+  }, DRAIN_MS);
+  cut.unref();
   server.close(async () => {
-    await rates.stop();
-    await limiters.close();
-    await store.close();
+    clearTimeout(cut);
+    setTimeout(() => {
+      logger.error({ afterMs: CLOSE_MS }, 'stores did not close in time: exiting anyway');
+      process.exit(1);
+    }, CLOSE_MS).unref();
+    await Promise.allSettled([rates.stop(), limiters.close(), store.close()]).then((results) => {
+      for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
+    });
+    logger.info('stopped');
+    logger.flush?.();
     process.exit(0);
   });
+  // Keep-alive connections with no request in flight are closed now; busy ones once answered
+  // (node:http would otherwise keep them for keepAliveTimeout).
   server.closeIdleConnections();
-  setTimeout(() => {
-    server.closeAllConnections();
-  }, 5_000).unref();
+  setInterval(() => server.closeIdleConnections(), 100).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
