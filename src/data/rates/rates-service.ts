@@ -141,12 +141,16 @@ export class EcbRatesService implements RatesService {
     }
   }
 
-  /** Reloads from the cache when its revision moved, and takes a newer fetchedAt another process stored. */
+  /**
+   * Reloads from the cache when its revision moved, takes a newer fetchedAt another process stored,
+   * and the stored lastError: every process writes the outcome of each fetch there (a success
+   * clears it), so it is the latest outcome, also of an `admin rates refresh`.
+   */
   private async sync(force: boolean): Promise<void> {
     await this.held.reload(force);
     const stored = await this.parts.cache.readStatus();
     if (stored.fetchedAt !== null && (this.fetchedAt === null || stored.fetchedAt > this.fetchedAt)) this.fetchedAt = stored.fetchedAt;
-    if (force) this.lastError = stored.lastError;
+    this.lastError = stored.lastError;
   }
 
   private async recordFailure(error: unknown, what: string): Promise<void> {
