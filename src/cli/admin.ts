@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { EcbFetchError, RatesSourceError } from '../data/rates';
 import type { AccountStore } from '../data/store';
 import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { PLAN_IDS, PLANS, isPlanId, type PlanId } from '../domain/plans';
 import type { ImportReport, RatesService } from '../services/rates';
@@ -102,7 +103,7 @@ const COMMANDS: Record<string, Command> = {
       const id = required(values, 'id');
       const key = await deps.store.findKeyById(id);
       const account = key && (await deps.store.findAccountById(key.accountId));
-      if (!account) throw new ApiError('NOT_FOUND', `No API key has the id '${id}'.`, { param: 'id' });
+      if (!account) throw new ApiError('NOT_FOUND', `No API key has the id ${quoteInput(id)}.`, { param: 'id' });
       const month = (deps.now ?? (() => new Date()))().toISOString().slice(0, 7);
       const used = await deps.store.monthlyUsage(account.id, month);
       return { accountId: account.id, plan: account.plan, month, used, limit: PLANS[account.plan].monthlyQuota };

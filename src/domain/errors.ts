@@ -1,3 +1,5 @@
+import { redactMessage } from './quote-input';
+
 /**
  * The one error table: every error code the API can answer with, and its HTTP status.
  * REST renders `{"error": {...}}` with this status; GraphQL puts the same code and status
@@ -65,7 +67,7 @@ export interface ErrorBody {
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
   return {
     code: error.code,
-    message: error.message,
+    message: redactMessage(error.message),
     status: error.status,
     ...(error.param === undefined ? {} : { param: error.param }),
     requestId,

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
 import type { AppServices } from '../services';
 import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { restErrorResponse, toApiError } from './errors';
@@ -61,13 +62,13 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   const dispatch = async (request: Request, url: URL, serverContext: object): Promise<Response | Request> => {
     const state = requestState(serverContext);
     const match = matchPath(url.pathname);
-    if (!match) throw new ApiError('NOT_FOUND', `There is no route ${url.pathname}. See GET /openapi.json.`);
+    if (!match) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
     state.shared = match.routes.some((r) => r.shared);
     const route = match.routes.find((r) => r.method === request.method);
     if (!route) {
       if (request.method === 'OPTIONS' && state.shared) return preflightResponse();
       const allow = match.routes.map((r) => r.method).join(', ');
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow}.`, { headers: { Allow: allow } });
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { headers: { Allow: allow } });
     }
     if (route.field !== undefined) return admit(request, url, route, match.params, serverContext);
     await options.rateLimit(route.access, serverContext, request);
