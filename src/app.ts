@@ -3,6 +3,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import { ApiError } from './domain/errors';
 import type { AccountStore } from './data/store';
 import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
@@ -24,6 +25,7 @@ import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
 import { COUNTED_AT_EDGE, rateLimitDirectiveFor } from './http/rate-limit-directive';
 import { useRequestLog } from './http/use-request-log';
+import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
 
@@ -36,18 +38,22 @@ export interface AppDependencies {
   limiters: RateLimiters;
   /** The time, for everything that depends on it ("today" in Berlin, quota months). */
   clock?: () => Date;
+  /** Where requests, refusals and the rates' age are counted; a fresh registry by default. */
+  metrics?: Metrics;
 }
 
 export interface App {
   yoga: YogaServerInstance<Record<string, unknown>, GraphQLContext>;
   services: AppServices;
+  metrics: Metrics;
 }
 
 const GRAPHQL_PATH = '/graphql';
 
 /** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date() }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger });
+export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics() }: AppDependencies): App {
+  const services = createServices({ config, store, rates, clock, logger, metrics });
+  metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
     bucketOf: async (kind, context) => {
@@ -56,6 +62,10 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     },
     onState: (state, context) => {
       if (!context.countedAtEdge) context.reportRateLimit(state);
+    },
+    onRefused: (kind, context) => {
+      if (kind === 'public') metrics.rateLimited('public');
+      else void context.requireKey().then((principal) => metrics.rateLimited(principal.account.plan), () => undefined);
     },
   });
   const executable = rateLimits.transformer(schema);
@@ -86,7 +96,13 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         rateLimit: (kind, serverContext, request) => {
           const state = requestState(serverContext);
           const bucket = kind === 'key' ? state.principal!.keyId : clientBucket(serverContext, request, trust);
-          return limiters.consume(kind, bucket).then((limit) => (state.rateLimit = limit));
+          return limiters.consume(kind, bucket).then(
+            (limit) => (state.rateLimit = limit),
+            (error: unknown) => {
+              if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') metrics.rateLimited(kind === 'key' ? state.principal!.account.plan : 'public');
+              throw error;
+            },
+          );
         },
       }),
       useErrorCodes(logger),
@@ -102,7 +118,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       }),
     ],
   });
-  return { yoga, services };
+  return { yoga, services, metrics };
 }
 
 const DEFAULT_QUERY = `# Units and categories are public; conversions need a key:

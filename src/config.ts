@@ -39,7 +39,17 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
+  METRICS: z
+    .string()
+    .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
+    .default('local'),
 });
+
+/** Who may read GET /metrics: loopback clients (`local`), nobody, anyone, or bearers of the token. */
+export type MetricsAccess = { mode: 'local' | 'off' | 'public' } | { mode: 'token'; token: string };
+
+/** Variables whose value is a secret: a bad one is named, never shown. */
+const SECRET_VARIABLES = new Set(['METRICS']);
 
 export type Env = z.input<typeof schema>;
 
@@ -59,6 +69,8 @@ export interface Config {
   publicRateLimit: number;
   /** Requests a second per API key on keyed routes. */
   keyRateLimit: number;
+  /** METRICS: who may read GET /metrics. */
+  metrics: MetricsAccess;
 }
 
 export class ConfigError extends Error {
@@ -72,7 +84,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (got ${JSON.stringify(present[name] ?? '')})`);
+    const got = SECRET_VARIABLES.has(name) ? 'value not shown' : `got ${JSON.stringify(present[name] ?? '')}`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (${got})`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -89,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
+    metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
 }
 

@@ -1,10 +1,12 @@
-import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openStore } from './data/open-store';
 import { createRatesService } from './data/rates';
+import { parseTrustProxy } from './http/client-ip';
+import { createHttpServer } from './http/node-server';
 import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
+import { createMetrics } from './metrics';
 
 /** Reads the configuration, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 function readConfig(): Config {
@@ -20,7 +22,8 @@ function readConfig(): Config {
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 const store = openStore(config);
-const rates = createRatesService({ config, logger });
+const metrics = createMetrics();
+const rates = createRatesService({ config, logger, onFetchFailure: () => metrics.ecbFetchFailed() });
 // Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.
 await rates.start();
 const limiters = await createRateLimiters({
@@ -29,9 +32,8 @@ const limiters = await createRateLimiters({
   redisUrl: config.redisUrl,
   onRedisError: (error) => logger.warn({ err: error }, 'Redis unavailable: counting rate limits in this instance until it is back'),
 });
-const { yoga } = createApp({ config, store, logger, rates, limiters });
-const server = createServer(yoga);
-server.keepAliveTimeout = 65_000;
+const { yoga } = createApp({ config, store, logger, rates, limiters, metrics });
+const server = createHttpServer({ handler: yoga, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
 
 server.listen(config.port, config.host, () => {
   const address = server.address();

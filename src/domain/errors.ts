@@ -11,8 +11,12 @@ export const ERROR_STATUS = {
   PLAN_REQUIRED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** node:http gave up waiting for the request's headers (headersTimeout/requestTimeout). */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The request line and headers together are over node:http's limit (16 KiB by default). */
+  HEADERS_TOO_LARGE: 431,
   UNKNOWN_UNIT: 400,
   INCOMPATIBLE_UNITS: 400,
   UNKNOWN_CURRENCY: 400,

@@ -32,6 +32,8 @@ export interface RateLimitDirectiveOptions<TContext> {
   bucketOf(kind: RateLimitKind, context: TContext, info: GraphQLResolveInfo): string | Promise<string>;
   /** Receives the state after every spend, e.g. to put RateLimit headers on the response. */
   onState?(state: RateLimitState, context: TContext): void;
+  /** Told of every refusal (metrics), before RATE_LIMIT_EXCEEDED is thrown. */
+  onRefused?(kind: RateLimitKind, context: TContext): void;
 }
 
 export interface RateLimitDirectives {
@@ -52,7 +54,8 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
       // field: all the fields a caller resolves spend from its one bucket, as its REST calls do.
       keyGenerator: (_directiveArgs, _source, _args, context, info) => options.bucketOf(kind, context, info),
       // The default throws a plain error that would surface as INTERNAL (500).
-      onLimit: (res) => {
+      onLimit: (res, _directiveArgs, _source, _args, context) => {
+        options.onRefused?.(kind, context);
         throw rateLimitExceeded(rateLimitState(policy, res));
       },
       setState: (res, _directiveArgs, _source, _args, context) => options.onState?.(rateLimitState(policy, res), context),

@@ -12,6 +12,8 @@ export interface RequestState {
   route?: RestRoute;
   /** The path is a shared resource: every answer on it carries `Access-Control-Allow-Origin: *`. */
   shared?: boolean;
+  /** A HEAD request, served as its GET without the body. */
+  head?: boolean;
   /** The authenticated key: of a keyed REST route (before SOFA coerces inputs), or of a GraphQL request once a keyed field asked. */
   principal?: Principal;
   /** The account's quota after this request's last charge, for the X-Quota-* headers. */

@@ -7,7 +7,7 @@ import type { AppServices } from '../services';
 import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { restErrorResponse, toApiError } from './errors';
 import { requestState } from './request-state';
-import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, type RestRoute } from './routes';
+import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
 import { etagMatches, preflightResponse, SHARED_CORS_HEADERS, strongEtag } from './shared-resource';
 
@@ -49,7 +49,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     }
     await options.rateLimit(route.access, serverContext, request);
     if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
-    checkRestInput(route, queryFields[route.field!]!.args, params, url.searchParams, body);
+    checkRestInput(route, queryFields[route.field!]!.args, argsOfPath(route, params), url.searchParams, body);
     state.route = route;
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
@@ -61,13 +61,15 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */
   const dispatch = async (request: Request, url: URL, serverContext: object): Promise<Response | Request> => {
     const state = requestState(serverContext);
+    // HEAD is a GET whose body is dropped on the way out (RFC 9110 9.3.2): same checks, same limits.
+    state.head = request.method === 'HEAD';
     const match = matchPath(url.pathname);
     if (!match) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
     state.shared = match.routes.some((r) => r.shared);
-    const route = match.routes.find((r) => r.method === request.method);
+    const route = match.routes.find((r) => r.method === (state.head ? 'GET' : request.method));
     if (!route) {
       if (request.method === 'OPTIONS' && state.shared) return preflightResponse();
-      const allow = match.routes.map((r) => r.method).join(', ');
+      const allow = allowedMethods(match.routes);
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { headers: { Allow: allow } });
     }
     if (route.field !== undefined) return admit(request, url, route, match.params, serverContext);
@@ -99,12 +101,16 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
         if (state.route.shared) final = await conditional(request, final);
       } else if (state.route) {
         // SOFA's error handler cannot see the request: give its error body this request's id.
-        const payload = (await response.json()) as { error?: { requestId?: string } };
+        const payload = (await response.json()) as { error?: { requestId?: string; param?: string } };
         if (payload.error) payload.error.requestId = state.requestId;
+        // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
+        if (payload.error?.param !== undefined) payload.error.param = pathParamOf(state.route, payload.error.param);
         final = withBody(response, JSON.stringify(payload), 'no-store');
       }
       final.headers.set('x-request-id', state.requestId);
       if (state.shared) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
+      // node:http sends no body for HEAD by itself; in-process (yoga.fetch) the body is dropped here.
+      if (state.head && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
       if (final !== response) setResponse(final);
     },
   };

@@ -15,7 +15,7 @@ export function preflightResponse(): Response {
     status: 204,
     headers: {
       ...SHARED_CORS_HEADERS,
-      'access-control-allow-methods': 'GET',
+      'access-control-allow-methods': 'GET, HEAD',
       'access-control-allow-headers': 'If-None-Match, Cache-Control',
       'access-control-max-age': '86400',
     },

@@ -7,6 +7,7 @@ import { createConversions, type Conversions } from './conversions';
 import { createCurrency, type Currency } from './currency';
 import { healthReport, type HealthReport } from './health';
 import { createQuotaMeter, type QuotaMeter } from './quota';
+import type { Metrics } from '../metrics';
 import type { RatesReader } from './rates';
 
 /** The application's services, built once by app.ts from explicit dependencies. */
@@ -28,11 +29,13 @@ export interface ServiceDependencies {
   rates: RatesReader;
   clock: () => Date;
   logger: Logger;
+  /** Where quota refusals and refused keys are counted. */
+  metrics?: Pick<Metrics, 'quotaRefused' | 'authFailed'>;
 }
 
-export function createServices({ config, store, rates, clock, logger }: ServiceDependencies): AppServices {
+export function createServices({ config, store, rates, clock, logger, metrics }: ServiceDependencies): AppServices {
   const currency = createCurrency(rates, clock);
-  const quota = createQuotaMeter(store, clock);
+  const quota = createQuotaMeter(store, clock, (account, count) => metrics?.quotaRefused(account.plan, count));
   return {
     config,
     store,
@@ -45,7 +48,11 @@ export function createServices({ config, store, rates, clock, logger }: ServiceD
       clock,
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
-    authenticate: (authorization) => authenticate(authorization, store, config.apiEnv),
+    authenticate: (authorization) =>
+      authenticate(authorization, store, config.apiEnv).catch((error: unknown) => {
+        metrics?.authFailed(authorization?.trim() ? 'invalid' : 'missing');
+        throw error;
+      }),
     health: () => healthReport(rates),
   };
 }

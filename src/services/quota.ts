@@ -16,7 +16,7 @@ export interface QuotaMeter {
  * can never spend more than the plan allows. Callers charge only after a conversion succeeded,
  * so a failed conversion never costs anything.
  */
-export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaMeter {
+export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefused?: (account: Account, count: number) => void): QuotaMeter {
   const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
 
   const chargeUpTo = async (account: Account, wanted: number) => {
@@ -28,10 +28,12 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaM
     while (asked > 0) {
       const result = await store.consumeQuota(account.id, month, limit, asked);
       used = result.used;
-      if (result.allowed) return { granted: asked, state: { limit, used } };
+      if (result.allowed) break;
       asked = Math.min(asked, limit - result.used);
     }
-    return { granted: 0, state: { limit, used } };
+    const granted = Math.max(asked, 0);
+    if (granted < wanted) onRefused?.(account, wanted - granted);
+    return { granted, state: { limit, used } };
   };
 
   return {

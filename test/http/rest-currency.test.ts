@@ -128,7 +128,7 @@ describe('GET /v1/currency/rates/latest, a public CDN-friendly resource', () => 
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
   });
 
   it('is the only route that sends CORS headers', async () => {

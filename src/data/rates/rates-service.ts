@@ -23,6 +23,8 @@ export interface RatesServiceParts {
   ratesFile: string | undefined;
   /** Aborted by stop(): cancels requests and retry pauses in flight. */
   abort: AbortController;
+  /** Told of every refresh that failed after its retries. */
+  onFetchFailure?: (() => void) | undefined;
 }
 
 const quiet: Progress = () => undefined;
@@ -136,6 +138,7 @@ export class EcbRatesService implements RatesService {
       await this.saveStatus({ fetchedAt: this.fetchedAt, lastError: null });
       return report;
     } catch (error) {
+      if (!this.parts.abort.signal.aborted) this.parts.onFetchFailure?.();
       await this.recordFailure(error, 'ECB rates refresh failed');
       throw error;
     }
