@@ -36,7 +36,7 @@ async function admin(argv: string[], env: Record<string, string> = {}) {
     store,
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
-    rates: () => createRatesService({ config, logger: pino({ level: 'silent' }), clock, tuning: { tries: 1, connectTimeoutMs: 300 } }),
+    rates: () => createRatesService({ config, logger: pino({ level: 'silent' }), clock, tuning: { tries: 1, connectTimeoutMs: 10_000 } }),
     progress: true,
   });
   const line = stderr.split('\n').find((l) => l.startsWith('{'));
