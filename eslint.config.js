@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'scratch/', 'test/graphql/generated.ts', 'src/domain/units/catalogue.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'scratch/', 'test/graphql/generated.ts', 'src/domain/units/catalogue.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,7 +4,16 @@ import { ConfigError, loadConfig } from '../src/config';
 import { openStore } from '../src/data/open-store';
 import { createRatesService } from '../src/data/rates';
 
-/** `npm run --silent admin -- <command>`: load the configuration, open the store, run, close. */
+/**
+ * `npm run --silent admin -- <command>`: load the configuration, open the store, run, close.
+ * Whatever fails, the process ends with one JSON error line on stderr and exit code 1.
+ */
+function fail(code: string, error: unknown): number {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  return 1;
+}
+
 async function main(): Promise<number> {
   let config;
   let store;
@@ -12,11 +21,9 @@ async function main(): Promise<number> {
     config = loadConfig(process.env);
     store = openStore(config);
   } catch (error) {
-    const code = error instanceof ConfigError ? 'INVALID_CONFIGURATION' : 'INTERNAL';
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
-    return 1;
+    return fail(error instanceof ConfigError ? 'INVALID_CONFIGURATION' : 'INTERNAL', error);
   }
+  let exitCode = 1;
   try {
     // Logs go to stderr (stdout carries only the JSON result), and only errors.
     const logger = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
@@ -27,11 +34,17 @@ async function main(): Promise<number> {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     };
-    return await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr, rates, stdin });
-  } finally {
-    await store.close();
+    exitCode = await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr, rates, stdin, progress: process.stderr.isTTY });
+  } catch (error) {
+    exitCode = fail('INTERNAL', error);
   }
+  try {
+    await store.close();
+  } catch (error) {
+    if (exitCode === 0) exitCode = fail('INTERNAL', error);
+  }
+  return exitCode;
 }
 
 // exitCode rather than exit(): lets stdout drain when it is a pipe.
-process.exitCode = await main();
+process.exitCode = await main().catch((error: unknown) => fail('INTERNAL', error));

@@ -3,6 +3,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import { ApiError } from './domain/errors';
 import type { AccountStore } from './data/store';
 import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
@@ -27,6 +28,7 @@ import { useConversionBudget } from './http/use-conversion-budget';
 import { useRequestLog } from './http/use-request-log';
 import { useSecurityHeaders } from './http/use-security-headers';
 import { useAccountPage } from './pages/account-page';
+import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
 
@@ -39,6 +41,8 @@ export interface AppDependencies {
   limiters: RateLimiters;
   /** The time, for everything that depends on it ("today" in Berlin, quota months). */
   clock?: () => Date;
+  /** Where requests, refusals and the rates' age are counted; a fresh registry by default. */
+  metrics?: Metrics;
 }
 
 export interface App {
@@ -48,13 +52,15 @@ export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The fast lane alone (undefined when off): true when it took the request. */
   fastLane: FastLane | undefined;
+  metrics: Metrics;
 }
 
 const GRAPHQL_PATH = '/graphql';
 
 /** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date() }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger, limiters });
+export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics() }: AppDependencies): App {
+  const services = createServices({ config, store, rates, clock, logger, limiters, metrics });
+  metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
     bucketOf: async (kind, { requestContext }) => (kind === 'key' ? (await requestContext.authenticate()).keyId : requestContext.clientBucket),
@@ -63,12 +69,21 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     },
     // A REST request was counted by the edge, before its inputs were checked (the contract's order).
     pointsOf: ({ requestContext }) => (requestContext.rateLimitSpent ? 0 : 1),
+    onRefused: (kind, { requestContext }) => {
+      if (kind === 'public') metrics.rateLimited('public');
+      else void requestContext.authenticate().then((principal) => metrics.rateLimited(principal.account.plan), () => undefined);
+    },
   });
   const executable = rateLimits.transformer(schema);
   const contextServices = requestContextServices(services);
   /** The REST edge and GraphiQL spend the caller's request rate limit here (per key, or per client IP). */
   const spendRateLimit = async (kind: 'public' | 'key', context: RequestContext) => {
-    context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
+    try {
+      context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
+      throw error;
+    }
     context.rateLimitSpent = true;
   };
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
@@ -126,12 +141,12 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     ],
   });
   const fastLane = config.restFastLane
-    ? createFastLane({ schema: executable, services, contextServices, limiters, trust, log: logger, clock })
+    ? createFastLane({ schema: executable, services, contextServices, spendRateLimit, trust, log: logger, clock })
     : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!fastLane?.(req, res)) void yoga(req, res);
   };
-  return { yoga, services, handler, fastLane };
+  return { yoga, services, handler, fastLane, metrics };
 }
 
 const DEFAULT_QUERY = `# Units and categories are public; conversions need a key:

@@ -43,7 +43,17 @@ const schema = z.object({
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  METRICS: z
+    .string()
+    .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
+    .default('local'),
 });
+
+/** Who may read GET /metrics: loopback clients (`local`), nobody, anyone, or bearers of the token. */
+export type MetricsAccess = { mode: 'local' | 'off' | 'public' } | { mode: 'token'; token: string };
+
+/** Variables whose value is a secret: a bad one is named, never shown. */
+const SECRET_VARIABLES = new Set(['METRICS']);
 
 export type Env = z.input<typeof schema>;
 
@@ -74,6 +84,8 @@ export interface Config {
    * marks it Secure when the request came over TLS (directly, or as a trusted proxy's X-Forwarded-Proto says).
    */
   cookieSecure: boolean | 'auto';
+  /** METRICS: who may read GET /metrics. */
+  metrics: MetricsAccess;
 }
 
 export class ConfigError extends Error {
@@ -87,7 +99,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (got ${JSON.stringify(present[name] ?? '')})`);
+    const got = SECRET_VARIABLES.has(name) ? 'value not shown' : `got ${JSON.stringify(present[name] ?? '')}`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (${got})`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -108,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',
+    metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
 }
 

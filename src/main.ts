@@ -1,10 +1,12 @@
-import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openStore } from './data/open-store';
 import { createRatesService } from './data/rates';
+import { parseTrustProxy } from './http/client-ip';
+import { createHttpServer } from './http/node-server';
 import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
+import { createMetrics } from './metrics';
 
 /** Reads the configuration, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 function readConfig(): Config {
@@ -20,7 +22,8 @@ function readConfig(): Config {
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 const store = openStore(config);
-const rates = createRatesService({ config, logger });
+const metrics = createMetrics();
+const rates = createRatesService({ config, logger, onFetchFailure: () => metrics.ecbFetchFailed() });
 // Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.
 await rates.start();
 const limiters = await createRateLimiters({
@@ -29,9 +32,8 @@ const limiters = await createRateLimiters({
   redisUrl: config.redisUrl,
   onRedisError: (error) => logger.warn({ err: error }, 'Redis unavailable: counting rate limits in this instance until it is back'),
 });
-const { handler } = createApp({ config, store, logger, rates, limiters });
-const server = createServer(handler);
-server.keepAliveTimeout = 65_000;
+const { handler } = createApp({ config, store, logger, rates, limiters, metrics });
+const server = createHttpServer({ handler, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -39,21 +41,38 @@ server.listen(config.port, config.host, () => {
   logger.info({ host: config.host, port, apiEnv: config.apiEnv }, `Measurement API listening on http://${config.host}:${port}`);
 });
 
+/** In-flight requests get this long to finish; then their connections are cut. */
+const DRAIN_MS = 10_000;
+/** Closing the stores gets this long more; then the process exits anyway (with 1). */
+const CLOSE_MS = 5_000;
+
 let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
+  logger.info({ signal }, 'shutting down: no new connections, draining requests in flight');
+  const cut = setTimeout(() => {
+    logger.warn({ afterMs: DRAIN_MS }, 'requests still in flight: closing their connections');
+    server.closeAllConnections();
+  }, DRAIN_MS);
+  cut.unref();
   server.close(async () => {
-    await rates.stop();
-    await limiters.close();
-    await store.close();
+    clearTimeout(cut);
+    setTimeout(() => {
+      logger.error({ afterMs: CLOSE_MS }, 'stores did not close in time: exiting anyway');
+      process.exit(1);
+    }, CLOSE_MS).unref();
+    await Promise.allSettled([rates.stop(), limiters.close(), store.close()]).then((results) => {
+      for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
+    });
+    logger.info('stopped');
+    logger.flush?.();
     process.exit(0);
   });
+  // Keep-alive connections with no request in flight are closed now; busy ones once answered
+  // (node:http would otherwise keep them for keepAliveTimeout).
   server.closeIdleConnections();
-  setTimeout(() => {
-    server.closeAllConnections();
-  }, 5_000).unref();
+  setInterval(() => server.closeIdleConnections(), 100).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

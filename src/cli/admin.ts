@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { EcbFetchError, RatesSourceError } from '../data/rates';
 import type { AccountStore } from '../data/store';
 import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { PLAN_IDS, PLANS, isPlanId, type PlanId } from '../domain/plans';
 import { setAccountPassword } from '../services/accounts';
@@ -11,8 +12,9 @@ import type { ImportReport, RatesService } from '../services/rates';
 
 /**
  * The operator CLI (contract section 8). Each command prints one JSON line on stdout; a failure
- * prints `{"error": {code, message}}` on stderr and exits 1, or 2 when the command line itself is
- * wrong. `scripts/admin.ts` only wires this to the process, so tests run it in-process.
+ * prints one JSON line `{"error": {code, message}}` on stderr and exits 1, or 2 when the command
+ * line itself is wrong (then the usage text follows on stderr). `scripts/admin.ts` only wires this
+ * to the process, so tests run it in-process.
  */
 export interface AdminDeps {
   config: Config;
@@ -28,6 +30,8 @@ export interface AdminDeps {
   now?: () => Date;
   /** Opens the rates service on this configuration's cache (for `rates import|refresh`); stopped after the command. */
   rates?: () => RatesService;
+  /** Progress lines (`rates: …`) on stderr: for a person at a terminal; off, stderr holds only the error line. */
+  progress?: boolean;
 }
 
 interface Invocation {
@@ -117,7 +121,7 @@ const COMMANDS: Record<string, Command> = {
       const id = required(values, 'id');
       const key = await deps.store.findKeyById(id);
       const account = key && (await deps.store.findAccountById(key.accountId));
-      if (!account) throw new ApiError('NOT_FOUND', `No API key has the id '${id}'.`, { param: 'id' });
+      if (!account) throw new ApiError('NOT_FOUND', `No API key has the id ${quoteInput(id)}.`, { param: 'id' });
       const month = (deps.now ?? (() => new Date()))().toISOString().slice(0, 7);
       const used = await deps.store.monthlyUsage(account.id, month);
       return { accountId: account.id, plan: account.plan, month, used, limit: PLANS[account.plan].monthlyQuota };
@@ -163,7 +167,9 @@ async function withRates(deps: AdminDeps, run: (rates: RatesService) => Promise<
 }
 
 function progressTo(deps: AdminDeps): (message: string) => void {
-  return (message) => deps.stderr.write(`rates: ${message}\n`);
+  return (message) => {
+    if (deps.progress) deps.stderr.write(`rates: ${message}\n`);
+  };
 }
 
 function counts(report: ImportReport) {
@@ -176,7 +182,8 @@ export const USAGE = [
   'Commands:',
   ...Object.values(COMMANDS).map((command) => `  ${command.synopsis}`),
   '',
-  'Prints one JSON line on stdout; errors are one JSON line on stderr (exit 1, or 2 for usage errors).',
+  'Prints one JSON line on stdout; errors are one JSON line on stderr (exit 1, or 2 for usage errors,',
+  'followed by this text). Progress of rates import|refresh goes to stderr when it is a terminal.',
   '--env defaults to the environment this configuration serves (API_ENV=production: live, else test).',
 ].join('\n');
 
@@ -186,11 +193,8 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
     deps.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (argv.length === 0) {
-    deps.stdout.write(`${USAGE}\n`);
-    return 2;
-  }
   try {
+    if (argv.length === 0) throw new UsageError('No command given.');
     const [name, command] = findCommand(argv);
     const rest = argv.slice(name.split(' ').length);
     const { values, positionals } = parseCommandLine(command, rest);
@@ -202,7 +206,7 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
       error instanceof UsageError ? ['INVALID_REQUEST', 2] : error instanceof ApiError ? [error.code, 1] : ['INTERNAL', 1];
     const message = error instanceof Error ? error.message : String(error);
     deps.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
-    if (error instanceof UsageError && error.cause === 'unknown command') deps.stdout.write(`${USAGE}\n`);
+    if (error instanceof UsageError) deps.stderr.write(`${USAGE}\n`);
     return exitCode;
   }
 }
@@ -212,7 +216,7 @@ function findCommand(argv: string[]): [string, Command] {
     const command = COMMANDS[name];
     if (command) return [name, command];
   }
-  throw new UsageError(`Unknown command '${argv.slice(0, 2).join(' ')}'; run with --help for the list of commands.`, { cause: 'unknown command' });
+  throw new UsageError(`Unknown command '${argv.slice(0, 2).join(' ')}'; run with --help for the list of commands.`);
 }
 
 function parseCommandLine(command: Command, args: string[]) {

@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { openSharedSqlite } from './sqlite-file';
 import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
 import { generateApiKey, hashApiKey, newId, type KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
 import { migrate } from './migrations';
@@ -70,12 +71,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   };
   const keyOrNotFound = (id: string): KeyRow => {
     const row = sql.keyById.get(id);
-    if (!row) throw new ApiError('NOT_FOUND', `No API key has the id '${id}'.`, { param: 'id' });
+    if (!row) throw new ApiError('NOT_FOUND', `No API key has the id ${quoteInput(id)}.`, { param: 'id' });
     return row;
   };
 
   const createKey = db.transaction((accountId: string, env: KeyEnv): CreatedKey => {
-    if (!sql.accountById.get(accountId)) throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
+    if (!sql.accountById.get(accountId)) throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
     return insertKey(accountId, env);
   });
   const revokeKey = db.transaction((id: string) => {
@@ -93,7 +94,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const rotateKey = db.transaction((id: string) => {
     const old = keyOrNotFound(id);
     if (old.revoked_at !== null) {
-      throw new ApiError('INVALID_REQUEST', `API key '${id}' was revoked at ${old.revoked_at} and cannot be rotated; create a new key instead.`, { param: 'id' });
+      throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} was revoked at ${old.revoked_at} and cannot be rotated; create a new key instead.`, { param: 'id' });
     }
     const created = insertKey(old.account_id, old.env as KeyEnv);
     const replaced = toKey(sql.revokeKey.get(now(), created.record.id, id)!);

@@ -1,3 +1,5 @@
+import { redactMessage } from './quote-input';
+
 /**
  * The one error table: every error code the API can answer with, and its HTTP status.
  * REST renders `{"error": {...}}` with this status; GraphQL puts the same code and status
@@ -10,8 +12,12 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** node:http gave up waiting for the request's headers (headersTimeout/requestTimeout). */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The request line and headers together are over node:http's limit (16 KiB by default). */
+  HEADERS_TOO_LARGE: 431,
   UNKNOWN_UNIT: 400,
   INCOMPATIBLE_UNITS: 400,
   UNKNOWN_CURRENCY: 400,
@@ -66,7 +72,7 @@ export interface ErrorBody {
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
   return {
     code: error.code,
-    message: error.message,
+    message: redactMessage(error.message),
     status: error.status,
     ...(error.param === undefined ? {} : { param: error.param }),
     requestId,

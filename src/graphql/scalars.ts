@@ -60,4 +60,11 @@ export const SCALAR_JSON_SCHEMAS = {
     example: '12.5',
   },
   Date: { type: 'string', format: 'date', example: '2024-03-28' },
+  RateMap: {
+    type: 'object',
+    description: 'Upper-case currency code → units of that currency per 1 EUR, a decimal string exactly as the ECB published it.',
+    propertyNames: { type: 'string', pattern: '^[A-Z]{3}$' },
+    additionalProperties: { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
+    example: { USD: '1.0811', JPY: '163.45' },
+  },
 } as const;

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
+import { redactMessage } from '../domain/quote-input';
 import { restErrorParts, toResponse } from './rest-response';
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
@@ -54,7 +55,7 @@ export function restErrorResponse(error: ApiError, requestId: string): Response 
 export function toGraphQLError(error: unknown): GraphQLError {
   const api = toApiError(error);
   const located = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : api.message, {
+  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : redactMessage(api.message), {
     nodes: located?.nodes,
     source: located?.source,
     positions: located?.positions,

@@ -10,10 +10,10 @@ import { RequestContext, type RequestContextServices } from '../services/request
 import { isJsonContentType, parseJsonBody, tooLarge } from './body';
 import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
 import { toApiError } from './errors';
-import type { RateLimiters } from './rate-limit';
 import { checkRestInput } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
-import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, type RestRoute } from './routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, type RestRoute } from './routes';
+import { SHARED_CORS_HEADERS } from './shared-resource';
 import { logRequest } from './use-request-log';
 import { limitHeaders } from './use-limit-headers';
 import { API_SECURITY_HEADERS } from './use-security-headers';
@@ -23,7 +23,8 @@ export interface FastLaneOptions {
   schema: GraphQLSchema;
   services: AppServices;
   contextServices: RequestContextServices;
-  limiters: RateLimiters;
+  /** Spends one request of the caller's rate limit, as the REST edge does (throws RATE_LIMIT_EXCEEDED). */
+  spendRateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
   trust: TrustProxy;
   log: Logger;
   clock: () => Date;
@@ -65,21 +66,22 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         body = parseJsonBody(await readNodeBody(req, route.bodyLimit ?? DEFAULT_BODY_LIMIT));
       }
       if (route.access === 'key') await context.authenticate();
-      context.rateLimit = await options.limiters.consume(route.access, route.access === 'key' ? context.principal!.keyId : context.clientBucket);
-      context.rateLimitSpent = true;
+      await options.spendRateLimit(route.access, context);
       const search = new URLSearchParams(query);
       if (route.queryHint && query !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
       const field = fields[route.field!]!;
-      const args = checkRestInput(route, field.args, params, search, body);
+      const args = checkRestInput(route, field.args, argsOfPath(route, params), search, body);
       const value = await resolve(field, args, context);
       const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
       parts = restSuccessParts(route, `{"data":${JSON.stringify(selectAll(options.schema, field.type, value, graphQLContext))}}`, cacheOf(route), headerText(req.headers['if-none-match']));
     } catch (error) {
       if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-      parts = restErrorParts(toApiError(error), context.requestId);
+      const api = toApiError(error);
+      // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
+      parts = restErrorParts(api.param === undefined ? api : withParam(api, pathParamOf(route, api.param)), context.requestId);
     }
     Object.assign(parts.headers, API_SECURITY_HEADERS);
-    if (route.shared) Object.assign(parts.headers, sharedHeaders);
+    if (route.shared) Object.assign(parts.headers, SHARED_CORS_HEADERS);
     parts.headers['x-request-id'] = context.requestId;
     Object.assign(parts.headers, await limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers));
     res.writeHead(parts.status, parts.headers);
@@ -98,8 +100,6 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     return field.resolve!(undefined, args, graphQLContext, info as never);
   };
 
-  const sharedHeaders = { 'access-control-allow-origin': '*' };
-
   return (req, res) => {
     const target = req.url ?? '';
     if (!PLAIN_TARGET.test(target) || ENCODED_DOT.test(target)) return false;
@@ -114,6 +114,10 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     });
     return true;
   };
+}
+
+function withParam(error: ApiError, param: string): ApiError {
+  return param === error.param ? error : new ApiError(error.code, error.message, { param, headers: error.headers });
 }
 
 function headerText(value: string | string[] | undefined): string | null {

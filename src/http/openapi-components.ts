@@ -18,14 +18,16 @@ const REASONS: Record<number, string> = {
 
 const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
   401: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
-  405: { Allow: { $ref: '#/components/headers/Allow' } },
   429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
   503: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
 };
 
-/** The statuses a route can fail with, derived from what it is (method, access, path parameters). */
+/**
+ * The statuses a route can fail with, derived from what it is (method, access, path parameters).
+ * Never 405: an operation's own method is allowed; other methods are described on the path.
+ */
 export function errorStatusesOf(route: RestRoute): number[] {
-  const statuses = new Set([400, 405, 429, 500]);
+  const statuses = new Set([400, 429, 500]);
   if (route.path.includes(':')) statuses.add(404);
   if (route.access === 'key') statuses.add(401);
   if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));

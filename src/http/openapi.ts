@@ -12,7 +12,8 @@ import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
 import { errorResponsesOf, OPENAPI_COMPONENTS, QUOTA_HEADERS } from './openapi-components';
-import { cacheControl, ROUTES, sofaRoutes, type RestRoute } from './routes';
+import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
+import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 type Json = Record<string, unknown>;
 
@@ -33,11 +34,15 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   const sofaSchemas = { ...((sofa['components'] as Json)['schemas'] as Record<string, Json>) };
   delete sofaSchemas['Query'];
 
-  const paths: Record<string, Record<string, Json>> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
-    const path = route.path.replace(/:([a-z]+)/g, '{$1}');
-    const operation = route.field === undefined ? openApiOperation() : fieldOperation(schema, route, sofaPaths[path.replace(/^\/v1/, '')]![route.method.toLowerCase()]!);
-    (paths[path] ??= {})[route.method.toLowerCase()] = {
+    const path = openApiPath(route.path);
+    const sofaOperation = () => sofaPaths[openApiPath(sofaPath(route)).replace(/^\/v1/, '')]![route.method.toLowerCase()]!;
+    const operation = route.field === undefined ? openApiOperation() : fieldOperation(schema, route, sofaOperation());
+    const item = (paths[path] ??= {});
+    item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
+    if (route.shared) item['options'] = preflightOperation(route);
+    item[route.method.toLowerCase()] = {
       summary: route.summary,
       tags: [route.tag],
       security: route.access === 'key' ? [{ bearerAuth: [] }] : [],
@@ -64,9 +69,43 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   }) as Json;
 }
 
+const openApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
+
+/** What the path answers beyond its operations: HEAD like GET, and 405 for any other method. */
+function pathDescription(routes: RestRoute[]): string {
+  const allow = allowedMethods(routes);
+  const head = routes.some((r) => r.method === 'GET') ? 'HEAD answers as GET does (same status and headers, same limits), without a body. ' : '';
+  return `${head}Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
+}
+
+/** The CORS preflight of a shared resource: any origin, GET and HEAD, no credentials. */
+function preflightOperation(route: RestRoute): Json {
+  const header = (value: string) => ({ required: true, schema: { type: 'string', const: value } });
+  const preflight = preflightResponse();
+  return {
+    summary: 'CORS preflight',
+    tags: [route.tag],
+    security: [],
+    operationId: `${route.field}Preflight`,
+    responses: {
+      '204': {
+        description: 'Any origin may read this resource, without credentials.',
+        headers: Object.fromEntries([...preflight.headers].map(([name, value]) => [canonicalHeader(name), header(value)])),
+      },
+    },
+  };
+}
+
+function canonicalHeader(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+}
+
 function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: Json): Json {
   const field = schema.getQueryType()!.getFields()[route.field!]!;
-  const parameters = ((sofaOperation['parameters'] as Json[] | undefined) ?? []).filter((p) => route.method === 'GET' || p['in'] === 'path');
+  const parameters = ((sofaOperation['parameters'] as Json[] | undefined) ?? [])
+    .filter((p) => route.method === 'GET' || p['in'] === 'path')
+    // Path parameters carry the specification's names (`unit`), whatever argument they fill.
+    .map((p) => (p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
   const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
   return {
     operationId: route.field,
@@ -106,6 +145,7 @@ function cacheControlSchema(route: RestRoute): Json {
 
 const SHARED_HEADERS: Json = {
   'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
+  'Access-Control-Expose-Headers': { required: true, schema: { type: 'string', const: SHARED_CORS_HEADERS['access-control-expose-headers'] } },
   ETag: { description: 'A strong validator; send it back in If-None-Match to get 304.', required: true, schema: { type: 'string' } },
 };
 

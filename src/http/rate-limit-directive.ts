@@ -37,6 +37,8 @@ export interface RateLimitDirectiveOptions<TContext> {
    * for a REST request that the edge already counted before validating its inputs.
    */
   pointsOf?(context: TContext): number;
+  /** Told of every refusal (metrics), before RATE_LIMIT_EXCEEDED is thrown. */
+  onRefused?(kind: RateLimitKind, context: TContext): void;
 }
 
 export interface RateLimitDirectives {
@@ -58,7 +60,8 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
       keyGenerator: (_directiveArgs, _source, _args, context, info) => options.bucketOf(kind, context, info),
       pointsCalculator: (_directiveArgs, _source, _args, context) => options.pointsOf?.(context) ?? 1,
       // The default throws a plain error that would surface as INTERNAL (500).
-      onLimit: (res) => {
+      onLimit: (res, _directiveArgs, _source, _args, context) => {
+        options.onRefused?.(kind, context);
         throw rateLimitExceeded(rateLimitState(policy, res));
       },
       setState: (res, _directiveArgs, _source, _args, context) => options.onState?.(rateLimitState(policy, res), context),

@@ -8,6 +8,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { ApiError } from '../domain/errors';
+import { quoteInput, shownInput } from '../domain/quote-input';
 import type { RestRoute } from './routes';
 
 /**
@@ -31,18 +32,18 @@ export function checkRestInput(
   if (route.method === 'POST') {
     const first = search.keys().next();
     if (!first.done) {
-      throw new ApiError('INVALID_REQUEST', `Query parameters are not accepted on POST ${route.path}; send every field in the JSON body.`, { param: first.value });
+      throw new ApiError('INVALID_REQUEST', `Query parameters are not accepted on POST ${route.path}; send every field in the JSON body.`, { param: shownInput(first.value) });
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError('INVALID_REQUEST', 'The request body must be a JSON object.');
     }
     for (const [name, value] of Object.entries(body)) {
-      if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown field '${name}'.`, { param: name });
+      if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}.`, { param: shownInput(name) });
       inputs[name] = value;
     }
   } else {
     for (const name of new Set(search.keys())) {
-      if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter '${name}'.`, { param: name });
+      if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}.`, { param: shownInput(name) });
       const values = search.getAll(name);
       if (values.length > 1) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
       inputs[name] = fromQueryString(values[0]!, byName.get(name)!.type, name);

@@ -2,12 +2,13 @@ import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
 import { isJsonContentType, parseJsonBody, readBodyText } from './body';
 import { restErrorResponse, toApiError } from './errors';
 import { requestContextOf } from './request-context';
-import { cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, type RestRoute } from './routes';
+import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
 import { restSuccessParts, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
@@ -38,6 +39,8 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   const routeOf = new WeakMap<RequestContext, RestRoute>();
   /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
   const sharedPath = new WeakSet<RequestContext>();
+  /** HEAD requests: served as GET, their answer's body dropped. */
+  const headRequests = new WeakSet<RequestContext>();
 
   const admit = async (request: Request, url: URL, route: RestRoute, params: Record<string, string>, context: RequestContext) => {
     let body: unknown;
@@ -52,7 +55,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     if (route.access === 'key') await context.authenticate();
     await options.rateLimit(route.access, context);
     if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
-    checkRestInput(route, queryFields[route.field!]!.args, params, url.searchParams, body);
+    checkRestInput(route, queryFields[route.field!]!.args, argsOfPath(route, params), url.searchParams, body);
     routeOf.set(context, route);
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
@@ -63,19 +66,25 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
 
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */
   const dispatch = async (request: Request, url: URL, context: RequestContext): Promise<Response | Request> => {
+    // HEAD is a GET whose body is dropped on the way out (RFC 9110 9.3.2): same checks, same limits.
+    const head = request.method === 'HEAD';
+    if (head) headRequests.add(context);
     const match = matchPath(url.pathname);
-    if (!match) throw new ApiError('NOT_FOUND', `There is no route ${url.pathname}. See GET /openapi.json.`);
+    if (!match) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
     if (match.routes.some((r) => r.shared)) sharedPath.add(context);
-    const route = match.routes.find((r) => r.method === request.method);
+    const route = match.routes.find((r) => r.method === (head ? 'GET' : request.method));
     if (!route) {
       if (request.method === 'OPTIONS' && sharedPath.has(context)) return preflightResponse();
-      const allow = match.routes.map((r) => r.method).join(', ');
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow}.`, { headers: { Allow: allow } });
+      const allow = allowedMethods(match.routes);
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { headers: { Allow: allow } });
     }
     if (route.field !== undefined) return admit(request, url, route, match.params, context);
     await options.rateLimit(route.access, context);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
-    return new Response(options.openapi(), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cacheOf(route) } });
+    const document = options.openapi();
+    return new Response(document, {
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cacheOf(route), 'content-length': String(Buffer.byteLength(document)) },
+    });
   };
 
   return {
@@ -101,13 +110,17 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
         final = merged(response, restSuccessParts(route, `{"data":${await response.text()}}`, cacheOf(route), request.headers.get('if-none-match')));
       } else if (route) {
         // SOFA's error handler cannot see the request: give its error body this request's id.
-        const payload = (await response.json()) as { error?: { requestId?: string } };
+        const payload = (await response.json()) as { error?: { requestId?: string; param?: string } };
         if (payload.error) payload.error.requestId = context.requestId;
+        // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
+        if (payload.error?.param !== undefined) payload.error.param = pathParamOf(route, payload.error.param);
         const body = JSON.stringify(payload);
         final = merged(response, { status: response.status, headers: { 'content-length': String(Buffer.byteLength(body)) }, body });
       }
       final.headers.set('x-request-id', context.requestId);
       if (sharedPath.has(context)) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
+      // node:http sends no body for HEAD by itself; in-process (yoga.fetch) the body is dropped here.
+      if (headRequests.has(context) && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
       if (final !== response) setResponse(final);
     },
   };

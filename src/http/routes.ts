@@ -6,8 +6,10 @@ export type Access = 'public' | 'key';
 
 export interface RestRoute {
   readonly method: 'GET' | 'POST';
-  /** Path with `:name` segments; each name is the GraphQL argument it fills. */
+  /** Path with `:name` segments (the specification's names); each fills the GraphQL argument of that name, or the one `pathArgs` names. */
   readonly path: string;
+  /** Path parameter → GraphQL argument, where the two names differ (`:unit` fills `unit(id:)`). */
+  readonly pathArgs?: Readonly<Record<string, string>>;
   /** The Query field that serves it; undefined for routes served outside GraphQL (the OpenAPI document). */
   readonly field?: string;
   readonly access: Access;
@@ -28,9 +30,9 @@ export const DEFAULT_BODY_LIMIT = 64 * KIB;
 
 export const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/v1/categories', field: 'categories', access: 'public', tag: 'Units', cache: 'static', summary: 'List the 15 measurement categories' },
-  { method: 'GET', path: '/v1/categories/:id', field: 'category', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one category with its units' },
+  { method: 'GET', path: '/v1/categories/:category', pathArgs: { category: 'id' }, field: 'category', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one category with its units' },
   { method: 'GET', path: '/v1/units', field: 'units', access: 'public', tag: 'Units', cache: 'static', summary: 'List the units, optionally of one category' },
-  { method: 'GET', path: '/v1/units/:id', field: 'unit', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one unit by id, symbol or alias' },
+  { method: 'GET', path: '/v1/units/:unit', pathArgs: { unit: 'id' }, field: 'unit', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one unit by id, symbol or alias' },
   { method: 'GET', path: '/v1/convert', field: 'convert', access: 'key', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units' },
   { method: 'POST', path: '/v1/convert', field: 'convertPost', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
   { method: 'POST', path: '/v1/batch', field: 'batch', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
@@ -44,6 +46,14 @@ export const ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/v1/health', field: 'health', access: 'public', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
   { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },
 ];
+
+/** The Allow field of a path: its methods, HEAD wherever GET is, OPTIONS on shared (CORS) resources. */
+export function allowedMethods(routes: readonly RestRoute[]): string {
+  const methods = routes.map((r) => r.method as string);
+  if (methods.includes('GET')) methods.push('HEAD');
+  if (routes.some((r) => r.shared)) methods.push('OPTIONS');
+  return methods.join(', ');
+}
 
 /** Cache-Control of a route's successful answers; `maxAge` is the latest-rates lifetime in seconds. */
 export function cacheControl(route: RestRoute, latestMaxAge: () => number): string {
@@ -93,9 +103,37 @@ export function matchPath(pathname: string): RouteMatch | undefined {
   return undefined;
 }
 
+/**
+ * A low-cardinality name for any request path (metrics): the route table's template in OpenAPI
+ * form (`/v1/units/{unit}`), or "graphql", "account", "metrics", "other" — never the raw path.
+ */
+export function routeLabel(pathname: string): string {
+  const match = matchPath(pathname);
+  if (match) return match.routes[0]!.path.replace(/:([a-z]+)/g, '{$1}');
+  if (pathname === '/graphql') return 'graphql';
+  if (pathname === '/account' || pathname.startsWith('/account/')) return 'account';
+  if (pathname === '/metrics') return 'metrics';
+  return 'other';
+}
+
 /** The path of a route with these parameters, percent-encoded: what matchPath decoded, written back. */
 export function pathFor(route: RestRoute, params: Record<string, string>): string {
   return route.path.replace(/:([a-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/** Path parameters keyed by the GraphQL argument each fills. */
+export function argsOfPath(route: RestRoute, params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [route.pathArgs?.[name] ?? name, value]));
+}
+
+/** The path parameter a GraphQL argument came from (for an error's `param`), or the argument itself. */
+export function pathParamOf(route: RestRoute, arg: string): string {
+  return Object.entries(route.pathArgs ?? {}).find(([, a]) => a === arg)?.[0] ?? arg;
+}
+
+/** The route's path in SOFA's terms: each `:name` is the argument it fills. */
+export function sofaPath(route: RestRoute): string {
+  return route.path.replace(/:([a-z]+)/g, (_, name: string) => `:${route.pathArgs?.[name] ?? name}`);
 }
 
 function safeDecode(segment: string): string {
@@ -113,7 +151,7 @@ export function sofaRoutes(): Record<string, { method: 'GET' | 'POST'; path: str
     if (route.field === undefined) continue;
     routes[`Query.${route.field}`] = {
       method: route.method,
-      path: route.path.replace(/^\/v1/, ''),
+      path: sofaPath(route).replace(/^\/v1/, ''),
       tags: [route.tag],
       description: route.summary,
     };

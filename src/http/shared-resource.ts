@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 
-/** The CORS answer of a shared (public, any-origin) route: the literal star, never credentials. */
-export const SHARED_CORS_HEADERS = { 'access-control-allow-origin': '*' } as const;
+/**
+ * The CORS answer of a shared (public, any-origin) route: the literal star, never credentials, and
+ * the response headers a browser page may read (the ETag to send back, the limits, the request id).
+ */
+export const SHARED_CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
+} as const;
 
 /** The preflight answer of a shared route: GET only, with the headers a CDN-friendly client sends. */
 export function preflightResponse(): Response {
@@ -9,7 +15,7 @@ export function preflightResponse(): Response {
     status: 204,
     headers: {
       ...SHARED_CORS_HEADERS,
-      'access-control-allow-methods': 'GET',
+      'access-control-allow-methods': 'GET, HEAD',
       'access-control-allow-headers': 'If-None-Match, Cache-Control',
       'access-control-max-age': '86400',
     },

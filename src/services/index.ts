@@ -11,6 +11,7 @@ import { createCurrency, type Currency } from './currency';
 import { healthReport, type HealthReport } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createQuotaMeter, type QuotaMeter } from './quota';
+import type { Metrics } from '../metrics';
 import type { RatesReader } from './rates';
 
 /** The application's services, built once by app.ts from explicit dependencies. */
@@ -37,11 +38,13 @@ export interface ServiceDependencies {
   clock: () => Date;
   logger: Logger;
   limiters: RateLimiters;
+  /** Where quota refusals and refused keys are counted. */
+  metrics?: Pick<Metrics, 'quotaRefused' | 'authFailed'>;
 }
 
-export function createServices({ config, store, rates, clock, logger, limiters }: ServiceDependencies): AppServices {
+export function createServices({ config, store, rates, clock, logger, limiters, metrics }: ServiceDependencies): AppServices {
   const currency = createCurrency(rates, clock);
-  const quota = createQuotaMeter(store, clock);
+  const quota = createQuotaMeter(store, clock, (account, count) => metrics?.quotaRefused(account.plan, count));
   const keys = createKeyCache(store);
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
@@ -59,7 +62,10 @@ export function createServices({ config, store, rates, clock, logger, limiters }
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
     authenticate: async (authorization) => {
-      const principal = await authenticate(authorization, keys, config.apiEnv);
+      const principal = await authenticate(authorization, keys, config.apiEnv).catch((error: unknown) => {
+        metrics?.authFailed(authorization?.trim() ? 'invalid' : 'missing');
+        throw error;
+      });
       keyUse.note(principal.keyId);
       return principal;
     },

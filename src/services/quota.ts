@@ -21,7 +21,7 @@ export interface QuotaMeter {
  * once that step is committed. What one account asked for in the turn is granted in the order it
  * was asked. Callers charge only after a conversion succeeded, so a failure never costs anything.
  */
-export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaMeter {
+export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefused?: (account: Account, count: number) => void): QuotaMeter {
   const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
 
   interface Waiter {
@@ -39,6 +39,7 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaM
       for (const waiter of waiters) {
         const share = Math.min(waiter.wanted, left);
         left -= share;
+        if (share < waiter.wanted) onRefused?.(account, waiter.wanted - share);
         waiter.resolve({ granted: share, state: { limit, used } });
       }
     } catch (error) {
@@ -72,7 +73,10 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date): QuotaM
       if (granted === 0) throw quotaExceeded(clock(), state.limit);
       return state;
     },
-    refusal: (account) => quotaExceeded(clock(), limitOf(account)),
+    refusal: (account) => {
+      onRefused?.(account, 1);
+      return quotaExceeded(clock(), limitOf(account));
+    },
     async state(account) {
       return { limit: limitOf(account), used: await store.monthlyUsage(account.id, currentMonth(clock())) };
     },

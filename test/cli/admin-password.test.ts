@@ -33,7 +33,7 @@ async function admin(argv: string, stdin: string | undefined) {
     stderr: { write: (s: string) => (stderr += s) },
     stdin: async () => stdin,
   });
-  return { code, stdout, json: stdout ? JSON.parse(stdout) : undefined, error: stderr ? JSON.parse(stderr).error : undefined };
+  return { code, stdout, json: stdout ? JSON.parse(stdout) : undefined, error: stderr ? JSON.parse(stderr.split('\n')[0]!).error : undefined };
 }
 
 describe('account password', () => {

@@ -26,7 +26,7 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the CLI in-process with a rates service on the temp dir; the last stderr line is the JSON error, if any. */
+/** Runs the CLI in-process with a rates service on the temp dir, progress on; the stderr line that is JSON is the error, if any. */
 async function admin(argv: string[], env: Record<string, string> = {}) {
   const config: Config = loadConfig({ DATA_DIR: dir, ...env });
   let stdout = '';
@@ -36,10 +36,11 @@ async function admin(argv: string[], env: Record<string, string> = {}) {
     store,
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
-    rates: () => createRatesService({ config, logger: pino({ level: 'silent' }), clock, tuning: { tries: 1, connectTimeoutMs: 300 } }),
+    rates: () => createRatesService({ config, logger: pino({ level: 'silent' }), clock, tuning: { tries: 1, connectTimeoutMs: 10_000 } }),
+    progress: true,
   });
-  const last = stderr.trimEnd().split('\n').at(-1) ?? '';
-  return { code, stdout, stderr, json: stdout ? JSON.parse(stdout) : undefined, error: last.startsWith('{') ? JSON.parse(last).error : undefined };
+  const line = stderr.split('\n').find((l) => l.startsWith('{'));
+  return { code, stdout, stderr, json: stdout ? JSON.parse(stdout) : undefined, error: line ? JSON.parse(line).error : undefined };
 }
 
 describe('rates import', () => {

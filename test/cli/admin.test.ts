@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../src/cli/admin';
+import { runAdmin, USAGE } from '../../src/cli/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import type { AccountStore } from '../../src/data/store';
@@ -36,7 +36,8 @@ async function admin(argv: string, options: { config?: Config } = {}) {
     now: () => new Date('2026-03-31T23:59:59Z'),
   });
   const parse = (s: string) => (s.startsWith('{') ? JSON.parse(s) : undefined);
-  return { code, stdout, stderr, json: parse(stdout), error: parse(stderr)?.error };
+  // The error is the first stderr line; after a usage error (exit 2) the usage text follows.
+  return { code, stdout, stderr, json: parse(stdout), error: parse(stderr.split('\n')[0]!)?.error };
 }
 
 describe('account', () => {
@@ -135,8 +136,10 @@ describe('usage errors', () => {
     expect((await admin('key create --help')).code).toBe(0);
   });
 
-  it('no command prints the usage text and exits 2', async () => {
-    expect(await admin('')).toMatchObject({ code: 2, stdout: expect.stringContaining('Usage:') });
+  it('no command is a usage error: the JSON line and the usage text on stderr, nothing on stdout, exit 2', async () => {
+    const r = await admin('');
+    expect(r).toMatchObject({ code: 2, stdout: '', error: { code: 'INVALID_REQUEST', message: 'No command given.' } });
+    expect(r.stderr.split('\n').slice(1).join('\n')).toContain('Usage:');
   });
 
   it.each([
@@ -146,10 +149,11 @@ describe('usage errors', () => {
     ['an unknown plan', 'key create --plan gold', /--plan must be one of free, developer, business/],
     ['an unknown env', 'key create --plan free --env prod', /--env must be live or test/],
     ['a positional argument', 'usage key_123', /positional/],
-  ])('%s is a usage error: one JSON line on stderr, exit 2', async (_, argv, message) => {
+  ])('%s is a usage error: one JSON line on stderr, then the usage text, exit 2', async (_, argv, message) => {
     const r = await admin(argv);
-    expect(r).toMatchObject({ code: 2, error: { code: 'INVALID_REQUEST', message: expect.stringMatching(message) } });
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r).toMatchObject({ code: 2, stdout: '', error: { code: 'INVALID_REQUEST', message: expect.stringMatching(message) } });
+    const [, ...usage] = r.stderr.trimEnd().split('\n');
+    expect(usage.join('\n')).toBe(USAGE);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

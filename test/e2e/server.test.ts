@@ -21,7 +21,7 @@ beforeAll(async () => {
   server = spawn(TSX, ['src/main.ts'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   server.stderr!.on('data', (chunk) => (logs += chunk));
   base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 120_000);
     server.stdout!.on('data', (chunk: Buffer) => {
       logs += chunk;
       const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(logs)?.[1];
@@ -85,7 +85,7 @@ describe('the server as a newcomer runs it', () => {
     expect(((await (await fetch(`${base}/v1/health`)).json()) as any).data.status).toBe('degraded');
 
     await run(TSX, ['scripts/admin.ts', 'rates', 'import', 'test/fixtures/ecb/hist-wide.csv'], { env: env() });
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 60_000;
     let after = await convert();
     while (after.status !== 200 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));

@@ -21,6 +21,7 @@ export type BatchItemInput = {
 /** Every error code the API answers with; the HTTP status of each is fixed (see the OpenAPI document). */
 export type ErrorCode =
   | 'FORBIDDEN'
+  | 'HEADERS_TOO_LARGE'
   | 'INCOMPATIBLE_UNITS'
   | 'INTERNAL'
   | 'INVALID_REQUEST'
@@ -31,6 +32,7 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMIT_EXCEEDED'
   | 'RATE_NOT_FOUND'
+  | 'REQUEST_TIMEOUT'
   | 'SERVICE_UNAVAILABLE'
   | 'UNAUTHORIZED'
   | 'UNKNOWN_CURRENCY'

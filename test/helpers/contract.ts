@@ -7,7 +7,9 @@ type Json = Record<string, any>;
 /**
  * Checks real responses against the served OpenAPI document: the path and method exist, the
  * status is documented for it, the declared headers are sent, and the JSON body validates.
- * Unknown paths and wrong methods (404/405 outside any operation) must still be ErrorResponses.
+ * HEAD is checked against the path's GET (same status and headers, no body). Unknown paths and
+ * wrong methods (404/405 outside any operation) must still be ErrorResponses, a 405 with an
+ * `Allow` listing exactly the path's methods.
  */
 export class OpenApiContract {
   private readonly ajv: Ajv2020;
@@ -26,11 +28,15 @@ export class OpenApiContract {
   async check(method: string, url: string, response: Response): Promise<void> {
     const { pathname } = new URL(url, 'http://localhost');
     const where = `${method} ${pathname} → ${response.status}`;
-    const body = response.headers.get('content-type')?.includes('json') ? await response.clone().json() : undefined;
-    const operation = this.paths.find((p) => p.pattern.test(pathname))?.item[method.toLowerCase()] as Json | undefined;
+    const head = method.toUpperCase() === 'HEAD';
+    if (head) expect(await response.clone().text(), `${where}: a HEAD answer has no body`).toBe('');
+    const body = !head && response.headers.get('content-type')?.includes('json') ? await response.clone().json() : undefined;
+    const item = this.paths.find((p) => p.pattern.test(pathname))?.item;
+    const operation = item?.[head ? 'get' : method.toLowerCase()] as Json | undefined;
     if (!operation) {
       expect([404, 405], `${where}: no operation documents this request`).toContain(response.status);
-      this.validate({ $ref: 'openapi.json#/components/schemas/ErrorResponse' }, body, where);
+      if (response.status === 405) expect(response.headers.get('allow')?.split(', ').sort(), `${where}: Allow`).toEqual(methodsOf(item!));
+      if (!head) this.validate({ $ref: 'openapi.json#/components/schemas/ErrorResponse' }, body, where);
       return;
     }
     const documented = operation.responses[String(response.status)] as Json | undefined;
@@ -42,7 +48,7 @@ export class OpenApiContract {
       if (value !== null && definition.schema) this.validate(rewriteRefs(definition.schema), value, `${where} header ${name}`);
     }
     const schema = documented!.content?.['application/json']?.schema as Json | undefined;
-    if (schema) this.validate(rewriteRefs(schema), body, where);
+    if (schema && !head) this.validate(rewriteRefs(schema), body, where);
   }
 
   private resolve(ref: string): Json {
@@ -54,6 +60,13 @@ export class OpenApiContract {
     const ok = validate(body);
     expect(ok, `${where}: body does not match the OpenAPI document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`).toBe(true);
   }
+}
+
+/** The methods a path item documents, HEAD wherever GET is: what its 405 must list in Allow. */
+function methodsOf(item: Json): string[] {
+  const methods = ['get', 'post', 'put', 'patch', 'delete', 'options'].filter((m) => m in item).map((m) => m.toUpperCase());
+  if (methods.includes('GET')) methods.push('HEAD');
+  return methods.sort();
 }
 
 function rewriteRefs(schema: unknown): any {

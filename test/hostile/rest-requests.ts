@@ -15,7 +15,9 @@ export interface RestRequest {
 
 const argNames = (route: RestRoute): string[] =>
   route.field === undefined ? [] : schema.getQueryType()!.getFields()[route.field]!.args.map((a) => a.name);
-const pathNames = (route: RestRoute): string[] => [...route.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]!);
+/** The arguments the path fills (`:unit` fills `id`). */
+const argOfPath = (route: RestRoute, name: string): string => route.pathArgs?.[name] ?? name;
+const pathNames = (route: RestRoute): string[] => [...route.path.matchAll(/:([a-z]+)/g)].map((m) => argOfPath(route, m[1]!));
 
 /** Lone surrogates made well-formed, so that encodeURIComponent does not throw on them. */
 const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'));
@@ -26,7 +28,7 @@ function pathOf(route: RestRoute): fc.Arbitrary<string> {
   return fc.tuple(fieldArgs(route.field ?? '', names, 'text'), fc.constantFrom('encoded', 'raw')).map(([entries, how]) => {
     const params = new Map(entries);
     return route.path.replace(/:([a-z]+)/g, (_, name: string) => {
-      const text = String(params.get(name) ?? '');
+      const text = String(params.get(argOfPath(route, name)) ?? '');
       return how === 'encoded' ? encode(text) : text;
     });
   });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
@@ -8,10 +7,11 @@ import type { Publication } from '../../src/domain/ecb';
 import type { RatesService } from '../../src/services/rates';
 import { tempRates, type TempRates } from '../data/rates/helpers';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { sharedDataPresent } from '../helpers/shared-data';
 
 // The real ECB files live beside the project (../shared/ecb); they are read, never copied in.
 const DIR = resolve(process.cwd(), '../shared/ecb');
-const PRESENT = existsSync(DIR);
+const PRESENT = sharedDataPresent(DIR);
 if (!PRESENT) console.warn(`real-data currency tests skipped: ${DIR} not found`);
 
 const NOW = new Date('2026-07-07T10:00:00Z');

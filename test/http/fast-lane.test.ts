@@ -78,7 +78,7 @@ describe('which requests the fast lane takes', () => {
   };
 
   it.each<[string, string, boolean]>([
-    ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [r.method, r.path.replace(':id', 'meter'), true]),
+    ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [r.method, r.path.replace(/:(id|unit)$/, 'meter').replace(':category', 'length'), true]),
     ['GET', '/v1/convert?value=1&from=m&to=ft', true],
     ['GET', '/graphql', false],
     ['POST', '/graphql', false],

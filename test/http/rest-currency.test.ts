@@ -95,6 +95,14 @@ describe('GET /v1/currency/rates/latest, a public CDN-friendly resource', () => 
     expect(res.headers.get('etag')).toMatch(/^"[\w-]+"$/);
   });
 
+  it('lets a browser page read the ETag, the limit headers and the request id', async () => {
+    for (const headers of [{}, { 'if-none-match': '"other"' }] as Record<string, string>[]) {
+      const res = await t.call('GET', '/v1/currency/rates/latest', { headers: { origin: 'https://example.org', ...headers } });
+      const exposed = res.headers.get('access-control-expose-headers')!.split(',').map((h) => h.trim().toLowerCase());
+      expect(exposed).toEqual(expect.arrayContaining(['etag', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id']));
+    }
+  });
+
   it('answers 304 to If-None-Match with the current ETag', async () => {
     const etag = (await t.call('GET', '/v1/currency/rates/latest')).headers.get('etag')!;
     const res = await t.call('GET', '/v1/currency/rates/latest', { headers: { 'if-none-match': etag } });
@@ -120,7 +128,7 @@ describe('GET /v1/currency/rates/latest, a public CDN-friendly resource', () => 
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
   });
 
   it('is the only route that sends CORS headers', async () => {

@@ -29,16 +29,18 @@ describe('the REST edge answers every failure with the contract error body', () 
   });
 
   it.each([
-    ['DELETE', '/v1/units', 'GET'],
-    ['POST', '/v1/categories', 'GET'],
-    ['PUT', '/v1/convert', 'GET, POST'],
+    ['DELETE', '/v1/units', 'GET, HEAD'],
+    ['POST', '/v1/categories', 'GET, HEAD'],
+    ['PUT', '/v1/convert', 'GET, POST, HEAD'],
     ['GET', '/v1/batch', 'POST'],
-    ['POST', '/openapi.json', 'GET'],
+    ['HEAD', '/v1/batch', 'POST'],
+    ['POST', '/openapi.json', 'GET, HEAD'],
+    ['DELETE', '/v1/currency/rates/latest', 'GET, HEAD, OPTIONS'],
   ])('405 METHOD_NOT_ALLOWED with Allow for %s %s', async (method, url, allow) => {
     const res = await t.call(method, url);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(allow);
-    expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    if (method !== 'HEAD') expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('415 for a POST body that is not application/json', async () => {
@@ -138,13 +140,13 @@ describe('the REST edge answers every failure with the contract error body', () 
   });
 
   it.each([
-    ['/v1/units/%', "Unit '%' does not exist. See GET /v1/units."],
-    ['/v1/units/%E0%A4%A', "Unit '%E0%A4%A' does not exist. See GET /v1/units."],
-    ['/v1/categories/%ZZ', "Category '%ZZ' does not exist. See GET /v1/categories."],
-  ])('takes a malformed percent-escape in a path segment as the name itself: %s is 404', async (url, message) => {
+    ['/v1/units/%', "Unit '%' does not exist. See GET /v1/units.", 'unit'],
+    ['/v1/units/%E0%A4%A', "Unit '%E0%A4%A' does not exist. See GET /v1/units.", 'unit'],
+    ['/v1/categories/%ZZ', "Category '%ZZ' does not exist. See GET /v1/categories.", 'category'],
+  ])('takes a malformed percent-escape in a path segment as the name itself: %s is 404', async (url, message, param) => {
     const res = await t.call('GET', url);
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id', message });
+    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param, message });
   });
 
   it('checks the key before the inputs (authentication comes before validation)', async () => {

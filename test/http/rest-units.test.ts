@@ -27,7 +27,7 @@ describe('the public units catalogue', () => {
   it('answers 404 NOT_FOUND for an unknown category in the path', async () => {
     const res = await t.call('GET', '/v1/categories/smells');
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id' });
+    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'category' });
   });
 
   it('lists all 154 units, or those of one category', async () => {
@@ -72,7 +72,7 @@ describe('the public units catalogue', () => {
   it('answers 404 NOT_FOUND for an unknown unit in the path', async () => {
     const res = await t.call('GET', '/v1/units/furlong');
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id' });
+    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'unit' });
   });
 
   it('reports health without a key', async () => {

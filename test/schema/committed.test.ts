@@ -38,9 +38,16 @@ describe('GET /openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents exactly the routes of the route table, each keyed route with bearer security', () => {
-    const documented = Object.entries(served.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
-    const expected = ROUTES.map((r) => `${r.method} ${r.path.replace(/:([a-z]+)/g, '{$1}')}`);
+  it('documents exactly the routes of the route table (and the preflight of shared ones), each keyed route with bearer security', () => {
+    const documented = Object.entries(served.paths).flatMap(([path, item]) =>
+      Object.keys(item as object)
+        .filter((key) => key !== 'description')
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    const expected = ROUTES.flatMap((r) => {
+      const path = r.path.replace(/:([a-z]+)/g, '{$1}');
+      return [`${r.method} ${path}`, ...(r.shared ? [`OPTIONS ${path}`] : [])];
+    });
     expect(documented.sort()).toEqual(expected.sort());
     for (const route of ROUTES) {
       const operation = served.paths[route.path.replace(/:([a-z]+)/g, '{$1}')][route.method.toLowerCase()];
@@ -54,6 +61,24 @@ describe('GET /openapi.json', () => {
     expect(text).not.toMatch(/SOFA|webhook|"nullable"/);
     for (const item of Object.values<any>(served.paths)) {
       expect(item.post?.parameters?.filter((p: any) => p.in === 'query') ?? []).toEqual([]);
+    }
+  });
+
+  it('names the path parameters as the specification does', () => {
+    expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/categories/{category}', '/v1/units/{unit}']));
+    expect(served.paths['/v1/units/{unit}'].get.parameters.map((p: any) => p.name)).toEqual(['unit']);
+    expect(served.paths['/v1/categories/{category}'].get.parameters.map((p: any) => p.name)).toEqual(['category']);
+  });
+
+  it('types the rates as a map from currency code to decimal string', () => {
+    const rates = served.components.schemas.Rates.properties.rates;
+    expect(rates).toMatchObject({ type: 'object', propertyNames: { pattern: '^[A-Z]{3}$' }, additionalProperties: { type: 'string', pattern: '^\\d+(\\.\\d+)?$' } });
+  });
+
+  it('documents 405 only as it happens: on no operation, and on every path with the methods Allow lists', () => {
+    for (const [path, item] of Object.entries<any>(served.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) if (method !== 'description') expect(operation.responses['405'], `${method} ${path}`).toBeUndefined();
+      expect(item.description, path).toMatch(/405 METHOD_NOT_ALLOWED, `Allow: [A-Z, ]+`/);
     }
   });
 

@@ -34,7 +34,6 @@ class Timeout extends Error {}
 export async function httpGet(fetchFn: typeof fetch, url: string, options: HttpGetOptions): Promise<HttpResult> {
   const headersArrived = new AbortController();
   const timer = setTimeout(() => headersArrived.abort(new Timeout(`no response within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
-  timer.unref();
   const total = AbortSignal.timeout(options.totalTimeoutMs);
   const signal = AbortSignal.any([headersArrived.signal, total, ...(options.signal ? [options.signal] : [])]);
   try {

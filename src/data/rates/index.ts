@@ -26,6 +26,8 @@ export interface RatesServiceDeps {
   cache?: RatesCache;
   /** Jitter source in [0, 1); Math.random by default. */
   random?: () => number;
+  /** Told of every refresh that failed after its retries (metrics). */
+  onFetchFailure?: () => void;
 }
 
 /**
@@ -53,5 +55,6 @@ export function createRatesService(deps: RatesServiceDeps): RatesService {
     tuning,
     ratesFile: deps.config.ratesFile,
     abort,
+    onFetchFailure: deps.onFetchFailure,
   });
 }

@@ -23,6 +23,8 @@ export interface RatesServiceParts {
   ratesFile: string | undefined;
   /** Aborted by stop(): cancels requests and retry pauses in flight. */
   abort: AbortController;
+  /** Told of every refresh that failed after its retries. */
+  onFetchFailure?: (() => void) | undefined;
 }
 
 const quiet: Progress = () => undefined;
@@ -136,17 +138,22 @@ export class EcbRatesService implements RatesService {
       await this.saveStatus({ fetchedAt: this.fetchedAt, lastError: null });
       return report;
     } catch (error) {
+      if (!this.parts.abort.signal.aborted) this.parts.onFetchFailure?.();
       await this.recordFailure(error, 'ECB rates refresh failed');
       throw error;
     }
   }
 
-  /** Reloads from the cache when its revision moved, and takes a newer fetchedAt another process stored. */
+  /**
+   * Reloads from the cache when its revision moved, takes a newer fetchedAt another process stored,
+   * and the stored lastError: every process writes the outcome of each fetch there (a success
+   * clears it), so it is the latest outcome, also of an `admin rates refresh`.
+   */
   private async sync(force: boolean): Promise<void> {
     await this.held.reload(force);
     const stored = await this.parts.cache.readStatus();
     if (stored.fetchedAt !== null && (this.fetchedAt === null || stored.fetchedAt > this.fetchedAt)) this.fetchedAt = stored.fetchedAt;
-    if (force) this.lastError = stored.lastError;
+    this.lastError = stored.lastError;
   }
 
   private async recordFailure(error: unknown, what: string): Promise<void> {

@@ -30,8 +30,9 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
       signal?.removeEventListener('abort', done);
       resolve();
     };
+    // Not unref'd: a one-shot CLI refresh must wait for its retries (an unref'd pause ended the
+    // process mid-wait, exit 13); a server stops them through `signal`.
     const timer = setTimeout(done, ms);
-    timer.unref();
     signal?.addEventListener('abort', done, { once: true });
   });
 }

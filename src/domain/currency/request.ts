@@ -1,6 +1,7 @@
 import { isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
 import { ApiError } from '../errors';
+import { quoteInput } from '../quote-input';
 import { planAllowsHistory, type PlanId } from '../plans';
 import type { Rational } from '../rational';
 import { ECB_CURRENCY_CODES, looksLikeCurrencyCode } from './codes';
@@ -57,7 +58,7 @@ export function parseDate(date: unknown, param = 'date'): string | undefined {
 /** UNKNOWN_CURRENCY for a code the ECB has never quoted (the static list, plus anything seen in data). */
 export function requireKnownCurrency(code: string, param: string, seen: ReadonlySet<string>): void {
   if (!ECB_CURRENCY_CODES.has(code) && !seen.has(code)) {
-    throw new ApiError('UNKNOWN_CURRENCY', `Currency '${code}' is not supported.`, { param });
+    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported.`, { param });
   }
 }
 

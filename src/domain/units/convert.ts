@@ -3,6 +3,7 @@
  */
 import { formatDecimal, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
 import { ApiError } from '../errors';
+import { quoteInput } from '../quote-input';
 import type { Rational } from '../rational';
 import type { UnitDef } from './catalogue';
 import { unitNumbers } from './factors';
@@ -27,7 +28,6 @@ export interface UnitConversion {
 }
 
 /** Echoes user input in messages, bounded: a token can be as long as the body allows. */
-const quote = (token: string): string => `'${token.length > 64 ? `${token.slice(0, 64)}…` : token}'`;
 
 export interface ConvertOptions {
   /**
@@ -48,15 +48,15 @@ function resolveUnit(token: unknown, param: 'from' | 'to', options: ConvertOptio
   const unit = findUnit(token);
   if (unit !== undefined) return unit;
   if (options.isCurrency?.(token) === true) return { currency: token };
-  throw new ApiError('UNKNOWN_UNIT', `Unit ${quote(token)} is not known. See GET /v1/units.`, { param });
+  throw new ApiError('UNKNOWN_UNIT', `Unit ${quoteInput(token)} is not known. See GET /v1/units.`, { param });
 }
 
 function currencyError(from: Resolved, to: Resolved): ApiError {
   if ('currency' in from && 'currency' in to) {
-    const message = `${quote(from.currency)} and ${quote(to.currency)} are currencies: use POST /v1/currency/convert.`;
+    const message = `${quoteInput(from.currency)} and ${quoteInput(to.currency)} are currencies: use POST /v1/currency/convert.`;
     return new ApiError('UNKNOWN_UNIT', message, { param: 'from' });
   }
-  const describe = (r: Resolved): string => ('currency' in r ? `a currency (${quote(r.currency)})` : `${r.category} (${r.id})`);
+  const describe = (r: Resolved): string => ('currency' in r ? `a currency (${quoteInput(r.currency)})` : `${r.category} (${r.id})`);
   const param = 'currency' in to ? 'to' : 'from';
   return new ApiError('INCOMPATIBLE_UNITS', `Cannot convert ${describe(from)} to ${describe(to)}.`, { param });
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/domain/calendar/berlin-time';
@@ -6,10 +6,11 @@ import { isTargetBusinessDay } from '../../../src/domain/calendar/target-calenda
 import { parseEcbFile } from '../../../src/domain/ecb';
 import type { RatesService } from '../../../src/services/rates';
 import { tempRates, type TempRates } from './helpers';
+import { sharedDataPresent } from '../../helpers/shared-data';
 
 // The real ECB files live outside the project (see ../shared/ecb/README.md); they are never copied in.
 const DIR = resolve(process.cwd(), '../shared/ecb');
-const PRESENT = existsSync(DIR);
+const PRESENT = sharedDataPresent(DIR);
 if (!PRESENT) console.warn(`real ECB data rates tests skipped: ${DIR} not found`);
 
 /** The day after the newest real publication (2026-07-06), noon in Berlin. */

@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseEcbFile, parseEcbXml, RateTable, samePublication, validateUpdate, type Publication } from '../../../src/domain/ecb';
 import { renderXml } from './helpers';
+import { sharedDataPresent } from '../../helpers/shared-data';
 
 // The real ECB files live outside the project (see ../shared/ecb/README.md); they are never copied in.
 const DIR = resolve(process.cwd(), '../shared/ecb');
-const PRESENT = existsSync(DIR);
+const PRESENT = sharedDataPresent(DIR);
 if (!PRESENT) console.warn(`real ECB data tests skipped: ${DIR} not found`);
 
 const load = (file: string): Publication[] => parseEcbFile(readFileSync(join(DIR, file)), file);

@@ -7,6 +7,7 @@ import { formatDecimal } from '../../../src/domain/decimal';
 import { Rational } from '../../../src/domain/rational';
 import { CATEGORIES, UNITS } from '../../../src/domain/units/catalogue';
 import { parseFactor } from '../../../src/domain/units/factors';
+import { sharedDataPresent } from '../../helpers/shared-data';
 
 const UNIT_COUNTS: Record<string, number> = {
   length: 16, mass: 14, volume: 18, area: 10, temperature: 5, time: 12, speed: 5, pressure: 12,
@@ -47,7 +48,7 @@ describe('the catalogue holds the contract\'s 15 categories and 154 units', () =
   });
 });
 
-describe.skipIf(!existsSync(CATALOGUE_JSON))(
+describe.skipIf(!sharedDataPresent(CATALOGUE_JSON))(
   'the generated module matches shared/units/catalogue.json (skipped when the shared file is absent)',
   () => {
     const json = existsSync(CATALOGUE_JSON) ? readCatalogueJson() : { categories: [], units: [] };

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_JSON, readCatalogueJson } from '../../../scripts/generate-catalogue';
@@ -8,6 +7,7 @@ import { CATEGORIES } from '../../../src/domain/units/catalogue';
 import { convertUnits } from '../../../src/domain/units/convert';
 import { Oracle, oracleFormat, type OracleDecimal } from '../helpers';
 import { anyUnit, decimalValue, decimalsOption, roundingMode, sameCategoryPair } from './arbitraries';
+import { sharedDataPresent } from '../../helpers/shared-data';
 
 /**
  * An independent oracle: decimal.js at 200 significant digits, straight from the catalogue JSON.
@@ -17,7 +17,8 @@ import { anyUnit, decimalValue, decimalsOption, roundingMode, sameCategoryPair }
 interface OracleUnit { kind: string; n: OracleDecimal; d: OracleDecimal; piPower: number; offset: OracleDecimal }
 
 const PI = Oracle.acos(-1);
-const json = existsSync(CATALOGUE_JSON) ? readCatalogueJson() : { categories: [], units: [] };
+const PRESENT = sharedDataPresent(CATALOGUE_JSON);
+const json = PRESENT ? readCatalogueJson() : { categories: [], units: [] };
 const ORACLE_UNITS = new Map<string, OracleUnit>(json.units.map((u) => {
   const overPi = /^(.+)\/pi$/.exec(u.factor_expr ?? '');
   const [n, d = '1'] = overPi ? [overPi[1]!] : u.factor_fraction!.split('/');
@@ -54,7 +55,7 @@ function expected(value: string, from: string, to: string, decimals?: number, ro
   return exact === 'INVALID' ? exact : oracleFormat(exact, decimals, rounding);
 }
 
-describe.skipIf(!existsSync(CATALOGUE_JSON))('conversions agree with decimal.js at 200 digits (needs shared/units/catalogue.json)', () => {
+describe.skipIf(!PRESENT)('conversions agree with decimal.js at 200 digits (needs shared/units/catalogue.json)', () => {
   const VALUES = ['1', '-12.345', '0', '0.001', '98765432109876543210.0123456789', '0.0000000000000000000000000000000000000001'];
 
   it.each(CATEGORIES.map((c) => [c.id, c.units]))('every pair of %s units, on fixed values', (_id, units) => {

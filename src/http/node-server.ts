@@ -1,0 +1,98 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { MetricsAccess } from '../config';
+import { ApiError, errorBody } from '../domain/errors';
+import type { Metrics } from '../metrics';
+import { answerClientErrors, BASELINE_HEADERS } from './client-error';
+import { clientIp, type TrustProxy } from './client-ip';
+import { routeLabel } from './routes';
+
+export interface HttpServerOptions {
+  /** Everything but /metrics: the Yoga app. */
+  handler: RequestListener;
+  logger: Logger;
+  metrics: Metrics;
+  /** Who may read /metrics (METRICS). */
+  metricsAccess: MetricsAccess;
+  trust: TrustProxy;
+}
+
+/**
+ * The node:http server in front of the app: it times every request for the metrics (by route
+ * template, never the raw URL), answers GET /metrics itself, and gives parser-level refusals
+ * (431, 408, 413, 400) the contract's body.
+ */
+export function createHttpServer(options: HttpServerOptions): Server {
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const pathname = pathOf(req.url);
+    const route = routeLabel(pathname);
+    res.once('close', () => options.metrics.request(route, req.method ?? '', res.statusCode, (performance.now() - started) / 1000));
+    if (pathname === '/metrics') void serveMetrics(req, res, options);
+    else options.handler(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  answerClientErrors(server, options.logger, (status) => options.metrics.request('other', 'other', status, 0));
+  return server;
+}
+
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return '';
+  }
+}
+
+async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {
+  const requestId = randomUUID();
+  // Anyone not allowed gets the answer of a path that does not exist: nothing tells them it does.
+  if (!mayReadMetrics(req, options)) {
+    return sendError(res, new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), requestId);
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { headers: { allow: 'GET, HEAD' } }), requestId);
+  }
+  try {
+    const text = await options.metrics.render();
+    res.writeHead(200, { ...BASELINE_HEADERS, 'content-type': options.metrics.contentType, 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  } catch (error) {
+    options.logger.error({ err: error, requestId }, 'metrics could not be collected');
+    sendError(res, new ApiError('INTERNAL', 'The metrics could not be collected.'), requestId);
+  }
+}
+
+function mayReadMetrics(req: IncomingMessage, options: HttpServerOptions): boolean {
+  const access = options.metricsAccess;
+  if (access.mode === 'public') return true;
+  if (access.mode === 'off') return false;
+  if (access.mode === 'token') return bearerMatches(req.headers.authorization, access.token);
+  const forwarded = req.headers['x-forwarded-for'];
+  // The socket's address; X-Forwarded-For only through proxies TRUST_PROXY names.
+  return isLoopback(clientIp(req.socket.remoteAddress ?? '', typeof forwarded === 'string' ? forwarded : null, options.trust));
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip);
+}
+
+/** Compared as SHA-256 digests with timingSafeEqual: the time taken says nothing about the token. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = /^bearer +(\S+)$/i.exec(header?.trim() ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(sent), digest(token));
+}
+
+function sendError(res: ServerResponse, error: ApiError, requestId: string): void {
+  const body = JSON.stringify({ error: errorBody(error, requestId) });
+  res.writeHead(error.status, {
+    ...BASELINE_HEADERS,
+    ...error.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+  });
+  res.end(body);
+}

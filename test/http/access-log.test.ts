@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { openStore } from '../../src/data/open-store';
+import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
+import type { AccountStore } from '../../src/data/store';
+import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
+
+/** The app on a real node:http server, its log lines captured as parsed JSON. */
+let server: Server;
+let base: string;
+let store: AccountStore;
+let limiters: RateLimiters;
+let dataDir: string;
+const lines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-log-'));
+  const config = loadConfig({ DATA_DIR: dataDir });
+  store = openStore(config);
+  limiters = await createRateLimiters({ publicPerMinute: 1000, keyPerSecond: 1000 });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const { yoga } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  server = createServer(yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await limiters.close();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function loggedStatusOf(response: Response): Promise<unknown> {
+  await response.arrayBuffer();
+  const requestId = response.headers.get('x-request-id');
+  for (let i = 0; i < 100 && !lines.some((l) => l['requestId'] === requestId); i++) await new Promise((r) => setTimeout(r, 10));
+  return lines.find((l) => l['requestId'] === requestId)?.['status'];
+}
+
+describe('the access log', () => {
+  it('records a 304 Not Modified as 304, not as the 200 the handler first produced', async () => {
+    const first = await fetch(`${base}/v1/currency/rates/latest`);
+    expect(await loggedStatusOf(first)).toBe(200);
+    const again = await fetch(`${base}/v1/currency/rates/latest`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(await loggedStatusOf(again)).toBe(304);
+  });
+
+  it('records the status of an error answer as sent', async () => {
+    const res = await fetch(`${base}/v1/nothing`);
+    expect(res.status).toBe(404);
+    expect(await loggedStatusOf(res)).toBe(404);
+  });
+});
