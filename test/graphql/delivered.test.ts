@@ -23,18 +23,7 @@ async function keyWithLeft(left: number, plan: PlanId = 'free'): Promise<{ key: 
 }
 const used = (account: Account) => t.store.monthlyUsage(account.id, MONTH);
 
-async function post(query: string, options: { key?: string; variables?: Record<string, unknown>; accept?: string } = {}) {
-  const response = await t.app.yoga.fetch('http://localhost/graphql', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(options.accept ? { accept: options.accept } : {}),
-      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-    },
-    body: JSON.stringify({ query, variables: options.variables ?? {} }),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
-}
+const post: TestApp['postGraphQL'] = (query, options) => t.postGraphQL(query, options);
 
 const codesByPath = (errors: any[] = []) => Object.fromEntries(errors.map((e) => [e.path?.join('.') ?? '', e.extensions.code]));
 const CONVERT = 'convert(value: "1", from: "mile", to: "km") { result { value } }';

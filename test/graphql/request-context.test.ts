@@ -22,18 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function post(query: string, options: { key?: string; accept?: string; variables?: Record<string, unknown> } = {}) {
-  const response = await t.app.yoga.fetch('http://localhost/graphql', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(options.accept ? { accept: options.accept } : {}),
-      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-    },
-    body: JSON.stringify({ query, variables: options.variables ?? {} }),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
-}
+const post: TestApp['postGraphQL'] = (query, options) => t.postGraphQL(query, options);
 
 const CONVERT = 'convert(value: "3", from: "ft", to: "m") { result { value } }';
 

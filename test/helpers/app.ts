@@ -36,6 +36,8 @@ export interface TestApp {
   /** One REST call over loopback HTTP through the app's listener; the response is checked against /openapi.json. */
   call(method: string, url: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; body: any }>;
+  /** POST /graphql in-process with a key, variables and an Accept header of choice; the answer's headers too. */
+  postGraphQL(query: string, options?: { key?: string; variables?: Record<string, unknown>; accept?: string }): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,19 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     return { key: created.key, account, keyId: created.record.id };
   };
 
+  const postGraphQL: TestApp['postGraphQL'] = async (query, options = {}) => {
+    const response = await app.yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(options.accept ? { accept: options.accept } : {}),
+        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      },
+      body: JSON.stringify({ query, variables: options.variables ?? {} }),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+
   const call: TestApp['call'] = async (method, url, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
@@ -93,13 +108,10 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     createAccountKey,
     call,
     async graphql(query, variables = {}, key) {
-      const response = await app.yoga.fetch('http://localhost/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { status: response.status, body: await response.json() };
+      const { status, body } = await postGraphQL(query, { variables, ...(key ? { key } : {}) });
+      return { status, body };
     },
+    postGraphQL,
     async close() {
       await server.close();
       await limiters.close();
