@@ -8,7 +8,7 @@ import { runAdmin, USAGE } from '../../src/cli/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import type { AccountStore } from '../../src/data/store';
-import { authenticate } from '../../src/http/auth';
+import { authenticate } from '../../src/services/auth';
 
 let dir: string;
 let config: Config;

@@ -6,7 +6,7 @@ import { openSqliteStore } from '../../src/data/sqlite-store';
 import type { Account, AccountStore } from '../../src/data/store';
 import { ApiError } from '../../src/domain/errors';
 import { generateApiKey } from '../../src/domain/keys';
-import { authenticate } from '../../src/http/auth';
+import { authenticate } from '../../src/services/auth';
 
 const MISSING = 'Bearer realm="measurement-api"';
 const INVALID = 'Bearer realm="measurement-api", error="invalid_token"';
