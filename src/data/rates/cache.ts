@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Keyv } from 'keyv';
 import type { Publication } from '../../domain/ecb';
+import { LOCAL_LOCKS, type RatesLocks } from './locks';
+import type { RedisFront } from './redis-front';
 
 /** The sorted publication dates and every code ever quoted (EUR excluded): enough to serve at once. */
 export interface CachedIndex {
@@ -21,31 +23,62 @@ export interface Validator {
 
 type Rates = Record<string, string>;
 
+export interface RatesCacheOptions {
+  /** Redis in front of the database for whole publications (REDIS_URL): a cache, never the truth. */
+  front?: RedisFront | undefined;
+  /** Cross-process locks of the database (advisory locks on PostgreSQL); none on SQLite. */
+  locks?: RatesLocks | undefined;
+}
+
 /**
- * The rates cache: one keyv namespace holds a publication per date (date → rates object), a
- * second holds the meta keys below. It keeps every publication ever loaded, so a restart serves
- * at once without the network. `revision` changes on every data write by any process (server or
- * admin CLI); comparing it is how a process notices data another one wrote.
+ * The rates history: one keyv namespace of the database (SQLite or PostgreSQL) holds a
+ * publication per date (date → rates object), a second holds the meta keys below. It keeps every
+ * publication ever loaded, so a restart serves at once without the network. `revision` changes on
+ * every data write by any process (server or admin CLI); comparing it is how a process notices
+ * data another one wrote. With Redis in front, publications are read from Redis first (a miss or
+ * a failure reads the database and refills it); the meta keys always come from the database.
  */
 export class RatesCache {
   private readonly publications: Keyv<Rates>;
   private readonly meta: Keyv;
   private readonly closeStores: () => Promise<void>;
+  private readonly front: RedisFront | undefined;
+  private readonly locks: RatesLocks;
 
-  constructor(publications: Keyv<Rates>, meta: Keyv, closeStores: () => Promise<void>) {
+  constructor(publications: Keyv<Rates>, meta: Keyv, closeStores: () => Promise<void>, { front, locks = LOCAL_LOCKS }: RatesCacheOptions = {}) {
     this.publications = publications;
     this.meta = meta;
     this.closeStores = closeStores;
+    this.front = front;
+    this.locks = locks;
   }
 
-  /** Publications of exactly these dates, in ONE store read (keyv getMany); undefined where none. */
+  /** Publications of exactly these dates, in ONE database read (keyv getMany), after one Redis read if any; undefined where none. */
   async readPublications(dates: readonly string[]): Promise<(Publication | undefined)[]> {
     if (dates.length === 0) return [];
-    const found = await this.publications.getMany([...dates]);
+    const found: (Rates | undefined)[] = this.front ? await this.front.get(dates) : dates.map(() => undefined);
+    const missing = dates.flatMap((date, i) => (found[i] === undefined ? [i] : []));
+    if (missing.length > 0) {
+      const stored = await this.publications.getMany(missing.map((i) => dates[i]!));
+      const refill: Publication[] = [];
+      missing.forEach((i, j) => {
+        found[i] = stored[j];
+        if (stored[j]) refill.push({ date: dates[i]!, rates: stored[j] });
+      });
+      if (this.front && refill.length > 0) await this.front.set(refill, false);
+    }
     return dates.map((date, i) => {
       const rates = found[i];
       return rates ? Object.freeze({ date, rates: Object.freeze(rates) }) : undefined;
     });
+  }
+
+  /**
+   * Runs `task` (an ECB fetch) unless another process on this database is fetching right now
+   * (PostgreSQL advisory lock); that process's result then arrives through the revision.
+   */
+  tryFetch<T>(task: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+    return this.locks.tryFetch(task);
   }
 
   async readIndex(): Promise<CachedIndex | undefined> {
@@ -57,13 +90,20 @@ export class RatesCache {
   }
 
   /**
-   * Stores publications (new or replacing), then the index, then a new revision, in that order:
-   * whoever sees the new revision finds everything it announces. The stored index is re-read
-   * just before it is rewritten, so dates another process added meanwhile are kept; only two
-   * writers within the same few milliseconds could still lose one's index entries.
+   * Stores publications (new or replacing) in the database, then in Redis if any (a failure is
+   * only logged), then the index, then a new revision, in that order: whoever sees the new
+   * revision finds everything it announces. The stored index is re-read just before it is
+   * rewritten, so dates another process added meanwhile are kept; on PostgreSQL a lock makes that
+   * read-modify-write exclusive (on SQLite two writers within the same few milliseconds could
+   * still lose one's index entries).
    */
-  async writePublications(pubs: readonly Publication[]): Promise<{ index: CachedIndex; revision: string }> {
+  writePublications(pubs: readonly Publication[]): Promise<{ index: CachedIndex; revision: string }> {
+    return this.locks.write(() => this.writeUnlocked(pubs));
+  }
+
+  private async writeUnlocked(pubs: readonly Publication[]): Promise<{ index: CachedIndex; revision: string }> {
     await this.publications.setMany(pubs.map((pub) => ({ key: pub.date, value: pub.rates })));
+    await this.front?.set(pubs, true);
     const stored = await this.readIndex();
     const dates = new Set(stored?.dates);
     const currencies = new Set(stored?.currencies);
@@ -97,13 +137,15 @@ export class RatesCache {
     await this.meta.set('validators', { ...(await this.readValidators()), [file]: validator });
   }
 
-  /** Empties both namespaces (only this cache's keys: other prefixes on the same store stay). */
+  /** Empties both namespaces and the Redis copies (only this cache's keys: other prefixes on the same store stay). */
   async clear(): Promise<void> {
     await this.publications.clear();
     await this.meta.clear();
+    await this.front?.clear();
   }
 
-  close(): Promise<void> {
-    return this.closeStores();
+  async close(): Promise<void> {
+    await Promise.allSettled([this.front?.close()]);
+    await this.closeStores();
   }
 }

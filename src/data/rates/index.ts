@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import type { Config } from '../../config';
 import type { RatesService } from '../../services/rates';
 import type { RatesCache } from './cache';
@@ -8,7 +9,8 @@ import { EcbRatesService } from './rates-service';
 import { DEFAULT_TUNING, type RatesTuning } from './tuning';
 
 export { EcbFetchError } from './http-get';
-export { openRatesCache, openSqliteCache, ratesCacheFile } from './open-cache';
+export { openPostgresCache, openRatesCache, openSqliteCache, ratesCacheFile } from './open-cache';
+export { createRatesTables, RATES_TABLES_SQL } from './pg-keyv-store';
 export { RatesCache } from './cache';
 export { RatesSourceError } from './update';
 export { DEFAULT_TUNING, type RatesTuning } from './tuning';
@@ -24,6 +26,8 @@ export interface RatesServiceDeps {
   tuning?: Partial<RatesTuning>;
   /** Another cache than the configuration's (tests count its reads). */
   cache?: RatesCache;
+  /** On PostgreSQL: the account store's pool, to share; otherwise the rates open their own. */
+  pool?: pg.Pool;
   /** Jitter source in [0, 1); Math.random by default. */
   random?: () => number;
   /** Told of every refresh that failed after its retries (metrics). */
@@ -31,8 +35,8 @@ export interface RatesServiceDeps {
 }
 
 /**
- * Builds the ECB rates service (opening the cache: SQLite file `DATA_DIR/rates.db`, or Redis when
- * REDIS_URL is set). Nothing is read or fetched until start(); importFile() and refresh() also
+ * Builds the ECB rates service (opening the history: SQLite file `DATA_DIR/rates.db`, or tables
+ * in the PostgreSQL database of DATABASE_URL; Redis in front when REDIS_URL is set). Nothing is read or fetched until start(); importFile() and refresh() also
  * work without start() (the admin CLI), and stop() closes the cache.
  */
 export function createRatesService(deps: RatesServiceDeps): RatesService {
@@ -47,7 +51,7 @@ export function createRatesService(deps: RatesServiceDeps): RatesService {
     signal: abort.signal,
   });
   return new EcbRatesService({
-    cache: deps.cache ?? openRatesCache(deps.config),
+    cache: deps.cache ?? openRatesCache(deps.config, { logger: deps.logger.child({ component: 'rates' }), pool: deps.pool }),
     client,
     logger: deps.logger.child({ component: 'rates' }),
     clock: deps.clock ?? (() => new Date()),

@@ -1,46 +1,59 @@
 import path from 'node:path';
-import { createKeyv } from '@keyv/redis';
 import { Keyv } from 'keyv';
+import pg from 'pg';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../../config';
 import { RatesCache } from './cache';
+import { pgLocks } from './locks';
+import { PgKeyvStore, tablesOnce } from './pg-keyv-store';
+import { RedisFront } from './redis-front';
 import { openKeyvDatabase, SqliteKeyvStore } from './sqlite-keyv-store';
 
-export interface RatesCacheOptions {
-  /** Key prefix of the two namespaces (`<prefix>` and `<prefix>-meta`); tests use a unique one per run. */
+export interface OpenRatesCacheOptions {
+  /** Key prefix of the two namespaces (`<prefix>` and `<prefix>-meta`) and of the Redis keys; tests use a unique one per run. */
   prefix?: string;
+  /** Where Redis outages are logged (once per outage). */
+  logger?: Logger;
+  /** On PostgreSQL: the account store's pool, shared; otherwise one of its own from DATABASE_URL. */
+  pool?: pg.Pool;
 }
 
-/** The SQLite file of the rates cache; separate from the account database so it can be deleted safely. */
+/** The SQLite file of the rates history; separate from the account database, as it always was. */
 export function ratesCacheFile(config: Config): string {
   return path.join(config.dataDir, 'rates.db');
 }
 
-/** The rates cache the configuration names: Redis when REDIS_URL is set, else SQLite under DATA_DIR. */
-export function openRatesCache(config: Config, { prefix = 'rates' }: RatesCacheOptions = {}): RatesCache {
-  return config.redisUrl === undefined ? openSqliteCache(ratesCacheFile(config), prefix) : openRedisCache(config.redisUrl, prefix);
+/**
+ * The rates history the configuration names: PostgreSQL tables when DATABASE_URL is postgres://,
+ * else the SQLite file `DATA_DIR/rates.db`; with REDIS_URL, Redis caches publications in front.
+ */
+export function openRatesCache(config: Config, { prefix = 'rates', logger = pino({ level: 'silent' }), pool }: OpenRatesCacheOptions = {}): RatesCache {
+  const front = config.redisUrl === undefined ? undefined : new RedisFront({ url: config.redisUrl, prefix, logger });
+  if (config.database.kind === 'postgres') return openPostgresCache(pool ?? config.database.url, prefix, front, logger);
+  return openSqliteCache(ratesCacheFile(config), prefix, front);
 }
 
-export function openSqliteCache(file: string, prefix = 'rates'): RatesCache {
+export function openSqliteCache(file: string, prefix = 'rates', front?: RedisFront): RatesCache {
   const db = openKeyvDatabase(file);
   // One adapter object per namespace (Keyv writes its namespace onto the adapter), one shared connection.
   const keyv = (namespace: string) => new Keyv({ store: new SqliteKeyvStore(db), namespace, throwOnErrors: true });
-  return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => {
-    if (db.open) db.close();
-  });
+  return new RatesCache(
+    keyv(prefix),
+    keyv(`${prefix}-meta`),
+    async () => {
+      if (db.open) db.close();
+    },
+    { front },
+  );
 }
 
-function openRedisCache(url: string, prefix: string): RatesCache {
-  // One adapter (and client) per namespace: two Keyv instances sharing one Redis adapter
-  // overwrote each other's namespace and corrupted the key prefixes (docs/stack notes).
-  const keyv = (namespace: string) =>
-    createKeyv(
-      // Fail fast while Redis is down instead of queueing reads behind the reconnect loop.
-      { url, disableOfflineQueue: true, socket: { connectTimeout: 5_000 } },
-      { namespace, throwOnErrors: true, connectionTimeout: 5_000 },
-    );
-  const publications = keyv(prefix);
-  const meta = keyv(`${prefix}-meta`);
-  return new RatesCache(publications, meta, async () => {
-    await Promise.allSettled([publications.disconnect(), meta.disconnect()]);
-  });
+/** `pool` shared (left open by close()) or a URL (a pool of its own, ended by close()). */
+export function openPostgresCache(pool: pg.Pool | string, prefix = 'rates', front?: RedisFront, logger?: Logger): RatesCache {
+  const owned = typeof pool === 'string' ? new pg.Pool({ connectionString: pool, max: 6 }) : undefined;
+  const shared = owned ?? (pool as pg.Pool);
+  // An idle client's error (the server restarted) is emitted on the pool: unhandled, it would end the process.
+  owned?.on('error', (error) => logger?.warn({ err: error }, 'rates database connection lost'));
+  const ready = tablesOnce(shared);
+  const keyv = (namespace: string) => new Keyv({ store: new PgKeyvStore(shared, ready), namespace, throwOnErrors: true });
+  return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => void (await owned?.end()), { front, locks: pgLocks(shared) });
 }

@@ -123,16 +123,25 @@ export class EcbRatesService implements RatesService {
 
   private async runRefresh(progress: Progress): Promise<ImportReport> {
     try {
-      await this.sync(false);
-      const report = await refreshFromEcb({
-        client: this.parts.client,
-        cache: this.parts.cache,
-        today: berlinDate(this.parts.clock()),
-        newest: () => this.held.newest(),
-        holds: (date) => this.held.holds(date),
-        apply: (pubs, source, daily) => this.held.apply(pubs, source, daily, progress),
-        progress,
+      const fetched = await this.parts.cache.tryFetch(async () => {
+        // Inside the lock: what the previous holder stored is seen before deciding what to fetch.
+        await this.sync(false);
+        return refreshFromEcb({
+          client: this.parts.client,
+          cache: this.parts.cache,
+          today: berlinDate(this.parts.clock()),
+          newest: () => this.held.newest(),
+          holds: (date) => this.held.holds(date),
+          apply: (pubs, source, daily) => this.held.apply(pubs, source, daily, progress),
+          progress,
+        });
       });
+      if (!fetched.ran) {
+        progress('another instance is fetching from the ECB: its result arrives through the revision check');
+        await this.sync(false);
+        return { file: '', publications: 0, added: 0, replaced: 0, newest: this.held.newest() ?? null };
+      }
+      const report = fetched.value;
       this.fetchedAt = this.parts.clock().toISOString();
       this.lastError = null;
       await this.saveStatus({ fetchedAt: this.fetchedAt, lastError: null });

@@ -1,0 +1,123 @@
+import type { Logger } from 'pino';
+import { createClient } from 'redis';
+import type { Publication } from '../../domain/ecb';
+
+type Rates = Record<string, string>;
+
+const TTL_SECONDS = 24 * 3600;
+
+export interface RedisFrontOptions {
+  url: string;
+  /** Key prefix: publications are `<prefix>:pub:<date>`; tests use a unique one per run. */
+  prefix: string;
+  logger: Logger;
+  /** A Redis command that takes longer fails and the database answers instead (default 1000 ms). */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Redis in front of the database for whole publications: a cache that may be lost at any time,
+ * never a source of truth. Every failure (down, flushed, slow) is a miss: the caller reads the
+ * database and refills. Connects in the background and reconnects by itself; an outage is logged
+ * once when it starts and once when it ends, never per request.
+ */
+export class RedisFront {
+  private readonly client;
+  private readonly prefix: string;
+  private readonly logger: Logger;
+  private readonly timeoutMs: number;
+  private down = false;
+  /** Dates whose write failed while Redis was down: deleted when it is back, so no old value outlives a correction. */
+  private readonly unsynced = new Set<string>();
+
+  constructor({ url, prefix, logger, commandTimeoutMs = 1000 }: RedisFrontOptions) {
+    this.prefix = prefix;
+    this.logger = logger;
+    this.timeoutMs = commandTimeoutMs;
+    this.client = createClient({
+      url,
+      // Fail at once while disconnected instead of queueing requests behind the reconnect loop.
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
+    });
+    // node-redis emits errors as events (every failed reconnect): without a listener one would crash the process.
+    this.client.on('error', (error: Error) => this.failed(error));
+    this.client.on('ready', () => void this.recovered());
+    // Resolves on the first successful connection, however long Redis stays away.
+    this.client.connect().catch((error: unknown) => this.failed(error));
+  }
+
+  /** True while connected. */
+  get available(): boolean {
+    return this.client.isReady;
+  }
+
+  /** The cached rates of these dates, undefined where missing or when Redis fails. */
+  async get(dates: readonly string[]): Promise<(Rates | undefined)[]> {
+    if (dates.length === 0 || !this.client.isReady) return dates.map(() => undefined);
+    try {
+      const values = await this.client.withCommandOptions({ timeout: this.timeoutMs }).mGet(dates.map((date) => this.keyOf(date)));
+      if (this.down || this.unsynced.size > 0) void this.recovered();
+      return values.map((value) => (typeof value === 'string' ? (JSON.parse(value) as Rates) : undefined));
+    } catch (error) {
+      this.failed(error);
+      return dates.map(() => undefined);
+    }
+  }
+
+  /**
+   * Stores publications (after the database has them); a failure is only logged. `written` says
+   * they are new data: if they cannot be stored, their old copies are deleted once Redis is back.
+   * Entries expire after a day, a bound on anything stale a race could leave behind.
+   */
+  async set(pubs: readonly Publication[], written: boolean): Promise<void> {
+    if (pubs.length === 0) return;
+    try {
+      if (!this.client.isReady) throw new Error('Redis is not connected');
+      const multi = this.client.withCommandOptions({ timeout: this.timeoutMs }).multi();
+      for (const pub of pubs) multi.set(this.keyOf(pub.date), JSON.stringify(pub.rates), { EX: TTL_SECONDS });
+      await multi.execAsPipeline();
+    } catch (error) {
+      if (written) for (const pub of pubs) this.unsynced.add(pub.date);
+      this.failed(error);
+    }
+  }
+
+  /** Deletes every publication key of this prefix (tests). */
+  async clear(): Promise<void> {
+    if (!this.client.isReady) return;
+    for await (const keys of this.client.scanIterator({ MATCH: `${this.prefix}:pub:*`, COUNT: 1000 })) {
+      if (keys.length > 0) await this.client.del(keys);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
+    else this.client.destroy();
+  }
+
+  private keyOf(date: string): string {
+    return `${this.prefix}:pub:${date}`;
+  }
+
+  private failed(error: unknown): void {
+    if (this.down) return;
+    this.down = true;
+    const message = error instanceof Error ? error.message || error.name : String(error);
+    this.logger.warn({ redis: 'down', error: message }, 'Redis unavailable: rates are read from the database until it is back');
+  }
+
+  private async recovered(): Promise<void> {
+    if (this.unsynced.size > 0) {
+      const dates = [...this.unsynced];
+      this.unsynced.clear();
+      await this.client.del(dates.map((date) => this.keyOf(date))).catch((error: unknown) => {
+        for (const date of dates) this.unsynced.add(date);
+        this.failed(error);
+      });
+    }
+    if (!this.down) return;
+    this.down = false;
+    this.logger.info({ redis: 'up' }, 'Redis is back: rates are cached in it again');
+  }
+}
