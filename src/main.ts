@@ -30,7 +30,9 @@ const limiters = await createRateLimiters({
   publicPerMinute: config.publicRateLimit,
   keyPerSecond: config.keyRateLimit,
   redisUrl: config.redisUrl,
-  onRedisError: (error) => logger.warn({ err: error }, 'Redis unavailable: counting rate limits in this instance until it is back'),
+  // Once per outage, not per request or reconnect attempt; no stack trace for an expected fault.
+  onRedisDown: (error) => logger.warn({ redis: 'down', error: error.message || (error as NodeJS.ErrnoException).code || error.name }, 'Redis unavailable: counting rate limits in this instance\'s memory until it is back'),
+  onRedisBack: () => logger.info({ redis: 'up' }, 'Redis is back: rate limits are shared by every instance again'),
 });
 const { handler } = createApp({ config, store, logger, rates, limiters, metrics });
 const server = createHttpServer({ handler, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });

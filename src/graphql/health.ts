@@ -13,11 +13,20 @@ const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').i
 
 const HealthStatusEnum = builder.enumType('HealthStatus', { values: ['ok', 'degraded'] as const });
 
+const RateLimitStoreEnum = builder.enumType('RateLimitStore', {
+  description: 'Where request rate limits are counted.',
+  values: {
+    redis: { description: 'In Redis, shared by every instance.' },
+    memory: { description: "In this instance's memory: no REDIS_URL, or Redis is down (then health is degraded)." },
+  } as const,
+});
+
 const HealthRef = builder.objectRef<HealthReport>('Health').implement({
   fields: (t) => ({
     status: t.field({ type: HealthStatusEnum, resolve: (h) => h.status }),
     version: t.exposeString('version'),
     rates: t.field({ type: RatesHealthRef, resolve: (h) => h.rates }),
+    rateLimits: t.field({ type: RateLimitStoreEnum, resolve: (h) => h.rateLimits }),
   }),
 });
 
@@ -26,7 +35,7 @@ builder.queryFields((t) => ({
     directives: { publicRateLimit: {} },
     type: HealthRef,
     nullable: true,
-    description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale.',
+    description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale, or Redis is configured but down.',
     resolve: (_, __, ctx) => ctx.services.health(),
   }),
 }));

@@ -19,10 +19,12 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined;
   /** Prefix of every counter key (default `msr:rl`); tests use a unique one per run. */
   keyPrefix?: string;
-  /** How long start-up waits for Redis before failing (default 5000 ms). */
+  /** How long start-up waits for Redis before counting in memory (default 5000 ms); it keeps trying in the background. */
   connectTimeoutMs?: number;
-  /** Redis errors after start-up (outages); the limiters then count in memory until it is back. */
-  onRedisError?: (error: Error) => void;
+  /** Once per Redis outage (also one at start): the limiters count in this instance's memory until it is back. */
+  onRedisDown?: (error: Error) => void;
+  /** Once when Redis is back after an outage: the counters are shared again. */
+  onRedisBack?: () => void;
 }
 
 export interface RateLimiters {
@@ -37,6 +39,10 @@ export interface RateLimiters {
   create(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
   /** Spends one request of `bucket`; throws RATE_LIMIT_EXCEEDED (429) when the window is used up. */
   consume(kind: RateLimitKind, bucket: string): Promise<RateLimitState>;
+  /** Where requests are counted right now: `redis` (shared by every instance) or this instance's `memory`. */
+  countedIn(): 'redis' | 'memory';
+  /** True when REDIS_URL is set: counting in memory then means Redis is down. */
+  readonly redisConfigured: boolean;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
@@ -73,39 +79,50 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
         throw rejection;
       }
     },
+    countedIn: () => (redis?.isReady ? 'redis' : 'memory'),
+    redisConfigured: redis !== undefined,
     async close() {
-      if (redis?.isOpen) await redis.close();
+      if (redis?.isReady) await redis.close();
+      else redis?.destroy();
     },
   };
 }
 
 type RedisClient = ReturnType<typeof createClient>;
 
-/** Connects before serving: a wrong REDIS_URL stops start-up rather than silently counting per instance. */
+/**
+ * Connects, waiting at most connectTimeoutMs: Redis down at start-up is an outage like any other
+ * (memory counting, one warning), not a reason to refuse to serve. The client keeps reconnecting
+ * in the background; every outage is reported once when it starts and once when it ends.
+ */
 async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
-  const client = createClient({ url: options.redisUrl, disableOfflineQueue: true });
-  let connected = false;
-  let lastError: Error | undefined;
-  // node-redis emits errors as events: without a listener one would crash the process.
-  client.on('error', (error: Error) => {
-    lastError = error;
-    if (connected) (options.onRedisError ?? ((e) => process.emitWarning(e)))(error);
+  const client = createClient({
+    url: options.redisUrl,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
+  });
+  let down = false;
+  const wentDown = (error: Error) => {
+    if (down) return;
+    down = true;
+    (options.onRedisDown ?? ((e) => process.emitWarning(e)))(error);
+  };
+  // node-redis emits errors as events (each failed reconnect): without a listener one would crash the process.
+  client.on('error', wentDown);
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    options.onRedisBack?.();
   });
   const timeoutMs = options.connectTimeoutMs ?? 5000;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis (REDIS_URL) did not answer within ${timeoutMs} ms${lastError ? `: ${lastError.message}` : ''}`)), timeoutMs);
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
   });
-  try {
-    await Promise.race([client.connect(), timeout]);
-    connected = true;
-    return client;
-  } catch (error) {
-    client.destroy();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+  await Promise.race([client.connect().catch((error: Error) => wentDown(error)), timeout]);
+  clearTimeout(timer);
+  if (!client.isReady) wentDown(new Error(`Redis (REDIS_URL) did not answer within ${timeoutMs} ms`));
+  return client;
 }
 
 /** The state a rate-limiter-flexible answer describes (what the GraphQL directive hands over too). */
