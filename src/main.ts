@@ -6,6 +6,7 @@ import { parseTrustProxy } from './http/client-ip';
 import { createHttpServer } from './http/node-server';
 import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
+import { redisOutageLog } from './redis-outage';
 import { createMetrics } from './metrics';
 
 /** Reads the configuration, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
@@ -23,16 +24,18 @@ const config = readConfig();
 const logger = createLogger(config.logLevel);
 const store = openStore(config);
 const metrics = createMetrics();
-const rates = createRatesService({ config, logger, onFetchFailure: () => metrics.ecbFetchFailed() });
+// One line when Redis goes away and one when it is back, whichever connection notices first.
+const redisWatch = redisOutageLog(logger);
+const rates = createRatesService({ config, logger, redisWatch: redisWatch('rates'), onFetchFailure: () => metrics.ecbFetchFailed() });
 // Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.
 await rates.start();
+const limitsWatch = redisWatch('rate limits');
 const limiters = await createRateLimiters({
   publicPerMinute: config.publicRateLimit,
   keyPerSecond: config.keyRateLimit,
   redisUrl: config.redisUrl,
-  // Once per outage, not per request or reconnect attempt; no stack trace for an expected fault.
-  onRedisDown: (error) => logger.warn({ redis: 'down', error: error.message || (error as NodeJS.ErrnoException).code || error.name }, 'Redis unavailable: counting rate limits in this instance\'s memory until it is back'),
-  onRedisBack: () => logger.info({ redis: 'up' }, 'Redis is back: rate limits are shared by every instance again'),
+  onRedisDown: (error) => limitsWatch.down(error),
+  onRedisBack: () => limitsWatch.back(),
 });
 const { handler } = createApp({ config, store, logger, rates, limiters, metrics });
 const server = createHttpServer({ handler, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });

@@ -19,7 +19,7 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined;
   /** Prefix of every counter key (default `msr:rl`); tests use a unique one per run. */
   keyPrefix?: string;
-  /** How long start-up waits for Redis before counting in memory (default 5000 ms); it keeps trying in the background. */
+  /** How long start-up waits for an answer from Redis before counting in memory (default 5000 ms); it keeps trying in the background. */
   connectTimeoutMs?: number;
   /** Once per Redis outage (also one at start): the limiters count in this instance's memory until it is back. */
   onRedisDown?: (error: Error) => void;
@@ -102,7 +102,9 @@ async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
   });
   let down = false;
+  let firstFailure: () => void = () => undefined;
   const wentDown = (error: Error) => {
+    firstFailure();
     if (down) return;
     down = true;
     (options.onRedisDown ?? ((e) => process.emitWarning(e)))(error);
@@ -119,7 +121,11 @@ async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);
   });
-  await Promise.race([client.connect().catch((error: Error) => wentDown(error)), timeout]);
+  // Whichever comes first: connected, the first attempt refused (no use waiting), or the timeout.
+  const refused = new Promise<void>((resolve) => {
+    firstFailure = resolve;
+  });
+  await Promise.race([client.connect().catch((error: Error) => wentDown(error)), refused, timeout]);
   clearTimeout(timer);
   if (!client.isReady) wentDown(new Error(`Redis (REDIS_URL) did not answer within ${timeoutMs} ms`));
   return client;

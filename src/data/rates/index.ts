@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import type { Config } from '../../config';
+import type { RedisWatch } from '../../redis-outage';
 import type { RatesService } from '../../services/rates';
 import type { RatesCache } from './cache';
 import { EcbClient } from './ecb-client';
@@ -12,6 +13,7 @@ export { EcbFetchError } from './http-get';
 export { openPostgresCache, openRatesCache, openSqliteCache, ratesCacheFile } from './open-cache';
 export { createRatesTables, RATES_TABLES_SQL } from './pg-keyv-store';
 export { RatesCache } from './cache';
+export { RedisFront } from './redis-front';
 export { RatesSourceError } from './update';
 export { DEFAULT_TUNING, type RatesTuning } from './tuning';
 
@@ -28,6 +30,8 @@ export interface RatesServiceDeps {
   cache?: RatesCache;
   /** On PostgreSQL: the account store's pool, to share; otherwise the rates open their own. */
   pool?: pg.Pool;
+  /** Told of Redis outages, once each (see redisOutageLog). */
+  redisWatch?: RedisWatch;
   /** Jitter source in [0, 1); Math.random by default. */
   random?: () => number;
   /** Told of every refresh that failed after its retries (metrics). */
@@ -51,7 +55,7 @@ export function createRatesService(deps: RatesServiceDeps): RatesService {
     signal: abort.signal,
   });
   return new EcbRatesService({
-    cache: deps.cache ?? openRatesCache(deps.config, { logger: deps.logger.child({ component: 'rates' }), pool: deps.pool }),
+    cache: deps.cache ?? openRatesCache(deps.config, { logger: deps.logger.child({ component: 'rates' }), pool: deps.pool, redisWatch: deps.redisWatch }),
     client,
     logger: deps.logger.child({ component: 'rates' }),
     clock: deps.clock ?? (() => new Date()),

@@ -3,6 +3,7 @@ import { Keyv } from 'keyv';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../../config';
+import type { RedisWatch } from '../../redis-outage';
 import { RatesCache } from './cache';
 import { pgLocks } from './locks';
 import { PgKeyvStore, tablesOnce } from './pg-keyv-store';
@@ -12,8 +13,10 @@ import { openKeyvDatabase, SqliteKeyvStore } from './sqlite-keyv-store';
 export interface OpenRatesCacheOptions {
   /** Key prefix of the two namespaces (`<prefix>` and `<prefix>-meta`) and of the Redis keys; tests use a unique one per run. */
   prefix?: string;
-  /** Where Redis outages are logged (once per outage). */
+  /** Where a lost database connection is logged. */
   logger?: Logger;
+  /** Told of Redis outages (once each). */
+  redisWatch?: RedisWatch | undefined;
   /** On PostgreSQL: the account store's pool, shared; otherwise one of its own from DATABASE_URL. */
   pool?: pg.Pool;
 }
@@ -27,8 +30,8 @@ export function ratesCacheFile(config: Config): string {
  * The rates history the configuration names: PostgreSQL tables when DATABASE_URL is postgres://,
  * else the SQLite file `DATA_DIR/rates.db`; with REDIS_URL, Redis caches publications in front.
  */
-export function openRatesCache(config: Config, { prefix = 'rates', logger = pino({ level: 'silent' }), pool }: OpenRatesCacheOptions = {}): RatesCache {
-  const front = config.redisUrl === undefined ? undefined : new RedisFront({ url: config.redisUrl, prefix, logger });
+export function openRatesCache(config: Config, { prefix = 'rates', logger = pino({ level: 'silent' }), pool, redisWatch }: OpenRatesCacheOptions = {}): RatesCache {
+  const front = config.redisUrl === undefined ? undefined : new RedisFront({ url: config.redisUrl, prefix, watch: redisWatch });
   if (config.database.kind === 'postgres') return openPostgresCache(pool ?? config.database.url, prefix, front, logger);
   return openSqliteCache(ratesCacheFile(config), prefix, front);
 }

@@ -1,6 +1,6 @@
-import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import type { Publication } from '../../domain/ecb';
+import type { RedisWatch } from '../../redis-outage';
 
 type Rates = Record<string, string>;
 
@@ -10,7 +10,8 @@ export interface RedisFrontOptions {
   url: string;
   /** Key prefix: publications are `<prefix>:pub:<date>`; tests use a unique one per run. */
   prefix: string;
-  logger: Logger;
+  /** Told once when an outage starts and once when it ends (never per request). */
+  watch?: RedisWatch | undefined;
   /** A Redis command that takes longer fails and the database answers instead (default 1000 ms). */
   commandTimeoutMs?: number;
 }
@@ -18,21 +19,21 @@ export interface RedisFrontOptions {
 /**
  * Redis in front of the database for whole publications: a cache that may be lost at any time,
  * never a source of truth. Every failure (down, flushed, slow) is a miss: the caller reads the
- * database and refills. Connects in the background and reconnects by itself; an outage is logged
- * once when it starts and once when it ends, never per request.
+ * database and refills. Connects in the background and reconnects by itself; an outage is
+ * reported once when it starts and once when it ends, never per request.
  */
 export class RedisFront {
   private readonly client;
   private readonly prefix: string;
-  private readonly logger: Logger;
+  private readonly watch: RedisWatch | undefined;
   private readonly timeoutMs: number;
   private down = false;
   /** Dates whose write failed while Redis was down: deleted when it is back, so no old value outlives a correction. */
   private readonly unsynced = new Set<string>();
 
-  constructor({ url, prefix, logger, commandTimeoutMs = 1000 }: RedisFrontOptions) {
+  constructor({ url, prefix, watch, commandTimeoutMs = 1000 }: RedisFrontOptions) {
     this.prefix = prefix;
-    this.logger = logger;
+    this.watch = watch;
     this.timeoutMs = commandTimeoutMs;
     this.client = createClient({
       url,
@@ -103,8 +104,7 @@ export class RedisFront {
   private failed(error: unknown): void {
     if (this.down) return;
     this.down = true;
-    const message = error instanceof Error ? error.message || error.name : String(error);
-    this.logger.warn({ redis: 'down', error: message }, 'Redis unavailable: rates are read from the database until it is back');
+    this.watch?.down(error instanceof Error ? error : new Error(String(error)));
   }
 
   private async recovered(): Promise<void> {
@@ -118,6 +118,6 @@ export class RedisFront {
     }
     if (!this.down) return;
     this.down = false;
-    this.logger.info({ redis: 'up' }, 'Redis is back: rates are cached in it again');
+    this.watch?.back();
   }
 }
