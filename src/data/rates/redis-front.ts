@@ -30,6 +30,8 @@ export class RedisFront {
   private down = false;
   /** Dates whose write failed while Redis was down: deleted when it is back, so no old value outlives a correction. */
   private readonly unsynced = new Set<string>();
+  /** Settles when the first connection attempt has (connectTimeout at most): the first reads wait for it, later ones never wait. */
+  private readonly firstAttempt: Promise<void>;
 
   constructor({ url, prefix, watch, commandTimeoutMs = 1000 }: RedisFrontOptions) {
     this.prefix = prefix;
@@ -41,9 +43,19 @@ export class RedisFront {
       disableOfflineQueue: true,
       socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
     });
+    let settle: () => void = () => undefined;
+    this.firstAttempt = new Promise((resolve) => {
+      settle = resolve;
+    });
     // node-redis emits errors as events (every failed reconnect): without a listener one would crash the process.
-    this.client.on('error', (error: Error) => this.failed(error));
-    this.client.on('ready', () => void this.recovered());
+    this.client.on('error', (error: Error) => {
+      settle();
+      this.failed(error);
+    });
+    this.client.on('ready', () => {
+      settle();
+      void this.recovered();
+    });
     // Resolves on the first successful connection, however long Redis stays away.
     this.client.connect().catch((error: unknown) => this.failed(error));
   }
@@ -55,7 +67,9 @@ export class RedisFront {
 
   /** The cached rates of these dates, undefined where missing or when Redis fails. */
   async get(dates: readonly string[]): Promise<(Rates | undefined)[]> {
-    if (dates.length === 0 || !this.client.isReady) return dates.map(() => undefined);
+    if (dates.length === 0) return [];
+    await this.firstAttempt;
+    if (!this.client.isReady) return dates.map(() => undefined);
     try {
       const values = await this.client.withCommandOptions({ timeout: this.timeoutMs }).mGet(dates.map((date) => this.keyOf(date)));
       if (this.down || this.unsynced.size > 0) void this.recovered();
@@ -73,6 +87,7 @@ export class RedisFront {
    */
   async set(pubs: readonly Publication[], written: boolean): Promise<void> {
     if (pubs.length === 0) return;
+    await this.firstAttempt;
     try {
       if (!this.client.isReady) throw new Error('Redis is not connected');
       const multi = this.client.withCommandOptions({ timeout: this.timeoutMs }).multi();
@@ -86,6 +101,7 @@ export class RedisFront {
 
   /** Deletes every publication key of this prefix (tests). */
   async clear(): Promise<void> {
+    await this.firstAttempt;
     if (!this.client.isReady) return;
     for await (const keys of this.client.scanIterator({ MATCH: `${this.prefix}:pub:*`, COUNT: 1000 })) {
       if (keys.length > 0) await this.client.del(keys);
