@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a real server (Redis), that a test stops and restarts to
+ * A TCP proxy on 127.0.0.1 in front of a real server (Redis, PostgreSQL), that a test stops and restarts to
  * simulate an outage without touching the server others use. Stopped, the port is closed and every
  * open connection is cut; restarted, it listens on the same port again.
  */
@@ -27,7 +27,7 @@ export async function tcpProxy(target: string, { running = true } = {}): Promise
   const start = async () => {
     if (server) return;
     server = net.createServer((client) => {
-      const upstream = net.connect(Number(to.port || 6379), to.hostname);
+      const upstream = net.connect(Number(to.port || (to.protocol.startsWith('postgres') ? 5432 : 6379)), to.hostname);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Publication } from '../../domain/ecb';
 import type { ImportReport, Progress, RatesService, RatesStatus } from '../../services/rates';
 import { berlinDate } from '../../domain/calendar/berlin-time';
+import { ApiError } from '../../domain/errors';
 import type { CachedStatus, RatesCache } from './cache';
 import type { EcbClient } from './ecb-client';
 import { HeldRates } from './held-rates';
@@ -28,6 +29,9 @@ export interface RatesServiceParts {
 }
 
 const quiet: Progress = () => undefined;
+
+/** What a client is told to wait when the rates database cannot be read. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The ECB rates component: lifecycle, imports, refreshes and status around the held rates. */
 export class EcbRatesService implements RatesService {
@@ -58,8 +62,14 @@ export class EcbRatesService implements RatesService {
     return this.held.resolve(date);
   }
 
-  loadPublications(dates: readonly string[]): Promise<(Publication | undefined)[]> {
-    return this.held.loadPublications(dates);
+  /** A database that cannot be read (PostgreSQL down) is a 503 with Retry-After, never a 500; Redis failures never reach here. */
+  async loadPublications(dates: readonly string[]): Promise<(Publication | undefined)[]> {
+    try {
+      return await this.held.loadPublications(dates);
+    } catch (error) {
+      this.parts.logger.debug({ err: error }, 'reading publications failed');
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The rates database cannot be read right now; retry later.', { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
+    }
   }
 
   knownCurrencies(): ReadonlySet<string> {
@@ -88,8 +98,19 @@ export class EcbRatesService implements RatesService {
     void this.refresh().catch(() => undefined);
     this.scheduler.start();
     // Notices data another process (the admin CLI) wrote: one small read of the cache revision.
+    // Logged once when the database stops answering and once when it answers again, not every period.
+    let failing = false;
     this.syncTimer = setInterval(() => {
-      this.sync(false).catch((error: unknown) => logger.warn({ err: error }, 'rates cache check failed'));
+      this.sync(false).then(
+        () => {
+          if (failing) logger.info('rates database readable again');
+          failing = false;
+        },
+        (error: unknown) => {
+          if (!failing) logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'rates database check failed: serving what memory holds until it answers');
+          failing = true;
+        },
+      );
     }, tuning.syncIntervalMs);
     this.syncTimer.unref();
   }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RatesService } from '../../../src/services/rates';
+import { tcpProxy } from '../../helpers/tcp-proxy';
 import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../../helpers/postgres';
 import { FIXTURES, historyZip, serve, startFakeEcb, tempRates, type FakeEcb, type TempRates } from './helpers';
 
@@ -74,5 +75,22 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('rates for a cluster on one Po
     await expect(b!.refresh()).rejects.toThrow(/404/);
     expect(ecb.count('eurofxref-daily.xml')).toBe(1);
     expect(ecb.count('eurofxref-hist.zip')).toBe(1);
+  });
+
+  it('a database that cannot be read answers 503 SERVICE_UNAVAILABLE with Retry-After (never a 500), and recovers by itself', async () => {
+    const proxy = await tcpProxy(db.url);
+    const through = tempRates({ DATABASE_URL: proxy.url, ECB_BASE_URL: ecb.url });
+    try {
+      const rates = through.service();
+      await rates.importFile(path.join(FIXTURES, 'hist-wide.csv'));
+      await proxy.stop();
+      await expect(rates.loadPublications(['2026-04-10'])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'Retry-After': '5' } });
+      expect(rates.latest()?.date).toBe('2026-04-13'); // what memory holds is still served
+      await proxy.start();
+      await vi.waitFor(async () => expect((await rates.loadPublications(['2026-04-10']))[0]?.rates.USD).toBe('1.23'), WAIT);
+    } finally {
+      await through.cleanup();
+      await proxy.close();
+    }
   });
 });
