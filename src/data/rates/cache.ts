@@ -3,6 +3,7 @@ import type { Keyv } from 'keyv';
 import type { Publication } from '../../domain/ecb';
 import { LOCAL_LOCKS, type RatesLocks } from './locks';
 import type { RedisFront } from './redis-front';
+import type { RevisionChannel } from './revision-channel';
 
 /** The sorted publication dates and every code ever quoted (EUR excluded): enough to serve at once. */
 export interface CachedIndex {
@@ -28,6 +29,8 @@ export interface RatesCacheOptions {
   front?: RedisFront | undefined;
   /** Cross-process locks of the database (advisory locks on PostgreSQL); none on SQLite. */
   locks?: RatesLocks | undefined;
+  /** Announces new revisions to the other processes (LISTEN/NOTIFY on PostgreSQL); none on SQLite. */
+  channel?: RevisionChannel | undefined;
 }
 
 /**
@@ -44,13 +47,20 @@ export class RatesCache {
   private readonly closeStores: () => Promise<void>;
   private readonly front: RedisFront | undefined;
   private readonly locks: RatesLocks;
+  private readonly channel: RevisionChannel | undefined;
 
-  constructor(publications: Keyv<Rates>, meta: Keyv, closeStores: () => Promise<void>, { front, locks = LOCAL_LOCKS }: RatesCacheOptions = {}) {
+  constructor(publications: Keyv<Rates>, meta: Keyv, closeStores: () => Promise<void>, { front, locks = LOCAL_LOCKS, channel }: RatesCacheOptions = {}) {
     this.publications = publications;
     this.meta = meta;
     this.closeStores = closeStores;
     this.front = front;
     this.locks = locks;
+    this.channel = channel;
+  }
+
+  /** Calls `onChange` soon after another process writes (when the database can tell); returns the unsubscribe. */
+  listen(onChange: () => void): () => void {
+    return this.channel?.listen(onChange) ?? (() => undefined);
   }
 
   /** Publications of exactly these dates, in ONE database read (keyv getMany), after one Redis read if any; undefined where none. */
@@ -115,6 +125,8 @@ export class RatesCache {
     await this.meta.set('index', index);
     const revision = randomUUID();
     await this.meta.set('revision', revision);
+    // Best effort: a listener that misses it finds the revision at its next periodic check.
+    await this.channel?.announce(revision).catch(() => undefined);
     return { index, revision };
   }
 

@@ -8,6 +8,7 @@ import { RatesCache } from './cache';
 import { pgLocks } from './locks';
 import { PgKeyvStore, tablesOnce } from './pg-keyv-store';
 import { RedisFront } from './redis-front';
+import { pgRevisionChannel } from './revision-channel';
 import { openKeyvDatabase, SqliteKeyvStore } from './sqlite-keyv-store';
 
 export interface OpenRatesCacheOptions {
@@ -58,5 +59,5 @@ export function openPostgresCache(pool: pg.Pool | string, prefix = 'rates', fron
   owned?.on('error', (error) => logger?.warn({ err: error }, 'rates database connection lost'));
   const ready = tablesOnce(shared);
   const keyv = (namespace: string) => new Keyv({ store: new PgKeyvStore(shared, ready), namespace, throwOnErrors: true });
-  return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => void (await owned?.end()), { front, locks: pgLocks(shared) });
+  return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => void (await owned?.end()), { front, locks: pgLocks(shared), channel: pgRevisionChannel(shared) });
 }

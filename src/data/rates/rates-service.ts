@@ -42,6 +42,7 @@ export class EcbRatesService implements RatesService {
   private lastError: string | null = null;
   private refreshing: Promise<ImportReport> | undefined;
   private syncTimer: NodeJS.Timeout | undefined;
+  private unlisten: () => void = () => undefined;
   private readonly maxAge: (newest: string | undefined, now: Date) => number;
   private readonly isStale: (newest: string | undefined, now: Date) => boolean;
 
@@ -97,8 +98,9 @@ export class EcbRatesService implements RatesService {
     // In the background: start() must not wait for the network (none at all is a supported case).
     void this.refresh().catch(() => undefined);
     this.scheduler.start();
-    // Notices data another process (the admin CLI) wrote: one small read of the cache revision.
-    // Logged once when the database stops answering and once when it answers again, not every period.
+    // Another instance's write, at once where the database can announce it (PostgreSQL NOTIFY)...
+    this.unlisten = this.parts.cache.listen(() => void this.sync(false).catch(() => undefined));
+    // ...and in any case within a period. Logged once when the database stops answering and once when it answers again, not every period.
     let failing = false;
     this.syncTimer = setInterval(() => {
       this.sync(false).then(
@@ -118,6 +120,7 @@ export class EcbRatesService implements RatesService {
   async stop(): Promise<void> {
     this.scheduler.stop();
     clearInterval(this.syncTimer);
+    this.unlisten();
     this.parts.abort.abort();
     await this.refreshing?.catch(() => undefined);
     await this.held.settled();

@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { Pool } from 'pg';
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RatesService } from '../../../src/services/rates';
 import { tcpProxy } from '../../helpers/tcp-proxy';
 import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../../helpers/postgres';
@@ -18,6 +19,9 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('rates for a cluster on one Po
   let db: FreshDatabase;
   let ecb: FakeEcb;
   let t: TempRates;
+  /** On the server's default database, to look at pg_stat_activity. */
+  const pg = new Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+  afterAll(() => pg.end());
   beforeEach(async () => {
     ecb = await startFakeEcb();
     db = await freshDatabase();
@@ -46,6 +50,18 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('rates for a cluster on one Po
     expect(c!.resolveDate('2026-04-12')).toBe('2026-04-10');
     expect((await c!.loadPublications(['2026-04-09']))[0]?.rates.USD).toBe('1.225');
     expect(c!.status()).toMatchObject({ date: '2026-04-13', fetchedAt: expect.any(String) });
+  });
+
+  it('LISTEN/NOTIFY delivers a new publication without waiting for the periodic check (here an hour apart)', async () => {
+    const [a, b] = [t.service({ tuning: { syncIntervalMs: 3_600_000 } }), t.service({ tuning: { syncIntervalMs: 3_600_000 } })];
+    await Promise.all([a.start(), b.start()]);
+    // The listener's first LISTEN is in the background: an import before it would only be seen in an hour.
+    await vi.waitFor(async () => {
+      const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = $2', [new URL(db.url).pathname.slice(1), 'LISTEN rates_revision']);
+      expect(rows[0]!.n).toBe(2);
+    }, WAIT);
+    await a.importFile(path.join(FIXTURES, 'hist-wide.csv'));
+    await vi.waitFor(() => expect(b.latest()?.date).toBe('2026-04-13'), WAIT);
   });
 
   it('two refreshes at once fetch from the ECB once: the other instance skips and picks the result up by its revision check', async () => {
