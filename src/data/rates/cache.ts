@@ -138,6 +138,8 @@ export class RatesCache {
 
   async writeStatus(status: Partial<CachedStatus>): Promise<void> {
     await this.meta.setMany(Object.entries(status).map(([key, value]) => ({ key, value })));
+    // The listeners' sync reads the status too: health's fetchedAt and lastError follow at once.
+    await this.channel?.announce('status').catch(() => undefined);
   }
 
   async readValidators(): Promise<Record<string, Validator>> {

@@ -2,8 +2,8 @@ import type pg from 'pg';
 
 /** Tells the other processes on one database that the rates revision moved, faster than their periodic check. */
 export interface RevisionChannel {
-  /** After a write: wakes the listeners (best effort: the periodic check is the guarantee). */
-  announce(revision: string): Promise<void>;
+  /** After a write (of publications: the new revision; of the status: any word): wakes the listeners (best effort: the periodic check is the guarantee). */
+  announce(what: string): Promise<void>;
   /** Calls `onChange` on every announcement (and after each reconnect); returns the unsubscribe. */
   listen(onChange: () => void): () => void;
 }
@@ -18,8 +18,8 @@ const RECONNECT_MS = 1_000;
  */
 export function pgRevisionChannel(pool: pg.Pool): RevisionChannel {
   return {
-    async announce(revision) {
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, revision]);
+    async announce(what) {
+      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, what]);
     },
     listen(onChange) {
       let stopped = false;
