@@ -15,7 +15,7 @@ export interface RunInfo {
 }
 
 /** Taken when the run starts, so that the date and the load average describe the run, not its end. */
-export function runInfo(command: string, options: LoadOptions): RunInfo {
+export function runInfo(command: string, options: LoadOptions, child = 'under tsx'): RunInfo {
   const cpus = os.cpus();
   return {
     node: process.version,
@@ -26,7 +26,7 @@ export function runInfo(command: string, options: LoadOptions): RunInfo {
     command,
     setup:
       'servers in a child process, autocannon in this one (so the load generator does not share the servers\' event loop); ' +
-      'loopback 127.0.0.1; one target at a time',
+      `loopback 127.0.0.1; one target at a time; server child ${child}`,
     options,
   };
 }
