@@ -118,6 +118,19 @@ function askMemory(child: ChildProcess): Promise<MemoryFigures> {
   });
 }
 
+/** The child's CPU time so far (µs): asked just before and after each measured load. */
+function askCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { cpu?: number }) => {
+      if (message.cpu === undefined) return;
+      child.off('message', onMessage);
+      resolve(message.cpu);
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
+}
+
 function stopServers(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -154,7 +167,7 @@ async function main(): Promise<number> {
     // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU.
     for (const target of targets) {
       log(`${target.label}: ${options.warmup} s warm-up, ${options.duration} s measured…`);
-      rows.push(await measure(target, expected.get(target.id)!, options));
+      rows.push(await measure(target, expected.get(target.id)!, options, () => askCpu(child)));
     }
     if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(child) };
   } finally {
