@@ -5,12 +5,14 @@
  * --pipelining 1 --only baseline,express,rest,graphql,units,batch,rss --json --profile <dir>
  * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
  * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
+ * --tsx runs the server child under tsx instead of compiled (as --profile does).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 import { batchAccountsFor } from './bench/batch';
 import { measure, type LoadOptions, type Measurement } from './bench/load';
 import type { MemoryFigures, MemoryReport } from './bench/memory';
@@ -18,7 +20,7 @@ import { formatReport, problems, ratios, runInfo } from './bench/report';
 import { benchTargets, TARGET_IDS, verifyTarget, type ServersOptions, type ServersReady } from './bench/targets';
 
 const IDS = [...TARGET_IDS, 'rss'];
-const USAGE = `usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file]`;
+const USAGE = `usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx]`;
 const DEFAULT_RATES_FILE = fileURLToPath(new URL('../../shared/ecb/eurofxref-hist.zip', import.meta.url));
 
 /** The command line, checked before anything starts: a typo must not cost a minute of load. */
@@ -34,6 +36,7 @@ function readArgs() {
       'rates-file': { type: 'string' },
       'heap-snapshot': { type: 'string' },
       json: { type: 'boolean', default: false },
+      tsx: { type: 'boolean', default: false },
     },
   });
   const count = (name: 'duration' | 'warmup' | 'connections' | 'pipelining', min: number): number => {
@@ -66,12 +69,31 @@ const argv = process.argv.slice(2).join(' ');
 const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench${argv ? ` -- ${argv}` : ''}` : `tsx scripts/bench.ts ${argv}`.trim();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Starts servers.ts under tsx in a child process and waits for its ports and keys. */
-function startServers(profileDir: string | undefined, serversOptions: ServersOptions): Promise<{ child: ChildProcess; ready: ServersReady }> {
+const SERVERS_SOURCE = fileURLToPath(new URL('./bench/servers.ts', import.meta.url));
+/** Inside the project (in the ignored dist/), so that its external packages resolve from node_modules. */
+const SERVERS_COMPILED = fileURLToPath(new URL('../dist/bench/servers.js', import.meta.url));
+
+/**
+ * servers.ts compiled as `npm run build` compiles src/main.ts (esbuild bundle, packages external),
+ * so that the server child runs what `npm start` runs: plain node, no transpiler loaded (tsx alone
+ * adds about 40 MiB of RSS and its own CPU). Under --profile the child stays under tsx, whose
+ * output keeps one file per module, so the profile summary can still group samples by src/ file.
+ */
+async function serversEntry(compiled: boolean): Promise<{ file: string; execArgv: string[] }> {
+  if (!compiled) return { file: SERVERS_SOURCE, execArgv: ['--import', import.meta.resolve('tsx')] };
+  await build({ entryPoints: [SERVERS_SOURCE], bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', sourcemap: true, logLevel: 'warning', outfile: SERVERS_COMPILED });
+  return { file: SERVERS_COMPILED, execArgv: ['--enable-source-maps'] };
+}
+
+/** Starts the server child (servers.ts) and waits for its ports and keys. */
+async function startServers(profileDir: string | undefined, compiled: boolean, serversOptions: ServersOptions): Promise<{ child: ChildProcess; ready: ServersReady }> {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const entry = await serversEntry(compiled);
   // --expose-gc: the memory figures are taken after a full GC, not whenever V8 last collected.
-  const child = fork(fileURLToPath(new URL('./bench/servers.ts', import.meta.url)), [JSON.stringify(serversOptions)], {
-    execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...profile],
+  // NODE_ENV as `npm start` sets it, unless the caller set one.
+  const child = fork(entry.file, [JSON.stringify(serversOptions)], {
+    execArgv: [...entry.execArgv, '--expose-gc', ...profile],
+    env: { ...process.env, NODE_ENV: process.env['NODE_ENV'] ?? 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -96,6 +118,19 @@ function askMemory(child: ChildProcess): Promise<MemoryFigures> {
   });
 }
 
+/** The child's CPU time so far (µs): asked just before and after each measured load. */
+function askCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { cpu?: number }) => {
+      if (message.cpu === undefined) return;
+      child.off('message', onMessage);
+      resolve(message.cpu);
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
+}
+
 function stopServers(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -113,14 +148,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const { options, wants } = args;
-  const info = runInfo(command, options);
+  const compiled = !args.tsx && !args.profile;
+  const info = runInfo(command, options, compiled ? 'compiled (esbuild bundle, plain node, as npm start)' : 'under tsx (transpiled at run time)');
   const serversOptions: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
     ...ratesFileFor(wants('rss'), args['rates-file']),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
   if (serversOptions.ratesFile) log(`loading the ECB history ${serversOptions.ratesFile} in the server child…`);
-  const { child, ready } = await startServers(args.profile, serversOptions);
+  const { child, ready } = await startServers(args.profile, compiled, serversOptions);
   const rows: Measurement[] = [];
   let memory: MemoryReport = ready.memory;
   try {
@@ -131,7 +167,7 @@ async function main(): Promise<number> {
     // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU.
     for (const target of targets) {
       log(`${target.label}: ${options.warmup} s warm-up, ${options.duration} s measured…`);
-      rows.push(await measure(target, expected.get(target.id)!, options));
+      rows.push(await measure(target, expected.get(target.id)!, options, () => askCpu(child)));
     }
     if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(child) };
   } finally {

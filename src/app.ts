@@ -94,7 +94,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     // Yoga answers any URL ending in its health endpoint; a path with a literal space can never be requested.
     healthCheckEndpoint: '/ yoga health check disabled',
     landingPage: false,
-    maxRequestBodySize: DEFAULT_BODY_LIMIT,
+    // The JSON parser of useJsonMediaTypes enforces it, without Yoga's per-request TransformStream.
+    maxRequestBodySize: false,
     cors: false,
     logging: false,
     // GraphiQL is served by useGraphiQL from hashed static assets, not inline by Yoga.
@@ -127,7 +128,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       useErrorCodes(logger),
       useGraphQLLimits(),
       useConversionBudget(),
-      useJsonMediaTypes(),
+      useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),
       useSofa({
         basePath: '/v1',
         routes: sofaRoutes(),

@@ -31,7 +31,16 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** The start of the first body that differed from the verified one. */
   firstMismatch: string | undefined;
+  /**
+   * The server process's CPU time (user + system) over the measured seconds ÷ the requests they
+   * served: what one request costs the server, much less moved by other load on the machine than
+   * req/s (which also counts the time the server waits for a core). Undefined when not measured.
+   */
+  serverCpuMicros?: number | undefined;
 }
+
+/** Reads the server process's CPU time so far, in µs (process.cpuUsage() user + system). */
+export type CpuClock = () => Promise<number>;
 
 function fire(target: Target, expectBody: string, seconds: number, o: LoadOptions, onMismatch: (body: string) => void, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
   const path = new URL(target.url);
@@ -70,14 +79,16 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-export async function measure(target: Target, expectBody: string, o: LoadOptions): Promise<Measurement> {
+export async function measure(target: Target, expectBody: string, o: LoadOptions, serverCpu?: CpuClock): Promise<Measurement> {
   let firstMismatch: string | undefined;
   const onMismatch = (body: string) => {
     firstMismatch ??= body.slice(0, 500);
   };
   const warm = o.warmup > 0 ? await fire(target, expectBody, o.warmup, o, onMismatch) : undefined;
   const latencies: number[] = [];
+  const cpuBefore = await serverCpu?.();
   const run = await fire(target, expectBody, o.duration, o, onMismatch, (ms) => latencies.push(ms));
+  const cpuAfter = await serverCpu?.();
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes: Record<string, number> = {};
   for (const result of [warm, run]) {
@@ -100,5 +111,6 @@ export async function measure(target: Target, expectBody: string, o: LoadOptions
     timeouts: sum((r) => r.timeouts),
     statusCodes,
     firstMismatch,
+    serverCpuMicros: cpuBefore !== undefined && cpuAfter !== undefined && run.requests.total > 0 ? (cpuAfter - cpuBefore) / run.requests.total : undefined,
   };
 }

@@ -15,7 +15,7 @@ export interface RunInfo {
 }
 
 /** Taken when the run starts, so that the date and the load average describe the run, not its end. */
-export function runInfo(command: string, options: LoadOptions): RunInfo {
+export function runInfo(command: string, options: LoadOptions, child = 'under tsx'): RunInfo {
   const cpus = os.cpus();
   return {
     node: process.version,
@@ -26,7 +26,7 @@ export function runInfo(command: string, options: LoadOptions): RunInfo {
     command,
     setup:
       'servers in a child process, autocannon in this one (so the load generator does not share the servers\' event loop); ' +
-      'loopback 127.0.0.1; one target at a time',
+      `loopback 127.0.0.1; one target at a time; server child ${child}`,
     options,
   };
 }
@@ -65,6 +65,11 @@ export interface Ratios {
   vsBaseline: number | undefined;
   /** App rows only. */
   vsPeer: number | undefined;
+  /**
+   * The baseline's server CPU per request ÷ this row's per item: the ratio the rows would have if
+   * each had a core of its own, the machine's other load aside. Undefined without CPU figures.
+   */
+  cpuVsBaseline: number | undefined;
 }
 
 export function ratios(rows: readonly Measurement[]): Ratios[] {
@@ -75,7 +80,13 @@ export function ratios(rows: readonly Measurement[]): Ratios[] {
     itemsPerSecond: itemsPerSecond(r),
     vsBaseline: ratio(r, baseline),
     vsPeer: r.kind === 'app' ? ratio(r, peer) : undefined,
+    cpuVsBaseline: cpuRatio(r, baseline),
   }));
+}
+
+function cpuRatio(row: Measurement, baseline: Measurement | undefined): number | undefined {
+  if (baseline?.serverCpuMicros === undefined || row.serverCpuMicros === undefined || row.serverCpuMicros <= 0) return undefined;
+  return baseline.serverCpuMicros / (row.serverCpuMicros / (row.itemsPerRequest ?? 1));
 }
 
 function formatRatio(value: number | undefined, items: boolean): string {
@@ -108,13 +119,14 @@ export function formatReport(info: RunInfo, rows: readonly Measurement[], memory
     `load: ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmup} s warm-up + ${o.duration} s measured per target`,
     `setup: ${info.setup}`,
     '',
-    '| target | req/s (mean ± sd) | items/s | p50 ms | p99 ms | vs baseline | vs Express | requests | non-2xx |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| target | req/s (mean ± sd) | items/s | p50 ms | p99 ms | server CPU µs/req | vs baseline | vs Express | CPU vs baseline | requests | non-2xx |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...rows.map((r) => {
       const x = byId.get(r.id)!;
       const items = r.itemsPerRequest !== undefined;
       const rps = `${count(r.requestsPerSecond)} ± ${count(r.requestsPerSecondSd)}`;
-      return `| ${r.label} | ${rps} | ${items ? count(x.itemsPerSecond) : ''} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${formatRatio(x.vsBaseline, items)} | ${formatRatio(x.vsPeer, items)} | ${r.requests.toLocaleString('en-US')} | ${r.non2xx} |`;
+      const cpu = r.serverCpuMicros === undefined ? '–' : r.serverCpuMicros.toFixed(r.serverCpuMicros < 100 ? 1 : 0);
+      return `| ${r.label} | ${rps} | ${items ? count(x.itemsPerSecond) : ''} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${cpu} | ${formatRatio(x.vsBaseline, items)} | ${formatRatio(x.vsPeer, items)} | ${formatRatio(x.cpuVsBaseline, items)} | ${r.requests.toLocaleString('en-US')} | ${r.non2xx} |`;
     }),
   ];
   if (batchRows.length > 0) lines.push('', 'ⁱ items/s (req/s × items per request) ÷ that row\'s req/s.');

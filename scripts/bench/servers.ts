@@ -129,6 +129,11 @@ process.on('message', (message) => {
   if (message === 'stop') void stop(0);
   // Asked once every load row has run: what the server holds after serving them.
   if (message === 'memory') process.send?.({ memory: memoryNow() });
+  // Around each measured load: the CPU the servers spent, whatever else runs on the machine.
+  if (message === 'cpu') {
+    const usage = process.cpuUsage();
+    process.send?.({ cpu: usage.user + usage.system });
+  }
 });
 // The parent died without saying stop: do not linger holding ports and a temp dir.
 process.on('disconnect', () => void stop(0));

@@ -41,14 +41,19 @@ export function parseDecimalValue(value: unknown, param = 'value'): Rational {
   return Rational.parse(value);
 }
 
+/** Why `value` is not a number of decimals, or undefined when it is: the one rule, and its one message, for REST, GraphQL and batch items. */
+export function decimalsProblem(value: unknown, param = 'decimals'): string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_DECIMALS) return undefined;
+  return `${param} must be an integer from 0 to ${MAX_DECIMALS}.`;
+}
+
 export function parseDecimals(value: unknown, param = 'decimals'): number | undefined {
   if (value === undefined || value === null) return undefined;
   // Query strings deliver digits as text; bodies and GraphQL deliver numbers.
   const n = typeof value === 'string' && /^\d{1,2}$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_DECIMALS) {
-    throw new ApiError('INVALID_REQUEST', `${param} must be an integer from 0 to ${MAX_DECIMALS}.`, { param });
-  }
-  return n + 0; // turns -0 into 0
+  const problem = decimalsProblem(n, param);
+  if (problem !== undefined) throw new ApiError('INVALID_REQUEST', problem, { param });
+  return (n as number) + 0; // turns -0 into 0
 }
 
 export function parseRounding(value: unknown, param = 'rounding'): RoundingMode {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROUNDING_MODES } from '../domain/decimal';
+import { decimalsProblem, ROUNDING_MODES } from '../domain/decimal';
 import {
   aliasesOf,
   getCategory,
@@ -19,11 +19,11 @@ export const RoundingEnum = builder.enumType('Rounding', {
   values: ROUNDING_MODES,
 });
 
-export const decimalsRule = z
-  .number()
-  .int('decimals must be a whole number from 0 to 40.')
-  .min(0, 'decimals must be a whole number from 0 to 40.')
-  .max(40, 'decimals must be a whole number from 0 to 40.');
+/** The domain's rule for `decimals` (decimalsProblem), as a zod schema for Pothos: one rule, one message. */
+export const decimalsRule = z.number().superRefine((n, ctx) => {
+  const problem = decimalsProblem(n);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const CategoryRef = builder.objectRef<CategoryDef>('Category').implement({
   description: 'A measurement category, such as length or temperature.',

@@ -10,6 +10,7 @@ import { RequestContext, type RequestContextServices } from '../services/request
 import { isJsonContentType, parseJsonBody, tooLarge } from './body';
 import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
 import { toApiError } from './errors';
+import { PrebuiltAnswers } from './prebuilt';
 import { checkRestInput } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, type RestRoute } from './routes';
@@ -52,6 +53,7 @@ const ENCODED_DOT = /%2e/i;
 export function createFastLane(options: FastLaneOptions): FastLane {
   const fields = options.schema.getQueryType()!.getFields();
   const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
+  const prebuilt = new PrebuiltAnswers();
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string) => {
     const context = new RequestContext(options.contextServices, {
@@ -73,7 +75,14 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       const args = checkRestInput(route, field.args, argsOfPath(route, params), search, body);
       const value = await resolve(field, args, context);
       const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
-      parts = restSuccessParts(route, `{"data":${JSON.stringify(selectAll(options.schema, field.type, value, graphQLContext))}}`, cacheOf(route), headerText(req.headers['if-none-match']));
+      const serialise = () => `{"data":${JSON.stringify(selectAll(options.schema, field.type, value, graphQLContext))}}`;
+      const ifNoneMatch = headerText(req.headers['if-none-match']);
+      if (route.prebuilt) {
+        const answer = prebuilt.of(route, value, serialise);
+        parts = restSuccessParts(route, answer.body, cacheOf(route), ifNoneMatch, answer.etag);
+      } else {
+        parts = restSuccessParts(route, serialise(), cacheOf(route), ifNoneMatch);
+      }
     } catch (error) {
       if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
       const api = toApiError(error);
@@ -84,9 +93,10 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     if (route.shared) Object.assign(parts.headers, SHARED_CORS_HEADERS);
     parts.headers['x-request-id'] = context.requestId;
     Object.assign(parts.headers, await limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers));
+    // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
     res.writeHead(parts.status, parts.headers);
     res.end(parts.body);
-    logRequest(options.log, { method: route.method, path: pathOf(req.url!), status: parts.status, context });
+    logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status: parts.status, context });
   };
 
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
@@ -105,7 +115,9 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     if (!PLAIN_TARGET.test(target) || ENCODED_DOT.test(target)) return false;
     const mark = target.indexOf('?');
     const match = matchPath(mark < 0 ? target : target.slice(0, mark));
-    const route = match?.routes.find((r) => r.method === req.method);
+    // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const route = match?.routes.find((r) => r.method === method);
     if (!match || !route || route.field === undefined) return false;
     serve(req, res, route, match.params, mark < 0 ? '' : target.slice(mark + 1)).catch((error: unknown) => {
       options.log.error({ err: error }, 'unexpected error in the fast lane');

@@ -38,12 +38,13 @@ export function errorStatusesOf(route: RestRoute): number[] {
 
 export function errorResponsesOf(route: RestRoute): Record<string, Json> {
   const responses: Record<string, Json> = {};
-  if (route.shared) {
+  if (route.etag) {
     responses['304'] = {
-      description: 'Not Modified: the ETag sent in If-None-Match is still current.',
+      description: 'Not Modified: an entity tag sent in If-None-Match (a list, weak W/ forms and `*` included) matches the current ETag. No body.',
       headers: {
-        ETag: { required: true, schema: { type: 'string' } },
-        'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
+        ETag: ETAG_HEADER,
+        'Cache-Control': { required: true, schema: { type: 'string', pattern: '^public, max-age=\\d+$' } },
+        ...(route.shared ? { 'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } } } : {}),
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
       },
     };
@@ -70,6 +71,13 @@ function errorSchema(codes: ErrorCode[]): Json {
     properties: { error: { properties: { code: { enum: codes } } } },
   };
 }
+
+/** The strong validator of a route with `etag`: the same for the same bytes, in every instance. */
+export const ETAG_HEADER: Json = {
+  description: 'A strong validator of the exact body bytes; send it back in If-None-Match to get 304 Not Modified.',
+  required: true,
+  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+};
 
 /** The monthly quota of the key's account; sent on every response once the key is known. */
 export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({

@@ -11,7 +11,7 @@ import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
-import { errorResponsesOf, OPENAPI_COMPONENTS, QUOTA_HEADERS } from './openapi-components';
+import { errorResponsesOf, ETAG_HEADER, OPENAPI_COMPONENTS, QUOTA_HEADERS } from './openapi-components';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
@@ -130,6 +130,7 @@ function success(route: RestRoute, data: Json, envelope = true): Json {
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
       'Cache-Control': { required: true, schema: cacheControlSchema(route) },
       ...(route.shared ? SHARED_HEADERS : {}),
+      ...(route.etag ? { ETag: ETAG_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
     },
     content: { 'application/json': { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data } },
@@ -146,7 +147,6 @@ function cacheControlSchema(route: RestRoute): Json {
 const SHARED_HEADERS: Json = {
   'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
   'Access-Control-Expose-Headers': { required: true, schema: { type: 'string', const: SHARED_CORS_HEADERS['access-control-expose-headers'] } },
-  ETag: { description: 'A strong validator; send it back in If-None-Match to get 304.', required: true, schema: { type: 'string' } },
 };
 
 /** The JSON schema of a field's value in a REST answer (never null there: failures are errors). */

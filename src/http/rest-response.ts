@@ -7,7 +7,8 @@ export interface ResponseParts {
   status: number;
   /** Lower-case names: both lanes write the same fields, and a later one never doubles an earlier one. */
   headers: Record<string, string>;
-  body: string | null;
+  /** Pre-built answers are kept as bytes: nothing to encode per request. */
+  body: string | Buffer | null;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -23,15 +24,15 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
 }
 
 /**
- * A route's `{"data": ...}` answer with its Cache-Control; on a shared route also a strong ETag of
- * the exact bytes, and 304 Not Modified when the client already has them.
+ * A route's `{"data": ...}` answer with its Cache-Control; on a route with `etag` also a strong ETag
+ * of the exact bytes (`etag`, when the caller kept it with the bytes), and 304 Not Modified, with
+ * the same validator and caching fields but no body, when the client already has them.
  */
-export function restSuccessParts(route: RestRoute, body: string, cache: string, ifNoneMatch: string | null): ResponseParts {
+export function restSuccessParts(route: RestRoute, body: string | Buffer, cache: string, ifNoneMatch: string | null, etag?: string): ResponseParts {
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': cache, 'content-length': String(Buffer.byteLength(body)) };
-  if (!route.shared) return { status: 200, headers, body };
-  const etag = strongEtag(body);
-  headers['etag'] = etag;
-  if (!etagMatches(ifNoneMatch, etag)) return { status: 200, headers, body };
+  if (!route.etag) return { status: 200, headers, body };
+  headers['etag'] = etag ?? strongEtag(body);
+  if (!etagMatches(ifNoneMatch, headers['etag'])) return { status: 200, headers, body };
   delete headers['content-type'];
   return { status: 304, headers, body: null };
 }
@@ -44,5 +45,10 @@ export function lowerCased(headers: Readonly<Record<string, string>>): Record<st
 
 /** The same answer as a Fetch Response, for the Yoga lane. */
 export function toResponse(parts: ResponseParts): Response {
-  return new Response(parts.body, { status: parts.status, headers: parts.headers });
+  return new Response(bodyInit(parts.body), { status: parts.status, headers: parts.headers });
+}
+
+/** A parts body as a Fetch body (a copy of a Buffer's bytes: the Yoga lane never holds pre-built ones). */
+export function bodyInit(body: ResponseParts['body']): string | Uint8Array<ArrayBuffer> | null {
+  return typeof body === 'string' || body === null ? body : new Uint8Array(body);
 }

@@ -10,7 +10,7 @@ import { restErrorResponse, toApiError } from './errors';
 import { requestContextOf } from './request-context';
 import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
-import { restSuccessParts, type ResponseParts } from './rest-response';
+import { bodyInit, restSuccessParts, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 export interface RestSurfaceOptions {
@@ -131,5 +131,5 @@ function merged(response: Response, parts: ResponseParts): Response {
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(parts.headers)) headers.set(name, value);
   if (parts.status === 304) headers.delete('content-type');
-  return new Response(parts.body, { status: parts.status, headers });
+  return new Response(bodyInit(parts.body), { status: parts.status, headers });
 }

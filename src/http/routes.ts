@@ -19,8 +19,12 @@ export interface RestRoute {
   readonly bodyLimit?: number;
   /** Cache-Control of a successful answer: `latest-rates` lasts until the next ECB publication. */
   readonly cache: 'static' | 'no-store' | 'latest-rates';
-  /** A public, CDN-friendly resource: `Access-Control-Allow-Origin: *`, preflight, strong ETag and 304. */
+  /** A public, CDN-friendly resource: `Access-Control-Allow-Origin: *` and a CORS preflight. */
   readonly shared?: boolean;
+  /** A strong ETag of the answer's exact bytes, and 304 Not Modified on a matching If-None-Match (RFC 9110 13.1). */
+  readonly etag?: boolean;
+  /** The answer depends on the units catalogue alone: serialised once per resource, its bytes and ETag kept. */
+  readonly prebuilt?: boolean;
   /** Why query parameters are refused here, when the route takes none. */
   readonly queryHint?: string;
 }
@@ -29,17 +33,17 @@ export const KIB = 1024;
 export const DEFAULT_BODY_LIMIT = 64 * KIB;
 
 export const ROUTES: readonly RestRoute[] = [
-  { method: 'GET', path: '/v1/categories', field: 'categories', access: 'public', tag: 'Units', cache: 'static', summary: 'List the 15 measurement categories' },
-  { method: 'GET', path: '/v1/categories/:category', pathArgs: { category: 'id' }, field: 'category', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one category with its units' },
-  { method: 'GET', path: '/v1/units', field: 'units', access: 'public', tag: 'Units', cache: 'static', summary: 'List the units, optionally of one category' },
-  { method: 'GET', path: '/v1/units/:unit', pathArgs: { unit: 'id' }, field: 'unit', access: 'public', tag: 'Units', cache: 'static', summary: 'Look up one unit by id, symbol or alias' },
+  { method: 'GET', path: '/v1/categories', field: 'categories', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the 15 measurement categories' },
+  { method: 'GET', path: '/v1/categories/:category', pathArgs: { category: 'id' }, field: 'category', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one category with its units' },
+  { method: 'GET', path: '/v1/units', field: 'units', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the units, optionally of one category' },
+  { method: 'GET', path: '/v1/units/:unit', pathArgs: { unit: 'id' }, field: 'unit', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one unit by id, symbol or alias' },
   { method: 'GET', path: '/v1/convert', field: 'convert', access: 'key', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units' },
   { method: 'POST', path: '/v1/convert', field: 'convertPost', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
   { method: 'POST', path: '/v1/batch', field: 'batch', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
   { method: 'POST', path: '/v1/currency/convert', field: 'convertCurrency', access: 'key', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert between currencies with the ECB reference rates' },
   { method: 'GET', path: '/v1/currency/rates', field: 'rates', access: 'key', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day (history needs the Developer plan)' },
   {
-    method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', access: 'public', tag: 'Currency', cache: 'latest-rates', shared: true,
+    method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', access: 'public', tag: 'Currency', cache: 'latest-rates', shared: true, etag: true,
     queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
     summary: 'The latest ECB reference rates (public, cacheable, any origin)',
   },

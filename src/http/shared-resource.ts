@@ -23,7 +23,7 @@ export function preflightResponse(): Response {
 }
 
 /** A strong validator of the exact body bytes. */
-export function strongEtag(body: string): string {
+export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 

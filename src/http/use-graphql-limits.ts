@@ -1,24 +1,42 @@
+import type { DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../domain/errors';
 import { documentLimitErrors, GRAPHQL_LIMITS, nestingOf } from '../graphql/limits';
 import { graphQLErrorOf } from './errors';
 
-/** Applies the document limits of contract section 7 to every GraphQL request (REST's documents are fixed). */
+/** How many document texts within the limits are remembered (a client sends the same few), and up to what length: at most 4 MB. */
+const REMEMBERED_TEXTS = 1000;
+const REMEMBERED_LENGTH = 4096;
+
+/**
+ * Applies the document limits of contract section 7 to every GraphQL request (REST's documents are
+ * fixed). A document that passed is remembered, by its text for the bracket count and by its parsed
+ * AST (which Yoga's parser cache hands out again for the same text) for the measure: a client
+ * sending the same document pays for neither again. Only passing documents are remembered.
+ */
 export function useGraphQLLimits(): Plugin {
+  const textsWithin = new Set<string>();
+  const documentsWithin = new WeakSet<DocumentNode>();
   return {
     onParams({ params }) {
-      if (typeof params.query === 'string' && Buffer.byteLength(params.query) > GRAPHQL_LIMITS.maxDocumentBytes) {
+      if (typeof params.query !== 'string' || textsWithin.has(params.query)) return;
+      if (Buffer.byteLength(params.query) > GRAPHQL_LIMITS.maxDocumentBytes) {
         const message = `The GraphQL document is larger than ${GRAPHQL_LIMITS.maxDocumentBytes / 1024} KiB.`;
         throw graphQLErrorOf(new ApiError('PAYLOAD_TOO_LARGE', message), { http: true });
       }
-      if (typeof params.query === 'string' && nestingOf(params.query) > GRAPHQL_LIMITS.maxNesting) {
+      if (nestingOf(params.query) > GRAPHQL_LIMITS.maxNesting) {
         throw graphQLErrorOf(new ApiError('INVALID_REQUEST', `The GraphQL document nests brackets more than ${GRAPHQL_LIMITS.maxNesting} levels deep.`));
       }
+      if (params.query.length > REMEMBERED_LENGTH) return;
+      if (textsWithin.size >= REMEMBERED_TEXTS) textsWithin.clear();
+      textsWithin.add(params.query);
     },
     // Before graphql's own rules, which then never see a document over the limits (a fragment bomb).
     onValidate({ params, setResult }) {
+      if (documentsWithin.has(params.documentAST)) return;
       const errors = documentLimitErrors(params.documentAST);
       if (errors.length > 0) setResult(errors);
+      else documentsWithin.add(params.documentAST);
     },
   };
 }

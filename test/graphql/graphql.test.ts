@@ -49,6 +49,14 @@ describe('GraphQL at /graphql', () => {
     if (url) expect((await t.call('GET', url, { key })).body.error.code).toBe(code);
   });
 
+  it('words a bad decimals with the domain\'s one rule: GraphQL, REST and a batch item alike', async () => {
+    const { body } = await run(ConvertDocument, { value: '1', from: 'm', to: 'ft', decimals: 41 });
+    const rest = await t.call('GET', '/v1/convert?value=1&from=m&to=ft&decimals=41', { key });
+    const batch = await t.call('POST', '/v1/batch', { key, body: { items: [{ value: '1', from: 'm', to: 'ft', decimals: 41 }] } });
+    const messages = [body.errors[0].message, rest.body.error.message, batch.body.data.results[0].error.message];
+    expect(messages).toEqual(Array(3).fill('decimals must be an integer from 0 to 40.'));
+  });
+
   it('answers a lookup miss with NOT_FOUND on that field only', async () => {
     const { body } = await run(UnitLookupDocument, { id: 'furlong' }, false);
     expect(body.data.unit).toBeNull();

@@ -86,7 +86,9 @@ describe('which requests the fast lane takes', () => {
     ['GET', '/account', false],
     ['GET', '/v1/nope', false],
     ['DELETE', '/v1/convert', false],
-    ['HEAD', '/v1/units', false],
+    ['HEAD', '/v1/units', true],
+    ['HEAD', '/v1/convert?value=1&from=m&to=ft', true],
+    ['HEAD', '/v1/batch', false],
     ['OPTIONS', '/v1/currency/rates/latest', false],
     ['GET', '/v1/units/../categories', false],
     ['GET', '/v1/units/%2e%2e', false],
@@ -137,6 +139,33 @@ describe('the fast lane answers exactly as SOFA does', () => {
       { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.fast) },
     ];
     for (const request of cases) await expectSameAnswer(request, keys);
+  });
+
+  it.each([
+    '/v1/categories',
+    '/v1/categories/length',
+    '/v1/units',
+    '/v1/units?category=temperature',
+    '/v1/units/ft',
+    '/v1/currency/rates/latest',
+  ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
+    // Both lanes get every request: each spends its own per-IP limit, which later answers show.
+    const [etag, other] = [(await rawRequest(origins.sofa, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];
+    expect(other).toBe(etag);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    const none = { template: [], fast: [], sofa: [] };
+    for (const candidate of [undefined, etag, `W/${etag}`, `"other", ${etag}`, `"other",W/${etag} `, '"other"', `W/"other"`, '*', etag.slice(1, -1)]) {
+      const headers: Record<string, string> = candidate === undefined ? {} : { 'if-none-match': candidate };
+      for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers }, none);
+    }
+  });
+
+  it('names one pre-built answer by the resource, whatever spelling the request used', async () => {
+    const urls = ['/v1/units/ft', '/v1/units/foot', '/v1/units/FEET', '/v1/units/Feet'];
+    const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.fast, 'GET', url, {}), rawRequest(origins.sofa, 'GET', url, {})]));
+    expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(answers[0]!.status).toBe(200);
   });
 
   it('for a strong ETag and 304 on the shared route', async () => {

@@ -40,6 +40,17 @@ describe('HEAD on every GET route', () => {
     expect((await t.call('HEAD', '/v1/convert?value=1&from=mile&to=km')).status).toBe(401);
   });
 
+  it.each(ROUTES.filter((r) => r.etag).map((r) => [r.path, EXAMPLES[r.path] ?? r.path]))('%s: a strong ETag, and 304 with it and the caching fields, no body, on If-None-Match', async (_, url) => {
+    const get = await t.call('GET', url);
+    const etag = get.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    for (const [method, candidate] of [['GET', etag], ['HEAD', `W/${etag}`], ['GET', `"nope", ${etag}`], ['GET', '*']] as const) {
+      const res = await t.call(method, url, { headers: { 'if-none-match': candidate } });
+      expect([res.status, res.body, res.headers.get('etag'), res.headers.get('cache-control'), res.headers.get('content-type')]).toEqual([304, undefined, etag, get.headers.get('cache-control'), null]);
+    }
+    expect((await t.call('GET', url, { headers: { 'if-none-match': '"nope"' } })).status).toBe(200);
+  });
+
   it('answers 304 to If-None-Match on the shared latest rates', async () => {
     const etag = (await t.call('GET', '/v1/currency/rates/latest')).headers.get('etag')!;
     expect((await t.call('HEAD', '/v1/currency/rates/latest', { headers: { 'if-none-match': etag } })).status).toBe(304);

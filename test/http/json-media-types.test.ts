@@ -30,6 +30,25 @@ describe('/graphql takes JSON and answers JSON, errors in the contract shape', (
     expect(JSON.parse(res.text).errors[0].extensions).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
   });
 
+  it('refuses a body over 64 KiB with 413 PAYLOAD_TOO_LARGE also when no Content-Length announces it (a stream)', async () => {
+    const big = JSON.stringify({ query: QUERY, variables: { pad: 'x'.repeat(70 * 1024) } });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const response = await t.app.yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await response.json()).errors[0].extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+
+  it('refuses a body that is not UTF-8 with 400 INVALID_REQUEST, as REST does', async () => {
+    const response = await t.app.yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) });
+    expect(response.status).toBe(400);
+    expect((await response.json()).errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+  });
+
   it.each(['APPLICATION/JSON', 'Application/Json; Charset=UTF-8', 'application/json ; charset=utf-8'])(
     'reads a %s body: media types are case-insensitive, as on the REST routes',
     async (type) => {

@@ -1,4 +1,3 @@
-import { css, editorWorkerService, graphqlWorker, js, jsonWorker } from '@graphql-yoga/render-graphiql/graphiql';
 import { staticAsset, type StaticAsset } from './static-asset';
 
 /** Where the assets are served; the page and the stylesheet name them by absolute path. */
@@ -32,8 +31,12 @@ const asset = (a: StaticAsset) => `${ASSETS_PATH}/${a.name}`;
  * nothing from anywhere else: the stylesheet's base64 fonts and images become files (fetched only
  * when used), the workers are served as scripts instead of blob: URLs, and a small boot script
  * does what render-graphiql's inline one did (MonacoEnvironment, then renderYogaGraphiQL).
+ *
+ * The module is imported here, on the first GraphiQL request, not at start-up: its 9 MB of source
+ * text and the asset copies (about 35 MiB of RSS) are never loaded by a server nobody opens it on.
  */
-export function buildGraphiQLBundle(options: GraphiQLOptions): GraphiQLBundle {
+export async function buildGraphiQLBundle(options: GraphiQLOptions): Promise<GraphiQLBundle> {
+  const { css, editorWorkerService, graphqlWorker, js, jsonWorker } = await import('@graphql-yoga/render-graphiql/graphiql');
   const assets: StaticAsset[] = [];
   const add = (a: StaticAsset) => (assets.push(a), a);
 

@@ -23,11 +23,28 @@ export interface GraphiQLPluginOptions extends GraphiQLOptions {
  */
 export const GRAPHIQL_CSP = csp({ ...HTML_CSP, 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:" });
 
-/** Built once per process (the bundle is ~9 MB of text): every app with the same options shares it. */
-let built: { key: string; bundle: GraphiQLBundle } | undefined;
-function bundleFor(options: GraphiQLOptions): GraphiQLBundle {
+/** A bundle and its page's ETag. */
+interface Built {
+  readonly bundle: GraphiQLBundle;
+  readonly pageEtag: string;
+}
+
+/**
+ * Built once per process, on the first GraphiQL request (the bundle is ~9 MB of text, loaded only
+ * then): every app with the same options shares it. A failed build is forgotten, so the next
+ * request tries again.
+ */
+let built: { key: string; bundle: Promise<Built> } | undefined;
+function bundleFor(options: GraphiQLOptions): Promise<Built> {
   const key = JSON.stringify(options);
-  if (built?.key !== key) built = { key, bundle: buildGraphiQLBundle(options) };
+  if (built?.key !== key) {
+    const bundle = buildGraphiQLBundle(options).then((b) => ({ bundle: b, pageEtag: strongEtag(b.page) }));
+    const entry = { key, bundle };
+    bundle.catch(() => {
+      if (built === entry) built = undefined;
+    });
+    built = entry;
+  }
   return built.bundle;
 }
 
@@ -42,16 +59,15 @@ const wantsHtml = (request: Request) => /\btext\/html\b/i.test(request.headers.g
  * revalidated (no-cache, ETag); the assets are immutable and sent brotli- or gzip-compressed.
  */
 export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
-  const bundle = options.enabled ? bundleFor(options) : undefined;
-  const pageEtag = bundle ? strongEtag(bundle.page) : '';
+  const graphiql = { title: options.title, defaultQuery: options.defaultQuery, endpoint: options.endpoint };
 
-  const page = (request: Request): Response => {
+  const page = (request: Request, { bundle, pageEtag }: Built): Response => {
     const headers: Record<string, string> = { 'cache-control': 'no-cache', etag: pageEtag, vary: 'Accept', 'content-security-policy': GRAPHIQL_CSP };
     if (etagMatches(request.headers.get('if-none-match'), pageEtag)) return new Response(null, { status: 304, headers });
-    const body = Buffer.from(bundle!.page);
+    const body = Buffer.from(bundle.page);
     // Start compressing the two large assets now: the browser asks for them next.
-    for (const a of bundle!.assets.values()) if (a.name.startsWith('graphiql.')) void compressed.of(a);
-    return new Response(request.method === 'HEAD' ? null : bundle!.page, {
+    for (const a of bundle.assets.values()) if (a.name.startsWith('graphiql.')) void compressed.of(a);
+    return new Response(request.method === 'HEAD' ? null : bundle.page, {
       headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length) },
     });
   };
@@ -60,15 +76,16 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     const isPage = url.pathname === '/graphql' && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request);
     const isAsset = url.pathname.startsWith(`${ASSETS_PATH}/`);
     if (!isPage && !isAsset) return undefined;
-    if (!bundle) {
+    if (!options.enabled) {
       // GraphQL over GET still works without GraphiQL; only the page and its files are gone.
       if (isPage && url.searchParams.has('query')) return undefined;
       throw new ApiError('NOT_FOUND', 'GraphiQL is turned off on this server (GRAPHIQL=off). Send GraphQL requests to POST /graphql.');
     }
     if (isPage) {
       await options.rateLimit(serverContext);
-      return page(request);
+      return page(request, await bundleFor(graphiql));
     }
+    const { bundle } = await bundleFor(graphiql);
     const found = bundle.assets.get(url.pathname.slice(ASSETS_PATH.length + 1));
     if (!found) throw new ApiError('NOT_FOUND', `There is no GraphiQL asset ${url.pathname}.`);
     if (request.method !== 'GET' && request.method !== 'HEAD') {

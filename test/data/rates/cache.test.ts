@@ -67,6 +67,19 @@ function contract(open: () => RatesCache) {
       await b.close();
     }
   });
+
+  it('stores every publication of a write larger than one slice (the whole history is written in slices)', async () => {
+    const day = (i: number) => new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10);
+    const many = Array.from({ length: 700 }, (_, i) => pub(day(i), { USD: `1.${String(i).padStart(4, '0')}` }));
+    const writer = open();
+    try {
+      const { index } = await writer.writePublications(many);
+      expect(index.dates).toEqual(expect.arrayContaining(many.map((p) => p.date)));
+      expect(await writer.readPublications(many.map((p) => p.date))).toEqual(many);
+    } finally {
+      await writer.close();
+    }
+  });
 }
 
 /** With Redis in front: the publications are copied there, and whatever Redis loses comes back from the database. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../../scripts/bench/load';
 import { formatMemory, formatReport, ratios, runInfo } from '../../../scripts/bench/report';
 
-const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, itemsPerRequest?: number): Measurement => ({
+const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, itemsPerRequest?: number, serverCpuMicros?: number): Measurement => ({
   id,
   label: id,
   kind,
@@ -18,9 +18,10 @@ const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, i
   timeouts: 0,
   statusCodes: { 200: requestsPerSecond * 10 },
   firstMismatch: undefined,
+  serverCpuMicros,
 });
 
-const ROWS = [row('baseline', 'baseline', 40_000), row('express', 'peer', 8_000), row('rest', 'app', 20_000), row('batch', 'app', 200, 1000)];
+const ROWS = [row('baseline', 'baseline', 40_000, undefined, 20), row('express', 'peer', 8_000, undefined, 100), row('rest', 'app', 20_000, undefined, 50), row('batch', 'app', 200, 1000, 4000)];
 
 describe('bench report ratios', () => {
   it('divides every row by the baseline, and the batch row by items/s', () => {
@@ -40,6 +41,14 @@ describe('bench report ratios', () => {
     expect(r.get('batch')?.vsPeer).toBe(25);
   });
 
+  it('divides the baseline\'s server CPU per request by each row\'s per item', () => {
+    const r = new Map(ratios(ROWS).map((x) => [x.id, x]));
+    expect(r.get('baseline')?.cpuVsBaseline).toBe(1);
+    expect(r.get('rest')?.cpuVsBaseline).toBe(0.4);
+    expect(r.get('batch')?.cpuVsBaseline).toBe(5);
+    expect(ratios([row('baseline', 'baseline', 1), row('rest', 'app', 1)])[1]?.cpuVsBaseline).toBeUndefined();
+  });
+
   it('leaves a ratio out when its reference row was not run', () => {
     const r = ratios([row('rest', 'app', 100)]);
     expect(r[0]).toMatchObject({ vsBaseline: undefined, vsPeer: undefined });
@@ -47,8 +56,8 @@ describe('bench report ratios', () => {
 
   it('prints items/s and marks the items ratios in the table', () => {
     const text = formatReport(runInfo('npm run bench', { duration: 10, warmup: 2, connections: 10, pipelining: 1 }), ROWS);
-    expect(text).toContain('| batch | 200 ± 1 | 200,000 | 1.00 | 2.00 | 5.00x ⁱ | 25.00x ⁱ | 2,000 | 0 |');
-    expect(text).toContain('| rest | 20,000 ± 1 |  | 1.00 | 2.00 | 0.50x | 2.50x | 200,000 | 0 |');
+    expect(text).toContain('| batch | 200 ± 1 | 200,000 | 1.00 | 2.00 | 4000 | 5.00x ⁱ | 25.00x ⁱ | 5.00x ⁱ | 2,000 | 0 |');
+    expect(text).toContain('| rest | 20,000 ± 1 |  | 1.00 | 2.00 | 50.0 | 0.50x | 2.50x | 0.40x | 200,000 | 0 |');
     expect(text).toContain('ⁱ items/s');
   });
 
