@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { parseTrustProxy } from './http/client-ip';
+import { parseTrustProxy } from './domain/client-ip';
 
 /**
  * The whole configuration, read from the environment once at start-up (contract section 1).

@@ -2,7 +2,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openStore } from './data/open-store';
 import { createRatesService } from './data/rates';
-import { parseTrustProxy } from './http/client-ip';
+import { parseTrustProxy } from './domain/client-ip';
 import { createHttpServer } from './http/node-server';
 import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
 import { EcbFetchError, RatesSourceError } from '../data/rates';
-import type { AccountStore } from '../data/store';
+import type { AccountStore } from '../services/account-store';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';

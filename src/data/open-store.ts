@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { openSqliteStore } from './sqlite-store';
-import type { AccountStore } from './store';
+import type { AccountStore } from '../services/account-store';
 
 /** The account store the configuration names (DATABASE_URL / DATA_DIR, contract section 1). */
 export function openStore(config: Config): AccountStore {

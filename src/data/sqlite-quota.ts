@@ -1,7 +1,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { ApiError } from '../domain/errors';
 import { isQuotaMonth } from '../domain/quota';
-import type { AccountStore } from './store';
+import type { AccountStore } from '../services/account-store';
 
 type QuotaMethods = Pick<AccountStore, 'consumeQuota' | 'consumeQuotaUpTo'>;
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { AccountStore, SessionRecord } from './store';
+import type { AccountStore, SessionRecord } from '../services/account-store';
 
 type SessionMethods = Pick<
   AccountStore,

@@ -7,7 +7,7 @@ import type { PlanId } from '../domain/plans';
 import { migrate } from './migrations';
 import { sqliteQuota } from './sqlite-quota';
 import { sqliteSessions } from './sqlite-sessions';
-import { canonicalEmail, normalizeEmail, type Account, type AccountStore, type ApiKeyRecord, type CreatedKey, type KeyListing } from './store';
+import { canonicalEmail, normalizeEmail, type Account, type AccountStore, type ApiKeyRecord, type CreatedKey, type KeyListing } from '../services/account-store';
 
 export interface SqliteStoreOptions {
   /** The clock for created/revoked timestamps; tests pass a fixed one. */

@@ -1,9 +1,10 @@
-import { redactMessage } from './quote-input';
+import type { RateLimitState } from './rate-limit';
 
 /**
- * The one error table: every error code the API can answer with, and its HTTP status.
- * REST renders `{"error": {...}}` with this status; GraphQL puts the same code and status
- * in `extensions`. Nothing else in the code base decides a status.
+ * The one error table: every error code the API can answer with, and its HTTP status. The status is
+ * part of the contract's error object (REST bodies, batch items, GraphQL `extensions.status`), so it
+ * is fixed here with the code; REST renders `{"error": {...}}` with it. Nothing else in the code base
+ * decides a status. Headers and route hints are the edge's (see ApiErrorDetails).
  */
 export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
@@ -32,11 +33,30 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-export interface ApiErrorOptions {
+/** A listing that helps the caller on from an error; the edge names its route after the message. */
+export type SeeAlso = 'units' | 'categories' | 'currency-conversion';
+
+/**
+ * What an error says beyond its code and message: data only. The edge turns it into response headers
+ * (Retry-After, WWW-Authenticate, Allow, RateLimit: src/http/error-headers.ts) and the message's route
+ * hint (src/graphql/error-body.ts).
+ */
+export interface ApiErrorDetails {
+  /** Whole seconds after which the same request may succeed (a quota month, a rate-limit window, rates still loading). */
+  retryAfterSeconds?: number;
+  /** UNAUTHORIZED: the protection space of the credentials, and whether some were sent but refused. */
+  challenge?: { realm: string; invalid: boolean };
+  /** METHOD_NOT_ALLOWED: the methods the resource answers. */
+  allow?: readonly string[];
+  /** RATE_LIMIT_EXCEEDED: the state of the exhausted request limit. */
+  rateLimit?: RateLimitState;
+  /** A listing that helps (see SeeAlso). */
+  seeAlso?: SeeAlso;
+}
+
+export interface ApiErrorOptions extends ApiErrorDetails {
   /** The one input at fault, when there is one (a field name, a query parameter, a path segment). */
   param?: string;
-  /** Response headers the error requires (Retry-After, Allow, WWW-Authenticate). */
-  headers?: Record<string, string>;
 }
 
 /** An expected failure: it carries the contract's code and is shown to the caller as is. */
@@ -44,15 +64,16 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly param: string | undefined;
-  readonly headers: Record<string, string>;
+  readonly details: Readonly<ApiErrorDetails>;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];
-    this.param = options.param;
-    this.headers = options.headers ?? {};
+    const { param, ...details } = options;
+    this.param = param;
+    this.details = details;
   }
 }
 
@@ -60,23 +81,13 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }
 
-/** The contract's error object: `{"error": ErrorBody}` in REST, a batch item's `error` member. */
+/** The contract's error object: `{"error": ErrorBody}` in REST, a batch item's `error` member (see src/graphql/error-body.ts). */
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
   status: number;
   param?: string | undefined;
   requestId: string;
-}
-
-export function errorBody(error: ApiError, requestId: string): ErrorBody {
-  return {
-    code: error.code,
-    message: redactMessage(error.message),
-    status: error.status,
-    ...(error.param === undefined ? {} : { param: error.param }),
-    requestId,
-  };
 }
 
 export const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged with this requestId.';

@@ -31,13 +31,11 @@ export function secondsToNextMonth(now: Date): number {
   return Math.max(1, Math.ceil((startOfNextMonth(now).getTime() - now.getTime()) / 1000));
 }
 
-/** QUOTA_EXCEEDED with `Retry-After` = seconds to the next UTC month. */
+/** QUOTA_EXCEEDED, to be retried after the seconds to the next UTC month (the edge sends Retry-After). */
 export function quotaExceeded(now: Date, limit?: number): ApiError {
   const reset = startOfNextMonth(now).toISOString().replace('.000Z', 'Z');
   const what = limit === undefined ? 'The monthly quota' : `The monthly quota of ${limit.toLocaleString('en-US')} conversions`;
-  return new ApiError('QUOTA_EXCEEDED', `${what} is used up; it resets at ${reset}.`, {
-    headers: { 'Retry-After': String(secondsToNextMonth(now)) },
-  });
+  return new ApiError('QUOTA_EXCEEDED', `${what} is used up; it resets at ${reset}.`, { retryAfterSeconds: secondsToNextMonth(now) });
 }
 
 export interface QuotaState {
@@ -45,18 +43,4 @@ export interface QuotaState {
   limit: number;
   /** Conversions counted this month (after the current request's, when it was counted). */
   used: number;
-}
-
-/**
- * The quota fields of a keyed response. They are X-Quota-* rather than the IETF RateLimit fields
- * because the per-key request limit already sends RateLimit/RateLimit-Policy, and a calendar month
- * has no fixed window (`w`) to describe it with. Reset is delta-seconds like Retry-After and the
- * draft's `t`, so client clock skew does not matter.
- */
-export function quotaHeaders(state: QuotaState, now: Date): Record<string, string> {
-  return {
-    'X-Quota-Limit': String(state.limit),
-    'X-Quota-Remaining': String(Math.max(0, state.limit - state.used)),
-    'X-Quota-Reset': String(secondsToNextMonth(now)),
-  };
 }

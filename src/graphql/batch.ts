@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
 import type { BatchEntry, BatchOutcome } from '../services/conversions';
 import { builder } from './builder';
+import { errorBody } from './error-body';
 import { ErrorRef } from './errors';
 import { CurrencyConversionRef } from './currency';
 import { ConversionRef, RoundingEnum } from './units';
@@ -32,7 +33,7 @@ const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('Ba
 
 const BatchFailureRef = builder.objectRef<Extract<BatchEntry, { ok: false }>>('BatchFailure').implement({
   description: 'An item that failed; it used no quota.',
-  fields: (t) => ({ error: t.field({ type: ErrorRef, resolve: (e) => e.error }) }),
+  fields: (t) => ({ error: t.field({ type: ErrorRef, resolve: (e) => errorBody(e.error, e.requestId) }) }),
 });
 
 const BatchEntryRef = builder.unionType('BatchEntry', {

@@ -1,5 +1,5 @@
 import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
-import { RATE_LIMIT_DIRECTIVE_DEFINITIONS } from '../http/rate-limit-directive';
+import { RATE_LIMIT_DIRECTIVE_DEFINITIONS } from './rate-limit-directives';
 import { builder } from './builder';
 import './scalars';
 import './errors';

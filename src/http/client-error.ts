@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { ApiError, errorBody, type ErrorCode } from '../domain/errors';
+import { ApiError, type ErrorCode } from '../domain/errors';
+import { errorBody } from '../graphql/error-body';
 
 /** The headers every answer carries (contract section 10), for answers written outside Yoga. */
 export const BASELINE_HEADERS: Readonly<Record<string, string>> = {

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
-import { redactMessage } from '../domain/quote-input';
+import { clientMessage } from '../graphql/error-body';
+import { errorHeaders } from './error-headers';
 import { restErrorParts, toResponse } from './rest-response';
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
@@ -42,7 +43,7 @@ function innermost(error: GraphQLError): Error | undefined {
   return current;
 }
 
-/** `{"error": {...}}` with the table's status and the error's own headers (see rest-response.ts). */
+/** `{"error": {...}}` with the table's status and the headers the error requires (see rest-response.ts). */
 export function restErrorResponse(error: ApiError, requestId: string): Response {
   return toResponse(restErrorParts(error, requestId));
 }
@@ -55,7 +56,7 @@ export function restErrorResponse(error: ApiError, requestId: string): Response 
 export function toGraphQLError(error: unknown): GraphQLError {
   const api = toApiError(error);
   const located = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : redactMessage(api.message), {
+  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : clientMessage(api), {
     nodes: located?.nodes,
     source: located?.source,
     positions: located?.positions,
@@ -77,12 +78,12 @@ export function toGraphQLError(error: unknown): GraphQLError {
  * Yoga's masking (which treats a non-GraphQL cause as unexpected) leaves it as it is.
  */
 export function graphQLErrorOf(error: ApiError, options: { http?: boolean } = {}): GraphQLError {
-  return new GraphQLError(error.message, {
+  return new GraphQLError(clientMessage(error), {
     extensions: {
       code: error.code,
       status: error.status,
       ...(error.param === undefined ? {} : { param: error.param }),
-      ...(options.http ? { http: { status: error.status, headers: error.headers } } : {}),
+      ...(options.http ? { http: { status: error.status, headers: errorHeaders(error) } } : {}),
     },
   });
 }

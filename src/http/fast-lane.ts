@@ -8,7 +8,7 @@ import { CONVERSION_FIELDS } from '../graphql/limits';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { isJsonContentType, parseJsonBody, tooLarge } from './body';
-import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
+import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 import { toApiError } from './errors';
 import { PrebuiltAnswers } from './prebuilt';
 import { checkRestInput } from './rest-input';
@@ -129,7 +129,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 }
 
 function withParam(error: ApiError, param: string): ApiError {
-  return param === error.param ? error : new ApiError(error.code, error.message, { param, headers: error.headers });
+  return param === error.param ? error : new ApiError(error.code, error.message, { ...error.details, param });
 }
 
 function headerText(value: string | string[] | undefined): string | null {

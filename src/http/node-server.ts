@@ -2,10 +2,12 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { MetricsAccess } from '../config';
-import { ApiError, errorBody } from '../domain/errors';
+import { ApiError } from '../domain/errors';
+import { errorBody } from '../graphql/error-body';
+import { errorHeaders } from './error-headers';
 import type { Metrics } from '../metrics';
 import { answerClientErrors, BASELINE_HEADERS } from './client-error';
-import { clientIp, type TrustProxy } from './client-ip';
+import { clientIp, type TrustProxy } from '../domain/client-ip';
 import { routeLabel } from './routes';
 
 export interface HttpServerOptions {
@@ -52,7 +54,7 @@ async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: 
     return sendError(res, new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), requestId);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { headers: { allow: 'GET, HEAD' } }), requestId);
+    return sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), requestId);
   }
   try {
     const text = await options.metrics.render();
@@ -89,7 +91,7 @@ function sendError(res: ServerResponse, error: ApiError, requestId: string): voi
   const body = JSON.stringify({ error: errorBody(error, requestId) });
   res.writeHead(error.status, {
     ...BASELINE_HEADERS,
-    ...error.headers,
+    ...errorHeaders(error),
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'x-request-id': requestId,

@@ -1,6 +1,7 @@
-import { buildSchema, type GraphQLDirective, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import type { GraphQLDirective, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
 import { rateLimitDirective } from 'graphql-rate-limit-directive';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RATE_LIMIT_DIRECTIVE_DEFINITIONS, RATE_LIMIT_DIRECTIVE_NAMES, RATE_LIMIT_DIRECTIVE_SDL } from '../graphql/rate-limit-directives';
 import { RATE_LIMIT_KINDS, rateLimitExceeded, rateLimitState, type RateLimiters, type RateLimitKind, type RateLimitState } from './rate-limit';
 
 /**
@@ -12,18 +13,9 @@ import { RATE_LIMIT_KINDS, rateLimitExceeded, rateLimitState, type RateLimiters,
  * Two directives rather than one `@rateLimit(limit, duration)`: the library picks its limiter from
  * the directive, and the two limits differ in both the counter and the caller's bucket. They take
  * no arguments: the limits are configuration (PUBLIC_RATE_LIMIT, KEY_RATE_LIMIT), so the schema,
- * and its committed SDL, does not change with the environment.
+ * and its committed SDL, does not change with the environment. Their definitions are the schema's
+ * (src/graphql/rate-limit-directives.ts); this is their implementation on the limiters.
  */
-export const RATE_LIMIT_DIRECTIVE_NAMES: Readonly<Record<RateLimitKind, string>> = { public: 'publicRateLimit', key: 'keyRateLimit' };
-
-export const RATE_LIMIT_DIRECTIVE_SDL = `
-"""Spends one request of the caller's per-IP rate limit (PUBLIC_RATE_LIMIT a minute) before the field resolves."""
-directive @${RATE_LIMIT_DIRECTIVE_NAMES.public} on OBJECT | FIELD_DEFINITION
-
-"""Spends one request of the API key's rate limit (KEY_RATE_LIMIT a second) before the field resolves."""
-directive @${RATE_LIMIT_DIRECTIVE_NAMES.key} on OBJECT | FIELD_DEFINITION
-`;
-
 export interface RateLimitDirectiveOptions<TContext> {
   /**
    * The caller's bucket, the same string REST passes to consume(): `rateLimitBucket(ip)` for
@@ -86,9 +78,3 @@ function sharedLimiterClass(limiter: RateLimiterAbstract): typeof RateLimiterAbs
   }
   return SharedLimiter as unknown as typeof RateLimiterAbstract;
 }
-
-/** The directive definitions, to build the schema with (they do not depend on any limiter). */
-export const RATE_LIMIT_DIRECTIVE_DEFINITIONS: readonly GraphQLDirective[] = (() => {
-  const schema = buildSchema(RATE_LIMIT_DIRECTIVE_SDL);
-  return RATE_LIMIT_KINDS.map((kind) => schema.getDirective(RATE_LIMIT_DIRECTIVE_NAMES[kind])!);
-})();

@@ -149,11 +149,12 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
-/** RATE_LIMIT_EXCEEDED with Retry-After and the RateLimit fields of the exhausted policy. */
+/** RATE_LIMIT_EXCEEDED, to be retried when the window resets; the edge sends Retry-After and the exhausted policy's RateLimit fields. */
 export function rateLimitExceeded(state: RateLimitState): ApiError {
   const { limit, description } = state.policy;
   const seconds = state.resetSeconds === 1 ? '1 second' : `${state.resetSeconds} seconds`;
   return new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests: at most ${limit} ${description}. Retry in ${seconds}.`, {
-    headers: { 'Retry-After': String(state.resetSeconds), ...rateLimitHeaders({ ...state, remaining: 0 }) },
+    retryAfterSeconds: state.resetSeconds,
+    rateLimit: { ...state, remaining: 0 },
   });
 }

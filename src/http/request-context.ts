@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { GraphQLContext } from '../graphql/context';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
-import { clientIp, rateLimitBucket, type TrustProxy } from './client-ip';
+import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 
 /** Yoga's server context here: node:http's request (absent in-process) and this request's context. */
 export interface ServerContext {

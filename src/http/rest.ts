@@ -76,7 +76,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     if (!route) {
       if (request.method === 'OPTIONS' && sharedPath.has(context)) return preflightResponse();
       const allow = allowedMethods(match.routes);
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { headers: { Allow: allow } });
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
     if (route.field !== undefined) return admit(request, url, route, match.params, context);
     await options.rateLimit(route.access, context);

@@ -35,8 +35,8 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
       const requestError = !('data' in result) || result.data === undefined;
       const errors = result.errors.map((e) => {
         const error = isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e);
-        const retryAfter = toApiError(error).headers['Retry-After'];
-        if (retryAfter !== undefined) context.noteRetryAfter(Number(retryAfter));
+        const retryAfter = toApiError(error).details.retryAfterSeconds;
+        if (retryAfter !== undefined) context.noteRetryAfter(retryAfter);
         return requestError ? withSpecStatus(error) : error;
       });
       for (const error of errors) {

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { quotaHeaders } from '../domain/quota';
+import { secondsToNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import { rateLimitHeaders } from './rate-limit';
 import type { RequestContext } from '../services/request-context';
@@ -33,4 +33,18 @@ export async function limitHeaders(
   if (context.principal) Object.assign(headers, lowerCased(quotaHeaders(context.quota ?? (await quota.state(context.principal.account)), clock())));
   if (context.retryAfter !== undefined && !has('retry-after')) headers['retry-after'] = String(context.retryAfter);
   return headers;
+}
+
+/**
+ * The quota fields of a keyed response. They are X-Quota-* rather than the IETF RateLimit fields
+ * because the per-key request limit already sends RateLimit/RateLimit-Policy, and a calendar month
+ * has no fixed window (`w`) to describe it with. Reset is delta-seconds like Retry-After and the
+ * draft's `t`, so client clock skew does not matter.
+ */
+export function quotaHeaders(state: QuotaState, now: Date): Record<string, string> {
+  return {
+    'X-Quota-Limit': String(state.limit),
+    'X-Quota-Remaining': String(Math.max(0, state.limit - state.used)),
+    'X-Quota-Reset': String(secondsToNextMonth(now)),
+  };
 }

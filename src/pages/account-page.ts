@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { KeyEnv } from '../domain/keys';
 import { csrfTokenMatches } from '../domain/sessions';
-import type { TrustProxy } from '../http/client-ip';
+import type { TrustProxy } from '../domain/client-ip';
+import { clientMessage } from '../graphql/error-body';
+import { errorHeaders } from '../http/error-headers';
 import { restErrorResponse, toApiError } from '../http/errors';
 import { requestContextOf } from '../http/request-context';
 import type { AppServices } from '../services';
@@ -66,7 +68,7 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
       return redirect('/account', [sessionCookie(token, visit.secure)]);
     } catch (error) {
       if (!(error instanceof ApiError) || !prefersHtml(visit.request)) throw error;
-      return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, email: email.slice(0, 254), error: error.message }), error.status, error.headers);
+      return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, email: email.slice(0, 254), error: clientMessage(error) }), error.status, errorHeaders(error));
     }
   };
 
@@ -127,7 +129,7 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
     const asset = ASSETS[url.pathname];
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     if (asset) {
-      if (method !== 'GET') throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET.`, { headers: { Allow: 'GET, HEAD' } });
+      if (method !== 'GET') throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET.`, { allow: ['GET', 'HEAD'] });
       return new Response(asset.body, { headers: { 'content-type': asset.type, etag: asset.etag } });
     }
     for (const [pattern, handlers] of routes) {
@@ -135,8 +137,8 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
       if (!match) continue;
       const handler = handlers[method as 'GET' | 'POST'];
       if (!handler) {
-        const allow = Object.keys(handlers).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
-        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow}.`, { headers: { Allow: allow } });
+        const allow = Object.keys(handlers).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow.join(', ')}.`, { allow });
       }
       const tls = cameOverTls(request, url, serverContext, trust);
       const secure = config.cookieSecure === 'auto' ? tls : config.cookieSecure;
@@ -157,7 +159,7 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
         if (api.code === 'INTERNAL') log.error({ err: error, requestId }, 'unexpected error on the account page');
         // Unknown paths and methods answer the contract's JSON error; a browser's failed form gets a page.
         const page = prefersHtml(request) && api.code !== 'NOT_FOUND' && api.code !== 'METHOD_NOT_ALLOWED';
-        response = page ? htmlResponse(errorPage(titleOf(api), api.message), api.status, api.headers) : restErrorResponse(api, requestId);
+        response = page ? htmlResponse(errorPage(titleOf(api), clientMessage(api)), api.status, errorHeaders(api)) : restErrorResponse(api, requestId);
       }
       for (const [name, value] of Object.entries(PAGE_HEADERS)) response.headers.set(name, value);
       if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });

@@ -1,7 +1,7 @@
 import { ApiError } from '../domain/errors';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../domain/sessions';
 import { readBodyText } from '../http/body';
-import { isTrustedProxy, type TrustProxy } from '../http/client-ip';
+import { isTrustedProxy, type TrustProxy } from '../domain/client-ip';
 import type { ServerContext } from '../http/request-context';
 
 /** The account page's HTTP details: headers, the session cookie, the Origin check, form bodies. */

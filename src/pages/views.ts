@@ -1,4 +1,4 @@
-import type { KeyListing } from '../data/store';
+import type { KeyListing } from '../services/account-store';
 import type { KeyEnv } from '../domain/keys';
 import { MIN_PASSWORD_LENGTH } from '../domain/passwords';
 import type { AccountOverview, AccountSession, Flash } from '../services/accounts';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
-import type { Account, AccountStore, KeyListing } from '../data/store';
-import { canonicalEmail, normalizeEmail } from '../data/store';
+import type { Account, AccountStore, KeyListing } from './account-store';
+import { canonicalEmail, normalizeEmail } from './account-store';
 import { ApiError } from '../domain/errors';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '../domain/passwords';
@@ -200,6 +200,6 @@ async function spend(limiter: RateLimiterAbstract, bucket: string, what: string)
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
     const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-    throw new ApiError('RATE_LIMIT_EXCEEDED', `${what}. Please wait ${wait} and try again.`, { headers: { 'Retry-After': String(seconds) } });
+    throw new ApiError('RATE_LIMIT_EXCEEDED', `${what}. Please wait ${wait} and try again.`, { retryAfterSeconds: seconds });
   }
 }

@@ -1,4 +1,4 @@
-import type { Account, AccountStore } from '../data/store';
+import type { Account, AccountStore } from './account-store';
 import { ApiError } from '../domain/errors';
 import { hashApiKey, keyEnvFor, parseApiKey } from '../domain/keys';
 
@@ -8,8 +8,8 @@ export interface Principal {
   keyId: string;
 }
 
-export const MISSING_KEY_CHALLENGE = 'Bearer realm="measurement-api"';
-export const INVALID_KEY_CHALLENGE = 'Bearer realm="measurement-api", error="invalid_token"';
+/** The protection space of API keys (the realm of the edge's WWW-Authenticate challenge). */
+export const KEY_REALM = 'measurement-api';
 
 /** Longer than any key with a scheme: refuse before splitting an attacker-sized string. */
 const MAX_HEADER_LENGTH = 200;
@@ -27,7 +27,7 @@ export async function authenticate(
   const header = authorization?.trim() ?? '';
   if (header === '') {
     throw new ApiError('UNAUTHORIZED', 'An API key is required: send Authorization: Bearer <key>.', {
-      headers: { 'WWW-Authenticate': MISSING_KEY_CHALLENGE },
+      challenge: { realm: KEY_REALM, invalid: false },
     });
   }
   const parts = header.length > MAX_HEADER_LENGTH ? [] : header.split(/ +/);
@@ -47,5 +47,5 @@ export async function authenticate(
 }
 
 function invalidKey(message: string): ApiError {
-  return new ApiError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': INVALID_KEY_CHALLENGE } });
+  return new ApiError('UNAUTHORIZED', message, { challenge: { realm: KEY_REALM, invalid: true } });
 }

@@ -2,7 +2,7 @@ import { classifyItem, type BatchItem } from '../domain/batch';
 import { convertUnitsOrExplain } from '../domain/conversion';
 import type { CurrencyConversion } from '../domain/currency/convert';
 import { parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
-import { ApiError, INTERNAL_MESSAGE, errorBody, type ErrorBody } from '../domain/errors';
+import { ApiError, INTERNAL_MESSAGE } from '../domain/errors';
 import { quotaExceeded, type QuotaState } from '../domain/quota';
 import type { UnitConversion } from '../domain/units/convert';
 import type { Principal } from './auth';
@@ -27,7 +27,8 @@ export interface Caller {
   reportQuota(state: QuotaState): void;
 }
 
-export type BatchEntry = { ok: true; data: UnitConversion | CurrencyConversion } | { ok: false; error: ErrorBody };
+/** A failed item keeps its ApiError (and the request's id): the edge renders it as the contract's error object. */
+export type BatchEntry = { ok: true; data: UnitConversion | CurrencyConversion } | { ok: false; error: ApiError; requestId: string };
 
 export interface BatchOutcome {
   results: BatchEntry[];
@@ -86,7 +87,7 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     let seen = 0;
     results.forEach((entry, i) => {
       if (entry.ok && ++seen > granted) {
-        results[i] = { ok: false, error: errorBody(quotaExceeded(clock(), state.limit), caller.requestId) };
+        results[i] = { ok: false, error: quotaExceeded(clock(), state.limit), requestId: caller.requestId };
       }
     });
   };
@@ -95,7 +96,7 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     try {
       return { ok: true, data: await item(entry, caller) };
     } catch (error) {
-      return { ok: false, error: errorShape(error, caller.requestId, onUnexpected) };
+      return { ok: false, error: errorShape(error, caller.requestId, onUnexpected), requestId: caller.requestId };
     }
   };
 
@@ -116,7 +117,7 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
       results.push(...round);
     }
     if (results.length < items.length) {
-      const refused: BatchEntry = { ok: false, error: errorBody(quota.refusal(caller.principal.account), caller.requestId) };
+      const refused: BatchEntry = { ok: false, error: quota.refusal(caller.principal.account), requestId: caller.requestId };
       while (results.length < items.length) results.push(refused);
     }
     return results;
@@ -141,8 +142,8 @@ function optional(args: ConversionArgs): { decimals?: number; rounding?: Roundin
   };
 }
 
-function errorShape(error: unknown, requestId: string, onUnexpected: ConversionDeps['onUnexpected']): ErrorBody {
-  if (error instanceof ApiError) return errorBody(error, requestId);
+function errorShape(error: unknown, requestId: string, onUnexpected: ConversionDeps['onUnexpected']): ApiError {
+  if (error instanceof ApiError) return error;
   onUnexpected(error, requestId);
-  return errorBody(new ApiError('INTERNAL', INTERNAL_MESSAGE), requestId);
+  return new ApiError('INTERNAL', INTERNAL_MESSAGE);
 }

@@ -30,7 +30,7 @@ export const RATES_RETRY_AFTER_SECONDS = 60;
 export function createCurrency(rates: RatesReader, clock: () => Date): Currency {
   const unavailable = () =>
     new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not loaded yet; retry later.', {
-      headers: { 'Retry-After': String(RATES_RETRY_AFTER_SECONDS) },
+      retryAfterSeconds: RATES_RETRY_AFTER_SECONDS,
     });
 
   /** The publication in effect on `date` (or the latest); callers have checked inputs and plan. */

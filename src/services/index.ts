@@ -1,17 +1,16 @@
 import type { Config } from '../config';
-import type { AccountStore } from '../data/store';
+import type { AccountStore } from './account-store';
 import type { Principal } from './auth';
 import type { Logger } from 'pino';
-import type { RateLimiters } from '../http/rate-limit';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createAccounts, type Accounts } from './accounts';
 import { authenticate } from './auth';
 import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
-import { healthReport, type HealthReport } from './health';
+import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createQuotaMeter, type QuotaMeter } from './quota';
-import type { Metrics } from '../metrics';
 import type { RatesReader } from './rates';
 
 /** The application's services, built once by app.ts from explicit dependencies. */
@@ -31,15 +30,26 @@ export interface AppServices {
   health(): HealthReport;
 }
 
+/** What the services count; src/metrics.ts implements it for Prometheus. */
+export interface ServiceMetrics {
+  quotaRefused(plan: string, count: number): void;
+  authFailed(reason: 'missing' | 'invalid'): void;
+}
+
+/** Where the account page's counters come from, and where health reads the limits are counted; src/http/rate-limit.ts builds them (memory, or Redis with REDIS_URL). */
+export interface LimiterFactory extends RateLimitBackend {
+  create(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
+}
+
 export interface ServiceDependencies {
   config: Config;
   store: AccountStore;
   rates: RatesReader;
   clock: () => Date;
   logger: Logger;
-  limiters: RateLimiters;
+  limiters: LimiterFactory;
   /** Where quota refusals and refused keys are counted. */
-  metrics?: Pick<Metrics, 'quotaRefused' | 'authFailed'>;
+  metrics?: ServiceMetrics;
 }
 
 export function createServices({ config, store, rates, clock, logger, limiters, metrics }: ServiceDependencies): AppServices {

@@ -1,4 +1,4 @@
-import type { AccountStore } from '../data/store';
+import type { AccountStore } from './account-store';
 
 type KeyLookup = Pick<AccountStore, 'findActiveKeyByHash'>;
 type Found = Awaited<ReturnType<AccountStore['findActiveKeyByHash']>>;

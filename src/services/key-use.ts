@@ -1,4 +1,4 @@
-import type { AccountStore } from '../data/store';
+import type { AccountStore } from './account-store';
 
 /** A key's last use is written at most this often per key (per instance). */
 export const KEY_USE_RESOLUTION_MS = 5 * 60 * 1000;

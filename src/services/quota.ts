@@ -1,4 +1,4 @@
-import type { Account, AccountStore } from '../data/store';
+import type { Account, AccountStore } from './account-store';
 import type { ApiError } from '../domain/errors';
 import { currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
 import { PLANS } from '../domain/plans';

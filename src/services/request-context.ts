@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
-import type { Account } from '../data/store';
+import type { Account } from './account-store';
 import type { Publication } from '../domain/ecb';
 import type { QuotaState } from '../domain/quota';
 import type { RateLimitState } from '../domain/rate-limit';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { verifyPassword } from '../../src/domain/passwords';
 
 let dir: string;

@@ -8,7 +8,7 @@ import { runAdmin } from '../../src/cli/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRatesService } from '../../src/data/rates';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { historyZip, serve, startFakeEcb, status, type FakeEcb } from '../data/rates/helpers';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/ecb');

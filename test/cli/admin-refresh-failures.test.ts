@@ -10,7 +10,7 @@ import { runAdmin } from '../../src/cli/admin';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRatesService } from '../../src/data/rates';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { historyZip, serve, startFakeEcb, status, hang, type FakeEcb, type Handler } from '../data/rates/helpers';
 import { createTestApp } from '../helpers/app';
 

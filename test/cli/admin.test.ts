@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAdmin, USAGE } from '../../src/cli/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { authenticate } from '../../src/services/auth';
 
 let dir: string;

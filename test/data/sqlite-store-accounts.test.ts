@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/data/sqlite-store';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 const PHC = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';

@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SQLITE_MIGRATIONS } from '../../src/data/migrations';
 import { openSqliteStore } from '../../src/data/sqlite-store';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { hashApiKey } from '../../src/domain/keys';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');

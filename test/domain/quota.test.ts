@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { currentMonth, isQuotaMonth, quotaExceeded, quotaHeaders, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
+import { currentMonth, isQuotaMonth, quotaExceeded, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
 
 const DAY = 86_400;
 
@@ -51,18 +51,10 @@ describe('Retry-After of QUOTA_EXCEEDED is the seconds to 00:00 UTC on the 1st',
 });
 
 describe('quotaExceeded', () => {
-  it('is a 429 QUOTA_EXCEEDED whose Retry-After is the seconds to the next month', () => {
+  it('is a 429 QUOTA_EXCEEDED to be retried after the seconds to the next month (data: the edge sends Retry-After)', () => {
     const error = quotaExceeded(new Date('2026-03-31T23:00:00.000Z'), 1000);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', status: 429, headers: { 'Retry-After': '3600' } });
+    expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', status: 429, details: { retryAfterSeconds: 3600 } });
     expect(error.message).toBe('The monthly quota of 1,000 conversions is used up; it resets at 2026-04-01T00:00:00Z.');
-  });
-});
-
-describe('quota headers', () => {
-  it('carry the limit, what is left (never negative) and the seconds to the reset', () => {
-    const now = new Date('2026-03-31T23:00:00.000Z');
-    expect(quotaHeaders({ limit: 1000, used: 998 }, now)).toEqual({ 'X-Quota-Limit': '1000', 'X-Quota-Remaining': '2', 'X-Quota-Reset': '3600' });
-    expect(quotaHeaders({ limit: 1000, used: 1003 }, now)['X-Quota-Remaining']).toBe('0');
   });
 });

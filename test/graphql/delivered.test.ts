@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Account } from '../../src/data/store';
+import type { Account } from '../../src/services/account-store';
 import { currentMonth, secondsToNextMonth } from '../../src/domain/quota';
 import type { PlanId } from '../../src/domain/plans';
 import { createTestApp, type TestApp } from '../helpers/app';

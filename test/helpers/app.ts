@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
-import type { Account, AccountStore } from '../../src/data/store';
+import type { Account, AccountStore } from '../../src/services/account-store';
 import { keyEnvFor } from '../../src/domain/keys';
 import type { PlanId } from '../../src/domain/plans';
 import { schema } from '../../src/graphql';

@@ -9,7 +9,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /** The app on a real node:http server, its log lines captured as parsed JSON. */

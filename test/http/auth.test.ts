@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/data/sqlite-store';
-import type { Account, AccountStore } from '../../src/data/store';
+import type { Account, AccountStore } from '../../src/services/account-store';
 import { ApiError } from '../../src/domain/errors';
 import { generateApiKey } from '../../src/domain/keys';
 import { authenticate } from '../../src/services/auth';
+import { errorHeaders } from '../../src/http/error-headers';
 
 const MISSING = 'Bearer realm="measurement-api"';
 const INVALID = 'Bearer realm="measurement-api", error="invalid_token"';
@@ -57,7 +58,7 @@ describe('authenticate', () => {
   it.each([undefined, null, '', '   '])('a missing header (%j) asks for a key without error="invalid_token"', async (header) => {
     const error = await refusal(header);
     expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: 'An API key is required: send Authorization: Bearer <key>.' });
-    expect(error.headers).toEqual({ 'WWW-Authenticate': MISSING });
+    expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': MISSING });
   });
 
   it.each([
@@ -75,7 +76,7 @@ describe('authenticate', () => {
     const sent = header();
     const error = await refusal(sent);
     expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: expect.stringMatching(message) });
-    expect(error.headers).toEqual({ 'WWW-Authenticate': INVALID });
+    expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': INVALID });
     const token = sent.split(' ').at(-1)!;
     if (token.length > 8) expect(error.message).not.toContain(token);
     expect(error.message).not.toMatch(/msr_(live|test)_[0-9A-Za-z]/);
@@ -84,6 +85,6 @@ describe('authenticate', () => {
   it('refuses a test key on a production server', async () => {
     const error = await refusal(`Bearer ${testKey}`, 'production');
     expect(error.message).toBe('The API key is not valid for this environment: this server accepts only msr_live_ keys.');
-    expect(error.headers).toEqual({ 'WWW-Authenticate': INVALID });
+    expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': INVALID });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Account } from '../../src/data/store';
+import type { Account } from '../../src/services/account-store';
 import { currentMonth } from '../../src/domain/quota';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';

@@ -3,6 +3,7 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import { graphql, printSchema, type GraphQLSchema } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
+import { errorHeaders } from '../../src/http/error-headers';
 import { rateLimitDirectiveFor } from '../../src/http/rate-limit-directive';
 import { createRateLimiters, type RateLimiters, type RateLimitState } from '../../src/http/rate-limit';
 
@@ -59,7 +60,8 @@ describe.each([true, false])('@publicRateLimit and @keyRateLimit (Pothos, useGra
     const refused = await run(schema, '{ convert }');
     const error = refused.errors?.[0]?.originalError;
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429, headers: { 'Retry-After': '1', RateLimit: '"per-key";r=0;t=1' } });
+    expect(error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+    expect(errorHeaders(error as ApiError)).toMatchObject({ 'Retry-After': '1', RateLimit: '"per-key";r=0;t=1' });
     expect(refused.data).toEqual({ convert: null });
   });
 

@@ -3,6 +3,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters, type RateLimitKind } from '../../src/http/rate-limit';
+import { errorHeaders } from '../../src/http/error-headers';
 
 const opened: RateLimiters[] = [];
 const create = async (options: Parameters<typeof createRateLimiters>[0]) => {
@@ -25,7 +26,8 @@ async function burst(limiters: RateLimiters[], kind: RateLimitKind, bucket: stri
 function expectRateLimitErrors(errors: unknown[], policy: string) {
   for (const error of errors) {
     expect(error).toBeInstanceOf(ApiError);
-    const { code, status, headers } = error as ApiError;
+    const { code, status } = error as ApiError;
+    const headers = errorHeaders(error as ApiError);
     expect({ code, status }).toEqual({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
     expect(headers['RateLimit-Policy']).toBe(policy);
     const retryAfter = Number(headers['Retry-After']);

@@ -6,7 +6,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openSqliteStore } from '../../src/data/sqlite-store';
-import type { AccountStore } from '../../src/data/store';
+import type { AccountStore } from '../../src/services/account-store';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
 import { createAccounts, LOGIN_LIMITS, type Accounts } from '../../src/services/accounts';
 

@@ -69,7 +69,7 @@ export class EcbRatesService implements RatesService {
       return await this.held.loadPublications(dates);
     } catch (error) {
       this.parts.logger.debug({ err: error }, 'reading publications failed');
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The rates database cannot be read right now; retry later.', { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The rates database cannot be read right now; retry later.', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
     }
   }
 

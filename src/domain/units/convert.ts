@@ -48,13 +48,13 @@ function resolveUnit(token: unknown, param: 'from' | 'to', options: ConvertOptio
   const unit = findUnit(token);
   if (unit !== undefined) return unit;
   if (options.isCurrency?.(token) === true) return { currency: token };
-  throw new ApiError('UNKNOWN_UNIT', `Unit ${quoteInput(token)} is not known. See GET /v1/units.`, { param });
+  throw new ApiError('UNKNOWN_UNIT', `Unit ${quoteInput(token)} is not known.`, { param, seeAlso: 'units' });
 }
 
 function currencyError(from: Resolved, to: Resolved): ApiError {
   if ('currency' in from && 'currency' in to) {
-    const message = `${quoteInput(from.currency)} and ${quoteInput(to.currency)} are currencies: use POST /v1/currency/convert.`;
-    return new ApiError('UNKNOWN_UNIT', message, { param: 'from' });
+    const message = `${quoteInput(from.currency)} and ${quoteInput(to.currency)} are currencies.`;
+    return new ApiError('UNKNOWN_UNIT', message, { param: 'from', seeAlso: 'currency-conversion' });
   }
   const describe = (r: Resolved): string => ('currency' in r ? `a currency (${quoteInput(r.currency)})` : `${r.category} (${r.id})`);
   const param = 'currency' in to ? 'to' : 'from';

@@ -13,7 +13,7 @@ export function listCategories(): CategoryDef[] {
 
 export function getCategory(id: string): CategoryDef {
   const category = findCategory(id);
-  if (!category) throw new ApiError('NOT_FOUND', `Category ${quoteInput(id)} does not exist. See GET /v1/categories.`, { param: 'id' });
+  if (!category) throw new ApiError('NOT_FOUND', `Category ${quoteInput(id)} does not exist.`, { param: 'id', seeAlso: 'categories' });
   return category;
 }
 
@@ -21,13 +21,13 @@ export function listUnits(category?: string | null): UnitDef[] {
   if (category === null || category === undefined) return [...UNITS];
   const found = findCategory(category);
   if (!found) {
-    throw new ApiError('INVALID_REQUEST', `Category ${quoteInput(category)} does not exist. See GET /v1/categories.`, { param: 'category' });
+    throw new ApiError('INVALID_REQUEST', `Category ${quoteInput(category)} does not exist.`, { param: 'category', seeAlso: 'categories' });
   }
   return [...unitsOfCategory(found.id)];
 }
 
 export function getUnit(id: string): UnitDef {
   const unit = findUnit(id);
-  if (!unit) throw new ApiError('NOT_FOUND', `Unit ${quoteInput(id)} does not exist. See GET /v1/units.`, { param: 'id' });
+  if (!unit) throw new ApiError('NOT_FOUND', `Unit ${quoteInput(id)} does not exist.`, { param: 'id', seeAlso: 'units' });
   return unit;
 }

@@ -89,7 +89,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     const found = bundle.assets.get(url.pathname.slice(ASSETS_PATH.length + 1));
     if (!found) throw new ApiError('NOT_FOUND', `There is no GraphiQL asset ${url.pathname}.`);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } });
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { allow: ['GET', 'HEAD'] });
     }
     await options.rateLimit(serverContext);
     return assetResponse(request, found, compressed);

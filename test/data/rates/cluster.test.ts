@@ -100,7 +100,7 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('rates for a cluster on one Po
       const rates = through.service();
       await rates.importFile(path.join(FIXTURES, 'hist-wide.csv'));
       await proxy.stop();
-      await expect(rates.loadPublications(['2026-04-10'])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'Retry-After': '5' } });
+      await expect(rates.loadPublications(['2026-04-10'])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, details: { retryAfterSeconds: 5 } });
       expect(rates.latest()?.date).toBe('2026-04-13'); // what memory holds is still served
       await proxy.start();
       await vi.waitFor(async () => expect((await rates.loadPublications(['2026-04-10']))[0]?.rates.USD).toBe('1.23'), WAIT);

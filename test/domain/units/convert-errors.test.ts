@@ -30,9 +30,10 @@ describe('convertUnits refuses bad input with the contract\'s codes', () => {
     expectApiError(() => convertUnits(request(overrides)), code, param);
   });
 
-  it('says which unit is unknown and where to look, without echoing megabytes', () => {
-    expect(expectApiError(() => convertUnits(request({ from: 'foo' })), 'UNKNOWN_UNIT', 'from').message)
-      .toBe("Unit 'foo' is not known. See GET /v1/units.");
+  it('says which unit is unknown and points to the unit listing (the edge names its route), without echoing megabytes', () => {
+    const unknown = expectApiError(() => convertUnits(request({ from: 'foo' })), 'UNKNOWN_UNIT', 'from');
+    expect(unknown.message).toBe("Unit 'foo' is not known.");
+    expect(unknown.details).toEqual({ seeAlso: 'units' });
     const long = expectApiError(() => convertUnits(request({ to: 'x'.repeat(100_000) })), 'UNKNOWN_UNIT', 'to');
     expect(long.message.length).toBeLessThan(120);
   });
@@ -74,12 +75,14 @@ describe('convertUnits with isCurrency: a unit with a currency is INCOMPATIBLE_U
   const isCurrency = (token: string) => ['USD', 'EUR'].includes(token.toUpperCase());
 
   it.each([
-    ['meter', 'USD', 'INCOMPATIBLE_UNITS', 'to', "Cannot convert length (meter) to a currency ('USD')."],
-    ['usd', 'kg', 'INCOMPATIBLE_UNITS', 'from', "Cannot convert a currency ('usd') to mass (kilogram)."],
-    ['USD', 'EUR', 'UNKNOWN_UNIT', 'from', "'USD' and 'EUR' are currencies: use POST /v1/currency/convert."],
-    ['USD', 'nope', 'UNKNOWN_UNIT', 'to', "Unit 'nope' is not known. See GET /v1/units."],
-  ] as const)('%s -> %s is %s on %s', (from, to, code, param, message) => {
-    expect(expectApiError(() => convertUnits({ value: '1', from, to }, { isCurrency }), code, param).message).toBe(message);
+    ['meter', 'USD', 'INCOMPATIBLE_UNITS', 'to', "Cannot convert length (meter) to a currency ('USD').", undefined],
+    ['usd', 'kg', 'INCOMPATIBLE_UNITS', 'from', "Cannot convert a currency ('usd') to mass (kilogram).", undefined],
+    ['USD', 'EUR', 'UNKNOWN_UNIT', 'from', "'USD' and 'EUR' are currencies.", 'currency-conversion'],
+    ['USD', 'nope', 'UNKNOWN_UNIT', 'to', "Unit 'nope' is not known.", 'units'],
+  ] as const)('%s -> %s is %s on %s', (from, to, code, param, message, seeAlso) => {
+    const error = expectApiError(() => convertUnits({ value: '1', from, to }, { isCurrency }), code, param);
+    expect(error.message).toBe(message);
+    expect(error.details.seeAlso).toBe(seeAlso);
   });
 
   it('is UNKNOWN_UNIT without isCurrency', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
-import { clientIp, normalizeIp, parseTrustProxy, rateLimitBucket } from '../../src/http/client-ip';
+import { clientIp, normalizeIp, parseTrustProxy, rateLimitBucket } from '../../src/domain/client-ip';
 
 type Row = [trustProxy: string | undefined, socket: string, xff: string | null, client: string];
 

@@ -1,0 +1,23 @@
+import { buildSchema, type GraphQLDirective } from 'graphql';
+import { RATE_LIMIT_KINDS, type RateLimitKind } from '../domain/rate-limit';
+
+/**
+ * The request-rate-limit directives as the schema declares them: `@publicRateLimit` on public
+ * fields, `@keyRateLimit` on keyed ones. Definitions only (they do not depend on any limiter); the
+ * HTTP edge implements them on its limiters (src/http/rate-limit-directive.ts).
+ */
+export const RATE_LIMIT_DIRECTIVE_NAMES: Readonly<Record<RateLimitKind, string>> = { public: 'publicRateLimit', key: 'keyRateLimit' };
+
+export const RATE_LIMIT_DIRECTIVE_SDL = `
+"""Spends one request of the caller's per-IP rate limit (PUBLIC_RATE_LIMIT a minute) before the field resolves."""
+directive @${RATE_LIMIT_DIRECTIVE_NAMES.public} on OBJECT | FIELD_DEFINITION
+
+"""Spends one request of the API key's rate limit (KEY_RATE_LIMIT a second) before the field resolves."""
+directive @${RATE_LIMIT_DIRECTIVE_NAMES.key} on OBJECT | FIELD_DEFINITION
+`;
+
+/** The directive definitions, to build the schema with (they do not depend on any limiter). */
+export const RATE_LIMIT_DIRECTIVE_DEFINITIONS: readonly GraphQLDirective[] = (() => {
+  const schema = buildSchema(RATE_LIMIT_DIRECTIVE_SDL);
+  return RATE_LIMIT_KINDS.map((kind) => schema.getDirective(RATE_LIMIT_DIRECTIVE_NAMES[kind])!);
+})();
