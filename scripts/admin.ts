@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { runAdmin } from '../src/cli/admin';
 import { ConfigError, loadConfig } from '../src/config';
-import { openStore } from '../src/data/open-store';
+import { DatabaseStartError, migrateDatabase, openStore } from '../src/data/open-store';
 import { createRatesService } from '../src/data/rates';
 
 /**
@@ -19,9 +19,22 @@ async function main(): Promise<number> {
   let store;
   try {
     config = loadConfig(process.env);
-    store = openStore(config);
   } catch (error) {
     return fail(error instanceof ConfigError ? 'INVALID_CONFIGURATION' : 'INTERNAL', error);
+  }
+  // PostgreSQL: every command works on a fresh database (the schema is applied under an advisory
+  // lock, as a starting server does); `db migrate` reports what it applied itself.
+  if (config.database.kind === 'postgres' && process.argv[2] !== 'db') {
+    try {
+      await migrateDatabase(config);
+    } catch (error) {
+      return fail(error instanceof DatabaseStartError ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', error);
+    }
+  }
+  try {
+    store = openStore(config);
+  } catch (error) {
+    return fail('INTERNAL', error);
   }
   let exitCode = 1;
   try {

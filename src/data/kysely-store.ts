@@ -321,7 +321,9 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
         const all = await consume(accountId, month, wanted, limit);
         if (all !== undefined) return { granted: wanted, used: all };
         return await dialect.writeTransaction(db, async (trx) => {
-          // The row exists (the refusal above means the month has usage); lock it, then grant what is left.
+          // Make sure the month's row exists (a first request may ask for more than the whole quota),
+          // then lock it: on PostgreSQL a concurrent grant waits here until this one commits.
+          await trx.insertInto('usage').values({ account_id: accountId, month, used: 0 }).onConflict((oc) => oc.doNothing()).execute();
           const before = await usageOf(trx, accountId, month, true);
           const granted = Math.max(0, Math.min(wanted, limit - before));
           if (granted === 0) return { granted, used: before };

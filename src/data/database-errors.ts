@@ -1,0 +1,64 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { ApiError } from '../domain/errors';
+import type { AccountStore } from './store';
+
+/** How long a client should wait before trying again while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
+/** node-postgres' own messages for a connection that could not be made or was lost. */
+const PG_CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout)/;
+
+/**
+ * Whether an error means "the database cannot answer now" rather than "this query is wrong": the
+ * network (refused, reset, timed out), PostgreSQL's connection-exception class 08, a server shutting
+ * down or starting (57P01-57P03), too many connections (53300), a statement cancelled by
+ * statement_timeout (57014), node-postgres' lost-connection errors, and SQLite's lock wait running
+ * out (SQLITE_BUSY after busy_timeout).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof BetterSqlite3.SqliteError) return error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_BUSY_SNAPSHOT';
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code)) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code)) return true;
+  }
+  if (PG_CONNECTION_MESSAGES.test(error.message)) return true;
+  return error instanceof AggregateError && error.errors.some(isDatabaseUnavailable);
+}
+
+/** The one place a database fault becomes what the client sees: 503 SERVICE_UNAVAILABLE with Retry-After. */
+export function databaseUnavailable(cause: unknown): ApiError {
+  const error = new ApiError('SERVICE_UNAVAILABLE', 'The account database is unavailable; try again shortly.', {
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+  (error as { cause?: unknown }).cause = cause;
+  return error;
+}
+
+/** The store with every method's database faults turned into databaseUnavailable (other errors pass as they are). */
+export function mapDatabaseFaults(store: AccountStore): AccountStore {
+  const guarded = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    guarded[name] =
+      name === 'close'
+        ? method
+        : (...args: unknown[]) =>
+            method(...args).catch((error: unknown) => {
+              throw isDatabaseUnavailable(error) ? databaseUnavailable(error) : error;
+            });
+  }
+  return guarded as unknown as AccountStore;
+}
+
+/** The URL with its password replaced by `***`, for messages; the scheme and host only when it does not parse. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return `${/^[a-z]+:\/\//i.exec(url)?.[0] ?? ''}… (not a valid URL)`;
+  }
+}
