@@ -20,7 +20,7 @@ export interface StoreTables {
     replaced_by: string | null;
     last_used_at: string | null;
   };
-  usage: { account_id: string; month: string; used: number };
+  usage: { account_id: string; month: string; used: number | string };
   sessions: { token_hash: string; account_id: string; created_at: string; last_seen_at: string; flash: string | null };
   revisions: { name: string; value: number | string | bigint };
 }
@@ -130,14 +130,14 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       .columns(['account_id', 'month', 'used'])
       .expression(
         db
-          .selectNoFrom([sql<string>`${accountId}`.as('account_id'), sql<string>`${month}`.as('month'), sql<number>`cast(${amount} as integer)`.as('used')])
-          .where(sql<boolean>`cast(${amount} as integer) <= cast(${limit} as integer)`),
+          .selectNoFrom([sql<string>`${accountId}`.as('account_id'), sql<string>`${month}`.as('month'), sql<number>`cast(${amount} as bigint)`.as('used')])
+          .where(sql<boolean>`cast(${amount} as bigint) <= cast(${limit} as bigint)`),
       )
       .onConflict((oc) =>
         oc
           .columns(['account_id', 'month'])
           .doUpdateSet({ used: (eb) => eb(eb.ref('usage.used'), '+', eb.ref('excluded.used')) })
-          .where(sql<boolean>`usage.used + excluded.used <= cast(${limit} as integer)`),
+          .where(sql<boolean>`usage.used + excluded.used <= cast(${limit} as bigint)`),
       )
       .returning('used')
       .executeTakeFirst();

@@ -34,7 +34,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TABLE usage (
     account_id  TEXT NOT NULL REFERENCES accounts (id),
     month       TEXT NOT NULL CHECK (length(month) = 7),
-    used        INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
+    used        BIGINT NOT NULL DEFAULT 0 CHECK (used >= 0),
     PRIMARY KEY (account_id, month)
   );
 
