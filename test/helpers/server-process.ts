@@ -19,9 +19,10 @@ export interface ServerProcess {
  * itself with tsx's loader, not the tsx CLI: killing the CLI would leave its node child serving.
  * The caller must `kill()` it (afterAll), also when the test fails; `killAllServers()` does for all.
  */
-export async function startServer(env: Record<string, string | undefined>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string | undefined>, options: { timeoutMs?: number; inheritEnv?: boolean } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    // inheritEnv false: only PATH and what is given (a test that must not see the runner's variables).
+    env: { ...(options.inheritEnv === false ? { PATH: process.env.PATH } : process.env), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
