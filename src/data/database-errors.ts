@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { ApiError } from '../domain/errors';
-import type { AccountStore } from './store';
+import type { AccountStore, DatabaseHealth } from './store';
 
 /** How long a client should wait before trying again while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -37,18 +37,39 @@ export function databaseUnavailable(cause: unknown): ApiError {
   return error;
 }
 
-/** The store with every method's database faults turned into databaseUnavailable (other errors pass as they are). */
-export function mapDatabaseFaults(store: AccountStore): AccountStore {
+/**
+ * The store with every method's database faults turned into databaseUnavailable (other errors pass
+ * as they are), and the database's reachability as the calls find it (databaseHealth).
+ */
+export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kind']): AccountStore {
+  let reachable = true;
+  let probing = false;
   const guarded = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-    guarded[name] =
-      name === 'close'
-        ? method
-        : (...args: unknown[]) =>
-            method(...args).catch((error: unknown) => {
-              throw isDatabaseUnavailable(error) ? databaseUnavailable(error) : error;
-            });
+    if (name === 'close' || name === 'databaseHealth') continue;
+    guarded[name] = (...args: unknown[]) =>
+      method(...args).then(
+        (result) => {
+          reachable = true;
+          return result;
+        },
+        (error: unknown) => {
+          if (!isDatabaseUnavailable(error)) throw error;
+          reachable = false;
+          throw databaseUnavailable(error);
+        },
+      );
   }
+  guarded['close'] = store.close;
+  guarded['databaseHealth'] = (): DatabaseHealth => {
+    if (!reachable && !probing) {
+      probing = true;
+      void (guarded['keysRevision'] as () => Promise<number>)()
+        .catch(() => undefined)
+        .finally(() => (probing = false));
+    }
+    return { kind, reachable };
+  };
   return guarded as unknown as AccountStore;
 }
 

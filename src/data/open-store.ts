@@ -15,9 +15,9 @@ import type { AccountStore } from './store';
 export function openStore(config: Config): AccountStore {
   switch (config.database.kind) {
     case 'sqlite':
-      return mapDatabaseFaults(openSqliteStore(config.database.file));
+      return mapDatabaseFaults(openSqliteStore(config.database.file), 'sqlite');
     case 'postgres':
-      return mapDatabaseFaults(openPostgresStore(config.database.url));
+      return mapDatabaseFaults(openPostgresStore(config.database.url), 'postgres');
   }
 }
 

@@ -69,6 +69,6 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
       keyUse.note(principal.keyId);
       return principal;
     },
-    health: () => healthReport(rates),
+    health: () => healthReport(rates, () => store.databaseHealth?.()),
   };
 }
