@@ -34,7 +34,7 @@ async function prepareDatabase(): Promise<void> {
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 await prepareDatabase();
-const store = openStore(config);
+const store = openStore(config, { logger });
 const metrics = createMetrics();
 const rates = createRatesService({ config, logger, onFetchFailure: () => metrics.ecbFetchFailed() });
 // Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.

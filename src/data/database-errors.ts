@@ -41,8 +41,13 @@ export function databaseUnavailable(cause: unknown): ApiError {
  * The store with every method's database faults turned into databaseUnavailable (other errors pass
  * as they are), and the database's reachability as the calls find it (databaseHealth).
  */
-export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kind']): AccountStore {
+export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kind'], onChange?: (reachable: boolean, error?: unknown) => void): AccountStore {
   let reachable = true;
+  const set = (now: boolean, error?: unknown) => {
+    if (now === reachable) return;
+    reachable = now;
+    onChange?.(now, error);
+  };
   let probing = false;
   const guarded = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
@@ -50,12 +55,12 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
     guarded[name] = (...args: unknown[]) =>
       method(...args).then(
         (result) => {
-          reachable = true;
+          set(true);
           return result;
         },
         (error: unknown) => {
           if (!isDatabaseUnavailable(error)) throw error;
-          reachable = false;
+          set(false, error);
           throw databaseUnavailable(error);
         },
       );

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { mapDatabaseFaults, redactDatabaseUrl } from './database-errors';
 import { migrate, SQLITE_MIGRATIONS } from './migrations';
@@ -12,12 +13,17 @@ import type { AccountStore } from './store';
  * SQLite migrates on open; PostgreSQL connects lazily, so run migrateDatabase first (main.ts and
  * the CLI do). Database faults while serving become 503 SERVICE_UNAVAILABLE (database-errors.ts).
  */
-export function openStore(config: Config): AccountStore {
+export function openStore(config: Config, options: { logger?: Pick<Logger, 'warn' | 'info'> } = {}): AccountStore {
+  // One warning when the database stops answering, one line when it is back: not one per request.
+  const onChange = (reachable: boolean, error?: unknown) =>
+    reachable
+      ? options.logger?.info({ database: config.database.kind }, 'account database reachable again')
+      : options.logger?.warn({ database: config.database.kind, err: error }, 'account database unreachable: keyed routes answer 503 until it is back');
   switch (config.database.kind) {
     case 'sqlite':
-      return mapDatabaseFaults(openSqliteStore(config.database.file), 'sqlite');
+      return mapDatabaseFaults(openSqliteStore(config.database.file), 'sqlite', onChange);
     case 'postgres':
-      return mapDatabaseFaults(openPostgresStore(config.database.url), 'postgres');
+      return mapDatabaseFaults(openPostgresStore(config.database.url), 'postgres', onChange);
   }
 }
 
