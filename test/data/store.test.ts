@@ -50,7 +50,29 @@ for (const backend of BACKENDS) {
         expect(tables.map((t) => t.table_name)).toEqual(['accounts', 'api_keys', 'revisions', 'schema_migrations', 'sessions', 'usage']);
       });
 
-      it('reopening an up-to-date database applies nothing', async () => {
+      it.runIf(backend.name === 'sqlite')('a file written by the first release (user_version 1) is migrated in place and keeps its accounts and keys', async () => {
+      await store.close();
+      fs.rmSync(file());
+      const raw = new BetterSqlite3(file());
+      raw.exec(SQLITE_MIGRATIONS[0]!);
+      raw.pragma('user_version = 1');
+      raw.prepare("INSERT INTO accounts (id, email, plan, created_at) VALUES ('acc_old', 'old@example.com', 'developer', '2025-01-01T00:00:00.000Z')").run();
+      raw.prepare("INSERT INTO api_keys (id, account_id, env, key_hash, created_at) VALUES ('key_old', 'acc_old', 'test', ?, '2025-01-01T00:00:00.000Z')").run(hashApiKey('msr_test_old'));
+      raw.prepare("INSERT INTO usage (account_id, month, used) VALUES ('acc_old', '2026-03', 7)").run();
+      raw.close();
+      const reopened = open();
+      expect((await reopened.findActiveKeyByHash(hashApiKey('msr_test_old')))?.account).toMatchObject({ id: 'acc_old', plan: 'developer' });
+      expect(await reopened.listKeys('acc_old')).toEqual([expect.objectContaining({ id: 'key_old', tail: null, lastUsedAt: null })]);
+      expect(await reopened.consumeQuotaUpTo('acc_old', '2026-03', 10, 5)).toEqual({ granted: 3, used: 10 });
+      const before = await reopened.keysRevision();
+      await reopened.revokeKey('key_old');
+      expect(await reopened.keysRevision()).toBeGreaterThan(before);
+      const check = new BetterSqlite3(file(), { readonly: true });
+      expect(check.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
+      check.close();
+    });
+
+    it('reopening an up-to-date database applies nothing', async () => {
         const again = open();
         expect(await again.findAccountById('acc_missing')).toBeUndefined();
       });
