@@ -161,6 +161,33 @@ for (const backend of BACKENDS) {
       });
     });
 
+    describe('keys revision', () => {
+      it('moves on revocation, rotation and a plan change made by another store on the database, and not on usage or last use', async () => {
+        const other = open();
+        const account = await store.createAccount({ email: 'rev@example.com', plan: 'free' });
+        const a = await store.createKey(account.id, 'test');
+        const b = await store.createKey(account.id, 'test');
+        let seen = await store.keysRevision();
+        const moved = async () => {
+          const now = await store.keysRevision();
+          const changed = now !== seen;
+          seen = now;
+          return changed;
+        };
+        await other.consumeQuota(account.id, '2026-03', 10, 2);
+        await other.recordKeyUse([a.record.id], '2026-03-15T12:00:00.000Z');
+        expect(await moved()).toBe(false);
+        await other.revokeKey(a.record.id);
+        expect(await moved()).toBe(true);
+        await other.revokeKey(a.record.id); // already revoked: nothing changes
+        expect(await moved()).toBe(false);
+        await other.rotateKey(b.record.id);
+        expect(await moved()).toBe(true);
+        await other.setPlan('rev@example.com', 'developer');
+        expect(await moved()).toBe(true);
+      });
+    });
+
     describe('usage', () => {
       it('is 0 for a month without conversions and the stored count otherwise', async () => {
         const account = await store.createAccount({ plan: 'free' });
