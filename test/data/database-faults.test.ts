@@ -76,4 +76,22 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL unreachable while 
       expect((await graphql()).body).toEqual({ data: { convert: { result: { value: '1.609344' } } } });
     });
   }
+
+  it('a database that accepts connections but never answers: 503 once the connect timeout (5 s) passes, then recovery', async () => {
+    const app = await createTestApp({ DATABASE_URL: viaProxy() });
+    apps.push(app);
+    const key = await app.createKey('free');
+    const convert = () => app.call('GET', '/v1/convert?value=1&from=mile&to=km', { key });
+    expect((await convert()).status).toBe(200);
+    proxy.hang();
+    try {
+      const answer = await convert();
+      expect(answer.status).toBe(503);
+      expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      proxy.resume();
+    }
+    expect((await convert()).status).toBe(200);
+  });
 });

@@ -7,6 +7,9 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
+  /** Cuts every connection and accepts new ones without forwarding anything (a database that hangs); `resume()` ends it. */
+  hang(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -18,9 +21,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
+  let hanging = false;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = net.createServer((client) => {
+        if (hanging) {
+          sockets.add(client);
+          client.on('error', () => client.destroy());
+          return;
+        }
         const upstream = net.connect(target.port, target.host);
         sockets.add(client).add(upstream);
         const drop = () => {
@@ -54,6 +63,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     stop,
     start: listen,
+    hang() {
+      hanging = true;
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
+    resume() {
+      hanging = false;
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
     close: stop,
   };
 }
