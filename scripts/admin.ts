@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { runAdmin } from '../src/cli/admin';
 import { ConfigError, loadConfig } from '../src/config';
-import { openStore } from '../src/data/open-store';
+import { DatabaseStartError, migrateDatabase, openStore, type DatabaseMigration } from '../src/data/open-store';
 import { createRatesService } from '../src/data/rates';
 
 /**
@@ -19,9 +19,21 @@ async function main(): Promise<number> {
   let store;
   try {
     config = loadConfig(process.env);
-    store = openStore(config);
   } catch (error) {
     return fail(error instanceof ConfigError ? 'INVALID_CONFIGURATION' : 'INTERNAL', error);
+  }
+  // Every command works on a fresh database: the schema is applied first (under BEGIN IMMEDIATE or
+  // PostgreSQL's advisory lock, as a starting server does), and `db migrate` reports what this applied.
+  let migration: DatabaseMigration;
+  try {
+    migration = await migrateDatabase(config);
+  } catch (error) {
+    return fail(error instanceof DatabaseStartError ? 'SERVICE_UNAVAILABLE' : 'INTERNAL', error);
+  }
+  try {
+    store = openStore(config);
+  } catch (error) {
+    return fail('INTERNAL', error);
   }
   let exitCode = 1;
   try {
@@ -34,7 +46,7 @@ async function main(): Promise<number> {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     };
-    exitCode = await runAdmin(process.argv.slice(2), { config, store, stdout: process.stdout, stderr: process.stderr, rates, stdin, progress: process.stderr.isTTY });
+    exitCode = await runAdmin(process.argv.slice(2), { config, store, migrate: async () => migration, stdout: process.stdout, stderr: process.stderr, rates, stdin, progress: process.stderr.isTTY });
   } catch (error) {
     exitCode = fail('INTERNAL', error);
   }

@@ -19,6 +19,7 @@ const schema = z.object({
     .refine((url) => /^(postgres(ql)?:\/\/|sqlite:|file:|\.{0,2}\/|[^:]+$)/.test(url), {
       message: 'must be a postgres:// URL or a SQLite file path',
     })
+    .refine((url) => !/^postgres(ql)?:\/\//.test(url) || URL.canParse(url), { message: 'is not a valid postgres:// URL' })
     .optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   API_ENV: z.enum(['development', 'production']).default('development'),
@@ -99,7 +100,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    const got = SECRET_VARIABLES.has(name) ? 'value not shown' : `got ${JSON.stringify(present[name] ?? '')}`;
+    const got = SECRET_VARIABLES.has(name)
+      ? 'value not shown'
+      : name === 'DATABASE_URL'
+        ? `got ${JSON.stringify(redactPassword(present[name] ?? ''))}`
+        : `got ${JSON.stringify(present[name] ?? '')}`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (${got})`);
   }
   const e = parsed.data;
@@ -129,4 +134,9 @@ function databaseOf(url: string | undefined, dataDir: string): Config['database'
   if (url === undefined) return { kind: 'sqlite', file: path.join(dataDir, 'measurement.db') };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   return { kind: 'sqlite', file: path.resolve(url.replace(/^(sqlite|file):(\/\/)?/, '')) };
+}
+
+/** A database URL as it may be shown: whatever sits between `//user:` and `@` becomes `***` (also in a URL that does not parse). */
+function redactPassword(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }

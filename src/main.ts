@@ -1,6 +1,6 @@
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openStore } from './data/open-store';
+import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
 import { createRatesService } from './data/rates';
 import { parseTrustProxy } from './domain/client-ip';
 import { createHttpServer } from './http/node-server';
@@ -20,9 +20,22 @@ function readConfig(): Config {
   }
 }
 
+/** Connects to the database and applies its migrations before anything listens; one line and exit 1 when it cannot. */
+async function prepareDatabase(): Promise<void> {
+  try {
+    const migration = await migrateDatabase(config);
+    if (migration.applied.length > 0) logger.info(migration, 'database schema migrated');
+  } catch (error) {
+    if (!(error instanceof DatabaseStartError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
 const config = readConfig();
 const logger = createLogger(config.logLevel);
-const store = openStore(config);
+await prepareDatabase();
+const store = openStore(config, { logger });
 const metrics = createMetrics();
 // One line when Redis goes away and one when it is back, whichever connection notices first.
 const redisWatch = redisOutageLog(logger);

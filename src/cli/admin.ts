@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
+import { DatabaseStartError, migrateDatabase, type DatabaseMigration } from '../data/open-store';
 import { EcbFetchError, RatesSourceError } from '../data/rates';
 import type { AccountStore } from '../services/account-store';
 import { ApiError } from '../domain/errors';
@@ -30,6 +31,8 @@ export interface AdminDeps {
   now?: () => Date;
   /** Opens the rates service on this configuration's cache (for `rates import|refresh`); stopped after the command. */
   rates?: () => RatesService;
+  /** Applies the schema migrations (`db migrate`); migrateDatabase on the configuration by default. */
+  migrate?: () => Promise<DatabaseMigration>;
   /** Progress lines (`rates: …`) on stderr: for a person at a terminal; off, stderr holds only the error line. */
   progress?: boolean;
 }
@@ -125,6 +128,18 @@ const COMMANDS: Record<string, Command> = {
       const month = (deps.now ?? (() => new Date()))().toISOString().slice(0, 7);
       const used = await deps.store.monthlyUsage(account.id, month);
       return { accountId: account.id, plan: account.plan, month, used, limit: PLANS[account.plan].monthlyQuota };
+    },
+  },
+  'db migrate': {
+    synopsis: 'db migrate   (apply the database schema migrations; the server also does at start)',
+    options: {},
+    async run({ deps }) {
+      try {
+        return await (deps.migrate ?? (() => migrateDatabase(deps.config)))();
+      } catch (error) {
+        if (error instanceof DatabaseStartError) throw new ApiError('SERVICE_UNAVAILABLE', error.message);
+        throw error;
+      }
     },
   },
   'rates import': {

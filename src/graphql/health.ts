@@ -11,6 +11,16 @@ const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').i
   }),
 });
 
+const DatabaseKindEnum = builder.enumType('DatabaseKind', { values: ['sqlite', 'postgres'] as const });
+
+const DatabaseHealthRef = builder.objectRef<NonNullable<HealthReport['database']>>('DatabaseHealth').implement({
+  description: 'State of the account database (API keys, quota, sessions).',
+  fields: (t) => ({
+    kind: t.field({ type: DatabaseKindEnum, resolve: (d) => d.kind }),
+    reachable: t.exposeBoolean('reachable', { description: 'False while the database cannot be reached: keyed routes answer 503 SERVICE_UNAVAILABLE until it is back.' }),
+  }),
+});
+
 const HealthStatusEnum = builder.enumType('HealthStatus', { values: ['ok', 'degraded'] as const });
 
 const RateLimitStoreEnum = builder.enumType('RateLimitStore', {
@@ -27,6 +37,7 @@ const HealthRef = builder.objectRef<HealthReport>('Health').implement({
     version: t.exposeString('version'),
     rates: t.field({ type: RatesHealthRef, resolve: (h) => h.rates }),
     rateLimits: t.field({ type: RateLimitStoreEnum, resolve: (h) => h.rateLimits }),
+    database: t.field({ type: DatabaseHealthRef, nullable: true, description: 'The account database; null when not reported.', resolve: (h) => h.database ?? null }),
   }),
 });
 
@@ -35,7 +46,7 @@ builder.queryFields((t) => ({
     directives: { publicRateLimit: {} },
     type: HealthRef,
     nullable: true,
-    description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale, or Redis is configured but down.',
+    description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale, Redis is configured but down, or the account database is unreachable.',
     resolve: (_, __, ctx) => ctx.services.health(),
   }),
 }));

@@ -13,7 +13,7 @@ const REASONS: Record<number, string> = {
   415: 'The body is not application/json.',
   429: 'Too many requests, or the monthly quota is used up; see Retry-After.',
   500: 'An unexpected error, logged with the requestId.',
-  503: 'Currency rates are not loaded yet; see Retry-After.',
+  503: 'Currency rates are not loaded yet, or the account database is unreachable (keyed routes); see Retry-After.',
 };
 
 const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
@@ -31,7 +31,8 @@ export function errorStatusesOf(route: RestRoute): number[] {
   if (route.path.includes(':')) statuses.add(404);
   if (route.access === 'key') statuses.add(401);
   if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));
-  if (route.tag === 'Currency') statuses.add(503);
+  // Currency routes need the rates; keyed routes need the account database.
+  if (route.tag === 'Currency' || route.access === 'key') statuses.add(503);
   if (route.tag === 'Currency' && route.access === 'key') [403, 404].forEach((s) => statuses.add(s));
   return [...statuses].sort();
 }

@@ -54,6 +54,13 @@ export interface QuotaConsumption {
   used: number;
 }
 
+/** What health reports about the account database. */
+export interface DatabaseHealth {
+  kind: 'sqlite' | 'postgres';
+  /** False since a call failed because the database could not answer, until one succeeds again. */
+  reachable: boolean;
+}
+
 export interface AccountStore {
   /** INVALID_REQUEST when the email is malformed or already used. `passwordHash` is a PHC string. */
   createAccount(input: { email?: string; plan: PlanId; passwordHash?: string }): Promise<Account>;
@@ -112,6 +119,11 @@ export interface AccountStore {
    * any process: a cache of authenticated keys is valid while it stays the same.
    */
   keysRevision(): Promise<number>;
+  /**
+   * The database's state as the last calls found it, for health; while unreachable, asking starts a
+   * cheap probe in the background, so the state recovers without traffic. Optional: test doubles omit it.
+   */
+  databaseHealth?(): DatabaseHealth;
   close(): Promise<void>;
 }
 

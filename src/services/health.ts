@@ -1,3 +1,4 @@
+import type { DatabaseHealth } from './account-store';
 import { API_VERSION } from '../version';
 import type { RatesReader } from './rates';
 
@@ -14,16 +15,21 @@ export interface HealthReport {
   rates: { date: string | null; fetchedAt: string | null; stale: boolean; lastError: string | null };
   /** `redis`: shared by every instance; `memory`: per instance (no REDIS_URL, or Redis down). */
   rateLimits: 'redis' | 'memory';
+  /** The account database (keys, quota, sessions); absent when the store does not report it. */
+  database?: DatabaseHealth;
 }
 
 /**
- * `ok` when current rates are held and rate limits are counted where configured; `degraded` when
- * rates are missing or stale or Redis is configured but down (units and conversions still work).
+ * `ok` when current rates are held, rate limits are counted where configured and the account
+ * database answers; `degraded` when rates are missing or stale, Redis is configured but down (units
+ * and conversions still work), or the database is unreachable (keyed routes answer 503).
  */
-export function healthReport(rates: RatesReader, limits: RateLimitBackend): HealthReport {
+export function healthReport(rates: RatesReader, limits: RateLimitBackend, database?: () => DatabaseHealth | undefined): HealthReport {
   const status = rates.status();
   const rateLimits = limits.countedIn();
+  const db = database?.();
   const ratesOk = status.date !== null && !status.stale;
   const limitsOk = !limits.redisConfigured || rateLimits === 'redis';
-  return { status: ratesOk && limitsOk ? 'ok' : 'degraded', version: API_VERSION, rates: status, rateLimits };
+  const ok = ratesOk && limitsOk && db?.reachable !== false;
+  return { status: ok ? 'ok' : 'degraded', version: API_VERSION, rates: status, rateLimits, ...(db ? { database: db } : {}) };
 }

@@ -79,6 +79,6 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
       keyUse.note(principal.keyId);
       return principal;
     },
-    health: () => healthReport(rates, limiters),
+    health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
   };
 }

@@ -1,10 +1,11 @@
-// A separate process for test/data/quota.test.ts: opens the store on the given file and spends
-// quota, so the test sees real cross-process contention (and a real crash) on one SQLite file.
+// A separate process for test/data/quota.test.ts: opens the store on the given database
+// (`sqlite:<file>` or a postgres:// URL) and spends quota, so the test sees real cross-process
+// contention (and a real crash) on one database.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openSqliteStore } from '../../src/data/sqlite-store';
+import { openStoreAt } from './backends';
 
-const [file, accountId, months, limit, startAt, mode] = process.argv.slice(2) as [string, string, string, string, string, string?];
-const store = openSqliteStore(file);
+const [location, accountId, months, limit, startAt, mode] = process.argv.slice(2) as [string, string, string, string, string, string?];
+const store = openStoreAt(location);
 // Start together: process start-up takes longer than the whole loop, so without this barrier
 // the processes would simply run one after the other.
 await sleep(Math.max(0, Number(startAt) - Date.now()));

@@ -1,36 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fragmentBomb } from '../graphql/bombs';
+import { startServer, type ServerProcess } from '../helpers/server-process';
 
 /** The real server in its own process, so that a blocked event loop there cannot stall the test runner. */
-let server: ChildProcess;
+let server: ServerProcess;
 let base: string;
-let logs = '';
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-bomb-'));
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ECB_BASE_URL: 'http://127.0.0.1:9/ecb' };
-  // node itself with tsx's loader, not the tsx CLI: killing the CLI would leave its node child serving.
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stderr!.on('data', (chunk) => (logs += chunk));
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 20_000);
-    server.stdout!.on('data', (chunk: Buffer) => {
-      logs += chunk;
-      const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(logs)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    });
-  });
+  server = await startServer({ DATA_DIR: dataDir, ECB_BASE_URL: 'http://127.0.0.1:9/ecb' }, { timeoutMs: 20_000 });
+  base = server.base;
 });
-afterAll(() => {
-  server.kill('SIGKILL');
+afterAll(async () => {
+  await server?.kill();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

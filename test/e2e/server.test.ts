@@ -1,39 +1,29 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ServerProcess } from '../helpers/server-process';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
 
-/** The real server process, started as `npm start` does, on a free port. */
-let server: ChildProcess;
+/** The real server process (node with tsx's loader, as `npm start` runs the build) on a free port. */
+let server: ServerProcess;
 let base: string;
-let logs = '';
 let dataDir: string;
 // No network here: the ECB's address is a closed local port, so currency starts with nothing loaded.
 const env = () => ({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ECB_BASE_URL: 'http://127.0.0.1:9/ecb' });
+const logs = () => server.logs();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-e2e-'));
-  server = spawn(TSX, ['src/main.ts'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stderr!.on('data', (chunk) => (logs += chunk));
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 120_000);
-    server.stdout!.on('data', (chunk: Buffer) => {
-      logs += chunk;
-      const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(logs)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    });
-  });
+  server = await startServer(env());
+  base = server.base;
 });
-afterAll(() => {
-  server.kill('SIGKILL');
+afterAll(async () => {
+  await server?.kill();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -58,11 +48,11 @@ describe('the server as a newcomer runs it', () => {
   it('writes one structured log line per request, with a request id and never the key', async () => {
     await fetch(`${base}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${key}` } });
     await new Promise((r) => setTimeout(r, 200));
-    const lines = logs.split('\n').filter((l) => l.includes('"msg":"request"'));
+    const lines = logs().split('\n').filter((l) => l.includes('"msg":"request"'));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ method: 'GET', path: '/v1/convert', status: 200 });
-    expect(logs).not.toContain(key);
-    expect(logs).not.toContain(key.slice(9, 40));
+    expect(logs()).not.toContain(key);
+    expect(logs()).not.toContain(key.slice(9, 40));
   });
 
   it('keeps no key in plaintext anywhere in its data directory', () => {
@@ -96,8 +86,8 @@ describe('the server as a newcomer runs it', () => {
   });
 
   it('shuts down cleanly on SIGTERM', async () => {
-    const exit = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    server.kill('SIGTERM');
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+    server.child.kill('SIGTERM');
     expect(await exit).toBe(0);
   });
 });

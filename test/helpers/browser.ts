@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { startServer as startServerProcess } from './server-process';
 
 /** Debian's Chromium; playwright-core never downloads a browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -34,23 +34,6 @@ export interface RunningServer {
 
 /** The real server (`src/main.ts`, as `npm start` runs it) on a free port, logging at debug. */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  let logs = '';
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], {
-    env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'debug', ECB_BASE_URL: 'http://127.0.0.1:9/ecb', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (chunk) => (logs += chunk));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 30_000);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${logs}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      logs += chunk;
-      const port = /listening on http:\/\/[\d.]+:(\d+)/.exec(logs)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    });
-  });
-  return { base, process: child, logs: () => logs, stop: () => void child.kill('SIGKILL') };
+  const server = await startServerProcess({ LOG_LEVEL: 'debug', ECB_BASE_URL: 'http://127.0.0.1:9/ecb', ...env }, { inheritEnv: false, timeoutMs: 30_000 });
+  return { base: server.base, process: server.child, logs: server.logs, stop: () => void server.kill() };
 }

@@ -1,52 +1,81 @@
 import net from 'node:net';
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a real server (Redis, PostgreSQL), that a test stops and restarts to
- * simulate an outage without touching the server others use. Stopped, the port is closed and every
- * open connection is cut; restarted, it listens on the same port again.
+ * A TCP proxy on 127.0.0.1 in front of a real server (Redis, PostgreSQL), that a test stops and
+ * restarts (or makes hang) to simulate an outage without touching the server others use. Stopped,
+ * the port is closed and every open connection is cut; restarted, it listens on the same port again.
  */
 export interface TcpProxy {
+  /** The port it listens on (the same across stop and start). */
   port: number;
   /** The target URL with the proxy's host and port (path, user and query kept). */
   url: string;
+  /** Listens again on the same port. */
   start(): Promise<void>;
+  /** Closes the listener and cuts every connection: clients see refused connections, as with a server that is down. */
   stop(): Promise<void>;
+  /** Cuts every connection and accepts new ones without forwarding anything (a server that hangs); `resume()` ends it. */
+  hang(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
 /** A proxy to `target` (e.g. redis://127.0.0.1:6379/13); `running: false` starts it stopped (port reserved). */
 export async function tcpProxy(target: string, { running = true } = {}): Promise<TcpProxy> {
   const to = new URL(target);
+  const targetPort = Number(to.port || (to.protocol.startsWith('postgres') ? 5432 : 6379));
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
+  let hanging = false;
   const port = await freePort();
   const url = new URL(target);
   url.hostname = '127.0.0.1';
   url.port = String(port);
 
+  const cutAll = () => {
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
   const start = async () => {
     if (server) return;
-    server = net.createServer((client) => {
-      const upstream = net.connect(Number(to.port || (to.protocol.startsWith('postgres') ? 5432 : 6379)), to.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
+    const s = net.createServer((client) => {
+      sockets.add(client);
+      client.on('close', () => sockets.delete(client));
+      client.on('error', () => client.destroy());
+      if (hanging) return;
+      const upstream = net.connect(targetPort, to.hostname);
+      sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
+      upstream.on('error', () => upstream.destroy());
       client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => s.once('error', reject).listen(port, '127.0.0.1', resolve));
+    server = s;
   };
   const stop = async () => {
     const closing = server;
     server = undefined;
-    for (const socket of sockets) socket.destroy();
+    cutAll();
     if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
   };
   if (running) await start();
-  return { port, url: url.toString(), start, stop, close: stop };
+  return {
+    port,
+    url: url.toString(),
+    start,
+    stop,
+    hang() {
+      hanging = true;
+      cutAll();
+    },
+    resume() {
+      hanging = false;
+      cutAll();
+    },
+    close: stop,
+  };
 }
 
 async function freePort(): Promise<number> {

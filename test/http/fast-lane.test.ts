@@ -1,187 +1,205 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { migrateDatabase } from '../../src/data/open-store';
 import { currentMonth } from '../../src/domain/quota';
 import type { PlanId } from '../../src/domain/plans';
 import { ROUTES } from '../../src/http/routes';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { loopbackServer, rawRequest, type RawAnswer } from '../helpers/http';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
+import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../helpers/postgres';
 import { requestOf, type RestRequest } from '../hostile/rest-requests';
 
 /**
  * The fast lane (REST_FAST_LANE=on) and Yoga + SOFA (off) must answer every REST request alike:
  * same status, same headers (but the request id and the date), same body (but the request id). Both
  * apps share one store, rates and clock; each request is sent to both with keys of twin accounts.
+ * Once on SQLite and once on PostgreSQL (TEST_DATABASE_URL).
  */
 const NOW = new Date('2024-04-03T12:00:00Z');
 const rates = tableRates(MADE_UP_PUBLICATIONS);
 const LIMITS = { KEY_RATE_LIMIT: '1000000', PUBLIC_RATE_LIMIT: '1000000' };
-let fast: TestApp;
-let sofa: TestApp;
-const servers: ReturnType<typeof loopbackServer>[] = [];
-let origins: { fast: string; sofa: string };
+for (const backend of ['sqlite', 'postgres'] as const) {
+  const title = backend === 'sqlite' ? 'REST lanes on SQLite' : postgresTitle('REST lanes on PostgreSQL');
+  describe.skipIf(backend === 'postgres' && !TEST_DATABASE_URL)(title, () => {
+    let fast: TestApp;
+    let sofa: TestApp;
+    const servers: ReturnType<typeof loopbackServer>[] = [];
+    let origins: { fast: string; sofa: string };
 
-beforeAll(async () => {
-  fast = await createTestApp(LIMITS, { rates, clock: () => NOW });
-  sofa = await createTestApp({ ...LIMITS, REST_FAST_LANE: 'off' }, { rates, clock: () => NOW, store: fast.store });
-  const [a, b] = [loopbackServer(fast.app.handler), loopbackServer(sofa.app.handler)];
-  servers.push(a, b);
-  origins = { fast: await a.origin(), sofa: await b.origin() };
-});
-afterAll(async () => {
-  for (const server of servers) await server.close();
-  await sofa.close();
-  await fast.close();
-});
+    let database: FreshDatabase | undefined;
 
-/** Twin accounts, one per lane, with the same plan and usage. */
-async function twinKeys(plan: PlanId, used = 0) {
-  const twins = { fast: await fast.createAccountKey(plan), sofa: await fast.createAccountKey(plan) };
-  if (used > 0) for (const twin of Object.values(twins)) await fast.store.consumeQuota(twin.account.id, currentMonth(NOW), Number.MAX_SAFE_INTEGER, used);
-  return { fast: twins.fast.key, sofa: twins.sofa.key };
-}
+    beforeAll(async () => {
+      const env: Record<string, string> = { ...LIMITS };
+      if (backend === 'postgres') {
+        database = await freshDatabase();
+        env['DATABASE_URL'] = database.url;
+        await migrateDatabase(loadConfig(env));
+      }
+      fast = await createTestApp(env, { rates, clock: () => NOW });
+      sofa = await createTestApp({ ...env, REST_FAST_LANE: 'off' }, { rates, clock: () => NOW, store: fast.store });
+      const [a, b] = [loopbackServer(fast.app.handler), loopbackServer(sofa.app.handler)];
+      servers.push(a, b);
+      origins = { fast: await a.origin(), sofa: await b.origin() };
+    });
+    afterAll(async () => {
+      for (const server of servers) await server.close();
+      await sofa?.close();
+      await fast?.close();
+      await database?.drop();
+    });
 
-const IGNORED_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
-function normalised(answer: RawAnswer) {
-  // Each app's rate-limit windows started at its own first request: their resets (t=) may differ by a
-  // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
-  const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
-  const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
-  return { status: answer.status, headers, body: answer.text.replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"') };
-}
-
-/** Sends one request to both lanes (the template key swapped for each lane's twin) and compares. */
-async function expectSameAnswer(request: RestRequest, keys: { template: string[]; fast: string[]; sofa: string[] }) {
-  const forLane = (lane: 'fast' | 'sofa') => {
-    const swap = (text: string) => keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[lane][i]!.slice(9)), text);
-    const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, swap(v)]));
-    return rawRequest(origins[lane], request.method, request.url, headers, request.rawBody);
-  };
-  const [a, b] = [await forLane('fast'), await forLane('sofa')];
-  expect(normalised(a), `${request.method} ${request.url}`).toEqual(normalised(b));
-}
-
-describe('which requests the fast lane takes', () => {
-  // Its own app: requests the lane takes spend rate limit, which the parity checks below compare.
-  let probe: TestApp;
-  beforeAll(async () => {
-    probe = await createTestApp();
-  });
-  afterAll(() => probe.close());
-
-  const owns = (method: string, url: string) => {
-    // A request that never sends its body: the lane's answer (if it takes it) is not awaited here.
-    const req = { method, url, headers: { 'content-length': '999999999' }, socket: {}, resume: () => undefined } as unknown as IncomingMessage;
-    const res = { writeHead: () => res, end: () => undefined, headersSent: false } as unknown as ServerResponse;
-    return probe.app.fastLane!(req, res);
-  };
-
-  it.each<[string, string, boolean]>([
-    ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [r.method, r.path.replace(/:(id|unit)$/, 'meter').replace(':category', 'length'), true]),
-    ['GET', '/v1/convert?value=1&from=m&to=ft', true],
-    ['GET', '/graphql', false],
-    ['POST', '/graphql', false],
-    ['GET', '/openapi.json', false],
-    ['GET', '/account', false],
-    ['GET', '/v1/nope', false],
-    ['DELETE', '/v1/convert', false],
-    ['HEAD', '/v1/units', true],
-    ['HEAD', '/v1/convert?value=1&from=m&to=ft', true],
-    ['HEAD', '/v1/batch', false],
-    ['OPTIONS', '/v1/currency/rates/latest', false],
-    ['GET', '/v1/units/../categories', false],
-    ['GET', '/v1/units/%2e%2e', false],
-    ['GET', 'http://localhost/v1/units', false],
-  ])('%s %s: %s', (method, url, expected) => {
-    expect(owns(method, url)).toBe(expected);
-  });
-});
-
-describe('the fast lane answers exactly as SOFA does', () => {
-  it('for the documented requests of every route', async () => {
-    const [dev, free, spent] = [await twinKeys('developer'), await twinKeys('free'), await twinKeys('free', 1000)];
-    const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], sofa: [dev.sofa, free.sofa, spent.sofa] };
-    const json = { 'content-type': 'application/json' };
-    const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-    const cases: RestRequest[] = [
-      { method: 'GET', url: '/v1/categories', headers: {} },
-      { method: 'GET', url: '/v1/categories/LENGTH', headers: {} },
-      { method: 'GET', url: '/v1/categories/nope', headers: {} },
-      { method: 'GET', url: '/v1/units', headers: {} },
-      { method: 'GET', url: '/v1/units?category=temperature', headers: {} },
-      { method: 'GET', url: '/v1/units?category=nope', headers: {} },
-      { method: 'GET', url: '/v1/units/ft', headers: {} },
-      { method: 'GET', url: '/v1/units/%C2%B5m', headers: {} },
-      { method: 'GET', url: '/v1/units/nope', headers: {} },
-      { method: 'GET', url: '/v1/health', headers: {} },
-      { method: 'GET', url: '/v1/currency/rates/latest', headers: {} },
-      { method: 'GET', url: '/v1/currency/rates/latest?date=2024-03-28', headers: {} },
-      { method: 'GET', url: '/v1/convert?value=12.5&from=inch&to=centimeter', headers: auth(dev.fast) },
-      { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&decimals=3&rounding=HALF_EVEN', headers: auth(free.fast) },
-      { method: 'GET', url: '/v1/convert?value=1&from=m&to=kg', headers: auth(free.fast) },
-      { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: auth(spent.fast) },
-      { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: {} },
-      { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&key=x', headers: auth(free.fast) },
-      { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"-40","from":"celsius","to":"fahrenheit"}' },
-      { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":40,"from":"celsius","to":"fahrenheit"}' },
-      { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast) }, rawBody: '{"value":"1","from":"m","to":"ft"}' },
-      { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"1",' },
-      { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }, { value: '1', from: 'm', to: 'kg' }, { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }] }) },
-      { method: 'POST', url: '/v1/batch', headers: { ...auth(free.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }, { value: '1', from: 'mile', to: 'km', rounding: 'UP', decimals: 1 }] }) },
-      { method: 'POST', url: '/v1/batch', headers: { ...auth(spent.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }] }) },
-      { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: [] }) },
-      { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }) },
-      { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(dev.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","decimals":0,"date":"2024-03-30"}' },
-      { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","date":"2024-03-30"}' },
-      { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"xyz"}' },
-      { method: 'GET', url: '/v1/currency/rates?symbols=USD,GBP', headers: auth(free.fast) },
-      { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.fast) },
-    ];
-    for (const request of cases) await expectSameAnswer(request, keys);
-  });
-
-  it.each([
-    '/v1/categories',
-    '/v1/categories/length',
-    '/v1/units',
-    '/v1/units?category=temperature',
-    '/v1/units/ft',
-    '/v1/currency/rates/latest',
-  ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
-    // Both lanes get every request: each spends its own per-IP limit, which later answers show.
-    const [etag, other] = [(await rawRequest(origins.sofa, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];
-    expect(other).toBe(etag);
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
-    const none = { template: [], fast: [], sofa: [] };
-    for (const candidate of [undefined, etag, `W/${etag}`, `"other", ${etag}`, `"other",W/${etag} `, '"other"', `W/"other"`, '*', etag.slice(1, -1)]) {
-      const headers: Record<string, string> = candidate === undefined ? {} : { 'if-none-match': candidate };
-      for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers }, none);
+    /** Twin accounts, one per lane, with the same plan and usage. */
+    async function twinKeys(plan: PlanId, used = 0) {
+      const twins = { fast: await fast.createAccountKey(plan), sofa: await fast.createAccountKey(plan) };
+      if (used > 0) for (const twin of Object.values(twins)) await fast.store.consumeQuota(twin.account.id, currentMonth(NOW), Number.MAX_SAFE_INTEGER, used);
+      return { fast: twins.fast.key, sofa: twins.sofa.key };
     }
-  });
 
-  it('names one pre-built answer by the resource, whatever spelling the request used', async () => {
-    const urls = ['/v1/units/ft', '/v1/units/foot', '/v1/units/FEET', '/v1/units/Feet'];
-    const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.fast, 'GET', url, {}), rawRequest(origins.sofa, 'GET', url, {})]));
-    expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
-    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
-    expect(answers[0]!.status).toBe(200);
-  });
-
-  it('for a strong ETag and 304 on the shared route', async () => {
-    const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.sofa, 'GET', '/v1/currency/rates/latest', {})];
-    const etag = first!.headers.get('etag')!;
-    for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
-      await expectSameAnswer({ method: 'GET', url: '/v1/currency/rates/latest', headers: { 'if-none-match': candidate } }, { template: [], fast: [], sofa: [] });
+    const IGNORED_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
+    function normalised(answer: RawAnswer) {
+      // Each app's rate-limit windows started at its own first request: their resets (t=) may differ by a
+      // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
+      const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
+      const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
+      return { status: answer.status, headers, body: answer.text.replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"') };
     }
-  });
 
-  it.each(ROUTES.filter((r) => r.field !== undefined).map((r) => [`${r.method} ${r.path}`, r] as const))('for hostile requests of %s', async (_, route) => {
-    const [key, freeKey] = [await twinKeys('developer'), await twinKeys('free')];
-    const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], sofa: [key.sofa, freeKey.sofa] };
-    await fc.assert(
-      fc.asyncProperty(requestOf(route, key.fast, freeKey.fast), (request) => expectSameAnswer(request, keys)),
-      { numRuns: 60 },
-    );
+    /** Sends one request to both lanes (the template key swapped for each lane's twin) and compares. */
+    async function expectSameAnswer(request: RestRequest, keys: { template: string[]; fast: string[]; sofa: string[] }) {
+      const forLane = (lane: 'fast' | 'sofa') => {
+        const swap = (text: string) => keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[lane][i]!.slice(9)), text);
+        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, swap(v)]));
+        return rawRequest(origins[lane], request.method, request.url, headers, request.rawBody);
+      };
+      const [a, b] = [await forLane('fast'), await forLane('sofa')];
+      expect(normalised(a), `${request.method} ${request.url}`).toEqual(normalised(b));
+    }
+
+    describe('which requests the fast lane takes', () => {
+      // Its own app: requests the lane takes spend rate limit, which the parity checks below compare.
+      let probe: TestApp;
+      beforeAll(async () => {
+        probe = await createTestApp();
+      });
+      afterAll(() => probe.close());
+
+      const owns = (method: string, url: string) => {
+        // A request that never sends its body: the lane's answer (if it takes it) is not awaited here.
+        const req = { method, url, headers: { 'content-length': '999999999' }, socket: {}, resume: () => undefined } as unknown as IncomingMessage;
+        const res = { writeHead: () => res, end: () => undefined, headersSent: false } as unknown as ServerResponse;
+        return probe.app.fastLane!(req, res);
+      };
+
+      it.each<[string, string, boolean]>([
+        ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [r.method, r.path.replace(/:(id|unit)$/, 'meter').replace(':category', 'length'), true]),
+        ['GET', '/v1/convert?value=1&from=m&to=ft', true],
+        ['GET', '/graphql', false],
+        ['POST', '/graphql', false],
+        ['GET', '/openapi.json', false],
+        ['GET', '/account', false],
+        ['GET', '/v1/nope', false],
+        ['DELETE', '/v1/convert', false],
+        ['HEAD', '/v1/units', true],
+        ['HEAD', '/v1/convert?value=1&from=m&to=ft', true],
+        ['HEAD', '/v1/batch', false],
+        ['OPTIONS', '/v1/currency/rates/latest', false],
+        ['GET', '/v1/units/../categories', false],
+        ['GET', '/v1/units/%2e%2e', false],
+        ['GET', 'http://localhost/v1/units', false],
+      ])('%s %s: %s', (method, url, expected) => {
+        expect(owns(method, url)).toBe(expected);
+      });
+    });
+
+    describe('the fast lane answers exactly as SOFA does', () => {
+      it('for the documented requests of every route', async () => {
+        const [dev, free, spent] = [await twinKeys('developer'), await twinKeys('free'), await twinKeys('free', 1000)];
+        const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], sofa: [dev.sofa, free.sofa, spent.sofa] };
+        const json = { 'content-type': 'application/json' };
+        const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+        const cases: RestRequest[] = [
+          { method: 'GET', url: '/v1/categories', headers: {} },
+          { method: 'GET', url: '/v1/categories/LENGTH', headers: {} },
+          { method: 'GET', url: '/v1/categories/nope', headers: {} },
+          { method: 'GET', url: '/v1/units', headers: {} },
+          { method: 'GET', url: '/v1/units?category=temperature', headers: {} },
+          { method: 'GET', url: '/v1/units?category=nope', headers: {} },
+          { method: 'GET', url: '/v1/units/ft', headers: {} },
+          { method: 'GET', url: '/v1/units/%C2%B5m', headers: {} },
+          { method: 'GET', url: '/v1/units/nope', headers: {} },
+          { method: 'GET', url: '/v1/health', headers: {} },
+          { method: 'GET', url: '/v1/currency/rates/latest', headers: {} },
+          { method: 'GET', url: '/v1/currency/rates/latest?date=2024-03-28', headers: {} },
+          { method: 'GET', url: '/v1/convert?value=12.5&from=inch&to=centimeter', headers: auth(dev.fast) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&decimals=3&rounding=HALF_EVEN', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=kg', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: auth(spent.fast) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: {} },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&key=x', headers: auth(free.fast) },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"-40","from":"celsius","to":"fahrenheit"}' },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":40,"from":"celsius","to":"fahrenheit"}' },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast) }, rawBody: '{"value":"1","from":"m","to":"ft"}' },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"1",' },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }, { value: '1', from: 'm', to: 'kg' }, { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(free.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }, { value: '1', from: 'mile', to: 'km', rounding: 'UP', decimals: 1 }] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(spent.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: [] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }) },
+          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(dev.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","decimals":0,"date":"2024-03-30"}' },
+          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","date":"2024-03-30"}' },
+          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"xyz"}' },
+          { method: 'GET', url: '/v1/currency/rates?symbols=USD,GBP', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.fast) },
+        ];
+        for (const request of cases) await expectSameAnswer(request, keys);
+      });
+
+      it.each([
+        '/v1/categories',
+        '/v1/categories/length',
+        '/v1/units',
+        '/v1/units?category=temperature',
+        '/v1/units/ft',
+        '/v1/currency/rates/latest',
+      ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
+        // Both lanes get every request: each spends its own per-IP limit, which later answers show.
+        const [etag, other] = [(await rawRequest(origins.sofa, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];
+        expect(other).toBe(etag);
+        expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+        const none = { template: [], fast: [], sofa: [] };
+        for (const candidate of [undefined, etag, `W/${etag}`, `"other", ${etag}`, `"other",W/${etag} `, '"other"', `W/"other"`, '*', etag.slice(1, -1)]) {
+          const headers: Record<string, string> = candidate === undefined ? {} : { 'if-none-match': candidate };
+          for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers }, none);
+        }
+      });
+
+      it('names one pre-built answer by the resource, whatever spelling the request used', async () => {
+        const urls = ['/v1/units/ft', '/v1/units/foot', '/v1/units/FEET', '/v1/units/Feet'];
+        const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.fast, 'GET', url, {}), rawRequest(origins.sofa, 'GET', url, {})]));
+        expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
+        expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+        expect(answers[0]!.status).toBe(200);
+      });
+
+      it('for a strong ETag and 304 on the shared route', async () => {
+        const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.sofa, 'GET', '/v1/currency/rates/latest', {})];
+        const etag = first!.headers.get('etag')!;
+        for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
+          await expectSameAnswer({ method: 'GET', url: '/v1/currency/rates/latest', headers: { 'if-none-match': candidate } }, { template: [], fast: [], sofa: [] });
+        }
+      });
+
+      it.each(ROUTES.filter((r) => r.field !== undefined).map((r) => [`${r.method} ${r.path}`, r] as const))('for hostile requests of %s', async (_, route) => {
+        const [key, freeKey] = [await twinKeys('developer'), await twinKeys('free')];
+        const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], sofa: [key.sofa, freeKey.sofa] };
+        await fc.assert(
+          fc.asyncProperty(requestOf(route, key.fast, freeKey.fast), (request) => expectSameAnswer(request, keys)),
+          { numRuns: 60 },
+        );
+      });
+    });
   });
-});
+}

@@ -4,6 +4,7 @@ import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../../config';
 import type { RedisWatch } from '../../redis-outage';
+import { createPostgresPool } from '../postgres-store';
 import { RatesCache } from './cache';
 import { pgLocks } from './locks';
 import { PgKeyvStore, tablesOnce } from './pg-keyv-store';
@@ -53,7 +54,8 @@ export function openSqliteCache(file: string, prefix = 'rates', front?: RedisFro
 
 /** `pool` shared (left open by close()) or a URL (a pool of its own, ended by close()). */
 export function openPostgresCache(pool: pg.Pool | string, prefix = 'rates', front?: RedisFront, logger?: Logger): RatesCache {
-  const owned = typeof pool === 'string' ? new pg.Pool({ connectionString: pool, max: 6 }) : undefined;
+  // The store's pool settings (connect and statement timeouts, keep-alive, application_name).
+  const owned = typeof pool === 'string' ? createPostgresPool(pool, { max: 6 }) : undefined;
   const shared = owned ?? (pool as pg.Pool);
   // An idle client's error (the server restarted) is emitted on the pool: unhandled, it would end the process.
   owned?.on('error', (error) => logger?.warn({ err: error }, 'rates database connection lost'));

@@ -1,0 +1,126 @@
+import type pg from 'pg';
+
+/**
+ * PostgreSQL schema versions: the SQLite schema (migrations.ts, versions 1 to 3 there) written for
+ * PostgreSQL as one numbered list, applied in order and recorded in `schema_migrations`. A migration
+ * is never edited once released: add a new one. Timestamps stay ISO 8601 text, as in SQLite, so
+ * both databases compare and return them alike.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  // 1: accounts, API keys (only the SHA-256 hash and the last 4 characters), monthly usage, sessions.
+  `
+  CREATE TABLE accounts (
+    id            TEXT PRIMARY KEY,
+    email         TEXT UNIQUE,
+    plan          TEXT NOT NULL CHECK (plan IN ('free', 'developer', 'business')),
+    created_at    TEXT NOT NULL,
+    password_hash TEXT CHECK (password_hash IS NULL OR password_hash LIKE '$argon2id$%')
+  );
+
+  CREATE TABLE api_keys (
+    id           TEXT PRIMARY KEY,
+    seq          BIGINT GENERATED ALWAYS AS IDENTITY,
+    account_id   TEXT NOT NULL REFERENCES accounts (id),
+    env          TEXT NOT NULL CHECK (env IN ('live', 'test')),
+    key_hash     TEXT NOT NULL UNIQUE CHECK (length(key_hash) = 64),
+    key_tail     TEXT CHECK (key_tail IS NULL OR length(key_tail) = 4),
+    created_at   TEXT NOT NULL,
+    revoked_at   TEXT,
+    replaced_by  TEXT REFERENCES api_keys (id),
+    last_used_at TEXT
+  );
+  CREATE INDEX api_keys_account ON api_keys (account_id);
+
+  CREATE TABLE usage (
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    month       TEXT NOT NULL CHECK (length(month) = 7),
+    used        BIGINT NOT NULL DEFAULT 0 CHECK (used >= 0),
+    PRIMARY KEY (account_id, month)
+  );
+
+  CREATE TABLE sessions (
+    token_hash   TEXT PRIMARY KEY CHECK (length(token_hash) = 64),
+    account_id   TEXT NOT NULL REFERENCES accounts (id),
+    created_at   TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    flash        TEXT
+  );
+  CREATE INDEX sessions_account ON sessions (account_id);
+  `,
+  // 2: a revision of everything an authenticated key depends on (its revocation, its account's
+  // plan), bumped by triggers in the writing transaction: servers cache keys and read this one row
+  // per event-loop turn, so a change committed by any process (the CLI, another instance) is seen by
+  // the next request everywhere. Usage columns do not bump it.
+  `
+  CREATE TABLE revisions (
+    name   TEXT PRIMARY KEY,
+    value  BIGINT NOT NULL
+  );
+  INSERT INTO revisions (name, value) VALUES ('keys', 0);
+
+  CREATE FUNCTION bump_keys_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE revisions SET value = value + 1 WHERE name = 'keys';
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER api_keys_revision_update AFTER UPDATE OF key_hash, account_id, env, revoked_at, replaced_by ON api_keys
+    FOR EACH ROW EXECUTE FUNCTION bump_keys_revision();
+  CREATE TRIGGER api_keys_revision_delete AFTER DELETE ON api_keys
+    FOR EACH ROW EXECUTE FUNCTION bump_keys_revision();
+  CREATE TRIGGER accounts_revision_update AFTER UPDATE OF id, plan ON accounts
+    FOR EACH ROW EXECUTE FUNCTION bump_keys_revision();
+  CREATE TRIGGER accounts_revision_delete AFTER DELETE ON accounts
+    FOR EACH ROW EXECUTE FUNCTION bump_keys_revision();
+  `,
+  // 3: the ECB rates history (src/data/rates/pg-keyv-store.ts: one row per publication date and the
+  // meta keys, in keyv's layout). The rates service also creates it if missing, so a process that
+  // serves rates before this migration ran still works; IF NOT EXISTS makes the two orders agree.
+  `
+  CREATE TABLE IF NOT EXISTS rates_keyv (key text PRIMARY KEY, value text NOT NULL);
+  `,
+];
+
+/** The advisory lock every migrating process takes: one key for this application's schema. */
+const MIGRATION_LOCK = 7_301_954_010;
+
+export interface MigrationReport {
+  /** The versions this call applied (empty when the database was up to date). */
+  applied: number[];
+  /** The schema version after the call. */
+  version: number;
+}
+
+/**
+ * Brings the database to the latest version in one transaction under pg_advisory_xact_lock: several
+ * instances (and the CLI) starting at once wait for each other, and the second finds nothing to do.
+ * A failing migration rolls back entirely.
+ */
+export async function migratePostgres(pool: pg.Pool): Promise<MigrationReport> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+      const current = rows[0]?.version ?? 0;
+      if (current > POSTGRES_MIGRATIONS.length) {
+        throw new Error(`The database schema (version ${current}) is newer than this program (version ${POSTGRES_MIGRATIONS.length}); upgrade the program.`);
+      }
+      const applied: number[] = [];
+      for (let version = current + 1; version <= POSTGRES_MIGRATIONS.length; version++) {
+        await client.query(POSTGRES_MIGRATIONS[version - 1]!);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+        applied.push(version);
+      }
+      await client.query('COMMIT');
+      return { applied, version: POSTGRES_MIGRATIONS.length };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
