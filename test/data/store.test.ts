@@ -47,7 +47,7 @@ for (const backend of BACKENDS) {
       it.runIf(backend.name === 'postgres')('records the schema version and creates the same tables', async () => {
         expect(await instance.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([{ version: POSTGRES_MIGRATIONS.length }]);
         const tables = await instance.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-        expect(tables.map((t) => t.table_name)).toEqual(['accounts', 'api_keys', 'revisions', 'schema_migrations', 'sessions', 'usage']);
+        expect(tables.map((t) => t.table_name)).toEqual(['accounts', 'api_keys', 'rates_keyv', 'revisions', 'schema_migrations', 'sessions', 'usage']);
       });
 
       it.runIf(backend.name === 'sqlite')('a file written by the first release (user_version 1) is migrated in place and keeps its accounts and keys', async () => {
