@@ -3,7 +3,7 @@ import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
-import { selectAll } from '../graphql/serialize';
+import { selectAllJson } from '../graphql/serialize';
 import { CONVERSION_FIELDS } from '../graphql/limits';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
@@ -73,9 +73,9 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       if (route.queryHint && query !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
       const field = fields[route.field!]!;
       const args = checkRestInput(route, field.args, argsOfPath(route, params), search, body);
-      const value = await resolve(field, args, context);
       const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
-      const serialise = () => `{"data":${JSON.stringify(selectAll(options.schema, field.type, value, graphQLContext))}}`;
+      const value = await resolve(field, args, graphQLContext);
+      const serialise = () => `{"data":${selectAllJson(options.schema, field.type, value, graphQLContext)}}`;
       const ifNoneMatch = headerText(req.headers['if-none-match']);
       if (route.prebuilt) {
         const answer = prebuilt.of(route, value, serialise);
@@ -99,15 +99,24 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status: parts.status, context });
   };
 
+  /** What a root field's resolver may read of where it is: the same for every request, so built once per field. */
+  const infos = new Map<string, unknown>();
+  const infoOf = (field: GraphQLField<unknown, GraphQLContext>) => {
+    let info = infos.get(field.name);
+    if (info === undefined) {
+      info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
+      infos.set(field.name, info);
+    }
+    return info;
+  };
+
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
-  const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, context: RequestContext) => {
+  const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext) => {
     if (CONVERSION_FIELDS.has(field.name)) {
       const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
-      await context.planConversions([{ responseKey: field.name, conversions }]);
+      await graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
     }
-    const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
-    const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
-    return field.resolve!(undefined, args, graphQLContext, info as never);
+    return field.resolve!(undefined, args, graphQLContext, infoOf(field) as never);
   };
 
   return (req, res) => {
