@@ -105,7 +105,11 @@ function printScaled(negative: boolean, magnitude: bigint, scale: number, dropTr
   const digits = magnitude.toString().padStart(scale + 1, '0');
   const int = digits.slice(0, -scale);
   let frac = digits.slice(-scale);
-  if (dropTrailingZeros) frac = frac.replace(/0+$/, '');
+  if (dropTrailingZeros) {
+    let end = frac.length;
+    while (end > 0 && frac.charCodeAt(end - 1) === 48 /* 0 */) end -= 1;
+    if (end < frac.length) frac = frac.slice(0, end);
+  }
   return sign + int + (frac === '' ? '' : `.${frac}`);
 }
 

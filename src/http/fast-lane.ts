@@ -41,6 +41,8 @@ export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
  */
 const PLAIN_TARGET = /^(\/[A-Za-z0-9\-_~!$&'()*+,;=:@%]+)+(\?[^#]*)?$|^\/[^?#/]*(\?[^#]*)?$/;
 const ENCODED_DOT = /%2e/i;
+/** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
+const LARGE_BODY = 8192;
 
 /**
  * The REST routes of the route table served by a plain node:http handler in front of Yoga (issue 8):
@@ -81,7 +83,9 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         const answer = prebuilt.of(route, value, serialise);
         parts = restSuccessParts(route, answer.body, cacheOf(route), ifNoneMatch, answer.etag);
       } else {
-        parts = restSuccessParts(route, serialise(), cacheOf(route), ifNoneMatch);
+        // A large answer (a batch) is encoded once here: byteLength and res.end would each walk the text.
+        const text = serialise();
+        parts = restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), cacheOf(route), ifNoneMatch);
       }
     } catch (error) {
       if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
