@@ -103,24 +103,15 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status: parts.status, context });
   };
 
-  /** What a root field's resolver may read of where it is: the same for every request, so built once per field. */
-  const infos = new Map<string, unknown>();
-  const infoOf = (field: GraphQLField<unknown, GraphQLContext>) => {
-    let info = infos.get(field.name);
-    if (info === undefined) {
-      info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
-      infos.set(field.name, info);
-    }
-    return info;
-  };
-
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
   const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext) => {
     if (CONVERSION_FIELDS.has(field.name)) {
       const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
       await graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
     }
-    return field.resolve!(undefined, args, graphQLContext, infoOf(field) as never);
+    // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
+    const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
+    return field.resolve!(undefined, args, graphQLContext, info as never);
   };
 
   return (req, res) => {
