@@ -57,7 +57,7 @@ export function parseDecimals(value: unknown, param = 'decimals'): number | unde
 }
 
 export function parseRounding(value: unknown, param = 'rounding'): RoundingMode {
-  if (value === undefined || value === null) return 'HALF_UP';
+  if (value === undefined || value === null || value === 'HALF_UP') return 'HALF_UP';
   const upper = typeof value === 'string' && value.length <= 16 ? value.toUpperCase() : undefined;
   const mode = ROUNDING_MODES.find((m) => m === upper);
   if (mode === undefined) {
@@ -85,7 +85,10 @@ function divideRounded(n: bigint, d: bigint, mode: RoundingMode, negative: boole
 }
 
 const digitCount = (n: bigint): number => n.toString().length;
-const pow10 = (k: number): bigint => 10n ** BigInt(k);
+/** 10^0 … 10^127 built once: formatting asks for powers of ten several times per result. */
+const POWERS_OF_TEN: readonly bigint[] = Array.from({ length: 128 }, (_, k) => 10n ** BigInt(k));
+/** 10^k for k >= 0. */
+export const pow10 = (k: number): bigint => POWERS_OF_TEN[k] ?? 10n ** BigInt(k);
 
 /** The decimal exponent e with 10^(e-1) <= |r| < 10^e, from digit lengths plus one comparison. */
 function decimalExponent(r: Rational): number {
@@ -102,7 +105,11 @@ function printScaled(negative: boolean, magnitude: bigint, scale: number, dropTr
   const digits = magnitude.toString().padStart(scale + 1, '0');
   const int = digits.slice(0, -scale);
   let frac = digits.slice(-scale);
-  if (dropTrailingZeros) frac = frac.replace(/0+$/, '');
+  if (dropTrailingZeros) {
+    let end = frac.length;
+    while (end > 0 && frac.charCodeAt(end - 1) === 48 /* 0 */) end -= 1;
+    if (end < frac.length) frac = frac.slice(0, end);
+  }
   return sign + int + (frac === '' ? '' : `.${frac}`);
 }
 

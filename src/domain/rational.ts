@@ -6,10 +6,27 @@
 const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const FRACTION = /^(-?\d+)\/(\d+)$/;
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 function gcd(a: bigint, b: bigint): bigint {
   let x = a < 0n ? -a : a;
   let y = b < 0n ? -b : b;
-  while (y !== 0n) [x, y] = [y, x % y];
+  // Both exact as doubles: the same Euclid on numbers, without a BigInt allocation per step.
+  if (x <= SAFE && y <= SAFE) {
+    let p = Number(x);
+    let q = Number(y);
+    while (q !== 0) {
+      const r = p % q;
+      p = q;
+      q = r;
+    }
+    return BigInt(p);
+  }
+  while (y !== 0n) {
+    const r = x % y;
+    x = y;
+    y = r;
+  }
   return x;
 }
 

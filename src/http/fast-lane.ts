@@ -3,7 +3,7 @@ import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
-import { selectAll } from '../graphql/serialize';
+import { selectAllJson } from '../graphql/serialize';
 import { CONVERSION_FIELDS } from '../graphql/limits';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
@@ -41,6 +41,8 @@ export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
  */
 const PLAIN_TARGET = /^(\/[A-Za-z0-9\-_~!$&'()*+,;=:@%]+)+(\?[^#]*)?$|^\/[^?#/]*(\?[^#]*)?$/;
 const ENCODED_DOT = /%2e/i;
+/** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
+const LARGE_BODY = 8192;
 
 /**
  * The REST routes of the route table served by a plain node:http handler in front of Yoga (issue 8):
@@ -73,15 +75,17 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       if (route.queryHint && query !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
       const field = fields[route.field!]!;
       const args = checkRestInput(route, field.args, argsOfPath(route, params), search, body);
-      const value = await resolve(field, args, context);
       const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
-      const serialise = () => `{"data":${JSON.stringify(selectAll(options.schema, field.type, value, graphQLContext))}}`;
+      const value = await resolve(field, args, graphQLContext);
+      const serialise = () => `{"data":${selectAllJson(options.schema, field.type, value, graphQLContext)}}`;
       const ifNoneMatch = headerText(req.headers['if-none-match']);
       if (route.prebuilt) {
         const answer = prebuilt.of(route, value, serialise);
         parts = restSuccessParts(route, answer.body, cacheOf(route), ifNoneMatch, answer.etag);
       } else {
-        parts = restSuccessParts(route, serialise(), cacheOf(route), ifNoneMatch);
+        // A large answer (a batch) is encoded once here: byteLength and res.end would each walk the text.
+        const text = serialise();
+        parts = restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), cacheOf(route), ifNoneMatch);
       }
     } catch (error) {
       if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
@@ -100,12 +104,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   };
 
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
-  const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, context: RequestContext) => {
+  const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext) => {
     if (CONVERSION_FIELDS.has(field.name)) {
       const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
-      await context.planConversions([{ responseKey: field.name, conversions }]);
+      await graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
     }
-    const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
+    // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
     const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
     return field.resolve!(undefined, args, graphQLContext, info as never);
   };

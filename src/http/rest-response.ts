@@ -41,7 +41,8 @@ export function restSuccessParts(route: RestRoute, body: string | Buffer, cache:
 
 export function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  // for…in over a plain record: no [name, value] array per header (the limit headers, on every answer).
+  for (const name in headers) if (Object.hasOwn(headers, name)) out[name.toLowerCase()] = headers[name]!;
   return out;
 }
 

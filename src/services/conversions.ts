@@ -52,8 +52,9 @@ export interface ConversionDeps {
 
 /** The conversion use cases; GraphQL resolvers (and so REST) call only these. */
 export function createConversions({ currency, quota, clock, onUnexpected }: ConversionDeps): Conversions {
-  const units = async (args: ConversionArgs): Promise<UnitConversion> =>
+  const convertUnit = (args: ConversionArgs): UnitConversion =>
     convertUnitsOrExplain({ value: args.value, from: args.from, to: args.to, ...optional(args) });
+  const units = async (args: ConversionArgs): Promise<UnitConversion> => convertUnit(args);
 
   const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
     currency.convert(args, caller.principal.account.plan, caller.publications);
@@ -69,13 +70,29 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     return result;
   };
 
-  /** Batch items arrive with types checked but values not: every value rule applies per item. */
-  const item = (entry: BatchItem, caller: Caller): Promise<UnitConversion | CurrencyConversion> => {
-    if (classifyItem(entry) === 'currency') return currencyConversion(entry, caller);
-    if (entry.date !== undefined && entry.date !== null) {
-      throw new ApiError('INVALID_REQUEST', 'date applies to currency conversions only.', { param: 'date' });
+  /**
+   * Batch items arrive with types checked but values not: every value rule applies per item. A unit
+   * item is computed at once (no promise per item); a currency item answers a promise, started in
+   * this tick so that the DataLoader reads the publications of all of them at once.
+   */
+  const attempt = (entry: BatchItem, caller: Caller): BatchEntry | Promise<BatchEntry> => {
+    try {
+      if (classifyItem(entry) === 'currency') {
+        return currencyConversion(entry, caller).then(
+          (data): BatchEntry => ({ ok: true, data }),
+          (error: unknown): BatchEntry => ({ ok: false, error: errorShape(error, caller.requestId, onUnexpected), requestId: caller.requestId }),
+        );
+      }
+      if (entry.date !== undefined && entry.date !== null) {
+        throw new ApiError('INVALID_REQUEST', 'date applies to currency conversions only.', { param: 'date' });
+      }
+      // decimals and rounding are checked before the value here (the item's order), then again, passing, inside.
+      const decimals = parseDecimals(entry.decimals);
+      const rounding = parseRounding(entry.rounding);
+      return { ok: true, data: convertUnitsOrExplain({ value: entry.value, from: entry.from, to: entry.to, decimals, rounding }) };
+    } catch (error) {
+      return { ok: false, error: errorShape(error, caller.requestId, onUnexpected), requestId: caller.requestId };
     }
-    return units({ ...entry, decimals: parseDecimals(entry.decimals), rounding: parseRounding(entry.rounding) });
   };
 
   /** One conversion of quota per successful item, in order; items past the quota fail QUOTA_EXCEEDED. */
@@ -92,14 +109,6 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     });
   };
 
-  const attempt = async (entry: BatchItem, caller: Caller): Promise<BatchEntry> => {
-    try {
-      return { ok: true, data: await item(entry, caller) };
-    } catch (error) {
-      return { ok: false, error: errorShape(error, caller.requestId, onUnexpected), requestId: caller.requestId };
-    }
-  };
-
   /**
    * Converts items in order until `allowance` of them have succeeded; the items after that fail with
    * QUOTA_EXCEEDED without being computed. A failed item uses none of the allowance, so each round
@@ -111,10 +120,18 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     const results: BatchEntry[] = [];
     let succeeded = 0;
     while (results.length < items.length && succeeded < allowance) {
-      const next = items.slice(results.length, results.length + allowance - succeeded);
-      const round = await Promise.all(next.map((entry) => attempt(entry, caller)));
-      succeeded += round.filter((r) => r.ok).length;
-      results.push(...round);
+      const end = Math.min(items.length, results.length + allowance - succeeded);
+      const round: (BatchEntry | Promise<BatchEntry>)[] = [];
+      let pending = false;
+      for (let i = results.length; i < end; i += 1) {
+        const entry = attempt(items[i]!, caller);
+        if (entry instanceof Promise) pending = true;
+        round.push(entry);
+      }
+      for (const entry of pending ? await Promise.all(round) : (round as BatchEntry[])) {
+        if (entry.ok) succeeded += 1;
+        results.push(entry);
+      }
     }
     if (results.length < items.length) {
       const refused: BatchEntry = { ok: false, error: quota.refusal(caller.principal.account), requestId: caller.requestId };

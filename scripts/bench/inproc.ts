@@ -1,0 +1,101 @@
+/**
+ * In-process driver for the fast lane (issue 8's per-request costs without sockets or autocannon):
+ * N requests through the app's node:http listener with fake req/res objects, sequentially. For
+ * repeatable figures run the compiled bundle under `valgrind --tool=callgrind` (instruction counts
+ * do not move with the machine's load); without valgrind it prints µs of CPU per request.
+ *
+ *   npx esbuild scripts/bench/inproc.ts --bundle --platform=node --format=esm --packages=external --outfile=dist/bench/inproc.js
+ *   node dist/bench/inproc.js rest 20000      # or: batch 50
+ */
+import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { openStore } from '../../src/data/open-store';
+import { createRateLimiters } from '../../src/http/rate-limit';
+import { createLogger } from '../../src/logger';
+import type { RatesReader } from '../../src/services/rates';
+import { batchItems } from './batch';
+import { CONVERT_PATH } from './targets';
+
+const [what = 'rest', countText = '5000', warmText] = process.argv.slice(2);
+const count = Number(countText);
+const warm = warmText === undefined ? Math.ceil(count / 5) : Number(warmText);
+
+const noRates: RatesReader = {
+  latest: () => undefined,
+  resolveDate: () => undefined,
+  loadPublications: async (dates) => dates.map(() => undefined),
+  knownCurrencies: () => new Set(['EUR']),
+  status: () => ({ date: null, fetchedAt: null, stale: true, lastError: null }),
+  latestMaxAgeSeconds: () => 0,
+};
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function call(handler: (req: IncomingMessage, res: ServerResponse) => void, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = Readable.from(body === undefined ? [] : [Buffer.from(body)]) as unknown as IncomingMessage;
+    Object.assign(req, { method, url, headers, socket: { remoteAddress: '127.0.0.1' } });
+    let status = 0;
+    const res = {
+      headersSent: false,
+      writeHead(s: number) {
+        status = s;
+        res.headersSent = true;
+        return res;
+      },
+      end(b?: string | Buffer) {
+        resolve({ status, body: b === undefined ? '' : b.toString() });
+      },
+    };
+    handler(req, res as unknown as ServerResponse);
+  });
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measurement-inproc-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_RATE_LIMIT: '1000000', KEY_RATE_LIMIT: '1000000' });
+  const store = openStore(config);
+  const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
+  const { handler } = createApp({ config, store, rates: noRates, limiters, logger: createLogger('silent') });
+  const keys: string[] = [];
+  const accounts = what === 'batch' ? Math.ceil(((count + warm) * 1000) / 1_900_000) : 1;
+  for (let i = 0; i < accounts; i += 1) {
+    const account = await store.createAccount({ plan: 'business' });
+    keys.push((await store.createKey(account.id, 'test')).key);
+  }
+  const body = JSON.stringify({ items: batchItems() });
+  const once = (i: number) =>
+    what === 'batch'
+      ? call(handler, 'POST', '/v1/batch', { authorization: `Bearer ${keys[i % keys.length]}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body)
+      : call(handler, 'GET', CONVERT_PATH, { authorization: `Bearer ${keys[0]}` });
+  const first = await once(0);
+  if (first.status !== 200) throw new Error(`${first.status}: ${first.body.slice(0, 300)}`);
+  if (process.env.INPROC_PRINT) console.log(first.body.slice(0, 400));
+  for (let i = 0; i < warm; i += 1) await once(i);
+  const start = process.cpuUsage();
+  // Like autocannon's connections: this many requests in flight at once (so quota group commit groups).
+  const inFlight = Number(process.env.INPROC_CONCURRENCY ?? 10);
+  let next = 0;
+  const chain = async () => {
+    while (next < count) {
+      const answer = await once(next++);
+      if (answer.status !== 200) throw new Error(`${answer.status}: ${answer.body.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, chain));
+  const used = process.cpuUsage(start);
+  console.log(`${what}: ${count} requests, ${((used.user + used.system) / count).toFixed(1)} µs CPU per request`);
+  await limiters.close();
+  await store.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+await main();
