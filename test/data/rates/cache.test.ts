@@ -157,6 +157,7 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('the rates history on PostgreS
   beforeAll(async () => {
     db = await freshDatabase();
     pool = new pg.Pool({ connectionString: db.url });
+    pool.on('error', () => undefined);
   });
   afterAll(async () => {
     await pool?.end();
