@@ -1,11 +1,15 @@
 import {
   coerceInputValue,
   getNamedType,
+  GraphQLError,
+  isEnumType,
+  isLeafType,
   isListType,
   isNonNullType,
   isScalarType,
   type GraphQLArgument,
-  type GraphQLInputType,
+  type GraphQLEnumType,
+  type GraphQLScalarType,
 } from 'graphql';
 import { ApiError } from '../domain/errors';
 import { quoteInput, shownInput } from '../domain/quote-input';
@@ -25,8 +29,8 @@ export function checkRestInput(
   search: URLSearchParams,
   body: unknown,
 ): Record<string, unknown> {
-  const fromPath = new Set(Object.keys(pathParams));
-  const byName = new Map(args.map((arg) => [arg.name, arg]));
+  const { byName, checks } = compiled(args);
+  const fromPath = { has: (name: string) => Object.hasOwn(pathParams, name) };
   const inputs: Record<string, unknown> = { ...pathParams };
 
   if (route.method === 'POST') {
@@ -46,21 +50,25 @@ export function checkRestInput(
       if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}.`, { param: shownInput(name) });
       const values = search.getAll(name);
       if (values.length > 1) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
-      inputs[name] = fromQueryString(values[0]!, byName.get(name)!.type, name);
+      inputs[name] = fromQueryString(values[0]!, byName.get(name)!, name);
     }
   }
 
   const coerced: Record<string, unknown> = {};
-  for (const arg of args) {
+  for (const arg of checks) {
     const value = inputs[arg.name];
     if (value === undefined || value === null) {
-      if (isNonNullType(arg.type)) throw new ApiError('INVALID_REQUEST', `'${arg.name}' is required.`, { param: arg.name });
+      if (arg.nonNull) throw new ApiError('INVALID_REQUEST', `'${arg.name}' is required.`, { param: arg.name });
       if (value === null) coerced[arg.name] = null;
       continue;
     }
     // GraphQL would take a lone value as a list of one; a JSON body must send the array it documents.
-    if (isListType(isNonNullType(arg.type) ? arg.type.ofType : arg.type) && !Array.isArray(value)) {
+    if (arg.list && !Array.isArray(value)) {
       throw new ApiError('INVALID_REQUEST', `'${arg.name}' must be an array.`, { param: arg.name });
+    }
+    if (arg.leaf) {
+      coerced[arg.name] = parseLeaf(arg.leaf, value, arg.name);
+      continue;
     }
     coerced[arg.name] = coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
@@ -70,26 +78,75 @@ export function checkRestInput(
   return coerced;
 }
 
+/** What checkRestInput needs to know of one argument's type, worked out once per field. */
+interface ArgCheck {
+  name: string;
+  type: GraphQLArgument['type'];
+  nonNull: boolean;
+  list: boolean;
+  /** The scalar or enum of a (non-null) scalar or enum argument, checked without coerceInputValue. */
+  leaf: GraphQLScalarType | GraphQLEnumType | undefined;
+  /** How a query string value is read: a whole number, a boolean, refused (a list) or as text. */
+  query: 'Int' | 'Boolean' | 'list' | 'text';
+}
+
+const compiledArgs = new WeakMap<readonly GraphQLArgument[], { byName: Map<string, ArgCheck>; checks: ArgCheck[] }>();
+
+/** A field's argument list never changes once the schema is built: its checks are worked out once. */
+function compiled(args: readonly GraphQLArgument[]) {
+  let found = compiledArgs.get(args);
+  if (!found) {
+    const checks = args.map((arg): ArgCheck => {
+      const nonNull = isNonNullType(arg.type);
+      const inner = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
+      const named = getNamedType(arg.type);
+      const list = isListType(inner);
+      const query = list ? 'list' : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean') ? named.name : 'text';
+      return { name: arg.name, type: arg.type, nonNull, list, leaf: isLeafType(inner) ? inner : undefined, query };
+    });
+    found = { byName: new Map(checks.map((check) => [check.name, check])), checks };
+    compiledArgs.set(args, found);
+  }
+  return found;
+}
+
+/**
+ * coerceInputValue's leaf case, for an argument that is a scalar or enum (the value is neither null
+ * nor undefined here): the same parseValue call and the same error messages, without its walk.
+ */
+function parseLeaf(type: GraphQLScalarType | GraphQLEnumType, value: unknown, param: string): unknown {
+  let parsed: unknown;
+  let message: string | undefined;
+  try {
+    parsed = isEnumType(type) ? type.parseValue(value, undefined) : type.parseValue(value);
+  } catch (error) {
+    message = error instanceof GraphQLError ? error.message : `Expected type "${type.name}". ` + (error as Error).message;
+  }
+  if (message === undefined && parsed === undefined) message = `Expected type "${type.name}".`;
+  if (message !== undefined) throw new ApiError('INVALID_REQUEST', describeCoercionError(param, message), { param });
+  return parsed;
+}
+
 /** A query string holds text; numbers and booleans are parsed here so the GraphQL type check can run. */
-function fromQueryString(text: string, type: GraphQLInputType, name: string): unknown {
+function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {
   // SOFA reads `name=` as no value at all: refuse it rather than answer for an input not sent.
   if (text === '') throw new ApiError('INVALID_REQUEST', `'${name}' is empty: give it a value or leave it out.`, { param: name });
-  const named = getNamedType(type);
-  if (isListType(isNonNullType(type) ? type.ofType : type)) {
+  if (arg.query === 'list') {
     throw new ApiError('INVALID_REQUEST', `'${name}' cannot be sent in the query string.`, { param: name });
   }
-  if (isScalarType(named) && named.name === 'Int') {
+  if (arg.query === 'Int') {
     if (!/^-?\d{1,10}$/.test(text)) throw new ApiError('INVALID_REQUEST', `'${name}' must be a whole number.`, { param: name });
     return Number(text);
   }
-  if (isScalarType(named) && named.name === 'Boolean') {
+  if (arg.query === 'Boolean') {
     if (text !== 'true' && text !== 'false') throw new ApiError('INVALID_REQUEST', `'${name}' must be true or false.`, { param: name });
     return text === 'true';
   }
   return text;
 }
 
-function describeCoercionError(param: string, message: string): string {
+/** A GraphQL coercion message as a REST error message for `param` (exported for the equivalence test). */
+export function describeCoercionError(param: string, message: string): string {
   const reason = message
     .replace(/^Expected type "(\w+)"\.?\s*/, (_, type: string) => `expected ${type}. `)
     .replace(/^(Int|String|Boolean|Float) cannot represent (a )?non[- ]\w+ value: .*$/, (_, type: string) => `must be ${article(type)}.`)

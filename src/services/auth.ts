@@ -1,6 +1,7 @@
 import type { Account, AccountStore } from './account-store';
 import { ApiError } from '../domain/errors';
 import { hashApiKey, keyEnvFor, parseApiKey } from '../domain/keys';
+import type { KeyCache } from './key-cache';
 
 /** Who is calling: the account (plan, quota) and the key it used. */
 export interface Principal {
@@ -17,11 +18,12 @@ const MAX_HEADER_LENGTH = 200;
 /**
  * Resolves the Authorization header to a principal, or throws UNAUTHORIZED (contract sections 2
  * and 6). Format, checksum and environment are checked before the key is hashed once and looked
- * up in one query. Messages say what is wrong and never repeat the key.
+ * up in one query. Messages say what is wrong and never repeat the key. With a key cache, text it
+ * already found active in this keys revision skips the parse and the hash (nothing else can hit).
  */
 export async function authenticate(
   authorization: string | null | undefined,
-  store: Pick<AccountStore, 'findActiveKeyByHash'>,
+  store: Pick<AccountStore, 'findActiveKeyByHash'> | KeyCache,
   apiEnv: 'development' | 'production',
 ): Promise<Principal> {
   const header = authorization?.trim() ?? '';
@@ -35,13 +37,18 @@ export async function authenticate(
     throw invalidKey('The Authorization header must be exactly: Bearer <key>.');
   }
   const token = parts[1]!;
+  const cache = 'knownToken' in store ? store : undefined;
+  const expected = keyEnvFor(apiEnv);
+  // The environment is checked on a hit too: the cache does not know which server asked.
+  const pending = token.startsWith(`msr_${expected}_`) ? cache?.knownToken(token) : undefined;
+  const known = pending && (await pending);
+  if (known) return { account: known.account, keyId: known.key.id };
   const parsed = parseApiKey(token);
   if (!parsed) throw invalidKey('The API key is malformed: check that it was copied completely.');
-  const expected = keyEnvFor(apiEnv);
   if (parsed.env !== expected) {
     throw invalidKey(`The API key is not valid for this environment: this server accepts only msr_${expected}_ keys.`);
   }
-  const found = await store.findActiveKeyByHash(hashApiKey(token));
+  const found = await (cache ? cache.findActiveKeyByHash(hashApiKey(token), token) : store.findActiveKeyByHash(hashApiKey(token)));
   if (!found) throw invalidKey('The API key is unknown or has been revoked.');
   return { account: found.account, keyId: found.key.id };
 }

@@ -3,26 +3,52 @@ import type { AccountStore } from './account-store';
 type KeyLookup = Pick<AccountStore, 'findActiveKeyByHash'>;
 type Found = Awaited<ReturnType<AccountStore['findActiveKeyByHash']>>;
 
+/** The store's key lookup, plus a lookup by the exact text a caller presented (see createKeyCache). */
+export interface KeyCache extends KeyLookup {
+  /**
+   * The active key whose exact text is `token`, when this revision already authenticated it; else
+   * undefined and the caller checks the token in full. Text never found costs no store call (a
+   * malformed key keeps its 401 when the store is slow or down); text found before is answered only
+   * after this turn's revision check, as every lookup.
+   */
+  knownToken(token: string): Promise<NonNullable<Found> | undefined> | undefined;
+  /** As the store's, and when found, remembers it under `token` too (the text that hashes to `hash`). */
+  findActiveKeyByHash(hash: string, token?: string): Promise<Found>;
+}
+
 /** More distinct keys than a server sees in one revision: past it the cache starts again. */
 const MAX_CACHED_KEYS = 10_000;
 
 /**
- * Active keys by hash, without a database round trip per request and without weakening "revoked at
- * once": the store's keys revision (bumped by any process on revocation, rotation or a plan change)
- * is read once per event-loop turn, before the first lookup of the turn, and a changed revision
- * empties the cache. A request that arrives after a revocation has committed is looked up in a
- * later turn, so it reads the new revision. Only found keys are kept: an unknown key always asks
- * the store, so a flood of made-up keys cannot fill the memory.
+ * Active keys without a database round trip per request and without weakening "revoked at once":
+ * the store's keys revision (bumped by any process on revocation, rotation or a plan change) is read
+ * once per event-loop turn, before the first lookup of the turn, and a changed revision empties the
+ * cache. A request that arrives after a revocation has committed is looked up in a later turn, so it
+ * reads the new revision. Only found keys are kept: an unknown key always asks the store, so a flood
+ * of made-up keys cannot fill the memory.
+ *
+ * Found keys are kept by hash and by the exact text presented, so a known key is neither parsed
+ * (base62, checksum) nor hashed again. That text lives only in this process's memory, as it does
+ * while its request is served; it is never logged or stored. Only text that passed every check
+ * (format, checksum, environment) and was found active is kept, so a hit gives the answer the full
+ * check would give; any other text (malformed, other environment, unknown, revoked) misses and is
+ * checked in full.
  */
-export function createKeyCache(store: KeyLookup & Pick<AccountStore, 'keysRevision'>): KeyLookup {
-  const cached = new Map<string, NonNullable<Found>>();
+export function createKeyCache(store: KeyLookup & Pick<AccountStore, 'keysRevision'>): KeyCache {
+  const byHash = new Map<string, NonNullable<Found>>();
+  const byToken = new Map<string, NonNullable<Found>>();
   let revision: number | undefined;
   let checking: Promise<void> | undefined;
+
+  const clear = () => {
+    byHash.clear();
+    byToken.clear();
+  };
 
   const checkRevision = (): Promise<void> => {
     checking ??= store.keysRevision().then(
       (current) => {
-        if (current !== revision) cached.clear();
+        if (current !== revision) clear();
         revision = current;
         setImmediate(() => (checking = undefined));
       },
@@ -35,16 +61,24 @@ export function createKeyCache(store: KeyLookup & Pick<AccountStore, 'keysRevisi
   };
 
   return {
-    async findActiveKeyByHash(hash) {
+    knownToken(token) {
+      if (!byToken.has(token)) return undefined;
+      return checkRevision().then(() => byToken.get(token));
+    },
+    async findActiveKeyByHash(hash, token) {
       await checkRevision();
-      const hit = cached.get(hash);
-      if (hit) return hit;
+      const hit = byHash.get(hash);
+      if (hit) {
+        if (token !== undefined) byToken.set(token, hit);
+        return hit;
+      }
       const seenRevision = revision;
       const found = await store.findActiveKeyByHash(hash);
       // A revision that moved during the lookup may have revoked what was read: do not keep it.
       if (found && seenRevision === revision) {
-        if (cached.size >= MAX_CACHED_KEYS) cached.clear();
-        cached.set(hash, found);
+        if (byHash.size >= MAX_CACHED_KEYS) clear();
+        byHash.set(hash, found);
+        if (token !== undefined) byToken.set(token, found);
       }
       return found;
     },
