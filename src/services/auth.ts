@@ -19,7 +19,7 @@ const MAX_HEADER_LENGTH = 200;
  * Resolves the Authorization header to a principal, or throws UNAUTHORIZED (contract sections 2
  * and 6). Format, checksum and environment are checked before the key is hashed once and looked
  * up in one query. Messages say what is wrong and never repeat the key. With a key cache, text it
- * already found active in this keys revision skips the parse and the hash (nothing else can hit).
+ * already found active in this keys revision skips the parse (nothing else can hit).
  */
 export async function authenticate(
   authorization: string | null | undefined,
@@ -48,7 +48,7 @@ export async function authenticate(
   if (parsed.env !== expected) {
     throw invalidKey(`The API key is not valid for this environment: this server accepts only msr_${expected}_ keys.`);
   }
-  const found = await (cache ? cache.findActiveKeyByHash(hashApiKey(token), token) : store.findActiveKeyByHash(hashApiKey(token)));
+  const found = await store.findActiveKeyByHash(hashApiKey(token));
   if (!found) throw invalidKey('The API key is unknown or has been revoked.');
   return { account: found.account, keyId: found.key.id };
 }

@@ -1,3 +1,4 @@
+import { hashApiKey } from '../domain/keys';
 import type { AccountStore } from './account-store';
 
 type KeyLookup = Pick<AccountStore, 'findActiveKeyByHash'>;
@@ -6,14 +7,12 @@ type Found = Awaited<ReturnType<AccountStore['findActiveKeyByHash']>>;
 /** The store's key lookup, plus a lookup by the exact text a caller presented (see createKeyCache). */
 export interface KeyCache extends KeyLookup {
   /**
-   * The active key whose exact text is `token`, when this revision already authenticated it; else
-   * undefined and the caller checks the token in full. Text never found costs no store call (a
-   * malformed key keeps its 401 when the store is slow or down); text found before is answered only
-   * after this turn's revision check, as every lookup.
+   * The active key whose exact text is `token` (found by its SHA-256), when this revision already
+   * authenticated it; else undefined and the caller checks the token in full. Text never found
+   * costs no store call (a malformed key keeps its 401 when the store is slow or down); text found
+   * before is answered only after this turn's revision check, as every lookup.
    */
   knownToken(token: string): Promise<NonNullable<Found> | undefined> | undefined;
-  /** As the store's, and when found, remembers it under `token` too (the text that hashes to `hash`). */
-  findActiveKeyByHash(hash: string, token?: string): Promise<Found>;
 }
 
 /** More distinct keys than a server sees in one revision: past it the cache starts again. */
@@ -27,23 +26,19 @@ const MAX_CACHED_KEYS = 10_000;
  * reads the new revision. Only found keys are kept: an unknown key always asks the store, so a flood
  * of made-up keys cannot fill the memory.
  *
- * Found keys are kept by hash and by the exact text presented, so a known key is neither parsed
- * (base62, checksum) nor hashed again. That text lives only in this process's memory, as it does
- * while its request is served; it is never logged or stored. Only text that passed every check
- * (format, checksum, environment) and was found active is kept, so a hit gives the answer the full
- * check would give; any other text (malformed, other environment, unknown, revoked) misses and is
- * checked in full.
+ * Found keys are kept by the SHA-256 of their text, never by the text itself (no plaintext key is
+ * held beyond its request, in memory either: a heap snapshot shows none). A known key is hashed but
+ * not parsed again (base62, checksum: the larger cost). Only keys that passed every check (format,
+ * checksum, environment) and were found active are kept, so a hit gives the answer the full check
+ * would give; any other text (malformed, other environment, unknown, revoked) misses and is checked
+ * in full.
  */
 export function createKeyCache(store: KeyLookup & Pick<AccountStore, 'keysRevision'>): KeyCache {
   const byHash = new Map<string, NonNullable<Found>>();
-  const byToken = new Map<string, NonNullable<Found>>();
   let revision: number | undefined;
   let checking: Promise<void> | undefined;
 
-  const clear = () => {
-    byHash.clear();
-    byToken.clear();
-  };
+  const clear = () => byHash.clear();
 
   const checkRevision = (): Promise<void> => {
     checking ??= store.keysRevision().then(
@@ -62,23 +57,20 @@ export function createKeyCache(store: KeyLookup & Pick<AccountStore, 'keysRevisi
 
   return {
     knownToken(token) {
-      if (!byToken.has(token)) return undefined;
-      return checkRevision().then(() => byToken.get(token));
+      const hash = hashApiKey(token);
+      if (!byHash.has(hash)) return undefined;
+      return checkRevision().then(() => byHash.get(hash));
     },
-    async findActiveKeyByHash(hash, token) {
+    async findActiveKeyByHash(hash) {
       await checkRevision();
       const hit = byHash.get(hash);
-      if (hit) {
-        if (token !== undefined) byToken.set(token, hit);
-        return hit;
-      }
+      if (hit) return hit;
       const seenRevision = revision;
       const found = await store.findActiveKeyByHash(hash);
       // A revision that moved during the lookup may have revoked what was read: do not keep it.
       if (found && seenRevision === revision) {
         if (byHash.size >= MAX_CACHED_KEYS) clear();
         byHash.set(hash, found);
-        if (token !== undefined) byToken.set(token, found);
       }
       return found;
     },
