@@ -5,7 +5,7 @@ import { ApiError } from '../../src/domain/errors';
 import { schema } from '../../src/graphql';
 import { checkRestInput, describeCoercionError } from '../../src/http/rest-input';
 import type { RestRoute } from '../../src/http/routes';
-import { anyJson, hostileText } from '../hostile/values';
+import { anyJson, hostileText, PROTOTYPE_KEYS } from '../hostile/values';
 
 /** Every scalar or enum argument of a Query field (what checkRestInput checks without coerceInputValue). */
 const LEAF_ARGS = Object.values(schema.getQueryType()!.getFields()).flatMap((field) =>
@@ -46,5 +46,81 @@ describe('checkRestInput on scalar and enum arguments', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/** The answer checkRestInput gave for a list or input object argument before its compiled check. */
+function referenceObject(arg: GraphQLArgument, value: unknown) {
+  // checkRestInput's own rule before any coercion (unchanged): a JSON body sends the array it documents.
+  if (!Array.isArray(value)) return { error: { message: `'${arg.name}' must be an array.`, param: arg.name } };
+  try {
+    return { value: coerceInputValue(value, arg.type, (path, _invalid, error) => {
+      const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
+      throw new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param });
+    }) };
+  } catch (error) {
+    return { error: { message: (error as ApiError).message, param: (error as ApiError).param } };
+  }
+}
+
+describe('checkRestInput on batch items (a list of input objects)', () => {
+  const items = schema.getQueryType()!.getFields().batch!.args.find((arg) => arg.name === 'items')!;
+  const text = fc.oneof(fc.constantFrom('inch', 'centimeter', 'USD', 'EUR', '1.5', '2024-01-31', ''), hostileText);
+  const fieldValue = fc.oneof(
+    { weight: 6, arbitrary: text },
+    { weight: 2, arbitrary: fc.integer({ min: -5, max: 50 }) },
+    { weight: 2, arbitrary: fc.constantFrom('HALF_UP', 'DOWN', 'half_up', 'HALF_UPP', null, 2 ** 31, 1.5, true) },
+    { weight: 1, arbitrary: anyJson },
+  );
+  const fieldName = fc.oneof(
+    { weight: 10, arbitrary: fc.constantFrom('from', 'to', 'value', 'date', 'decimals', 'rounding') },
+    { weight: 1, arbitrary: fc.constantFrom('valu', 'From', 'extra', ...PROTOTYPE_KEYS) },
+  );
+  const valid = fc.record(
+    {
+      from: fc.constantFrom('inch', 'USD'),
+      to: fc.constantFrom('centimeter', 'EUR'),
+      value: fc.constantFrom('1', '2.5', '-0.001'),
+      date: fc.constantFrom('2024-01-31', null),
+      decimals: fc.integer({ min: 0, max: 40 }),
+      rounding: fc.constantFrom('HALF_UP', 'HALF_EVEN', 'FLOOR', null),
+    },
+    { requiredKeys: ['from', 'to', 'value'] },
+  );
+  const hostile = fc.dictionary(fieldName, fieldValue, { maxKeys: 8 }).map((entries) => JSON.parse(JSON.stringify(entries)) as unknown);
+  // A valid item with one field changed, added or removed: its only problem is the one made here.
+  const spoiled = fc.tuple(valid, fieldName, fc.option(fieldValue)).map(([good, name, changed]) => {
+    const copy: Record<string, unknown> = { ...good };
+    if (changed === null) delete copy[name];
+    else Object.defineProperty(copy, name, { value: changed, enumerable: true, writable: true, configurable: true });
+    return copy;
+  });
+  const item = fc.oneof({ weight: 5, arbitrary: valid }, { weight: 3, arbitrary: spoiled }, { weight: 2, arbitrary: hostile }, { weight: 1, arbitrary: anyJson });
+  const body = fc.oneof(
+    { weight: 3, arbitrary: fc.array(valid, { maxLength: 30 }) },
+    { weight: 6, arbitrary: fc.array(item, { maxLength: 30 }) },
+    { weight: 1, arbitrary: anyJson.filter((v) => v !== null && v !== undefined) },
+  );
+
+  it('gives the same value or the same first error as coerceInputValue', () => {
+    fc.assert(
+      fc.property(body, (value) => {
+        expect(actual(items, value)).toEqual(referenceObject(items, value));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('checks valid items without coerceInputValue, and still reports its exact errors', () => {
+    const good = [{ from: 'inch', to: 'centimeter', value: '1', rounding: 'HALF_UP', decimals: 2 }, { from: 'USD', to: 'EUR', value: '2', date: null }];
+    expect(actual(items, good)).toEqual({ value: good });
+    expect(actual(items, [...good, { from: 'inch', to: 'meter', valu: '1' }])).toEqual({
+      error: { message: "'items[2]' is invalid: Field \"value\" of required type \"String!\" was not provided.", param: 'items[2]' },
+    });
+    expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }])).toEqual(referenceObject(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }]));
+    expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', valu: '1' }])).toEqual({
+      error: { message: "'items[0]' is invalid: Field \"valu\" is not defined by type \"BatchItemInput\".", param: 'items[0]' },
+    });
+    expect(actual(items, [null])).toEqual({ error: { message: "'items[0]' is invalid: Expected non-nullable type \"BatchItemInput!\" not to be null.", param: 'items[0]' } });
   });
 });
