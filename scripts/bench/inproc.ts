@@ -17,22 +17,14 @@ import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
-import type { RatesReader } from '../../src/services/rates';
 import { batchItems } from './batch';
+import { NO_RATES } from './no-rates';
 import { CONVERT_PATH } from './targets';
 
 const [what = 'rest', countText = '5000', warmText] = process.argv.slice(2);
 const count = Number(countText);
 const warm = warmText === undefined ? Math.ceil(count / 5) : Number(warmText);
 
-const noRates: RatesReader = {
-  latest: () => undefined,
-  resolveDate: () => undefined,
-  loadPublications: async (dates) => dates.map(() => undefined),
-  knownCurrencies: () => new Set(['EUR']),
-  status: () => ({ date: null, fetchedAt: null, stale: true, lastError: null }),
-  latestMaxAgeSeconds: () => 0,
-};
 
 interface Answer {
   status: number;
@@ -64,7 +56,7 @@ async function main() {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_RATE_LIMIT: '1000000', KEY_RATE_LIMIT: '1000000' });
   const store = openStore(config);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const { handler } = createApp({ config, store, rates: noRates, limiters, logger: createLogger('silent') });
+  const { handler } = createApp({ config, store, rates: NO_RATES, limiters, logger: createLogger('silent') });
   const keys: string[] = [];
   const accounts = what === 'batch' ? Math.ceil(((count + warm) * 1000) / 1_900_000) : 1;
   for (let i = 0; i < accounts; i += 1) {

@@ -17,10 +17,11 @@ import { openStore } from '../../src/data/open-store';
 import { createRatesService } from '../../src/data/rates';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
-import type { RatesReader, RatesService } from '../../src/services/rates';
+import type { RatesService } from '../../src/services/rates';
 import { expressPeer } from './express-peer';
 import { memoryNow, type MemoryReport } from './memory';
 import { CONVERT_PATH, type ServersOptions, type ServersReady } from './targets';
+import { NO_RATES } from './no-rates';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ServersOptions;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measurement-bench-'));
@@ -36,15 +37,6 @@ const config = loadConfig({
 });
 const logger = createLogger('silent');
 const store = openStore(config);
-// Without the history, unit conversions never read rates: an empty reader keeps the run off the network.
-const noRates: RatesReader = {
-  latest: () => undefined,
-  resolveDate: () => undefined,
-  loadPublications: async (dates) => dates.map(() => undefined),
-  knownCurrencies: () => new Set(['EUR']),
-  status: () => ({ date: null, fetchedAt: null, stale: true, lastError: null }),
-  latestMaxAgeSeconds: () => 0,
-};
 // The ECB refresh start() launches in the background fails at once instead of reaching the network.
 const offline: typeof fetch = () => Promise.reject(new TypeError('the bench runs offline'));
 const ratesService: RatesService | undefined = options.ratesFile
@@ -86,7 +78,7 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
 async function start(): Promise<ServersReady> {
   // In-memory counters, as one instance without REDIS_URL runs.
   limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const { handler } = createApp({ config, store, rates: ratesService ?? noRates, limiters, logger });
+  const { handler } = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger });
   const key = await businessKey();
   const batchKeys: string[] = [];
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
