@@ -5,7 +5,7 @@
  * do not move with the machine's load); without valgrind it prints µs of CPU per request.
  *
  *   npx esbuild scripts/bench/inproc.ts --bundle --platform=node --format=esm --packages=external --outfile=dist/bench/inproc.js
- *   node dist/bench/inproc.js rest 20000      # or: batch 50
+ *   node dist/bench/inproc.js rest 20000      # or: units 20000, batch 50
  */
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -67,7 +67,9 @@ async function main() {
   const once = (i: number) =>
     what === 'batch'
       ? call(handler, 'POST', '/v1/batch', { authorization: `Bearer ${keys[i % keys.length]}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body)
-      : call(handler, 'GET', CONVERT_PATH, { authorization: `Bearer ${keys[0]}` });
+      : what === 'units'
+        ? call(handler, 'GET', '/v1/units/meter', {})
+        : call(handler, 'GET', CONVERT_PATH, { authorization: `Bearer ${keys[0]}` });
   const first = await once(0);
   if (first.status !== 200) throw new Error(`${first.status}: ${first.body.slice(0, 300)}`);
   if (process.env.INPROC_PRINT) console.log(first.body.slice(0, 400));
