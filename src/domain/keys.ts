@@ -1,4 +1,4 @@
-import { createHash, randomBytes as cryptoRandomBytes, randomInt } from 'node:crypto';
+import { hash, randomBytes as cryptoRandomBytes, randomInt } from 'node:crypto';
 import { crc32 } from './crc32';
 
 /**
@@ -61,7 +61,8 @@ export function parseApiKey(token: string): { env: KeyEnv } | undefined {
 
 /** The only form in which a key is stored or looked up. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // crypto.hash: the one-shot digest (Node 20.12+), without a Hash object per call.
+  return hash('sha256', key, 'hex');
 }
 
 /** Opaque record id such as `key_3kTMd9Qx0bLr7aZp`: 16 base62 characters, about 95 random bits. */

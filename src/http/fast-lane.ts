@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
-import { CONVERSION_FIELDS } from '../graphql/limits';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { isJsonContentType, parseJsonBody, tooLarge } from './body';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 import { toApiError } from './errors';
-import { PrebuiltAnswers } from './prebuilt';
-import { checkRestInput } from './rest-input';
+import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
+import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
@@ -20,7 +20,11 @@ import { limitHeaders } from './use-limit-headers';
 import { API_SECURITY_HEADERS } from './use-security-headers';
 
 export interface FastLaneOptions {
-  /** The executable schema: its root resolvers (rate-limit directive included) serve the routes. */
+  /**
+   * The schema whose root resolvers serve the routes, without the rate-limit directive's wrappers:
+   * the fast lane spends the caller's request limit itself (spendRateLimit) before it checks the
+   * inputs, after which the directive would spend nothing (pointsOf is 0 for a REST request).
+   */
   schema: GraphQLSchema;
   services: AppServices;
   contextServices: RequestContextServices;
@@ -43,6 +47,8 @@ const PLAIN_TARGET = /^(\/[A-Za-z0-9\-_~!$&'()*+,;=:@%]+)+(\?[^#]*)?$|^\/[^?#/]*
 const ENCODED_DOT = /%2e/i;
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;
+/** Request targets whose pre-built answer is known (see `known` below): past this many, the map starts again. */
+const MAX_KNOWN_TARGETS = 4096;
 
 /**
  * The REST routes of the route table served by a plain node:http handler in front of Yoga (issue 8):
@@ -56,12 +62,34 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const fields = options.schema.getQueryType()!.getFields();
   const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
   const prebuilt = new PrebuiltAnswers();
+  /**
+   * GET targets of pre-built routes (`/v1/units/meter`) whose answer was found once: the answer
+   * depends on the catalogue and the target alone, so the next request for the same target skips
+   * route matching, input checks and the resolver; the key, rate-limit and If-None-Match steps
+   * still run for it. Only answered targets are kept, and the map starts again when full, so made-up
+   * targets cannot grow it.
+   */
+  const known = new Map<string, { route: RestRoute; answer: PrebuiltAnswer }>();
+  /** A keep-alive connection's rate-limit bucket, computed once per socket (without X-Forwarded-For). */
+  const socketBuckets = new WeakMap<Socket, string>();
+  const bucketOf = (req: IncomingMessage) => {
+    const forwarded = headerText(req.headers['x-forwarded-for']);
+    const address = req.socket.remoteAddress ?? '127.0.0.1';
+    if (forwarded !== null) return rateLimitBucket(clientIp(address, forwarded, options.trust));
+    let bucket = socketBuckets.get(req.socket);
+    if (bucket === undefined) {
+      bucket = rateLimitBucket(clientIp(address, null, options.trust));
+      if (req.socket.remoteAddress !== undefined) socketBuckets.set(req.socket, bucket);
+    }
+    return bucket;
+  };
+  const logging = () => options.log.isLevelEnabled('info');
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string) => {
-    const context = new RequestContext(options.contextServices, {
-      authorization: req.headers.authorization ?? null,
-      clientBucket: () => rateLimitBucket(clientIp(req.socket.remoteAddress ?? '127.0.0.1', headerText(req.headers['x-forwarded-for']), options.trust)),
-    });
+  const contextOf = (req: IncomingMessage) =>
+    new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req) });
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string, target: string) => {
+    const context = contextOf(req);
     let parts: ResponseParts;
     try {
       let body: unknown;
@@ -71,63 +99,103 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       }
       if (route.access === 'key') await context.authenticate();
       await options.spendRateLimit(route.access, context);
-      const search = new URLSearchParams(query);
+      const search = queryParams(query);
       if (route.queryHint && query !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
       const field = fields[route.field!]!;
       const args = checkRestInput(route, field.args, argsOfPath(route, params), search, body);
       const graphQLContext: GraphQLContext = { requestContext: context, services: options.services, log: options.log };
       const value = await resolve(field, args, graphQLContext);
       const serialise = () => `{"data":${selectAllJson(options.schema, field.type, value, graphQLContext)}}`;
-      const ifNoneMatch = headerText(req.headers['if-none-match']);
       if (route.prebuilt) {
         const answer = prebuilt.of(route, value, serialise);
-        parts = restSuccessParts(route, answer.body, cacheOf(route), ifNoneMatch, answer.etag);
+        if (route.method === 'GET' && !route.queryHint) remember(target, route, answer);
+        parts = restSuccessParts(route, answer.body, cacheOf(route), headerText(req.headers['if-none-match']), answer.etag);
       } else {
         // A large answer (a batch) is encoded once here: byteLength and res.end would each walk the text.
         const text = serialise();
-        parts = restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), cacheOf(route), ifNoneMatch);
+        parts = restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), cacheOf(route), headerText(req.headers['if-none-match']));
       }
     } catch (error) {
-      if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-      const api = toApiError(error);
-      // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
-      parts = restErrorParts(api.param === undefined ? api : withParam(api, pathParamOf(route, api.param)), context.requestId);
+      parts = failure(error, route, context);
     }
-    Object.assign(parts.headers, API_SECURITY_HEADERS);
-    if (route.shared) Object.assign(parts.headers, SHARED_CORS_HEADERS);
-    parts.headers['x-request-id'] = context.requestId;
-    Object.assign(parts.headers, await limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers));
+    await send(req, res, route, context, parts);
+  };
+
+  /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
+  const serveKnown = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, answer: PrebuiltAnswer) => {
+    const context = contextOf(req);
+    let parts: ResponseParts;
+    try {
+      if (route.access === 'key') await context.authenticate();
+      await options.spendRateLimit(route.access, context);
+      parts = restSuccessParts(route, answer.body, cacheOf(route), headerText(req.headers['if-none-match']), answer.etag);
+    } catch (error) {
+      parts = failure(error, route, context);
+    }
+    await send(req, res, route, context, parts);
+  };
+
+  const remember = (target: string, route: RestRoute, answer: PrebuiltAnswer) => {
+    if (known.has(target)) return;
+    if (known.size >= MAX_KNOWN_TARGETS) known.clear();
+    known.set(target, { route, answer });
+  };
+
+  const failure = (error: unknown, route: RestRoute, context: RequestContext): ResponseParts => {
+    if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+    const api = toApiError(error);
+    // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
+    return restErrorParts(api.param === undefined ? api : withParam(api, pathParamOf(route, api.param)), context.requestId);
+  };
+
+  /** The headers every answer carries, then one writeHead and one end. */
+  const send = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, context: RequestContext, parts: ResponseParts) => {
+    const headers = parts.headers;
+    Object.assign(headers, API_SECURITY_HEADERS);
+    if (route.shared) Object.assign(headers, SHARED_CORS_HEADERS);
+    headers['x-request-id'] = context.requestId;
+    const limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in headers);
+    Object.assign(headers, limits instanceof Promise ? await limits : limits);
     // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
-    res.writeHead(parts.status, parts.headers);
+    res.writeHead(parts.status, headers);
     res.end(parts.body);
-    logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status: parts.status, context });
+    if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status: parts.status, context });
   };
 
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
   const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext) => {
-    if (CONVERSION_FIELDS.has(field.name)) {
-      const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
-      await graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
+    if (field.name === 'batch') {
+      // One conversion field plans nothing (RequestContext.planConversions returns at once for one).
+      await graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions: (args['items'] as unknown[]).length }]);
     }
     // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
     const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
     return field.resolve!(undefined, args, graphQLContext, info as never);
   };
 
+  const unexpected = (res: ServerResponse) => (error: unknown) => {
+    options.log.error({ err: error }, 'unexpected error in the fast lane');
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    res.end();
+  };
+
   return (req, res) => {
     const target = req.url ?? '';
+    // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method === 'GET') {
+      const hit = known.get(target);
+      if (hit) {
+        serveKnown(req, res, hit.route, hit.answer).catch(unexpected(res));
+        return true;
+      }
+    }
     if (!PLAIN_TARGET.test(target) || ENCODED_DOT.test(target)) return false;
     const mark = target.indexOf('?');
     const match = matchPath(mark < 0 ? target : target.slice(0, mark));
-    // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
     const route = match?.routes.find((r) => r.method === method);
     if (!match || !route || route.field === undefined) return false;
-    serve(req, res, route, match.params, mark < 0 ? '' : target.slice(mark + 1)).catch((error: unknown) => {
-      options.log.error({ err: error }, 'unexpected error in the fast lane');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-      res.end();
-    });
+    serve(req, res, route, match.params, mark < 0 ? '' : target.slice(mark + 1), target).catch(unexpected(res));
     return true;
   };
 }

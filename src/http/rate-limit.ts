@@ -142,11 +142,17 @@ export function rateLimitState(policy: RateLimitPolicy, res: RateLimiterRes): Ra
  * `limit=, remaining=, reset=` syntax of drafts 07 and earlier is not sent.
  */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  const { name, limit, windowSeconds } = state.policy;
-  return {
-    'RateLimit-Policy': `"${name}";q=${limit};w=${windowSeconds}`,
-    RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
-  };
+  return { 'RateLimit-Policy': rateLimitPolicyField(state.policy), RateLimit: rateLimitField(state) };
+}
+
+/** The RateLimit-Policy field of a policy: `"per-key";q=50;w=1`. */
+export function rateLimitPolicyField({ name, limit, windowSeconds }: RateLimitPolicy): string {
+  return `"${name}";q=${limit};w=${windowSeconds}`;
+}
+
+/** The RateLimit field of a state: `"per-key";r=49;t=1`. */
+export function rateLimitField(state: RateLimitState): string {
+  return `"${state.policy.name}";r=${state.remaining};t=${state.resetSeconds}`;
 }
 
 /** RATE_LIMIT_EXCEEDED, to be retried when the window resets; the edge sends Retry-After and the exhausted policy's RateLimit fields. */

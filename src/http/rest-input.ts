@@ -24,11 +24,44 @@ import type { RestRoute } from './routes';
  * query string value is parsed by its argument's type. Returns the arguments as the field's resolver
  * receives them (coerced once, here), for callers that resolve the field directly.
  */
+/** What checkRestInput reads of a query string: URLSearchParams, or the plain reading of queryParams. */
+export interface QueryParams {
+  keys(): IterableIterator<string>;
+  getAll(name: string): string[];
+}
+
+/** A query without percent-encoding, `+`, a leading `?` or anything but these characters reads as split text. */
+const PLAIN_QUERY = /^(?!\?)[A-Za-z0-9._~\-=&:,]*$/;
+
+/**
+ * The parameters of a query string (the text after `?`), exactly as URLSearchParams reads them.
+ * A plain query (no `%`, no `+`: nothing to decode) is only split on `&` and the first `=`, which
+ * is all the URL standard's form-urlencoded parser does to it; any other goes to URLSearchParams.
+ */
+export function queryParams(query: string): QueryParams {
+  if (query === '') return NO_PARAMS;
+  if (!PLAIN_QUERY.test(query)) return new URLSearchParams(query);
+  const names: string[] = [];
+  const values: string[] = [];
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    names.push(equals < 0 ? pair : pair.slice(0, equals));
+    values.push(equals < 0 ? '' : pair.slice(equals + 1));
+  }
+  return {
+    keys: () => names.values(),
+    getAll: (name) => values.filter((_, i) => names[i] === name),
+  };
+}
+
+const NO_PARAMS: QueryParams = { keys: () => [].values(), getAll: () => [] };
+
 export function checkRestInput(
   route: RestRoute,
   args: readonly GraphQLArgument[],
   pathParams: Record<string, string>,
-  search: URLSearchParams,
+  search: QueryParams,
   body: unknown,
 ): Record<string, unknown> {
   const { byName, checks } = compiled(args);

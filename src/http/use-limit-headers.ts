@@ -1,10 +1,9 @@
 import type { Plugin } from 'graphql-yoga';
 import { secondsToNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
-import { rateLimitHeaders } from './rate-limit';
+import { rateLimitField, rateLimitPolicyField } from './rate-limit';
 import type { RequestContext } from '../services/request-context';
 import { requestContextOf } from './request-context';
-import { lowerCased } from './rest-response';
 
 /**
  * The limits a caller is under, on every response, REST and GraphQL alike: the request rate limit
@@ -21,16 +20,28 @@ export function useLimitHeaders(quota: QuotaMeter, clock: () => Date): Plugin {
   };
 }
 
-/** The limit headers of a request's answer, lower-cased; `has` says which the answer already carries. */
-export async function limitHeaders(
+/**
+ * The limit headers of a request's answer, lower-cased; `has` says which the answer already carries.
+ * Synchronous when nothing is left to read (no key, or a charge already reported the quota): the
+ * fast lane then writes them without a promise.
+ */
+export function limitHeaders(
   context: RequestContext,
   quota: QuotaMeter,
   clock: () => Date,
   has: (lowerCaseName: string) => boolean,
-): Promise<Record<string, string>> {
+): Record<string, string> | Promise<Record<string, string>> {
+  if (context.principal && !context.quota) return quota.state(context.principal.account).then((state) => limitFields(context, state, clock, has));
+  return limitFields(context, context.quota, clock, has);
+}
+
+function limitFields(context: RequestContext, state: QuotaState | undefined, clock: () => Date, has: (lowerCaseName: string) => boolean): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (context.rateLimit && !has('ratelimit')) Object.assign(headers, lowerCased(rateLimitHeaders(context.rateLimit)));
-  if (context.principal) Object.assign(headers, lowerCased(quotaHeaders(context.quota ?? (await quota.state(context.principal.account)), clock())));
+  if (context.rateLimit && !has('ratelimit')) {
+    headers['ratelimit-policy'] = rateLimitPolicyField(context.rateLimit.policy);
+    headers['ratelimit'] = rateLimitField(context.rateLimit);
+  }
+  if (context.principal && state) Object.assign(headers, quotaHeaders(state, clock()));
   if (context.retryAfter !== undefined && !has('retry-after')) headers['retry-after'] = String(context.retryAfter);
   return headers;
 }
@@ -39,12 +50,12 @@ export async function limitHeaders(
  * The quota fields of a keyed response. They are X-Quota-* rather than the IETF RateLimit fields
  * because the per-key request limit already sends RateLimit/RateLimit-Policy, and a calendar month
  * has no fixed window (`w`) to describe it with. Reset is delta-seconds like Retry-After and the
- * draft's `t`, so client clock skew does not matter.
+ * draft's `t`, so client clock skew does not matter. Lower-cased, as both lanes write them.
  */
 export function quotaHeaders(state: QuotaState, now: Date): Record<string, string> {
   return {
-    'X-Quota-Limit': String(state.limit),
-    'X-Quota-Remaining': String(Math.max(0, state.limit - state.used)),
-    'X-Quota-Reset': String(secondsToNextMonth(now)),
+    'x-quota-limit': String(state.limit),
+    'x-quota-remaining': String(Math.max(0, state.limit - state.used)),
+    'x-quota-reset': String(secondsToNextMonth(now)),
   };
 }

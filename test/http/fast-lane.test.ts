@@ -184,6 +184,44 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         expect(answers[0]!.status).toBe(200);
       });
 
+      it('from memory for a target answered before, also once that memory has started again', async () => {
+        // In process (the lane's own listener, no socket): thousands of distinct targets, each a spelling of a unit.
+        const ask = (url: string, headers: Record<string, string> = {}) =>
+          new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve) => {
+            const req = { method: 'GET', url, headers, socket: { remoteAddress: '192.0.2.7' } } as unknown as IncomingMessage;
+            let status = 0;
+            let written: Record<string, string> = {};
+            const res = {
+              headersSent: false,
+              writeHead(code: number, fields: Record<string, string>) {
+                [status, written] = [code, fields];
+                return res;
+              },
+              end(body?: string | Buffer | null) {
+                resolve({ status, headers: written, body: body?.toString() ?? '' });
+              },
+            };
+            expect(fast.app.fastLane!(req, res as unknown as ServerResponse)).toBe(true);
+          });
+        const spellings = (word: string, count: number) =>
+          Array.from({ length: count }, (_, i) => [...word].map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c)).join(''));
+        const first = await ask('/v1/units/kilometer');
+        expect(first.status).toBe(200);
+        // More targets than the lane remembers (4,096): it starts again at least once on the way.
+        for (const spelling of [...spellings('kilometer', 512), ...spellings('kilometers', 1024), ...spellings('millimetres', 2048), ...spellings('centimeter', 1024)]) {
+          const answer = await ask(`/v1/units/${spelling}`);
+          expect(answer.status, spelling).toBe(200);
+        }
+        for (const url of ['/v1/units/kilometer', '/v1/units/KILOMETER', '/v1/units/kilometer', '/v1/units/km']) {
+          const again = await ask(url);
+          expect([again.status, again.body, again.headers['etag']]).toEqual([200, first.body, first.headers['etag']]);
+          expect(again.headers['ratelimit']).toMatch(/^"per-ip";r=\d+;t=\d+$/);
+          expect((await ask(url, { 'if-none-match': first.headers['etag']! })).status).toBe(304);
+        }
+        // An unknown spelling is never remembered as an answer.
+        for (let i = 0; i < 2; i += 1) expect((await ask('/v1/units/kilometre-ish')).status).toBe(404);
+      });
+
       it('for a strong ETag and 304 on the shared route', async () => {
         const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.sofa, 'GET', '/v1/currency/rates/latest', {})];
         const etag = first!.headers.get('etag')!;

@@ -3,7 +3,7 @@ import { coerceInputValue, getNamedType, isEnumType, isLeafType, isNonNullType, 
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { schema } from '../../src/graphql';
-import { checkRestInput, describeCoercionError } from '../../src/http/rest-input';
+import { checkRestInput, describeCoercionError, queryParams } from '../../src/http/rest-input';
 import type { RestRoute } from '../../src/http/routes';
 import { anyJson, hostileText, PROTOTYPE_KEYS } from '../hostile/values';
 
@@ -122,5 +122,26 @@ describe('checkRestInput on batch items (a list of input objects)', () => {
       error: { message: "'items[0]' is invalid: Field \"valu\" is not defined by type \"BatchItemInput\".", param: 'items[0]' },
     });
     expect(actual(items, [null])).toEqual({ error: { message: "'items[0]' is invalid: Expected non-nullable type \"BatchItemInput!\" not to be null.", param: 'items[0]' } });
+  });
+});
+
+describe('queryParams', () => {
+  /** What the URL standard's parser gives: every name in order (repeats kept) and each name's values. */
+  const reading = (params: { keys(): IterableIterator<string>; getAll(name: string): string[] }) => {
+    const names = [...params.keys()];
+    return { names, values: names.map((name) => params.getAll(name)) };
+  };
+  const expectLikeUrlSearchParams = (query: string) => {
+    expect(reading(queryParams(query)), query).toEqual(reading(new URLSearchParams(query)));
+  };
+
+  it.each(['', 'value=12.5&from=inch&to=centimeter', 'a', 'a=', '=b', 'a=b=c', 'a&&b', '&a=1&', 'a=1&a=2&b', 'symbols=USD,GBP', 'a=%41', 'a=1+2', '?a=1', 'a=%zz', 'a=%C3', 'é=1', 'a=b#c'])(
+    'reads %j as URLSearchParams does',
+    expectLikeUrlSearchParams,
+  );
+
+  it('reads any query as URLSearchParams does (plain ones without it)', () => {
+    const char = fc.constantFrom(...'aZ09.-_~=&:,?%+#é /'.split(''), '%41', '%2', '%C3%A9', '%FF');
+    fc.assert(fc.property(fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')), expectLikeUrlSearchParams), { numRuns: 3000 });
   });
 });
