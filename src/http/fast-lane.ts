@@ -156,10 +156,55 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     headers['x-request-id'] = context.requestId;
     const limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in headers);
     Object.assign(headers, limits instanceof Promise ? await limits : limits);
-    // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
-    res.writeHead(parts.status, headers);
-    res.end(parts.body);
-    if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status: parts.status, context });
+    post({ res, status: parts.status, headers, body: parts.body, logged: logging() ? { req, context } : undefined });
+  };
+
+  /**
+   * Answers are written together once the event loop has read what arrived in this turn
+   * (setImmediate: after the poll phase, before the next wait), not one by one as each is ready.
+   * Interleaved, each answer would wake a client that had just gone back to waiting; written in a
+   * row, the answers after the first find their readers awake. On loopback under load that was
+   * 20-25 % less server CPU per request and 25 % more requests a second for the same work
+   * (docs/benchmarks.md). An answer waits at most for the rest of the turn it was ready in.
+   *
+   * `deliver` is scheduled when a request enters the lane, so it runs before the quota's group
+   * commit of the same turn (also a setImmediate, scheduled later); answers that become ready after
+   * it in that phase (the charged conversions) are already together and are written at once.
+   */
+  let outbox: Outgoing[] = [];
+  let scheduled = false;
+  let delivering = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(deliver);
+  };
+  const post = (answer: Outgoing) => {
+    if (delivering) return write(answer);
+    outbox.push(answer);
+    schedule();
+  };
+  const deliver = () => {
+    scheduled = false;
+    delivering = true;
+    const answers = outbox;
+    outbox = [];
+    for (const answer of answers) write(answer);
+  };
+  const write = ({ res, status, headers, body, logged }: Outgoing) => {
+    try {
+      // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
+      res.writeHead(status, headers);
+      res.end(body);
+      if (logged) logRequest(options.log, { method: logged.req.method!, path: pathOf(logged.req.url!), status, context: logged.context });
+    } catch (error) {
+      unexpected(res)(error);
+    }
+  };
+  /** A request entered the lane in this turn: its answer waits for the turn's deliver. */
+  const entered = () => {
+    delivering = false;
+    schedule();
   };
 
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
@@ -186,6 +231,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     if (method === 'GET') {
       const hit = known.get(target);
       if (hit) {
+        entered();
         serveKnown(req, res, hit.route, hit.answer).catch(unexpected(res));
         return true;
       }
@@ -195,9 +241,19 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     const match = matchPath(mark < 0 ? target : target.slice(0, mark));
     const route = match?.routes.find((r) => r.method === method);
     if (!match || !route || route.field === undefined) return false;
+    entered();
     serve(req, res, route, match.params, mark < 0 ? '' : target.slice(mark + 1), target).catch(unexpected(res));
     return true;
   };
+}
+
+/** One answer waiting in the outbox, and what its access-log line needs (when info is logged). */
+interface Outgoing {
+  res: ServerResponse;
+  status: number;
+  headers: Record<string, string>;
+  body: ResponseParts['body'];
+  logged: { req: IncomingMessage; context: RequestContext } | undefined;
 }
 
 function withParam(error: ApiError, param: string): ApiError {

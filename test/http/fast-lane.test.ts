@@ -222,6 +222,33 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         for (let i = 0; i < 2; i += 1) expect((await ask('/v1/units/kilometre-ish')).status).toBe(404);
       });
 
+      it('writes the answers of one turn together, before that turn ends', async () => {
+        const order: string[] = [];
+        const microtasks = async (count: number) => {
+          for (let i = 0; i < count; i += 1) await Promise.resolve();
+        };
+        const enter = (url: string, i: number) =>
+          new Promise<void>((resolve) => {
+            const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '192.0.2.8' } } as unknown as IncomingMessage;
+            const res = { headersSent: false, writeHead: () => res, end: () => (order.push(`answer ${i}`), resolve()) };
+            expect(fast.app.fastLane!(req, res as unknown as ServerResponse)).toBe(true);
+          });
+        await enter('/v1/units/meter', -1); // known from here on: answered without any I/O
+        order.length = 0;
+        const done: Promise<void>[] = [];
+        for (const [i, url] of ['/v1/units/meter', '/v1/units/meter', '/v1/units/meter'].entries()) {
+          done.push(enter(url, i));
+          // Long enough for an answer ready in microtasks to have been written, were it written at once.
+          await microtasks(50);
+          expect(order).toEqual([]);
+        }
+        // Scheduled after the requests entered: the lane's delivery of this turn runs first.
+        setImmediate(() => order.push('next immediate'));
+        await Promise.all(done);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(order).toEqual(['answer 0', 'answer 1', 'answer 2', 'next immediate']);
+      });
+
       it('for a strong ETag and 304 on the shared route', async () => {
         const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.sofa, 'GET', '/v1/currency/rates/latest', {})];
         const etag = first!.headers.get('etag')!;
