@@ -55,7 +55,8 @@ const MAX_KNOWN_TARGETS = 4096;
  * the same checks in the contract's order (media type, body, key, rate limit, inputs), the field's
  * own root resolver (so plan, quota and every rule are the ones GraphQL runs), the answer serialised
  * as SOFA would select it (graphql/serialize.ts), headers from the same functions the Yoga path
- * uses, and one `res.end()`. What it does not own (GraphQL, pages, OpenAPI, unknown paths, other
+ * uses, and one `res.end()`, written together with the other answers of its event-loop turn. Known
+ * targets of the pre-built catalogue routes skip straight to the answer. What it does not own (GraphQL, pages, OpenAPI, unknown paths, other
  * methods) falls through to Yoga; the parity tests hold both lanes to identical answers.
  */
 export function createFastLane(options: FastLaneOptions): FastLane {
