@@ -6,15 +6,22 @@
  *
  *   npx esbuild scripts/bench/inproc.ts --bundle --platform=node --format=esm --packages=external --outfile=dist/bench/inproc.js
  *   node dist/bench/inproc.js rest 20000      # or: units 20000, batch 50
+ *   INPROC_HTTP_SERVER=1 node dist/bench/inproc.js rest 20000   # through main.ts's node:http front
+ *
+ * By default the requests go straight to createApp's handler. With INPROC_HTTP_SERVER=1 they go
+ * through the listener createHttpServer (src/http/node-server.ts) wraps around it, as in main.ts:
+ * the request path and route label, the 'close' listener and the two request metrics per request.
  */
 import fs from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
+import { parseTrustProxy } from '../../src/domain/client-ip';
+import { createHttpServer } from '../../src/http/node-server';
 import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import { batchItems } from './batch';
@@ -35,20 +42,36 @@ function call(handler: (req: IncomingMessage, res: ServerResponse) => void, meth
   return new Promise((resolve) => {
     const req = Readable.from(body === undefined ? [] : [Buffer.from(body)]) as unknown as IncomingMessage;
     Object.assign(req, { method, url, headers, socket: { remoteAddress: '127.0.0.1' } });
-    let status = 0;
+    let onClose: (() => void) | undefined;
     const res = {
       headersSent: false,
+      statusCode: 200,
       writeHead(s: number) {
-        status = s;
+        res.statusCode = s;
         res.headersSent = true;
         return res;
       },
       end(b?: string | Buffer) {
-        resolve({ status, body: b === undefined ? '' : b.toString() });
+        resolve({ status: res.statusCode, body: b === undefined ? '' : b.toString() });
+        // node:http emits 'close' once the response is written; here, once it is ended.
+        onClose?.();
+      },
+      // The node:http front's one listener per request (createHttpServer: the request metrics).
+      once(event: string, listener: () => void) {
+        if (event === 'close') onClose = listener;
+        return res;
       },
     };
     handler(req, res as unknown as ServerResponse);
   });
+}
+
+/** The request listener of main.ts's node:http server (never listening): createHttpServer around the app's handler. */
+function frontOf(app: ReturnType<typeof createApp>, config: ReturnType<typeof loadConfig>, logger: ReturnType<typeof createLogger>): RequestListener {
+  const server = createHttpServer({ handler: app.handler, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
+  const [listener] = server.listeners('request') as RequestListener[];
+  if (!listener) throw new Error('createHttpServer registered no request listener');
+  return listener;
 }
 
 async function main() {
@@ -56,7 +79,9 @@ async function main() {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_RATE_LIMIT: '1000000', KEY_RATE_LIMIT: '1000000' });
   const store = openStore(config);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const { handler } = createApp({ config, store, rates: NO_RATES, limiters, logger: createLogger('silent') });
+  const logger = createLogger('silent');
+  const app = createApp({ config, store, rates: NO_RATES, limiters, logger });
+  const handler = process.env.INPROC_HTTP_SERVER === '1' ? frontOf(app, config, logger) : app.handler;
   const keys: string[] = [];
   const accounts = what === 'batch' ? Math.ceil(((count + warm) * 1000) / 1_900_000) : 1;
   for (let i = 0; i < accounts; i += 1) {
@@ -86,7 +111,15 @@ async function main() {
   };
   await Promise.all(Array.from({ length: inFlight }, chain));
   const used = process.cpuUsage(start);
-  console.log(`${what}: ${count} requests, ${((used.user + used.system) / count).toFixed(1)} µs CPU per request`);
+  const via = process.env.INPROC_HTTP_SERVER === '1' ? ' (through createHttpServer)' : '';
+  if (via) {
+    // The front did its work: every request is in the metrics (the first, the warm-up, the measured).
+    const exposition = await app.metrics.render();
+    // Labels may hold braces (route="/v1/units/{unit}"): the sample is the line's last field.
+    const counted = /^measurement_http_requests_total\{.*,status="200"\} (\d+)$/m.exec(exposition)?.[1];
+    if (counted !== String(1 + warm + count)) throw new Error(`the metrics counted ${counted ?? 'nothing'}, not ${1 + warm + count} answers`);
+  }
+  console.log(`${what}${via}: ${count} requests, ${((used.user + used.system) / count).toFixed(1)} µs CPU per request`);
   await limiters.close();
   await store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -15,8 +15,11 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRatesService } from '../../src/data/rates';
+import { parseTrustProxy } from '../../src/domain/client-ip';
+import { createHttpServer } from '../../src/http/node-server';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
+import { createMetrics } from '../../src/metrics';
 import type { RatesService } from '../../src/services/rates';
 import { expressPeer } from './express-peer';
 import { memoryNow, type MemoryReport } from './memory';
@@ -37,10 +40,12 @@ const config = loadConfig({
 });
 const logger = createLogger('silent');
 const store = openStore(config);
+// One registry for the app, the rates service and the node:http front, as in main.ts.
+const metrics = createMetrics();
 // The ECB refresh start() launches in the background fails at once instead of reaching the network.
 const offline: typeof fetch = () => Promise.reject(new TypeError('the bench runs offline'));
 const ratesService: RatesService | undefined = options.ratesFile
-  ? createRatesService({ config, logger, fetch: offline, tuning: { tries: 1 } })
+  ? createRatesService({ config, logger, fetch: offline, tuning: { tries: 1 }, onFetchFailure: () => metrics.ecbFetchFailed() })
   : undefined;
 const servers: Server[] = [];
 let limiters: RateLimiters | undefined;
@@ -78,11 +83,13 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
 async function start(): Promise<ServersReady> {
   // In-memory counters, as one instance without REDIS_URL runs.
   limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const { handler } = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger });
+  const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics });
   const key = await businessKey();
   const batchKeys: string[] = [];
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
-  const appPort = await listen(createServer(handler));
+  // What npm start serves: main.ts's node:http front (per-request metrics, GET /metrics, the
+  // contract's parser-level refusals) around the app's handler, with the same metrics object.
+  const appPort = await listen(createHttpServer({ handler: app.handler, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }));
   const expressPort = await listen(createServer(expressPeer()));
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
