@@ -76,6 +76,10 @@ interface CompiledPath {
   readonly pattern: RegExp;
   readonly names: readonly string[];
   readonly routes: RestRoute[];
+  /** Its metrics label, the template in OpenAPI form (`/v1/units/{unit}`), computed once. */
+  readonly label: string;
+  /** The path's literal start (up to its first `:` or `.`): no path without it can match `pattern`. */
+  readonly prefix: string;
 }
 
 const compiled: CompiledPath[] = [];
@@ -90,7 +94,7 @@ for (const route of ROUTES) {
     names.push(name);
     return '([^/]+)';
   });
-  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route] });
+  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route], label: route.path.replace(/:([a-z]+)/g, '{$1}'), prefix: /^[^:.]*/.exec(route.path)![0] });
 }
 
 /** The routes at a path (for 404 vs 405), with its decoded path parameters. */
@@ -112,12 +116,28 @@ export function matchPath(pathname: string): RouteMatch | undefined {
  * form (`/v1/units/{unit}`), or "graphql", "account", "metrics", "other" — never the raw path.
  */
 export function routeLabel(pathname: string): string {
-  const match = matchPath(pathname);
-  if (match) return match.routes[0]!.path.replace(/:([a-z]+)/g, '{$1}');
+  // Per request (every answer is counted): the labels of the table's own paths are looked up, any
+  // other path is tested against the compiled patterns in order, with no decoding and no replace.
+  const known = LABELS.get(pathname);
+  if (known !== undefined) return known;
+  for (const entry of compiled) {
+    if (pathname.startsWith(entry.prefix) && entry.pattern.test(pathname)) return entry.label;
+  }
+  return labelOutsideTable(pathname);
+}
+
+function labelOutsideTable(pathname: string): string {
   if (pathname === '/graphql') return 'graphql';
   if (pathname === '/account' || pathname.startsWith('/account/')) return 'account';
   if (pathname === '/metrics') return 'metrics';
   return 'other';
+}
+
+/** The label of each path the table and the app spell out, found the slow way once. */
+const LABELS = new Map<string, string>();
+for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', '/account', '/metrics']) {
+  const entry = compiled.find((c) => c.pattern.test(pathname));
+  LABELS.set(pathname, entry ? entry.label : labelOutsideTable(pathname));
 }
 
 /** The path of a route with these parameters, percent-encoded: what matchPath decoded, written back. */
