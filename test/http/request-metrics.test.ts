@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pathOf } from '../../src/http/node-server';
 import { matchPath, ROUTES, routeLabel } from '../../src/http/routes';
 
 /** Before: a URL object per request. */
@@ -43,6 +44,39 @@ const target = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 24 }),
 );
 
+describe('the request path (pathOf)', () => {
+  it('is what new URL() gives for every target, ordinary or not', () => {
+    fc.assert(
+      fc.property(target, (url) => {
+        expect(pathOf(url)).toBe(referencePathOf(url));
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 20_000) },
+    );
+    for (const url of [undefined, '', '/', '/v1/units/meter?x=1', '/v1/convert?value=1&from=m&to=ft', '/metrics#x', '/a//b', '/a/.b', '/a/b.', '/openapi.json']) {
+      expect(pathOf(url)).toBe(referencePathOf(url));
+    }
+  });
+
+  it('cuts an ordinary origin-form target without new URL()', () => {
+    const original = globalThis.URL;
+    let made = 0;
+    globalThis.URL = class extends original {
+      constructor(...args: ConstructorParameters<typeof URL>) {
+        super(...args);
+        made += 1;
+      }
+    } as typeof URL;
+    try {
+      expect(pathOf('/v1/convert?value=12.5&from=in&to=cm')).toBe('/v1/convert');
+      expect(pathOf('/v1/units/meter')).toBe('/v1/units/meter');
+      expect(made).toBe(0);
+      expect(pathOf('/v1/units/../../metrics')).toBe('/metrics');
+      expect(made).toBe(1);
+    } finally {
+      globalThis.URL = original;
+    }
+  });
+});
 
 describe('the route label (routeLabel)', () => {
   it('is what the full match and replace gave, for every path', () => {
