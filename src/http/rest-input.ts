@@ -42,17 +42,18 @@ export function queryParams(query: string): QueryParams {
   if (query === '') return NO_PARAMS;
   if (!PLAIN_QUERY.test(query)) return new URLSearchParams(query);
   const names: string[] = [];
-  const values: string[] = [];
+  const byName = new Map<string, string[]>();
   for (const pair of query.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
-    names.push(equals < 0 ? pair : pair.slice(0, equals));
-    values.push(equals < 0 ? '' : pair.slice(equals + 1));
+    const name = equals < 0 ? pair : pair.slice(0, equals);
+    const value = equals < 0 ? '' : pair.slice(equals + 1);
+    names.push(name);
+    const values = byName.get(name);
+    if (values) values.push(value);
+    else byName.set(name, [value]);
   }
-  return {
-    keys: () => names.values(),
-    getAll: (name) => values.filter((_, i) => names[i] === name),
-  };
+  return { keys: () => names.values(), getAll: (name) => byName.get(name)?.slice() ?? [] };
 }
 
 const NO_PARAMS: QueryParams = { keys: () => [].values(), getAll: () => [] };
