@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
+import { CONVERSION_FIELDS } from '../graphql/limits';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { isJsonContentType, parseJsonBody, tooLarge } from './body';
@@ -15,6 +16,7 @@ import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
+import { plainPathEnd } from './target';
 import { logRequest } from './use-request-log';
 import { limitHeaders } from './use-limit-headers';
 import { API_SECURITY_HEADERS } from './use-security-headers';
@@ -39,11 +41,9 @@ export interface FastLaneOptions {
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
- * Request targets the fast lane reads exactly as the WHATWG URL parser behind Yoga would: a plain
- * origin-form path without dot segments (also percent-encoded ones) and no fragment. Anything else
- * goes to Yoga, which normalises it its own way.
+ * The fast lane takes only targets URL parsing leaves as they are (plainPathEnd), with no fragment
+ * and no percent-encoded dot anywhere; anything else goes to Yoga, which normalises it its own way.
  */
-const PLAIN_TARGET = /^(\/[A-Za-z0-9\-_~!$&'()*+,;=:@%]+)+(\?[^#]*)?$|^\/[^?#/]*(\?[^#]*)?$/;
 const ENCODED_DOT = /%2e/i;
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;
@@ -98,8 +98,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         if (!isJsonContentType(headerText(req.headers['content-type']))) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
         body = parseJsonBody(await readNodeBody(req, route.bodyLimit ?? DEFAULT_BODY_LIMIT));
       }
-      if (route.access === 'key') await context.authenticate();
-      await options.spendRateLimit(route.access, context);
+      await admit(route, context);
       const search = queryParams(query);
       if (route.queryHint && query !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
       const field = fields[route.field!]!;
@@ -127,13 +126,18 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     const context = contextOf(req);
     let parts: ResponseParts;
     try {
-      if (route.access === 'key') await context.authenticate();
-      await options.spendRateLimit(route.access, context);
+      await admit(route, context);
       parts = restSuccessParts(route, answer.body, cacheOf(route), headerText(req.headers['if-none-match']), answer.etag);
     } catch (error) {
       parts = failure(error, route, context);
     }
     await send(req, res, route, context, parts);
+  };
+
+  /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
+  const admit = async (route: RestRoute, context: RequestContext) => {
+    if (route.access === 'key') await context.authenticate();
+    await options.spendRateLimit(route.access, context);
   };
 
   const remember = (target: string, route: RestRoute, answer: PrebuiltAnswer) => {
@@ -210,9 +214,10 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
   const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext) => {
-    if (field.name === 'batch') {
-      // One conversion field plans nothing (RequestContext.planConversions returns at once for one).
-      await graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions: (args['items'] as unknown[]).length }]);
+    if (CONVERSION_FIELDS.has(field.name)) {
+      const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
+      const planned = graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
+      if (planned) await planned;
     }
     // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
     const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
@@ -237,8 +242,9 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         return true;
       }
     }
-    if (!PLAIN_TARGET.test(target) || ENCODED_DOT.test(target)) return false;
-    const mark = target.indexOf('?');
+    const end = plainPathEnd(target);
+    if (end < 0 || target.includes('#') || ENCODED_DOT.test(target)) return false;
+    const mark = end < target.length ? end : -1;
     const match = matchPath(mark < 0 ? target : target.slice(0, mark));
     const route = match?.routes.find((r) => r.method === method);
     if (!match || !route || route.field === undefined) return false;

@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics';
 import { answerClientErrors, BASELINE_HEADERS } from './client-error';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
 import { routeLabel } from './routes';
+import { plainPathEnd } from './target';
 
 export interface HttpServerOptions {
   /** Everything but /metrics: the Yoga app. */
@@ -56,32 +57,6 @@ export function pathOf(url: string | undefined): string {
   } catch {
     return '';
   }
-}
-
-/** Characters a path may hold unchanged by URL parsing (RFC 3986 pchar and `/`; `.` and `%` are checked apart). */
-const PLAIN = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~!$&'()*+,;=:@/") PLAIN[c.charCodeAt(0)] = 1;
-const DOT = 0x2e;
-const PERCENT = 0x25;
-const QUESTION = 0x3f;
-const HASH = 0x23;
-const SLASH = 0x2f;
-/** A `.` or `..` segment, in any spelling URL parsing takes for one. */
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
-
-/** Where the pathname of a target that URL parsing leaves as it is ends (at `?`, `#` or the end); -1 for any other target. */
-function plainPathEnd(url: string): number {
-  if (url.charCodeAt(0) !== SLASH || url.charCodeAt(1) === SLASH) return -1;
-  let dots = false;
-  let i = 1;
-  for (; i < url.length; i += 1) {
-    const c = url.charCodeAt(i);
-    if (c === QUESTION || c === HASH) break;
-    if (c === DOT || c === PERCENT) dots = true;
-    else if (c >= 128 || PLAIN[c] !== 1) return -1;
-  }
-  if (dots && DOT_SEGMENT.test(url.slice(0, i))) return -1;
-  return i;
 }
 
 async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {

@@ -95,10 +95,15 @@ export class RequestContext {
    * document order, so that fields (and batch items) past it are refused without being computed. A
    * document asking for one conversion at most needs no read: its charge alone decides. When the key
    * is missing or invalid nothing is planned, and each keyed field reports UNAUTHORIZED itself.
+   * Undefined, not a promise, when there is nothing to plan: a single conversion awaits nothing.
    */
-  async planConversions(plan: readonly PlannedConversion[]): Promise<void> {
+  planConversions(plan: readonly PlannedConversion[]): Promise<void> | undefined {
     const total = plan.reduce((sum, field) => sum + field.conversions, 0);
-    if (total <= 1) return;
+    if (total <= 1) return undefined;
+    return this.share(plan);
+  }
+
+  private async share(plan: readonly PlannedConversion[]): Promise<void> {
     const principal = await this.authenticate().catch(() => undefined);
     if (!principal) return;
     const state = await this.services.quotaState(principal.account);
