@@ -66,7 +66,10 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
   const charged = async <T>(convert: () => Promise<T>, caller: Caller): Promise<T> => {
     if (caller.allowance === 0) throw quota.refusal(caller.principal.account);
     const result = await convert();
-    caller.reportQuota(await quota.charge(caller.principal.account));
+    // The state the charge read is reported on a refusal too: the headers need no second read.
+    const { granted, state } = await quota.chargeUpTo(caller.principal.account, 1);
+    caller.reportQuota(state);
+    if (granted === 0) throw quotaExceeded(clock(), state.limit);
     return result;
   };
 

@@ -4,9 +4,7 @@ import { currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
 import { PLANS } from '../domain/plans';
 
 export interface QuotaMeter {
-  /** Counts one conversion, atomically; throws QUOTA_EXCEEDED (nothing counted) when the month's quota is used up. */
-  charge(account: Account): Promise<QuotaState>;
-  /** Counts up to `wanted` conversions (fewer when the quota runs out); returns how many were granted. */
+  /** Counts up to `wanted` conversions, atomically (fewer when the quota runs out); returns how many were granted and the state after. */
   chargeUpTo(account: Account, wanted: number): Promise<{ granted: number; state: QuotaState }>;
   /** The account's quota this month, counting nothing (for the headers of calls that cost none). */
   state(account: Account): Promise<QuotaState>;
@@ -68,11 +66,6 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefus
 
   return {
     chargeUpTo,
-    async charge(account) {
-      const { granted, state } = await chargeUpTo(account, 1);
-      if (granted === 0) throw quotaExceeded(clock(), state.limit);
-      return state;
-    },
     refusal: (account) => {
       onRefused?.(account, 1);
       return quotaExceeded(clock(), limitOf(account));

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { currentMonth, isQuotaMonth, quotaExceeded, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
+import { currentMonth, groupThousands, isQuotaMonth, quotaExceeded, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
 
 const DAY = 86_400;
 
@@ -56,5 +57,24 @@ describe('quotaExceeded', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', status: 429, details: { retryAfterSeconds: 3600 } });
     expect(error.message).toBe('The monthly quota of 1,000 conversions is used up; it resets at 2026-04-01T00:00:00Z.');
+  });
+});
+
+describe('groupThousands writes a count as en-US does', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [100_000, '100,000'],
+    [2_000_000, '2,000,000'],
+    [Number.MAX_SAFE_INTEGER, '9,007,199,254,740,991'],
+    [-1500, '-1,500'],
+    [1.5, '1.5'],
+  ])('%s → %s', (n, text) => {
+    expect(groupThousands(n)).toBe(text);
+  });
+
+  it("equals toLocaleString('en-US') for every safe whole number", () => {
+    fc.assert(fc.property(fc.maxSafeNat(), (n) => groupThousands(n) === n.toLocaleString('en-US')));
   });
 });
