@@ -2,7 +2,7 @@
  * `npm run bench`: throughput and latency of the API against a plain node:http handler that sends
  * the same bytes and a hand-written Express peer, in one run, on loopback, plus the server's memory
  * with the whole ECB history loaded. Options: --duration 10 --warmup 2 --connections 10
- * --pipelining 1 --only baseline,express,rest,graphql,units,batch,rss --json --profile <dir>
+ * --pipelining 1 --only baseline,answer,express,rest,graphql,units,batch,rss --json --profile <dir>
  * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
  * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
  * --tsx runs the server child under tsx instead of compiled (as --profile does).

@@ -4,6 +4,7 @@
  * core instead of taking turns with the servers on one event loop. The servers share this process
  * but are loaded one at a time, so they never compete. Its one argument is a ServersOptions JSON.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,6 +64,9 @@ async function businessKey(): Promise<string> {
 
 const SETTLE_MS = 2000;
 
+/** Headers node:http writes itself on every answer (fetch also shows them). */
+const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
 /** Starts the rates service with RATES_FILE set, as main.ts does, and measures the process around it. */
 async function loadHistory(service: RatesService, file: string): Promise<MemoryReport> {
   const before = memoryNow();
@@ -103,9 +107,19 @@ async function start(): Promise<ServersReady> {
       response.end(body);
     }),
   );
+  // The app's answer whole: its headers as it sent them, but those node:http adds itself, with a
+  // fresh request id per request as the app makes (the counters' digits vary, their length does not).
+  const answerHeaders: [string, string][] = [...sample.headers].filter(([name]) => !NODE_HEADERS.has(name));
+  const answerPort = await listen(
+    createServer((_request, response) => {
+      const headers = answerHeaders.map(([name, value]): [string, string] => [name, name === 'x-request-id' ? randomUUID() : value]);
+      response.writeHead(200, headers.flat());
+      response.end(body);
+    }),
+  );
   const memory: MemoryReport =
     ratesService && options.ratesFile ? await loadHistory(ratesService, options.ratesFile) : { skipped: options.memorySkipped ?? 'not asked for' };
-  return { appPort, baselinePort, expressPort, key, batchKeys, convertBody: body.toString('utf8'), contentType, memory };
+  return { appPort, baselinePort, answerPort, expressPort, key, batchKeys, convertBody: body.toString('utf8'), contentType, memory };
 }
 
 let stopping = false;

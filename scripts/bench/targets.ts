@@ -18,6 +18,8 @@ export interface ServersOptions {
 export interface ServersReady {
   appPort: number;
   baselinePort: number;
+  /** node:http answering with the app's whole answer to GET /v1/convert: its body and its headers. */
+  answerPort: number;
   expressPort: number;
   /** A business-plan key: its monthly quota (2,000,000) is far above what one row sends. */
   key: string;
@@ -33,8 +35,8 @@ export interface Target {
   /** Short name for `--only`. */
   id: string;
   label: string;
-  /** baseline: the ratios' denominator; peer: the Express service; app: this project. */
-  kind: 'baseline' | 'peer' | 'app';
+  /** baseline: the ratios' denominator; peer: the Express service; reference: a bare handler, for scale; app: this project. */
+  kind: 'baseline' | 'peer' | 'reference' | 'app';
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
@@ -50,7 +52,7 @@ export interface Target {
   check(json: unknown, text: string): void;
 }
 
-export const TARGET_IDS = ['baseline', 'express', 'rest', 'graphql', 'units', 'batch'] as const;
+export const TARGET_IDS = ['baseline', 'answer', 'express', 'rest', 'graphql', 'units', 'batch'] as const;
 
 export const CONVERT_PATH = '/v1/convert?value=12.5&from=inch&to=centimeter';
 export const PEER_PATH = '/v1/convert?value=12.5&from=in&to=cm';
@@ -93,6 +95,21 @@ export function benchTargets(s: ServersReady): Target[] {
       headers: {},
       check: (json, text) => {
         assert.equal(text, s.convertBody, 'baseline body differs from the app body');
+        assert.deepEqual(json, { data: CONVERSION });
+      },
+    },
+    {
+      // Not a goal's denominator: how fast node:http alone sends what GET /v1/convert must send (the
+      // contract's 13 headers, a fresh request id each time), so a run shows what share of the gap
+      // to the baseline is the answer itself and what share is the work behind it.
+      id: 'answer',
+      label: "reference: node:http, the app's whole answer (headers too)",
+      kind: 'reference',
+      url: `http://127.0.0.1:${s.answerPort}${CONVERT_PATH}`,
+      method: 'GET',
+      headers: {},
+      check: (json, text) => {
+        assert.equal(text, s.convertBody, 'reference body differs from the app body');
         assert.deepEqual(json, { data: CONVERSION });
       },
     },
