@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: throughput and latency of the API against a plain node:http handler that sends
  * the same bytes and a hand-written Express peer, in one run, on loopback, plus the server's memory
- * with the whole ECB history loaded. Options: --duration 10 --warmup 2 --connections 10
+ * with the whole ECB history loaded. Options: --duration 10 --rounds 5 --warmup 2 --connections 10
  * --pipelining 1 --only baseline,answer,express,rest,graphql,units,batch,rss --json --profile <dir>
  * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
  * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
@@ -14,13 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { batchAccountsFor } from './bench/batch';
-import { measure, type LoadOptions, type Measurement } from './bench/load';
+import { loadOn, type LoadOptions, type Measurement } from './bench/load';
 import type { MemoryFigures, MemoryReport } from './bench/memory';
 import { formatReport, problems, ratios, runInfo } from './bench/report';
 import { benchTargets, TARGET_IDS, verifyTarget, type ServersOptions, type ServersReady } from './bench/targets';
 
 const IDS = [...TARGET_IDS, 'rss'];
-const USAGE = `usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx]`;
+const USAGE = `usage: npm run bench -- [--duration 10] [--rounds 5] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx]`;
 const DEFAULT_RATES_FILE = fileURLToPath(new URL('../../shared/ecb/eurofxref-hist.zip', import.meta.url));
 
 /** The command line, checked before anything starts: a typo must not cost a minute of load. */
@@ -28,6 +28,7 @@ function readArgs() {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '10' },
       pipelining: { type: 'string', default: '1' },
@@ -39,17 +40,19 @@ function readArgs() {
       tsx: { type: 'boolean', default: false },
     },
   });
-  const count = (name: 'duration' | 'warmup' | 'connections' | 'pipelining', min: number): number => {
+  const count = (name: 'duration' | 'rounds' | 'warmup' | 'connections' | 'pipelining', min: number): number => {
     const n = Number(values[name]);
     if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min} (got ${values[name]})`);
     return n;
   };
   const options: LoadOptions = {
     duration: count('duration', 1),
+    rounds: count('rounds', 1),
     warmup: count('warmup', 0),
     connections: count('connections', 1),
     pipelining: count('pipelining', 1),
   };
+  if (options.duration % options.rounds !== 0) throw new Error(`--duration (${options.duration}) must be a multiple of --rounds (${options.rounds}): whole seconds per slice`);
   const only = values.only?.split(',').map((id) => id.trim());
   const unknown = only?.filter((id) => !IDS.includes(id));
   if (unknown?.length) throw new Error(`--only: unknown id ${unknown.join(', ')} (ids: ${IDS.join(', ')})`);
@@ -164,11 +167,21 @@ async function main(): Promise<number> {
     // Every target must give its right answer before any load: a fast 401 is not a result.
     const expected = new Map<string, string>();
     for (const target of targets) expected.set(target.id, await verifyTarget(target));
-    // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU.
-    for (const target of targets) {
-      log(`${target.label}: ${options.warmup} s warm-up, ${options.duration} s measured…`);
-      rows.push(await measure(target, expected.get(target.id)!, options, () => askCpu(child)));
+    // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU. The
+    // targets take turns, one slice each per round, so every row is measured across the whole run.
+    const loads = targets.map((target) => ({ target, load: loadOn(target, expected.get(target.id)!, options, () => askCpu(child)) }));
+    const seconds = options.duration / options.rounds;
+    for (let round = 1; round <= options.rounds; round += 1) {
+      log(`round ${round} of ${options.rounds}: ${seconds} s per target…`);
+      for (const { target, load } of loads) {
+        if (round === 1 && options.warmup > 0) {
+          log(`  ${target.label}: ${options.warmup} s warm-up`);
+          await load.warmUp();
+        }
+        await load.slice(seconds);
+      }
     }
+    rows.push(...loads.map(({ load }) => load.result()));
     if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(child) };
   } finally {
     await stopServers(child);

@@ -2,8 +2,15 @@ import autocannon from 'autocannon';
 import type { Target } from './targets';
 
 export interface LoadOptions {
-  /** Seconds measured per target. */
+  /** Seconds measured per target, in all. */
   duration: number;
+  /**
+   * The measured seconds come in this many slices per target, the targets taking turns (baseline,
+   * app, baseline, app…), so that every row is measured across the same minutes of the run: on a
+   * shared machine the speed drifts within a run, and a row measured in one block takes whatever
+   * its 10 seconds drew (the baseline's own spread reached ±25 % within a block).
+   */
+  rounds: number;
   /** Seconds of load before measuring, discarded: lets V8 optimise the hot paths and the heap settle. */
   warmup: number;
   connections: number;
@@ -79,38 +86,84 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-export async function measure(target: Target, expectBody: string, o: LoadOptions, serverCpu?: CpuClock): Promise<Measurement> {
+/** One stretch of measured load on one target: what autocannon counted, and the server's CPU over it. */
+export interface Slice {
+  seconds: number;
+  /** Mean and spread of autocannon's per-second request counts in this slice. */
+  mean: number;
+  sd: number;
+  requests: number;
+  latencies: readonly number[];
+  /** Server CPU (µs) over the slice; undefined when not measured. */
+  cpuMicros: number | undefined;
+  result: Pick<autocannon.Result, 'non2xx' | 'mismatches' | 'errors' | 'timeouts' | 'statusCodeStats'>;
+}
+
+/**
+ * A target under load: warm it up once, then measure it in slices (see LoadOptions.rounds). Every
+ * response of both is checked against the verified body.
+ */
+export function loadOn(target: Target, expectBody: string, o: LoadOptions, serverCpu?: CpuClock) {
   let firstMismatch: string | undefined;
   const onMismatch = (body: string) => {
     firstMismatch ??= body.slice(0, 500);
   };
-  const warm = o.warmup > 0 ? await fire(target, expectBody, o.warmup, o, onMismatch) : undefined;
-  const latencies: number[] = [];
-  const cpuBefore = await serverCpu?.();
-  const run = await fire(target, expectBody, o.duration, o, onMismatch, (ms) => latencies.push(ms));
-  const cpuAfter = await serverCpu?.();
-  const sorted = Float64Array.from(latencies).sort();
+  let warm: autocannon.Result | undefined;
+  const slices: Slice[] = [];
+  return {
+    async warmUp(): Promise<void> {
+      if (o.warmup > 0) warm = await fire(target, expectBody, o.warmup, o, onMismatch);
+    },
+    async slice(seconds: number): Promise<void> {
+      const latencies: number[] = [];
+      const cpuBefore = await serverCpu?.();
+      const run = await fire(target, expectBody, seconds, o, onMismatch, (ms) => latencies.push(ms));
+      const cpuAfter = await serverCpu?.();
+      slices.push({
+        seconds,
+        mean: run.requests.mean,
+        sd: run.requests.stddev,
+        requests: run.requests.total,
+        latencies,
+        cpuMicros: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+        result: run,
+      });
+    },
+    result: (): Measurement => combine(target, slices, warm, firstMismatch),
+  };
+}
+
+/** The slices of one target as one row: per-second means weighted by seconds, their pooled spread, latencies and CPU over all of them. */
+export function combine(target: Pick<Target, 'id' | 'label' | 'kind' | 'itemsPerRequest'>, slices: readonly Slice[], warm?: Slice['result'], firstMismatch?: string): Measurement {
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const mean = seconds > 0 ? slices.reduce((sum, s) => sum + s.mean * s.seconds, 0) / seconds : 0;
+  // Pooled: the spread within each slice plus the spread between the slices' means.
+  const variance = seconds > 0 ? slices.reduce((sum, s) => sum + s.seconds * (s.sd ** 2 + (s.mean - mean) ** 2), 0) / seconds : 0;
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0);
+  const cpu = slices.every((s) => s.cpuMicros !== undefined) && slices.length > 0 ? slices.reduce((sum, s) => sum + s.cpuMicros!, 0) : undefined;
+  const sorted = Float64Array.from(slices.flatMap((s) => s.latencies)).sort();
+  const results = [...(warm ? [warm] : []), ...slices.map((s) => s.result)];
   const statusCodes: Record<string, number> = {};
-  for (const result of [warm, run]) {
-    for (const [code, stat] of Object.entries(result?.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + (stat.count ?? 0);
+  for (const result of results) {
+    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + (stat.count ?? 0);
   }
-  const sum = (pick: (r: autocannon.Result) => number) => pick(run) + (warm ? pick(warm) : 0);
+  const sum = (pick: (r: Slice['result']) => number) => results.reduce((total, r) => total + pick(r), 0);
   return {
     id: target.id,
     label: target.label,
     kind: target.kind,
     itemsPerRequest: target.itemsPerRequest,
-    requestsPerSecond: run.requests.mean,
-    requestsPerSecondSd: run.requests.stddev,
+    requestsPerSecond: mean,
+    requestsPerSecondSd: Math.sqrt(variance),
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
-    requests: run.requests.total,
+    requests,
     non2xx: sum((r) => r.non2xx),
     mismatches: sum((r) => r.mismatches),
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
     statusCodes,
     firstMismatch,
-    serverCpuMicros: cpuBefore !== undefined && cpuAfter !== undefined && run.requests.total > 0 ? (cpuAfter - cpuBefore) / run.requests.total : undefined,
+    serverCpuMicros: cpu !== undefined && requests > 0 ? cpu / requests : undefined,
   };
 }

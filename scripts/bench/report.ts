@@ -116,7 +116,7 @@ export function formatReport(info: RunInfo, rows: readonly Measurement[], memory
   const lines = [
     `node ${info.node} · ${info.cpu} × ${info.cores} cores · ${info.date} · load average at start ${info.loadAverage}`,
     `command: ${info.command}`,
-    `load: ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmup} s warm-up + ${o.duration} s measured per target`,
+    `load: ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmup} s warm-up + ${o.duration} s measured per target, in ${o.rounds} slice${o.rounds === 1 ? '' : 's'} of ${o.duration / o.rounds} s (the targets taking turns)`,
     `setup: ${info.setup}`,
     '',
     '| target | req/s (mean ± sd) | items/s | p50 ms | p99 ms | server CPU µs/req | vs baseline | vs Express | CPU vs baseline | requests | non-2xx |',

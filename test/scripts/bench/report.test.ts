@@ -55,10 +55,11 @@ describe('bench report ratios', () => {
   });
 
   it('prints items/s and marks the items ratios in the table', () => {
-    const text = formatReport(runInfo('npm run bench', { duration: 10, warmup: 2, connections: 10, pipelining: 1 }), ROWS);
+    const text = formatReport(runInfo('npm run bench', { duration: 10, rounds: 5, warmup: 2, connections: 10, pipelining: 1 }), ROWS);
     expect(text).toContain('| batch | 200 ± 1 | 200,000 | 1.00 | 2.00 | 4000 | 5.00x ⁱ | 25.00x ⁱ | 5.00x ⁱ | 2,000 | 0 |');
     expect(text).toContain('| rest | 20,000 ± 1 |  | 1.00 | 2.00 | 50.0 | 0.50x | 2.50x | 0.40x | 200,000 | 0 |');
     expect(text).toContain('ⁱ items/s');
+    expect(text).toContain('2 s warm-up + 10 s measured per target, in 5 slices of 2 s (the targets taking turns)');
   });
 
   it('says why there are no memory figures', () => {
