@@ -85,34 +85,25 @@ export function benchTargets(s: ServersReady): Target[] {
   const app = `http://127.0.0.1:${s.appPort}`;
   const auth = { authorization: `Bearer ${s.key}` };
   const items = batchItems();
+  /** A bare handler's row: GET /v1/convert on its port, which must answer the app's own body. */
+  const bare = (id: string, label: string, kind: Target['kind'], port: number): Target => ({
+    id,
+    label,
+    kind,
+    url: `http://127.0.0.1:${port}${CONVERT_PATH}`,
+    method: 'GET',
+    headers: {},
+    check: (json, text) => {
+      assert.equal(text, s.convertBody, `${id} body differs from the app body`);
+      assert.deepEqual(json, { data: CONVERSION });
+    },
+  });
   return [
-    {
-      id: 'baseline',
-      label: 'baseline: node:http, same bytes',
-      kind: 'baseline',
-      url: `http://127.0.0.1:${s.baselinePort}${CONVERT_PATH}`,
-      method: 'GET',
-      headers: {},
-      check: (json, text) => {
-        assert.equal(text, s.convertBody, 'baseline body differs from the app body');
-        assert.deepEqual(json, { data: CONVERSION });
-      },
-    },
-    {
-      // Not a goal's denominator: how fast node:http alone sends what GET /v1/convert must send (the
-      // contract's 13 headers, a fresh request id each time), so a run shows what share of the gap
-      // to the baseline is the answer itself and what share is the work behind it.
-      id: 'answer',
-      label: "reference: node:http, the app's whole answer (headers too)",
-      kind: 'reference',
-      url: `http://127.0.0.1:${s.answerPort}${CONVERT_PATH}`,
-      method: 'GET',
-      headers: {},
-      check: (json, text) => {
-        assert.equal(text, s.convertBody, 'reference body differs from the app body');
-        assert.deepEqual(json, { data: CONVERSION });
-      },
-    },
+    bare('baseline', 'baseline: node:http, same bytes', 'baseline', s.baselinePort),
+    // Not a goal's denominator: how fast node:http alone sends what GET /v1/convert must send (the
+    // contract's 13 headers, a fresh request id each time), so a run shows what share of the gap
+    // to the baseline is the answer itself and what share is the work behind it.
+    bare('answer', "reference: node:http, the app's whole answer (headers too)", 'reference', s.answerPort),
     {
       id: 'express',
       label: 'peer: Express 5 + convert-units (no auth, float)',
