@@ -8,7 +8,7 @@ import { selectAllJson } from '../graphql/serialize';
 import { CONVERSION_FIELDS } from '../graphql/limits';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
-import { isJsonContentType, parseJsonBody, tooLarge } from './body';
+import { isJsonContentType, notJson, parseJsonBody, readNodeBody } from './body';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 import { toApiError } from './errors';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
@@ -16,7 +16,7 @@ import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
-import { plainPathEnd } from './target';
+import { pathOf, plainPathEnd } from './target';
 import { logRequest } from './use-request-log';
 import { limitHeaders } from './use-limit-headers';
 import { API_SECURITY_HEADERS } from './use-security-headers';
@@ -95,7 +95,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     try {
       let body: unknown;
       if (route.method === 'POST') {
-        if (!isJsonContentType(headerText(req.headers['content-type']))) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+        if (!isJsonContentType(headerText(req.headers['content-type']))) throw notJson();
         body = parseJsonBody(await readNodeBody(req, route.bodyLimit ?? DEFAULT_BODY_LIMIT));
       }
       await admit(route, context);
@@ -242,14 +242,14 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         return true;
       }
     }
+    // Without a fragment, the path ends at `?` or at the end.
     const end = plainPathEnd(target);
     if (end < 0 || target.includes('#') || ENCODED_DOT.test(target)) return false;
-    const mark = end < target.length ? end : -1;
-    const match = matchPath(mark < 0 ? target : target.slice(0, mark));
+    const match = matchPath(target.slice(0, end));
     const route = match?.routes.find((r) => r.method === method);
     if (!match || !route || route.field === undefined) return false;
     entered();
-    serve(req, res, route, match.params, mark < 0 ? '' : target.slice(mark + 1), target).catch(unexpected(res));
+    serve(req, res, route, match.params, target.slice(end + 1), target).catch(unexpected(res));
     return true;
   };
 }
@@ -270,46 +270,4 @@ function withParam(error: ApiError, param: string): ApiError {
 function headerText(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function pathOf(target: string): string {
-  const mark = target.indexOf('?');
-  return mark < 0 ? target : target.slice(0, mark);
-}
-
-/**
- * Reads a request body as UTF-8 text, refusing it (413) as soon as it passes `limit` bytes. The rest
- * of an oversized body is read and dropped, not left in the socket, so the 413 reaches the client.
- */
-function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      req.resume();
-      reject(tooLarge(limit));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.byteLength;
-      if (size > limit) {
-        refused = true;
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      if (refused) return;
-      try {
-        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-      } catch {
-        reject(new ApiError('INVALID_REQUEST', 'The request body is not valid UTF-8.'));
-      }
-    });
-  });
 }

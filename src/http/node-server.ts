@@ -9,7 +9,7 @@ import type { Metrics } from '../metrics';
 import { answerClientErrors, BASELINE_HEADERS } from './client-error';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
 import { routeLabel } from './routes';
-import { plainPathEnd } from './target';
+import { pathOf } from './target';
 
 export interface HttpServerOptions {
   /** Everything but /metrics: the Yoga app. */
@@ -38,25 +38,6 @@ export function createHttpServer(options: HttpServerOptions): Server {
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server, options.logger, (status) => options.metrics.request('other', 'other', status, 0));
   return server;
-}
-
-/**
- * The pathname WHATWG URL parsing gives the request target (against http://localhost), '' if it
- * does not parse. An ordinary origin-form target (`/v1/units/meter?x=1`) is its own pathname up to
- * `?` or `#`: it is cut there, without a URL object per request. Anything URL parsing would change
- * (dot segments, `%2e`, `\\`, `//` at the start, characters it percent-encodes or strips,
- * absolute-form, `*`) goes through `new URL()`.
- */
-export function pathOf(url: string | undefined): string {
-  if (url !== undefined) {
-    const end = plainPathEnd(url);
-    if (end >= 0) return end === url.length ? url : url.slice(0, end);
-  }
-  try {
-    return new URL(url ?? '/', 'http://localhost').pathname;
-  } catch {
-    return '';
-  }
 }
 
 async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {

@@ -17,13 +17,6 @@ import { ApiError } from '../domain/errors';
 import { quoteInput, shownInput } from '../domain/quote-input';
 import type { RestRoute } from './routes';
 
-/**
- * Checks a REST request's inputs against the GraphQL arguments of its field, strictly, before SOFA
- * sees them: SOFA coerces scalars with `serialize()` (so `true` would pass as the Int 1) and merges
- * query string and body. Here a JSON body is checked as GraphQL variables are (no coercion), and a
- * query string value is parsed by its argument's type. Returns the arguments as the field's resolver
- * receives them (coerced once, here), for callers that resolve the field directly.
- */
 /** What checkRestInput reads of a query string: URLSearchParams, or the plain reading of queryParams. */
 export interface QueryParams {
   keys(): IterableIterator<string>;
@@ -58,6 +51,13 @@ export function queryParams(query: string): QueryParams {
 
 const NO_PARAMS: QueryParams = { keys: () => [].values(), getAll: () => [] };
 
+/**
+ * Checks a REST request's inputs against the GraphQL arguments of its field, strictly, before SOFA
+ * sees them: SOFA coerces scalars with `serialize()` (so `true` would pass as the Int 1) and merges
+ * query string and body. Here a JSON body is checked as GraphQL variables are (no coercion), and a
+ * query string value is parsed by its argument's type. Returns the arguments as the field's resolver
+ * receives them (coerced once, here), for callers that resolve the field directly.
+ */
 export function checkRestInput(
   route: RestRoute,
   args: readonly GraphQLArgument[],

@@ -5,7 +5,7 @@ import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import { isJsonContentType, parseJsonBody, readBodyText } from './body';
+import { isJsonContentType, notJson, parseJsonBody, readBodyText } from './body';
 import { restErrorResponse, toApiError } from './errors';
 import { requestContextOf } from './request-context';
 import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
@@ -46,9 +46,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     let body: unknown;
     let text = '';
     if (route.method === 'POST') {
-      if (!isJsonContentType(request.headers.get('content-type'))) {
-        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-      }
+      if (!isJsonContentType(request.headers.get('content-type'))) throw notJson();
       text = await readBodyText(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT);
       body = parseJsonBody(text);
     }

@@ -30,3 +30,22 @@ export function plainPathEnd(url: string): number {
   if (dots && DOT_SEGMENT.test(url.slice(0, i))) return -1;
   return i;
 }
+
+/**
+ * The pathname WHATWG URL parsing gives the request target (against http://localhost), '' if it
+ * does not parse. An ordinary origin-form target (`/v1/units/meter?x=1`) is its own pathname up to
+ * `?` or `#`: it is cut there, without a URL object per request. Anything URL parsing would change
+ * (dot segments, `%2e`, `\\`, `//` at the start, characters it percent-encodes or strips,
+ * absolute-form, `*`) goes through `new URL()`.
+ */
+export function pathOf(url: string | undefined): string {
+  if (url !== undefined) {
+    const end = plainPathEnd(url);
+    if (end >= 0) return end === url.length ? url : url.slice(0, end);
+  }
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return '';
+  }
+}

@@ -1,9 +1,9 @@
 import { processRegularResult, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { ApiError } from '../domain/errors';
-import { isJsonContentType, readBodyText } from './body';
+import { isJsonContentType, notJson, readBodyText } from './body';
 import { graphQLErrorOf } from './errors';
 
-const refusal = (message: string, code: 'INVALID_REQUEST' | 'UNSUPPORTED_MEDIA_TYPE') => graphQLErrorOf(new ApiError(code, message), { http: true });
+const refusal = (message: string) => graphQLErrorOf(new ApiError('INVALID_REQUEST', message), { http: true });
 
 /**
  * Every JSON body is parsed here, within `limit` bytes: Yoga matches `application/json`
@@ -18,15 +18,15 @@ async function parseJsonBody(request: Request, limit: number): Promise<GraphQLPa
   } catch (error) {
     // Too large (413), or not UTF-8 (400), as on REST; anything else is the stream failing.
     if (error instanceof ApiError) throw graphQLErrorOf(error, { http: true });
-    throw refusal('POST body sent invalid JSON.', 'INVALID_REQUEST');
+    throw refusal('POST body sent invalid JSON.');
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw refusal('POST body sent invalid JSON.', 'INVALID_REQUEST');
+    throw refusal('POST body sent invalid JSON.');
   }
-  if (typeof body !== 'object' || body === null) throw refusal('The POST body must be a JSON object.', 'INVALID_REQUEST');
+  if (typeof body !== 'object' || body === null) throw refusal('The POST body must be a JSON object.');
   return body as GraphQLParams;
 }
 
@@ -45,13 +45,13 @@ export function useJsonMediaTypes(options: { bodyLimit: number }): Plugin {
           try {
             return await requestParser(req);
           } catch (error) {
-            if (error instanceof SyntaxError) throw refusal('The variables and extensions parameters must be JSON objects.', 'INVALID_REQUEST');
+            if (error instanceof SyntaxError) throw refusal('The variables and extensions parameters must be JSON objects.');
             throw error;
           }
         });
       }
       if (request.method !== 'POST') return;
-      if (!isJsonContentType(request.headers.get('content-type'))) throw refusal('Send the body as application/json.', 'UNSUPPORTED_MEDIA_TYPE');
+      if (!isJsonContentType(request.headers.get('content-type'))) throw graphQLErrorOf(notJson(), { http: true });
       setRequestParser((req) => parseJsonBody(req, options.bodyLimit));
     },
     onResultProcess({ resultProcessor, setResultProcessor }) {

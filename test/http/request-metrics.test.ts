@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathOf } from '../../src/http/node-server';
+import { pathOf } from '../../src/http/target';
 import { matchPath, ROUTES, routeLabel } from '../../src/http/routes';
 
 /** Before: a URL object per request. */
