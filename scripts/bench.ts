@@ -17,7 +17,17 @@ import { batchAccountsFor } from './bench/batch';
 import { loadOn, type LoadOptions, type Measurement } from './bench/load';
 import type { MemoryFigures, MemoryReport } from './bench/memory';
 import { formatReport, problems, ratios, runInfo } from './bench/report';
-import { benchTargets, TARGET_IDS, verifyTarget, type ServersOptions, type ServersReady } from './bench/targets';
+import {
+  benchTargets,
+  TARGET_IDS,
+  verifyTarget,
+  type AppServersReady,
+  type BareServersOptions,
+  type BareServersReady,
+  type ServersOptions,
+  type ServersReady,
+  type Target,
+} from './bench/targets';
 
 const IDS = [...TARGET_IDS, 'rss'];
 const USAGE = `usage: npm run bench -- [--duration 10] [--rounds 5] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx]`;
@@ -72,40 +82,68 @@ const argv = process.argv.slice(2).join(' ');
 const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench${argv ? ` -- ${argv}` : ''}` : `tsx scripts/bench.ts ${argv}`.trim();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const SERVERS_SOURCE = fileURLToPath(new URL('./bench/servers.ts', import.meta.url));
-/** Inside the project (in the ignored dist/), so that its external packages resolve from node_modules. */
-const SERVERS_COMPILED = fileURLToPath(new URL('../dist/bench/servers.js', import.meta.url));
+/** The app's child (servers.ts) and the comparison servers' child (bare-servers.ts). */
+const CHILDREN = {
+  app: { source: fileURLToPath(new URL('./bench/servers.ts', import.meta.url)), compiled: fileURLToPath(new URL('../dist/bench/servers.js', import.meta.url)) },
+  bare: { source: fileURLToPath(new URL('./bench/bare-servers.ts', import.meta.url)), compiled: fileURLToPath(new URL('../dist/bench/bare-servers.js', import.meta.url)) },
+};
+type ChildName = keyof typeof CHILDREN;
 
 /**
- * servers.ts compiled as `npm run build` compiles src/main.ts (esbuild bundle, packages external),
- * so that the server child runs what `npm start` runs: plain node, no transpiler loaded (tsx alone
- * adds about 40 MiB of RSS and its own CPU). Under --profile the child stays under tsx, whose
- * output keeps one file per module, so the profile summary can still group samples by src/ file.
+ * A child compiled as `npm run build` compiles src/main.ts (esbuild bundle, packages external, into
+ * the ignored dist/, so that its external packages resolve from node_modules): the app's child then
+ * runs what `npm start` runs, plain node, no transpiler loaded (tsx alone adds about 40 MiB of RSS
+ * and its own CPU). Under --profile or --tsx the app's child stays under tsx, whose output keeps
+ * one file per module, so the profile summary can still group samples by src/ file; the
+ * comparison servers are always compiled.
  */
-async function serversEntry(compiled: boolean): Promise<{ file: string; execArgv: string[] }> {
-  if (!compiled) return { file: SERVERS_SOURCE, execArgv: ['--import', import.meta.resolve('tsx')] };
-  await build({ entryPoints: [SERVERS_SOURCE], bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', sourcemap: true, logLevel: 'warning', outfile: SERVERS_COMPILED });
-  return { file: SERVERS_COMPILED, execArgv: ['--enable-source-maps'] };
+async function childEntry(name: ChildName, compiled: boolean): Promise<{ file: string; execArgv: string[] }> {
+  const { source, compiled: outfile } = CHILDREN[name];
+  if (!compiled) return { file: source, execArgv: ['--import', import.meta.resolve('tsx')] };
+  await build({ entryPoints: [source], bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', sourcemap: true, logLevel: 'warning', outfile });
+  return { file: outfile, execArgv: ['--enable-source-maps'] };
 }
 
-/** Starts the server child (servers.ts) and waits for its ports and keys. */
-async function startServers(profileDir: string | undefined, compiled: boolean, serversOptions: ServersOptions): Promise<{ child: ChildProcess; ready: ServersReady }> {
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const entry = await serversEntry(compiled);
+/** Starts a child and waits for what it reports once it listens. */
+async function startChild<Ready>(name: ChildName, compiled: boolean, argument: object, extraArgv: string[] = []): Promise<{ child: ChildProcess; ready: Ready }> {
+  const entry = await childEntry(name, compiled);
   // --expose-gc: the memory figures are taken after a full GC, not whenever V8 last collected.
   // NODE_ENV as `npm start` sets it, unless the caller set one.
-  const child = fork(entry.file, [JSON.stringify(serversOptions)], {
-    execArgv: [...entry.execArgv, '--expose-gc', ...profile],
+  const child = fork(entry.file, [JSON.stringify(argument)], {
+    execArgv: [...entry.execArgv, '--expose-gc', ...extraArgv],
     env: { ...process.env, NODE_ENV: process.env['NODE_ENV'] ?? 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the server process exited (code ${code}) before it was ready`)));
-    child.once('message', (message: { ready?: ServersReady; error?: string }) => {
+    child.once('exit', (code) => reject(new Error(`the ${name} server process exited (code ${code}) before it was ready`)));
+    child.once('message', (message: { ready?: Ready; error?: string }) => {
       if (message.ready) resolve({ child, ready: message.ready });
-      else reject(new Error(`the server process failed to start:\n${message.error}`));
+      else reject(new Error(`the ${name} server process failed to start:\n${message.error}`));
     });
   });
+}
+
+/**
+ * The app's child first (its answer to GET /v1/convert is what the bare handlers repeat), then the
+ * comparison servers' child. Only the app's child is CPU-profiled (--profile).
+ */
+async function startServers(profileDir: string | undefined, compiled: boolean, serversOptions: ServersOptions) {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const app = await startChild<AppServersReady>('app', compiled, serversOptions, profile);
+  try {
+    const { convertBody, contentType, answerHeaders } = app.ready;
+    const bareOptions: BareServersOptions = { convertBody, contentType, answerHeaders };
+    const bare = await startChild<BareServersReady>('bare', true, bareOptions);
+    return { children: { app: app.child, bare: bare.child }, ready: { ...app.ready, ...bare.ready } satisfies ServersReady };
+  } catch (error) {
+    await stopServers(app.child);
+    throw error;
+  }
+}
+
+/** The child whose CPU a target's row reports: the app's for the app rows, the other one's for the rest. */
+function childOf(kind: Target['kind']): ChildName {
+  return kind === 'app' ? 'app' : 'bare';
 }
 
 /** The child's memory once every row ran. */
@@ -158,8 +196,8 @@ async function main(): Promise<number> {
     ...ratesFileFor(wants('rss'), args['rates-file']),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
-  if (serversOptions.ratesFile) log(`loading the ECB history ${serversOptions.ratesFile} in the server child…`);
-  const { child, ready } = await startServers(args.profile, compiled, serversOptions);
+  if (serversOptions.ratesFile) log(`loading the ECB history ${serversOptions.ratesFile} in the app's server child…`);
+  const { children, ready } = await startServers(args.profile, compiled, serversOptions);
   const rows: Measurement[] = [];
   let memory: MemoryReport = ready.memory;
   try {
@@ -169,7 +207,7 @@ async function main(): Promise<number> {
     for (const target of targets) expected.set(target.id, await verifyTarget(target));
     // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU. The
     // targets take turns, one slice each per round, so every row is measured across the whole run.
-    const loads = targets.map((target) => ({ target, load: loadOn(target, expected.get(target.id)!, options, () => askCpu(child)) }));
+    const loads = targets.map((target) => ({ target, load: loadOn(target, expected.get(target.id)!, options, () => askCpu(children[childOf(target.kind)])) }));
     const seconds = options.duration / options.rounds;
     for (let round = 1; round <= options.rounds; round += 1) {
       log(`round ${round} of ${options.rounds}: ${seconds} s per target…`);
@@ -182,9 +220,9 @@ async function main(): Promise<number> {
       }
     }
     rows.push(...loads.map(({ load }) => load.result()));
-    if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(child) };
+    if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(children.app) };
   } finally {
-    await stopServers(child);
+    await Promise.all([stopServers(children.app), stopServers(children.bare)]);
   }
   const failed = problems(rows);
   const json = { ...info, results: rows, ratios: ratios(rows), memory, batchAccounts: serversOptions.batchAccounts, problems: failed };

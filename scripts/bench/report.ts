@@ -25,8 +25,9 @@ export function runInfo(command: string, options: LoadOptions, child = 'under ts
     loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
     command,
     setup:
-      'servers in a child process, autocannon in this one (so the load generator does not share the servers\' event loop); ' +
-      `loopback 127.0.0.1; one target at a time; server child ${child}`,
+      'the app in one child process, the baseline, the reference and the Express peer in another (so that none shares what the app\'s process holds), ' +
+      'autocannon in this one (so the load generator does not share the servers\' event loop); ' +
+      `loopback 127.0.0.1; one target at a time; the app's child ${child}`,
     options,
   };
 }
@@ -100,7 +101,7 @@ export function formatMemory(memory: MemoryReport): string[] {
   const line = (what: string, m: MemoryFigures) =>
     `- ${what}: RSS ${mib(m.rss)}, heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)}, peak RSS so far ${mib(m.maxRss)}${m.afterGc ? '' : ' (no GC exposed)'}`;
   return [
-    `memory of the server child (process.memoryUsage() after a full GC; MiB = 2^20 bytes), RATES_FILE=${memory.file}`,
+    `memory of the app's server child (process.memoryUsage() after a full GC; MiB = 2^20 bytes), RATES_FILE=${memory.file}`,
     `(publications ${memory.first} … ${memory.newest}, imported by the rates service's start() in ${memory.importSeconds.toFixed(1)} s):`,
     line('before the history was loaded', memory.before),
     line('2 s after it was loaded', memory.after),

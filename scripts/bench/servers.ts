@@ -1,12 +1,12 @@
 /**
- * The server side of scripts/bench.ts, run as a child process: the real app, the Express peer and
- * the plain node:http baseline listen on loopback here, so autocannon (in the parent) gets its own
- * core instead of taking turns with the servers on one event loop. The servers share this process
- * but are loaded one at a time, so they never compete. Its one argument is a ServersOptions JSON.
+ * The app's side of scripts/bench.ts, run as a child process: the real app listens on loopback here,
+ * so autocannon (in the parent) gets its own core instead of taking turns with the server on one
+ * event loop. The baseline, the reference and the Express peer run in another child
+ * (bare-servers.ts), so that none of them shares what this process holds (the app, the ECB history).
+ * Its one argument is a ServersOptions JSON.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,9 +22,8 @@ import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit
 import { createLogger } from '../../src/logger';
 import { createMetrics } from '../../src/metrics';
 import type { RatesService } from '../../src/services/rates';
-import { expressPeer } from './express-peer';
 import { memoryNow, type MemoryReport } from './memory';
-import { CONVERT_PATH, type ServersOptions, type ServersReady } from './targets';
+import { CONVERT_PATH, type AppServersReady, type ServersOptions } from './targets';
 import { NO_RATES } from './no-rates';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ServersOptions;
@@ -84,7 +83,7 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
   return { file, first, newest, importSeconds, before, after };
 }
 
-async function start(): Promise<ServersReady> {
+async function start(): Promise<AppServersReady> {
   // In-memory counters, as one instance without REDIS_URL runs.
   limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
   const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics });
@@ -94,32 +93,16 @@ async function start(): Promise<ServersReady> {
   // What npm start serves: main.ts's node:http front (per-request metrics, GET /metrics, the
   // contract's parser-level refusals) around the app's handler, with the same metrics object.
   const appPort = await listen(createHttpServer({ handler: app.handler, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }));
-  const expressPort = await listen(createServer(expressPeer()));
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
   const sample = await fetch(`http://127.0.0.1:${appPort}${CONVERT_PATH}`, { headers: { authorization: `Bearer ${key}` } });
-  const body = Buffer.from(await sample.arrayBuffer());
-  if (sample.status !== 200) throw new Error(`GET ${CONVERT_PATH} answered ${sample.status}: ${body.toString()}`);
+  const body = await sample.text();
+  if (sample.status !== 200) throw new Error(`GET ${CONVERT_PATH} answered ${sample.status}: ${body}`);
   const contentType = sample.headers.get('content-type') ?? 'application/json';
-  const baselinePort = await listen(
-    createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
-      response.end(body);
-    }),
-  );
-  // The app's answer whole: its headers as it sent them, but those node:http adds itself, with a
-  // fresh request id per request as the app makes (the counters' digits vary, their length does not).
-  const answerHeaders: [string, string][] = [...sample.headers].filter(([name]) => !NODE_HEADERS.has(name));
-  const answerPort = await listen(
-    createServer((_request, response) => {
-      const headers = answerHeaders.map(([name, value]): [string, string] => [name, name === 'x-request-id' ? randomUUID() : value]);
-      response.writeHead(200, headers.flat());
-      response.end(body);
-    }),
-  );
+  const answerHeaders = [...sample.headers].filter(([name]) => !NODE_HEADERS.has(name));
   const memory: MemoryReport =
     ratesService && options.ratesFile ? await loadHistory(ratesService, options.ratesFile) : { skipped: options.memorySkipped ?? 'not asked for' };
-  return { appPort, baselinePort, answerPort, expressPort, key, batchKeys, convertBody: body.toString('utf8'), contentType, memory };
+  return { appPort, key, batchKeys, convertBody: body, contentType, answerHeaders, memory };
 }
 
 let stopping = false;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { batchItems, checkBatchAnswer } from './batch';
 import type { MemoryReport } from './memory';
 
-/** What the parent tells the server child (its one argument, as JSON). */
+/** What the parent tells the app's child, servers.ts (its one argument, as JSON). */
 export interface ServersOptions {
   /** Business accounts (one key each) for the batch row: see batchAccountsFor. */
   batchAccounts: number;
@@ -14,13 +14,9 @@ export interface ServersOptions {
   heapSnapshot?: string;
 }
 
-/** What the server child (servers.ts) reports once every server listens on loopback. */
-export interface ServersReady {
+/** What the app's child (servers.ts) reports once the app listens on loopback. */
+export interface AppServersReady {
   appPort: number;
-  baselinePort: number;
-  /** node:http answering with the app's whole answer to GET /v1/convert: its body and its headers. */
-  answerPort: number;
-  expressPort: number;
   /** A business-plan key: its monthly quota (2,000,000) is far above what one row sends. */
   key: string;
   /** One key per business account, for the batch row. */
@@ -28,8 +24,24 @@ export interface ServersReady {
   /** The exact body bytes GET /v1/convert answered, which the baseline serves. */
   convertBody: string;
   contentType: string;
+  /** That answer's headers as the app sent them, less those node:http writes itself (date, connection…). */
+  answerHeaders: [string, string][];
   memory: MemoryReport;
 }
+
+/** What the parent tells the comparison servers' child (bare-servers.ts): the app's answer to repeat. */
+export type BareServersOptions = Pick<AppServersReady, 'convertBody' | 'contentType' | 'answerHeaders'>;
+
+/** What the comparison servers' child reports once its servers listen on loopback. */
+export interface BareServersReady {
+  baselinePort: number;
+  /** node:http answering with the app's whole answer to GET /v1/convert: its body and its headers. */
+  answerPort: number;
+  expressPort: number;
+}
+
+/** Both children's ports and keys: what the targets are built from. */
+export type ServersReady = AppServersReady & BareServersReady;
 
 export interface Target {
   /** Short name for `--only`. */
