@@ -3,6 +3,14 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import ZodPlugin from '@pothos/plugin-zod';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from './context';
+import type { z } from 'zod';
+
+/** A failed argument rule is the caller's fault: INVALID_REQUEST naming the argument (plugin-zod's validationError, and directResolver's). */
+export function zodValidationError(error: z.ZodError): ApiError {
+  const issue = error.issues[0];
+  const param = issue?.path.map(String).join('.') || undefined;
+  return new ApiError('INVALID_REQUEST', issue?.message ?? 'Invalid request.', param ? { param } : {});
+}
 
 /** Sets up plugins and scalar types; defines no object types (one file per area does that). */
 export const builder = new SchemaBuilder<{
@@ -24,14 +32,7 @@ export const builder = new SchemaBuilder<{
   // Non-null by default gives REST clients proper `required` lists; the fields that can fail are
   // declared nullable so that one failed field does not null a whole GraphQL response.
   defaultFieldNullability: false,
-  zod: {
-    // A failed argument rule is the caller's fault: INVALID_REQUEST naming the argument.
-    validationError: (error) => {
-      const issue = error.issues[0];
-      const param = issue?.path.map(String).join('.') || undefined;
-      return new ApiError('INVALID_REQUEST', issue?.message ?? 'Invalid request.', param ? { param } : {});
-    },
-  },
+  zod: { validationError: zodValidationError },
 });
 
 builder.queryType({

@@ -6,6 +6,7 @@ import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
 import { CONVERSION_FIELDS } from '../graphql/limits';
+import { directResolver } from '../graphql/direct-resolver';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { isJsonContentType, notJson, parseJsonBody, readNodeBody } from './body';
@@ -61,6 +62,8 @@ const MAX_KNOWN_TARGETS = 4096;
  */
 export function createFastLane(options: FastLaneOptions): FastLane {
   const fields = options.schema.getQueryType()!.getFields();
+  /** Each root field's resolver with its argument rules checked synchronously (graphql/direct-resolver.ts). */
+  const resolvers = new Map(Object.values(fields).map((field) => [field, directResolver(field)]));
   const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
   const prebuilt = new PrebuiltAnswers();
   /**
@@ -221,7 +224,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     }
     // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
     const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: options.schema.getQueryType(), schema: options.schema };
-    return field.resolve!(undefined, args, graphQLContext, info as never);
+    return resolvers.get(field)!(undefined, args, graphQLContext, info as never);
   };
 
   const unexpected = (res: ServerResponse) => (error: unknown) => {
