@@ -113,6 +113,29 @@ function printScaled(negative: boolean, magnitude: bigint, scale: number, dropTr
   return sign + int + (frac === '' ? '' : `.${frac}`);
 }
 
+/** Places tried by shortExact: most results of the catalogue's factors terminate within them (12.5 in = 31.75 cm). */
+const SHORT_PLACES = 4;
+
+/**
+ * A value that terminates within SHORT_PLACES places and 40 significant digits, printed exactly
+ * (the fewest places, so no trailing zero), or undefined. What the 40-digit path prints for it
+ * (rounding it to 40 significant digits changes nothing), without that path's 40-digit division
+ * and the zeros it then drops.
+ */
+function shortExact(negative: boolean, a: bigint, den: bigint): string | undefined {
+  for (let places = 0; places <= SHORT_PLACES; places++) {
+    const n = a * pow10(places);
+    if (n % den !== 0n) continue;
+    const digits = (n / den).toString();
+    if (digits.length > MAX_SIGNIFICANT_DIGITS) return undefined;
+    const sign = negative ? '-' : '';
+    if (places === 0) return sign + digits;
+    const padded = digits.padStart(places + 1, '0');
+    return `${sign}${padded.slice(0, -places)}.${padded.slice(-places)}`;
+  }
+  return undefined;
+}
+
 /**
  * Prints an exact value by the contract's rule. With `decimals`: rounded once with `rounding`
  * and printed with exactly that many places. Without: exact when it terminates within 40
@@ -130,6 +153,8 @@ export function formatDecimal(r: Rational, decimals?: number, rounding: Rounding
     return printScaled(negative, scaled, decimals, false);
   }
   if (a === 0n) return '0';
+  const short = shortExact(negative, a, r.den);
+  if (short !== undefined) return short;
   const scale = MAX_SIGNIFICANT_DIGITS - decimalExponent(r);
   const scaled =
     scale >= 0

@@ -144,6 +144,25 @@ describe('formatDecimal without decimals: exact within 40 significant digits, el
     expect(formatDecimal(value)).toBe(expected);
   });
 
+  it.each([
+    [Rational.of(127n, 4n), '31.75'], [Rational.of(-127n, 4n), '-31.75'], [Rational.of(1n, 16n), '0.0625'],
+    [Rational.of(1n, 32n), '0.03125'], [Rational.of(3n, 10000n), '0.0003'], [Rational.of(10n ** 39n, 1n), `1${'0'.repeat(39)}`],
+    [Rational.of(10n ** 40n, 1n), `1${'0'.repeat(40)}`], [Rational.of(10n ** 40n + 1n, 1n), `1${'0'.repeat(40)}`],
+    [Rational.of(10n ** 40n + 1n, 100n), `1${'0'.repeat(38)}`], // 41 significant digits: rounded to 40
+    [Rational.of(1234567890123456789012345678901234567895n, 10000n), '123456789012345678901234567890123456.7895'], // 40: exact
+  ])('a value that ends after few places: %s prints as %s', (value, expected) => {
+    expect(formatDecimal(value)).toBe(expected);
+  });
+
+  it('prints values that end within a few places as decimal.js does (fast-check)', () => {
+    const ending = fc
+      .tuple(fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), fc.nat(6), fc.nat(6))
+      .map(([n, twos, fives]) => Rational.of(n, 2n ** BigInt(twos) * 5n ** BigInt(fives)));
+    fc.assert(fc.property(ending, (value) => {
+      expect(formatDecimal(value)).toBe(oracleFormat(new Oracle(value.num.toString()).div(value.den.toString()), undefined, 'HALF_UP'));
+    }), { numRuns: 3000 });
+  });
+
   it('is fast for values with thousands of digits (scale from digit lengths, not a digit loop)', () => {
     const started = performance.now();
     for (let i = 0; i < 100; i++) {
