@@ -35,18 +35,32 @@ export function queryParams(query: string): QueryParams {
   if (query === '') return NO_PARAMS;
   if (!PLAIN_QUERY.test(query)) return new URLSearchParams(query);
   const names: string[] = [];
-  const byName = new Map<string, string[]>();
+  const values: string[] = [];
   for (const pair of query.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
-    const name = equals < 0 ? pair : pair.slice(0, equals);
-    const value = equals < 0 ? '' : pair.slice(equals + 1);
-    names.push(name);
-    const values = byName.get(name);
-    if (values) values.push(value);
-    else byName.set(name, [value]);
+    names.push(equals < 0 ? pair : pair.slice(0, equals));
+    values.push(equals < 0 ? '' : pair.slice(equals + 1));
   }
-  return { keys: () => names.values(), getAll: (name) => byName.get(name)?.slice() ?? [] };
+  return new PlainQuery(names, values);
+}
+
+/** A plain query read by queryParams: its names and values in order, side by side (a handful: no index). */
+class PlainQuery implements QueryParams {
+  constructor(
+    readonly names: readonly string[],
+    readonly values: readonly string[],
+  ) {}
+
+  keys(): IterableIterator<string> {
+    return this.names.values();
+  }
+
+  getAll(name: string): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < this.names.length; i++) if (this.names[i] === name) found.push(this.values[i]!);
+    return found;
+  }
 }
 
 const NO_PARAMS: QueryParams = { keys: () => [].values(), getAll: () => [] };
@@ -66,7 +80,7 @@ export function checkRestInput(
   body: unknown,
 ): Record<string, unknown> {
   const { byName, checks } = compiled(args);
-  const fromPath = { has: (name: string) => Object.hasOwn(pathParams, name) };
+  const fromPath = (name: string) => Object.hasOwn(pathParams, name);
   const inputs: Record<string, unknown> = { ...pathParams };
 
   if (route.method === 'POST') {
@@ -78,15 +92,19 @@ export function checkRestInput(
       throw new ApiError('INVALID_REQUEST', 'The request body must be a JSON object.');
     }
     for (const [name, value] of Object.entries(body)) {
-      if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}.`, { param: shownInput(name) });
+      if (!byName.has(name) || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}.`, { param: shownInput(name) });
       inputs[name] = value;
     }
   } else {
-    for (const name of new Set(search.keys())) {
-      if (!byName.has(name) || fromPath.has(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}.`, { param: shownInput(name) });
-      const values = search.getAll(name);
-      if (values.length > 1) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
-      inputs[name] = fromQueryString(values[0]!, byName.get(name)!, name);
+    // Each name once, in the order of its first appearance (a plain query is read in place).
+    const names = search instanceof PlainQuery ? search.names : [...search.keys()];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (names.indexOf(name) !== i) continue;
+      const arg = byName.get(name);
+      if (!arg || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}.`, { param: shownInput(name) });
+      if (names.indexOf(name, i + 1) >= 0) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
+      inputs[name] = fromQueryString(search instanceof PlainQuery ? search.values[i]! : search.getAll(name)[0]!, arg, name);
     }
   }
 

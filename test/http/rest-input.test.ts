@@ -145,3 +145,45 @@ describe('queryParams', () => {
     fc.assert(fc.property(fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')), expectLikeUrlSearchParams), { numRuns: 3000 });
   });
 });
+
+describe('checkRestInput on a GET query string', () => {
+  const convert = schema.getQueryType()!.getFields()['convert']!;
+  const GET = { method: 'GET', path: '/v1/convert' } as RestRoute;
+  const outcome = (search: { keys(): IterableIterator<string>; getAll(name: string): string[] }, pathParams: Record<string, string> = {}) => {
+    try {
+      return { value: checkRestInput(GET, convert.args, pathParams, search, undefined) };
+    } catch (error) {
+      return { error: { message: (error as ApiError).message, param: (error as ApiError).param } };
+    }
+  };
+
+  it.each([
+    ['value=12.5&from=inch&to=centimeter', { value: '12.5', from: 'inch', to: 'centimeter' }],
+    ['value=12.5&from=inch&to=centimeter&decimals=2&rounding=DOWN', { value: '12.5', from: 'inch', to: 'centimeter', decimals: 2, rounding: 'DOWN' }],
+  ])('reads %j', (query, expected) => {
+    expect(outcome(queryParams(query))).toEqual({ value: expected });
+  });
+
+  it.each([
+    ['value=1&from=m&to=ft&nope=1', "Unknown query parameter 'nope'.", 'nope'],
+    ['value=1&value=2&from=m&to=ft', "Query parameter 'value' is given more than once.", 'value'],
+    // The first name met decides: the repeated value before the unknown parameter, and the other way round.
+    ['value=1&nope=1&value=2', "Query parameter 'value' is given more than once.", 'value'],
+    ['nope=1&value=1&value=2', "Unknown query parameter 'nope'.", 'nope'],
+    ['value=&from=m&to=ft', "'value' is empty: give it a value or leave it out.", 'value'],
+    ['value=1&from=m&to=ft&decimals=x', "'decimals' must be a whole number.", 'decimals'],
+    ['value=1&from=m', "'to' is required.", 'to'],
+  ])('refuses %j', (query, message, param) => {
+    expect(outcome(queryParams(query))).toEqual({ error: { message, param } });
+  });
+
+  it('answers a plain query exactly as it answers the same query read by URLSearchParams (fast-check)', () => {
+    const name = fc.constantFrom('value', 'from', 'to', 'decimals', 'rounding', 'nope', 'Value', 'constructor');
+    const value = fc.constantFrom('', '1', '12.5', '-0.5', 'inch', 'cm', 'm', 'DOWN', 'up', '2', '41', 'x');
+    const query = fc.array(fc.tuple(name, fc.option(value, { nil: undefined })), { maxLength: 8 }).map((pairs) => pairs.map(([n, v]) => (v === undefined ? n : `${n}=${v}`)).join('&'));
+    fc.assert(fc.property(query, fc.boolean(), (text, withPath) => {
+      const pathParams: Record<string, string> = withPath ? { from: 'inch' } : {};
+      expect(outcome(queryParams(text), pathParams), text).toEqual(outcome(new URLSearchParams(text), pathParams));
+    }), { numRuns: 3000 });
+  });
+});
