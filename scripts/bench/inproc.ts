@@ -1,8 +1,9 @@
 /**
  * In-process driver for the fast lane (issue 8's per-request costs without sockets or autocannon):
- * N requests through the app's node:http listener with fake req/res objects, sequentially. For
- * repeatable figures run the compiled bundle under `valgrind --tool=callgrind` (instruction counts
- * do not move with the machine's load); without valgrind it prints µs of CPU per request.
+ * N requests through the app's node:http listener with fake req/res objects, sequentially. Under
+ * `valgrind --tool=callgrind` the compiled bundle gives instruction counts, which do not move with
+ * the machine's load but do move by about 2 % between runs of one build (V8 compiles on threads of
+ * its own); without valgrind it prints µs of CPU per request: alternate builds to compare them.
  *
  *   npx esbuild scripts/bench/inproc.ts --bundle --platform=node --format=esm --packages=external --outfile=dist/bench/inproc.js
  *   node dist/bench/inproc.js rest 20000      # or: units 20000, batch 50
