@@ -35,10 +35,18 @@ export function loopbackServer(listener: RequestListener) {
  * and the like reach the server as a hostile client would send them); only characters HTTP/1.1
  * cannot carry in a request line at all are percent-encoded first.
  */
-export function rawRequest(origin: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
-  // UTF-8, lone surrogates as U+FFFD: what a WHATWG URL parser would send.
+/**
+ * The request target rawRequest puts on the wire: characters outside printable ASCII as UTF-8
+ * percent-escapes (lone surrogates as U+FFFD, as a WHATWG URL parser would send them) and `#` as
+ * `%23`, so the whole text reaches the server, fragment-like parts included.
+ */
+export function wireTarget(target: string): string {
   const utf8 = (c: string) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-  const path = target.replace(/[^\u0021-\u007e]/gu, utf8).replace(/#/g, '%23');
+  return target.replace(/[^\u0021-\u007e]/gu, utf8).replace(/#/g, '%23');
+}
+
+export function rawRequest(origin: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  const path = wireTarget(target);
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     // A connection of its own: a hostile request whose framing lies (Content-Length without a body)

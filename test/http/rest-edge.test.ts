@@ -149,6 +149,19 @@ describe('the REST edge answers every failure with the contract error body', () 
     expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param, message });
   });
 
+  // rawRequest sends `#` as `%23` (a request target has no fragment), so `#` is a character of the
+  // path here: the unit `#`, a query string after it, and the OpenAPI check reads the path that was sent.
+  it.each([
+    ['/v1/units/#?a=1', 400, 'INVALID_REQUEST', "Unknown query parameter 'a'."],
+    ['/v1/categories/#?__proto__=1', 400, 'INVALID_REQUEST', "Unknown query parameter '__proto__'."],
+    ['/v1/units/meter#x', 404, 'NOT_FOUND', "Unit 'meter#x' does not exist. See GET /v1/units."],
+    ['/v1/categories#?a=1', 404, 'NOT_FOUND', "There is no route '/v1/categories%23'. See GET /openapi.json."],
+  ])('a `#` sent as %%23 is part of the path: GET %s', async (url, status, code, message) => {
+    const res = await t.call('GET', url, { key });
+    expect(res.status).toBe(status);
+    expect(res.body.error).toMatchObject({ code, message });
+  });
+
   it('checks the key before the inputs (authentication comes before validation)', async () => {
     const res = await t.call('GET', '/v1/convert?value=oops');
     expect(res.status).toBe(401);
