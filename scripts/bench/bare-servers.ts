@@ -9,18 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeAll, listen as listenOn, sendCpu } from './child';
 import { expressPeer } from './express-peer';
 import type { BareServersOptions, BareServersReady } from './targets';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as BareServersOptions;
 const servers: Server[] = [];
 
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+const listen = (server: Server) => listenOn(servers, server);
 
 async function start(): Promise<BareServersReady> {
   const body = Buffer.from(options.convertBody, 'utf8');
@@ -48,10 +44,7 @@ let stopping = false;
 function stop(code: number): void {
   if (stopping) return;
   stopping = true;
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
+  closeAll(servers);
   // process.exit still writes a --cpu-prof profile.
   process.exit(code);
 }
@@ -59,10 +52,7 @@ function stop(code: number): void {
 process.on('message', (message) => {
   if (message === 'stop') stop(0);
   // Around each measured load: the CPU this process spent, whatever else runs on the machine.
-  if (message === 'cpu') {
-    const usage = process.cpuUsage();
-    process.send?.({ cpu: usage.user + usage.system });
-  }
+  if (message === 'cpu') sendCpu();
 });
 // The parent died without saying stop: do not linger holding ports.
 process.on('disconnect', () => stop(0));

@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +21,7 @@ import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit
 import { createLogger } from '../../src/logger';
 import { createMetrics } from '../../src/metrics';
 import type { RatesService } from '../../src/services/rates';
+import { closeAll, listen as listenOn, sendCpu } from './child';
 import { memoryNow, type MemoryReport } from './memory';
 import { CONVERT_PATH, type AppServersReady, type ServersOptions } from './targets';
 import { NO_RATES } from './no-rates';
@@ -50,11 +50,7 @@ const ratesService: RatesService | undefined = options.ratesFile
 const servers: Server[] = [];
 let limiters: RateLimiters | undefined;
 
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+const listen = (server: Server) => listenOn(servers, server);
 
 async function businessKey(): Promise<string> {
   const account = await store.createAccount({ plan: 'business' });
@@ -109,10 +105,7 @@ let stopping = false;
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
+  closeAll(servers);
   await ratesService?.stop();
   await limiters?.close();
   await store.close();
@@ -126,10 +119,7 @@ process.on('message', (message) => {
   // Asked once every load row has run: what the server holds after serving them.
   if (message === 'memory') process.send?.({ memory: memoryNow() });
   // Around each measured load: the CPU the servers spent, whatever else runs on the machine.
-  if (message === 'cpu') {
-    const usage = process.cpuUsage();
-    process.send?.({ cpu: usage.user + usage.system });
-  }
+  if (message === 'cpu') sendCpu();
 });
 // The parent died without saying stop: do not linger holding ports and a temp dir.
 process.on('disconnect', () => void stop(0));

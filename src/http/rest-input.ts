@@ -97,14 +97,15 @@ export function checkRestInput(
     }
   } else {
     // Each name once, in the order of its first appearance (a plain query is read in place).
-    const names = search instanceof PlainQuery ? search.names : [...search.keys()];
+    const plain = search instanceof PlainQuery ? search : undefined;
+    const names = plain ? plain.names : [...search.keys()];
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
       if (names.indexOf(name) !== i) continue;
       const arg = byName.get(name);
       if (!arg || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}.`, { param: shownInput(name) });
       if (names.indexOf(name, i + 1) >= 0) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
-      inputs[name] = fromQueryString(search instanceof PlainQuery ? search.values[i]! : search.getAll(name)[0]!, arg, name);
+      inputs[name] = fromQueryString(plain ? plain.values[i]! : search.getAll(name)[0]!, arg, name);
     }
   }
 
