@@ -48,10 +48,11 @@ interface ActiveKeyRow { id: string; account_id: string; env: string; created_at
 
 /**
  * The queries of the request path as prepared statements, on the same connection and with the
- * same SQL as the Kysely store: Kysely compiles and prepares each query anew, which measured 5 to 10
- * times slower here (scripts: 20,000 calls on a warm file: keysRevision 5 µs vs 28 µs,
- * consumeQuotaUpTo 36 µs vs 144 µs, key lookup 16 µs vs 163 µs). keysRevision runs once per
- * event-loop turn and consumeQuotaUpTo once per account per turn, so this is the server's floor.
+ * same effect as the Kysely store's queries: Kysely compiles and prepares each query anew, which
+ * measured 5 to 10 times slower here (scripts: 20,000 calls on a warm file: keysRevision 5 µs vs
+ * 28 µs, consumeQuotaUpTo 36 µs vs 144 µs, key lookup 16 µs vs 163 µs; consumeQuotaUpTo is 11 µs
+ * since it has no RETURNING, below). keysRevision runs once per event-loop turn and
+ * consumeQuotaUpTo once per account per turn, so this is the server's floor.
  * The partial grant stays a synchronous transaction (see upTo).
  * PostgreSQL keeps the Kysely queries: there the round trip dominates.
  */
@@ -63,18 +64,25 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
-  const consume = handle.prepare<{ account: string; month: string; amount: number; limit: number }, { used: number }>(
+  // No RETURNING on the request path: SQLite gathers RETURNING rows in an ephemeral table, whose page
+  // cache every execution allocates and frees. Where that memory is at the top of the heap, glibc
+  // hands it back to the kernel each time (brk, then page faults to take it again): alone in a script,
+  // 37 µs of CPU a commit against 11 µs for this upsert and a read of the row in one transaction. In
+  // the server, where other allocations sit above it, about 1.5 µs a commit (docs/benchmarks.md).
+  const consume = handle.prepare<{ account: string; month: string; amount: number; limit: number }>(
     `INSERT INTO usage (account_id, month, used)
        SELECT @account, @month, @amount WHERE @amount <= @limit
      ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used
-       WHERE used + excluded.used <= @limit
-     RETURNING used`,
+       WHERE used + excluded.used <= @limit`,
   );
   const usage = handle.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE account_id = ? AND month = ?');
-  const add = handle.prepare<{ account: string; month: string; amount: number }, { used: number }>(
+  const add = handle.prepare<{ account: string; month: string; amount: number }>(
     `INSERT INTO usage (account_id, month, used) VALUES (@account, @month, @amount)
-     ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used
-     RETURNING used`,
+     ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used`,
+  );
+  /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
+  const consumeAll = handle.transaction((params: { account: string; month: string; amount: number; limit: number }) =>
+    consume.run(params).changes === 1 ? usage.get(params.account, params.month)!.used : undefined,
   );
   // A partial grant, synchronously under BEGIN IMMEDIATE: the read and the write happen under the
   // write lock without yielding to the event loop, so two store objects in one process cannot wait
@@ -84,7 +92,8 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
     const before = usage.get(account, month)?.used ?? 0;
     const granted = Math.max(0, Math.min(wanted, limit - before));
     if (granted === 0) return { granted, used: before };
-    return { granted, used: add.get({ account, month, amount: granted })!.used };
+    add.run({ account, month, amount: granted });
+    return { granted, used: usage.get(account, month)!.used };
   });
   return {
     async keysRevision() {
@@ -103,8 +112,8 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
       // grant, a bad argument, an unknown account) goes to the store's own method.
       if (isQuotaMonth(month) && Number.isSafeInteger(wanted) && wanted >= 1 && Number.isSafeInteger(limit) && limit >= 0) {
         try {
-          const row = consume.get({ account: accountId, month, amount: wanted, limit });
-          return row ? { granted: wanted, used: row.used } : upTo.immediate(accountId, month, limit, wanted);
+          const used = consumeAll.immediate({ account: accountId, month, amount: wanted, limit });
+          return used !== undefined ? { granted: wanted, used } : upTo.immediate(accountId, month, limit, wanted);
         } catch (error) {
           if (!(error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw error;
         }
