@@ -31,11 +31,6 @@ export function loopbackServer(listener: RequestListener) {
 }
 
 /**
- * Sends the request target as it is written (no client-side URL normalisation: dot segments, `%zz`
- * and the like reach the server as a hostile client would send them); only characters HTTP/1.1
- * cannot carry in a request line at all are percent-encoded first.
- */
-/**
  * The request target rawRequest puts on the wire: characters outside printable ASCII as UTF-8
  * percent-escapes (lone surrogates as U+FFFD, as a WHATWG URL parser would send them) and `#` as
  * `%23`, so the whole text reaches the server, fragment-like parts included.
@@ -45,6 +40,11 @@ export function wireTarget(target: string): string {
   return target.replace(/[^\u0021-\u007e]/gu, utf8).replace(/#/g, '%23');
 }
 
+/**
+ * Sends the request target as it is written (no client-side URL normalisation: dot segments, `%zz`
+ * and the like reach the server as a hostile client would send them); only characters HTTP/1.1
+ * cannot carry in a request line at all are percent-encoded first (wireTarget).
+ */
 export function rawRequest(origin: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
   const path = wireTarget(target);
   const { hostname, port } = new URL(origin);
