@@ -142,7 +142,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     ],
   });
   const fastLane = config.restFastLane
-    ? createFastLane({ schema, services, contextServices, spendRateLimit, trust, log: logger, clock })
+    ? createFastLane({ schema, services, contextServices, spendRateLimit, trust, log: logger, clock, metrics })
     : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!fastLane?.(req, res)) void yoga(req, res);

@@ -50,8 +50,8 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const { handler } = createApp({ config, store, logger, rates, limiters, metrics });
-const server = createHttpServer({ handler, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
+const { yoga, fastLane } = createApp({ config, store, logger, rates, limiters, metrics });
+const server = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
 
 server.listen(config.port, config.host, () => {
   const address = server.address();

@@ -69,7 +69,7 @@ function call(handler: (req: IncomingMessage, res: ServerResponse) => void, meth
 
 /** The request listener of main.ts's node:http server (never listening): createHttpServer around the app's handler. */
 function frontOf(app: ReturnType<typeof createApp>, config: ReturnType<typeof loadConfig>, logger: ReturnType<typeof createLogger>): RequestListener {
-  const server = createHttpServer({ handler: app.handler, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
+  const server = createHttpServer({ handler: app.yoga, fastLane: app.fastLane, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
   const [listener] = server.listeners('request') as RequestListener[];
   if (!listener) throw new Error('createHttpServer registered no request listener');
   return listener;

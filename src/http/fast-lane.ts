@@ -7,6 +7,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
 import { CONVERSION_FIELDS } from '../graphql/limits';
 import { directResolver } from '../graphql/direct-resolver';
+import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { isJsonContentType, notJson, parseJsonBody, readNodeBody } from './body';
@@ -15,7 +16,7 @@ import { toApiError } from './errors';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, type RestRoute } from './routes';
+import { argsOfPath, routeLabel, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 import { pathOf, plainPathEnd } from './target';
 import { logRequest } from './use-request-log';
@@ -36,6 +37,8 @@ export interface FastLaneOptions {
   trust: TrustProxy;
   log: Logger;
   clock: () => Date;
+  /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the lane). */
+  metrics: Pick<Metrics, 'request'>;
 }
 
 /** A node:http listener that answers when it owns the request and returns false when it does not. */
@@ -64,6 +67,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const fields = options.schema.getQueryType()!.getFields();
   /** Each root field's resolver with its argument rules checked synchronously (graphql/direct-resolver.ts). */
   const resolvers = new Map(Object.values(fields).map((field) => [field, directResolver(field)]));
+  /** Each route's label in the request metrics. */
+  const labels = new Map(ROUTES.map((route) => [route, routeTemplate(route)]));
   const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
   const prebuilt = new PrebuiltAnswers();
   /**
@@ -92,7 +97,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const contextOf = (req: IncomingMessage) =>
     new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req) });
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string, target: string) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string, target: string, started: number) => {
     const context = contextOf(req);
     let parts: ResponseParts;
     try {
@@ -121,11 +126,11 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     } catch (error) {
       parts = failure(error, route, context);
     }
-    await send(req, res, route, context, parts);
+    await send(req, res, route, context, parts, started);
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
-  const serveKnown = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, answer: PrebuiltAnswer) => {
+  const serveKnown = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, answer: PrebuiltAnswer, started: number) => {
     const context = contextOf(req);
     let parts: ResponseParts;
     try {
@@ -134,7 +139,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     } catch (error) {
       parts = failure(error, route, context);
     }
-    await send(req, res, route, context, parts);
+    await send(req, res, route, context, parts, started);
   };
 
   /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
@@ -157,14 +162,14 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   };
 
   /** The headers every answer carries, then one writeHead and one end. */
-  const send = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, context: RequestContext, parts: ResponseParts) => {
+  const send = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, context: RequestContext, parts: ResponseParts, started: number) => {
     const headers = parts.headers;
     Object.assign(headers, API_SECURITY_HEADERS);
     if (route.shared) Object.assign(headers, SHARED_CORS_HEADERS);
     headers['x-request-id'] = context.requestId;
     const limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in headers);
     Object.assign(headers, limits instanceof Promise ? await limits : limits);
-    post({ res, status: parts.status, headers, body: parts.body, logged: logging() ? { req, context } : undefined });
+    post({ req, res, route, started, status: parts.status, headers, body: parts.body, context });
   };
 
   /**
@@ -199,14 +204,15 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     outbox = [];
     for (const answer of answers) write(answer);
   };
-  const write = ({ res, status, headers, body, logged }: Outgoing) => {
+  const write = ({ req, res, route, started, status, headers, body, context }: Outgoing) => {
     try {
       // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
       res.writeHead(status, headers);
       res.end(body);
-      if (logged) logRequest(options.log, { method: logged.req.method!, path: pathOf(logged.req.url!), status, context: logged.context });
+      options.metrics.request(labels.get(route)!, req.method!, status, (performance.now() - started) / 1000);
+      if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
     } catch (error) {
-      unexpected(res)(error);
+      unexpected(req, res, started)(error);
     }
   };
   /** A request entered the lane in this turn: its answer waits for the turn's deliver. */
@@ -227,13 +233,15 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     return resolvers.get(field)!(undefined, args, graphQLContext, info as never);
   };
 
-  const unexpected = (res: ServerResponse) => (error: unknown) => {
+  const unexpected = (req: IncomingMessage, res: ServerResponse, started: number) => (error: unknown) => {
     options.log.error({ err: error }, 'unexpected error in the fast lane');
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
     res.end();
+    options.metrics.request(routeLabel(pathOf(req.url)), req.method!, res.statusCode, (performance.now() - started) / 1000);
   };
 
   return (req, res) => {
+    const started = performance.now();
     const target = req.url ?? '';
     // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
     const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -241,7 +249,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       const hit = known.get(target);
       if (hit) {
         entered();
-        serveKnown(req, res, hit.route, hit.answer).catch(unexpected(res));
+        serveKnown(req, res, hit.route, hit.answer, started).catch(unexpected(req, res, started));
         return true;
       }
     }
@@ -252,18 +260,22 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     const route = match?.routes.find((r) => r.method === method);
     if (!match || !route || route.field === undefined) return false;
     entered();
-    serve(req, res, route, match.params, target.slice(end + 1), target).catch(unexpected(res));
+    serve(req, res, route, match.params, target.slice(end + 1), target, started).catch(unexpected(req, res, started));
     return true;
   };
 }
 
-/** One answer waiting in the outbox, and what its access-log line needs (when info is logged). */
+/** One answer waiting in the outbox, and what its request metric and access-log line need. */
 interface Outgoing {
+  req: IncomingMessage;
   res: ServerResponse;
+  route: RestRoute;
+  /** performance.now() when the request entered the lane. */
+  started: number;
   status: number;
   headers: Record<string, string>;
   body: ResponseParts['body'];
-  logged: { req: IncomingMessage; context: RequestContext } | undefined;
+  context: RequestContext;
 }
 
 function withParam(error: ApiError, param: string): ApiError {

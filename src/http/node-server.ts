@@ -8,12 +8,18 @@ import { errorHeaders } from './error-headers';
 import type { Metrics } from '../metrics';
 import { answerClientErrors, BASELINE_HEADERS } from './client-error';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
+import type { FastLane } from './fast-lane';
 import { routeLabel } from './routes';
 import { pathOf } from './target';
 
 export interface HttpServerOptions {
-  /** Everything but /metrics: the Yoga app. */
+  /** Everything but /metrics and what the fast lane serves: the Yoga app. */
   handler: RequestListener;
+  /**
+   * Tried first: it answers the requests it owns, records their request metrics itself when it
+   * writes them, and returns true; for any other request it returns false and the handler serves it.
+   */
+  fastLane?: FastLane;
   logger: Logger;
   metrics: Metrics;
   /** Who may read /metrics (METRICS). */
@@ -22,12 +28,14 @@ export interface HttpServerOptions {
 }
 
 /**
- * The node:http server in front of the app: it times every request for the metrics (by route
- * template, never the raw URL), answers GET /metrics itself, and gives parser-level refusals
- * (431, 408, 413, 400) the contract's body.
+ * The node:http server in front of the app: it hands the fast lane what it owns, times every other
+ * request for the metrics (by route template, never the raw URL), answers GET /metrics itself, and
+ * gives parser-level refusals (431, 408, 413, 400) the contract's body.
  */
 export function createHttpServer(options: HttpServerOptions): Server {
+  const fastLane = options.fastLane;
   const server = createServer((req, res) => {
+    if (fastLane?.(req, res)) return;
     const started = performance.now();
     const pathname = pathOf(req.url);
     const route = routeLabel(pathname);

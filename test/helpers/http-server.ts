@@ -6,10 +6,11 @@ import { createHttpServer } from '../../src/http/node-server';
 import { createLogger } from '../../src/logger';
 import type { TestApp } from './app';
 
-/** A test app behind the real node:http front (main.ts's), on 127.0.0.1 and a free port. */
+/** A test app behind the real node:http front, wired as main.ts wires it (the fast lane first when on), on 127.0.0.1 and a free port. */
 export async function listen(t: TestApp, options: { metricsAccess?: MetricsAccess; trustProxy?: string } = {}): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
   const server = createHttpServer({
     handler: t.app.yoga,
+    fastLane: t.app.fastLane,
     logger: createLogger('silent'),
     metrics: t.app.metrics,
     metricsAccess: options.metricsAccess ?? { mode: 'local' },
