@@ -49,6 +49,9 @@ export function selectAllJson(schema: GraphQLSchema, type: GraphQLOutputType, va
   return writerOf(schema, type)(value, context);
 }
 
+/** The arguments of a field below the root as SOFA selects it: none; one frozen object for every call (resolvers below the root read none, and none may change it). */
+const NO_ARGS = Object.freeze({});
+
 type Writer = (value: unknown, context: unknown) => string | undefined;
 
 const writers = new WeakMap<GraphQLSchema, Map<GraphQLOutputType, Writer>>();
@@ -85,11 +88,18 @@ function buildWriter(schema: GraphQLSchema, type: GraphQLOutputType): Writer {
   if (isLeafType(type)) return (value) => (value === null || value === undefined ? 'null' : JSON.stringify(type.serialize(value)));
   if (isAbstractType(type)) {
     const info = infoFor(schema, type.name);
+    /** The writer of each concrete type resolveType named (a batch asks about 1,000 times per answer). */
+    const byName = new Map<unknown, Writer>();
     return (value, context) => {
       if (value === null || value === undefined) return 'null';
-      const object = concreteType(schema, type.resolveType?.(value, context, info, type));
-      if (!isObjectType(object)) throw new TypeError(`selectAll: no object type for a value of ${type.toString()}`);
-      return writerOf(schema, object)(value, context);
+      const resolved = type.resolveType?.(value, context, info, type);
+      let write = byName.get(resolved);
+      if (write === undefined) {
+        const object = concreteType(schema, resolved);
+        if (!isObjectType(object)) throw new TypeError(`selectAll: no object type for a value of ${type.toString()}`);
+        byName.set(resolved, (write = writerOf(schema, object)));
+      }
+      return write(value, context);
     };
   }
   const fields = fieldsOf(type).map((field) => ({
@@ -102,7 +112,7 @@ function buildWriter(schema: GraphQLSchema, type: GraphQLOutputType): Writer {
     if (value === null || value === undefined) return 'null';
     let out = '';
     for (const { field, key, info, write } of fields) {
-      const resolved = field.resolve ? field.resolve(value, {}, context, info) : (value as Record<string, unknown>)[field.name];
+      const resolved = field.resolve ? field.resolve(value, NO_ARGS, context, info) : (value as Record<string, unknown>)[field.name];
       if (resolved instanceof Promise) throw new TypeError(`selectAll: ${type.name}.${field.name} resolved asynchronously`);
       const json = write(resolved, context);
       if (json === undefined) continue;
