@@ -123,42 +123,29 @@ class RequestTally {
 
   register(registry: Registry): void {
     const rows = () => [...this.rows.values()];
-    const reset = () => this.rows.clear();
-    registry.registerMetric({
-      name: this.counterName,
-      help: this.counterHelp,
-      type: 'counter',
-      aggregator: 'sum',
-      reset,
-      get: async () => ({
-        name: this.counterName,
-        help: this.counterHelp,
-        type: 'counter',
-        aggregator: 'sum',
-        values: rows().map((row) => ({ labels: row.labels, value: row.count })),
+    collected(registry, this.counterName, this.counterHelp, 'counter', () => this.rows.clear(), () => rows().map((row) => ({ labels: row.labels, value: row.count })));
+    collected(registry, this.histogramName, this.histogramHelp, 'histogram', () => this.rows.clear(), () =>
+      rows().flatMap((row) => {
+        let cumulative = 0;
+        const buckets = row.buckets.map((count, i) => {
+          cumulative += count;
+          const le = i < this.bounds.length ? this.bounds[i]! : '+Inf';
+          return { labels: { le, ...row.labels }, value: cumulative, metricName: `${this.histogramName}_bucket` };
+        });
+        return [...buckets, { labels: row.labels, value: row.sum, metricName: `${this.histogramName}_sum` }, { labels: row.labels, value: row.count, metricName: `${this.histogramName}_count` }];
       }),
-    } as unknown as Metric);
-    registry.registerMetric({
-      name: this.histogramName,
-      help: this.histogramHelp,
-      type: 'histogram',
-      aggregator: 'sum',
-      reset,
-      get: async () => ({
-        name: this.histogramName,
-        help: this.histogramHelp,
-        type: 'histogram',
-        aggregator: 'sum',
-        values: rows().flatMap((row) => {
-          let cumulative = 0;
-          const buckets = row.buckets.map((count, i) => {
-            cumulative += count;
-            const le = i < this.bounds.length ? this.bounds[i]! : '+Inf';
-            return { labels: { le, ...row.labels }, value: cumulative, metricName: `${this.histogramName}_bucket` };
-          });
-          return [...buckets, { labels: row.labels, value: row.sum, metricName: `${this.histogramName}_sum` }, { labels: row.labels, value: row.count, metricName: `${this.histogramName}_count` }];
-        }),
-      }),
-    } as unknown as Metric);
+    );
   }
+}
+
+/** A metric whose samples are computed at scrape time, registered in prom-client's own shape (what its Registry reads of a metric). */
+function collected(registry: Registry, name: string, help: string, type: 'counter' | 'histogram', reset: () => void, values: () => object[]): void {
+  registry.registerMetric({
+    name,
+    help,
+    type,
+    aggregator: 'sum',
+    reset,
+    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+  } as unknown as Metric);
 }

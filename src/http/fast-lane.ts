@@ -16,7 +16,7 @@ import { toApiError } from './errors';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
-import { argsOfPath, routeLabel, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute } from './routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, routeLabel, ROUTES, routeTemplate, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 import { pathOf, plainPathEnd } from './target';
 import { logRequest } from './use-request-log';
@@ -209,7 +209,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
       res.writeHead(status, headers);
       res.end(body);
-      options.metrics.request(labels.get(route)!, req.method!, status, (performance.now() - started) / 1000);
+      record(req, labels.get(route)!, status, started);
       if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
     } catch (error) {
       unexpected(req, res, started)(error);
@@ -237,8 +237,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     options.log.error({ err: error }, 'unexpected error in the fast lane');
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
     res.end();
-    options.metrics.request(routeLabel(pathOf(req.url)), req.method!, res.statusCode, (performance.now() - started) / 1000);
+    record(req, routeLabel(pathOf(req.url)), res.statusCode, started);
   };
+
+  /** The answer's request metric: the time since the request entered the lane. */
+  const record = (req: IncomingMessage, label: string, status: number, started: number) =>
+    options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
 
   return (req, res) => {
     const started = performance.now();
