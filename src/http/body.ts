@@ -59,8 +59,22 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<strin
   });
 }
 
+/**
+ * The bytes of a node:http request's body whose Content-Length the caller has already held to its
+ * limit (node:http ends the body there): the fast lane keeps them as they came, so that a request it
+ * leaves to Yoga after reading gets them unchanged.
+ */
+export function readNodeBytes(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('error', reject);
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  });
+}
+
 /** The body's bytes as text; INVALID_REQUEST when they are not UTF-8. */
-function utf8Text(chunks: readonly Uint8Array[]): string {
+export function utf8Text(chunks: readonly Uint8Array[]): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {

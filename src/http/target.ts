@@ -49,3 +49,9 @@ export function pathOf(url: string | undefined): string {
     return '';
   }
 }
+
+/** A request header's value as one text (node:http gives a list for some repeated headers), or null when absent. */
+export function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,10 +1,11 @@
-import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ERROR_STATUS, isErrorCode } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
 import { isUnexpected, toApiError, toGraphQLError } from './errors';
 import { requestContextOf } from './request-context';
+import type { RequestContext } from '../services/request-context';
 
 /**
  * Gives every GraphQL error the contract's `extensions.code` and `extensions.status` (parse and
@@ -30,23 +31,33 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
       };
     },
     onResultProcess({ result, setResult, serverContext }) {
-      if (Array.isArray(result) || !('errors' in result) || !result.errors) return;
-      const context = requestContextOf(serverContext);
-      const requestError = !('data' in result) || result.data === undefined;
-      const errors = result.errors.map((e) => {
-        const error = isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e);
-        const retryAfter = toApiError(error).details.retryAfterSeconds;
-        if (retryAfter !== undefined) context.noteRetryAfter(retryAfter);
-        return requestError ? withSpecStatus(error) : error;
-      });
-      for (const error of errors) {
-        if (error.extensions['code'] === 'INTERNAL' && error.path === undefined) {
-          logger.error({ err: error.originalError ?? error, requestId: context.requestId }, 'unexpected error');
-        }
-      }
-      setResult({ ...result, errors });
+      if (Array.isArray(result) || isAsyncIterable(result)) return;
+      const coded = withErrorCodes(result, requestContextOf(serverContext), logger);
+      if (coded !== result) setResult(coded);
     },
   };
+}
+
+/**
+ * A single result's errors with the contract's codes, the longest Retry-After noted on the request's
+ * context, and unexpected request-level errors logged: the step of onResultProcess above, which the
+ * fast lane's GraphQL answers take too. The same result when it has no errors.
+ */
+export function withErrorCodes(result: ExecutionResult, context: RequestContext, logger: Logger): ExecutionResult {
+  if (!result.errors) return result;
+  const requestError = !('data' in result) || result.data === undefined;
+  const errors = result.errors.map((e) => {
+    const error = isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e);
+    const retryAfter = toApiError(error).details.retryAfterSeconds;
+    if (retryAfter !== undefined) context.noteRetryAfter(retryAfter);
+    return requestError ? withSpecStatus(error) : error;
+  });
+  for (const error of errors) {
+    if (error.extensions['code'] === 'INTERNAL' && error.path === undefined) {
+      logger.error({ err: error.originalError ?? error, requestId: context.requestId }, 'unexpected error');
+    }
+  }
+  return { ...result, errors };
 }
 
 /**

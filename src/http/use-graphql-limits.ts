@@ -1,4 +1,4 @@
-import type { DocumentNode } from 'graphql';
+import type { DocumentNode, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../domain/errors';
 import { documentLimitErrors, GRAPHQL_LIMITS, nestingOf } from '../graphql/limits';
@@ -20,13 +20,8 @@ export function useGraphQLLimits(): Plugin {
   return {
     onParams({ params }) {
       if (typeof params.query !== 'string' || textsWithin.has(params.query)) return;
-      if (Buffer.byteLength(params.query) > GRAPHQL_LIMITS.maxDocumentBytes) {
-        const message = `The GraphQL document is larger than ${GRAPHQL_LIMITS.maxDocumentBytes / 1024} KiB.`;
-        throw graphQLErrorOf(new ApiError('PAYLOAD_TOO_LARGE', message), { http: true });
-      }
-      if (nestingOf(params.query) > GRAPHQL_LIMITS.maxNesting) {
-        throw graphQLErrorOf(new ApiError('INVALID_REQUEST', `The GraphQL document nests brackets more than ${GRAPHQL_LIMITS.maxNesting} levels deep.`));
-      }
+      const refusal = documentTextRefusal(params.query);
+      if (refusal) throw refusal;
       if (params.query.length > REMEMBERED_LENGTH) return;
       if (textsWithin.size >= REMEMBERED_TEXTS) textsWithin.clear();
       textsWithin.add(params.query);
@@ -39,4 +34,20 @@ export function useGraphQLLimits(): Plugin {
       else documentsWithin.add(params.documentAST);
     },
   };
+}
+
+/**
+ * Why a document's text is refused before it is parsed (its size in bytes, then its bracket
+ * nesting), or undefined when it is within both. The plugin above throws it; the fast lane leaves
+ * such a document to Yoga, which then refuses it exactly so.
+ */
+export function documentTextRefusal(query: string): GraphQLError | undefined {
+  if (Buffer.byteLength(query) > GRAPHQL_LIMITS.maxDocumentBytes) {
+    const message = `The GraphQL document is larger than ${GRAPHQL_LIMITS.maxDocumentBytes / 1024} KiB.`;
+    return graphQLErrorOf(new ApiError('PAYLOAD_TOO_LARGE', message), { http: true });
+  }
+  if (nestingOf(query) > GRAPHQL_LIMITS.maxNesting) {
+    return graphQLErrorOf(new ApiError('INVALID_REQUEST', `The GraphQL document nests brackets more than ${GRAPHQL_LIMITS.maxNesting} levels deep.`));
+  }
+  return undefined;
 }
