@@ -1,16 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { migrateDatabase } from '../../src/data/open-store';
-import { currentMonth } from '../../src/domain/quota';
-import type { PlanId } from '../../src/domain/plans';
 import { ROUTES } from '../../src/http/routes';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { loopbackServer, rawRequest, type RawAnswer } from '../helpers/http';
-import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
-import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../helpers/postgres';
-import { requestOf, type RestRequest } from '../hostile/rest-requests';
+import { rawRequest } from '../helpers/http';
+import { createLanePair, NO_KEYS, type LanePair } from '../helpers/lanes';
+import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
+import { requestOf } from '../hostile/rest-requests';
 
 /**
  * The fast lane (REST_FAST_LANE=on) and Yoga + SOFA (off) must answer every REST request alike:
@@ -18,65 +14,19 @@ import { requestOf, type RestRequest } from '../hostile/rest-requests';
  * apps share one store, rates and clock; each request is sent to both with keys of twin accounts.
  * Once on SQLite and once on PostgreSQL (TEST_DATABASE_URL).
  */
-const NOW = new Date('2024-04-03T12:00:00Z');
-const rates = tableRates(MADE_UP_PUBLICATIONS);
-const LIMITS = { KEY_RATE_LIMIT: '1000000', PUBLIC_RATE_LIMIT: '1000000' };
 for (const backend of ['sqlite', 'postgres'] as const) {
   const title = backend === 'sqlite' ? 'REST lanes on SQLite' : postgresTitle('REST lanes on PostgreSQL');
   describe.skipIf(backend === 'postgres' && !TEST_DATABASE_URL)(title, () => {
+    let lanes: LanePair;
     let fast: TestApp;
-    let sofa: TestApp;
-    const servers: ReturnType<typeof loopbackServer>[] = [];
-    let origins: { fast: string; sofa: string };
-
-    let database: FreshDatabase | undefined;
-
+    let origins: LanePair['origins'];
     beforeAll(async () => {
-      const env: Record<string, string> = { ...LIMITS };
-      if (backend === 'postgres') {
-        database = await freshDatabase();
-        env['DATABASE_URL'] = database.url;
-        await migrateDatabase(loadConfig(env));
-      }
-      fast = await createTestApp(env, { rates, clock: () => NOW });
-      sofa = await createTestApp({ ...env, REST_FAST_LANE: 'off' }, { rates, clock: () => NOW, store: fast.store });
-      const [a, b] = [loopbackServer(fast.app.handler), loopbackServer(sofa.app.handler)];
-      servers.push(a, b);
-      origins = { fast: await a.origin(), sofa: await b.origin() };
+      lanes = await createLanePair(backend);
+      ({ fast, origins } = lanes);
     });
-    afterAll(async () => {
-      for (const server of servers) await server.close();
-      await sofa?.close();
-      await fast?.close();
-      await database?.drop();
-    });
-
-    /** Twin accounts, one per lane, with the same plan and usage. */
-    async function twinKeys(plan: PlanId, used = 0) {
-      const twins = { fast: await fast.createAccountKey(plan), sofa: await fast.createAccountKey(plan) };
-      if (used > 0) for (const twin of Object.values(twins)) await fast.store.consumeQuota(twin.account.id, currentMonth(NOW), Number.MAX_SAFE_INTEGER, used);
-      return { fast: twins.fast.key, sofa: twins.sofa.key };
-    }
-
-    const IGNORED_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
-    function normalised(answer: RawAnswer) {
-      // Each app's rate-limit windows started at its own first request: their resets (t=) may differ by a
-      // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
-      const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
-      const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
-      return { status: answer.status, headers, body: answer.text.replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"') };
-    }
-
-    /** Sends one request to both lanes (the template key swapped for each lane's twin) and compares. */
-    async function expectSameAnswer(request: RestRequest, keys: { template: string[]; fast: string[]; sofa: string[] }) {
-      const forLane = (lane: 'fast' | 'sofa') => {
-        const swap = (text: string) => keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[lane][i]!.slice(9)), text);
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, swap(v)]));
-        return rawRequest(origins[lane], request.method, request.url, headers, request.rawBody);
-      };
-      const [a, b] = [await forLane('fast'), await forLane('sofa')];
-      expect(normalised(a), `${request.method} ${request.url}`).toEqual(normalised(b));
-    }
+    afterAll(() => lanes?.close());
+    const twinKeys: LanePair['twinKeys'] = (plan, used) => lanes.twinKeys(plan, used);
+    const expectSameAnswer: LanePair['expectSameAnswer'] = (request, keys) => lanes.expectSameAnswer(request, keys);
 
     describe('which requests the fast lane takes', () => {
       // Its own app: requests the lane takes spend rate limit, which the parity checks below compare.
@@ -117,10 +67,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     describe('the fast lane answers exactly as SOFA does', () => {
       it('for the documented requests of every route', async () => {
         const [dev, free, spent] = [await twinKeys('developer'), await twinKeys('free'), await twinKeys('free', 1000)];
-        const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], sofa: [dev.sofa, free.sofa, spent.sofa] };
+        const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], yoga: [dev.yoga, free.yoga, spent.yoga] };
         const json = { 'content-type': 'application/json' };
         const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-        const cases: RestRequest[] = [
+        const cases = [
           { method: 'GET', url: '/v1/categories', headers: {} },
           { method: 'GET', url: '/v1/categories/LENGTH', headers: {} },
           { method: 'GET', url: '/v1/categories/nope', headers: {} },
@@ -166,10 +116,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         '/v1/currency/rates/latest',
       ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
         // Both lanes get every request: each spends its own per-IP limit, which later answers show.
-        const [etag, other] = [(await rawRequest(origins.sofa, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];
+        const [etag, other] = [(await rawRequest(origins.yoga, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];
         expect(other).toBe(etag);
         expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
-        const none = { template: [], fast: [], sofa: [] };
+        const none = NO_KEYS;
         for (const candidate of [undefined, etag, `W/${etag}`, `"other", ${etag}`, `"other",W/${etag} `, '"other"', `W/"other"`, '*', etag.slice(1, -1)]) {
           const headers: Record<string, string> = candidate === undefined ? {} : { 'if-none-match': candidate };
           for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers }, none);
@@ -178,7 +128,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       it('names one pre-built answer by the resource, whatever spelling the request used', async () => {
         const urls = ['/v1/units/ft', '/v1/units/foot', '/v1/units/FEET', '/v1/units/Feet'];
-        const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.fast, 'GET', url, {}), rawRequest(origins.sofa, 'GET', url, {})]));
+        const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.fast, 'GET', url, {}), rawRequest(origins.yoga, 'GET', url, {})]));
         expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
         expect(new Set(answers.map((a) => a.text)).size).toBe(1);
         expect(answers[0]!.status).toBe(200);
@@ -250,16 +200,16 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       });
 
       it('for a strong ETag and 304 on the shared route', async () => {
-        const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.sofa, 'GET', '/v1/currency/rates/latest', {})];
+        const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.yoga, 'GET', '/v1/currency/rates/latest', {})];
         const etag = first!.headers.get('etag')!;
         for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
-          await expectSameAnswer({ method: 'GET', url: '/v1/currency/rates/latest', headers: { 'if-none-match': candidate } }, { template: [], fast: [], sofa: [] });
+          await expectSameAnswer({ method: 'GET', url: '/v1/currency/rates/latest', headers: { 'if-none-match': candidate } }, NO_KEYS);
         }
       });
 
       it.each(ROUTES.filter((r) => r.field !== undefined).map((r) => [`${r.method} ${r.path}`, r] as const))('for hostile requests of %s', async (_, route) => {
         const [key, freeKey] = [await twinKeys('developer'), await twinKeys('free')];
-        const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], sofa: [key.sofa, freeKey.sofa] };
+        const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], yoga: [key.yoga, freeKey.yoga] };
         await fc.assert(
           fc.asyncProperty(requestOf(route, key.fast, freeKey.fast), (request) => expectSameAnswer(request, keys)),
           { numRuns: 60 },
