@@ -14,6 +14,7 @@ import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { createFastLane, type FastLane } from './http/fast-lane';
+import { GRAPHQL_PATH } from './http/graphql-lane';
 import { graphQLContextFactory, requestContextOf, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
 import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
@@ -55,7 +56,6 @@ export interface App {
   metrics: Metrics;
 }
 
-const GRAPHQL_PATH = '/graphql';
 
 /** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics() }: AppDependencies): App {
@@ -142,7 +142,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     ],
   });
   const fastLane = config.restFastLane
-    ? createFastLane({ schema, services, contextServices, spendRateLimit, trust, log: logger, clock, metrics })
+    ? createFastLane({ schema, services, contextServices, spendRateLimit, trust, log: logger, clock, metrics, yoga })
     : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!fastLane?.(req, res)) void yoga(req, res);

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
@@ -10,15 +11,18 @@ import { directResolver } from '../graphql/direct-resolver';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
-import { isJsonContentType, notJson, parseJsonBody, readNodeBody } from './body';
+import { isJsonContentType, notJson, parseJsonBody, readNodeBody, readNodeBytes } from './body';
+import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
+import type { ServerContext } from './request-context';
+import { withErrorCodes } from './use-error-codes';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
-import { toApiError } from './errors';
+import { toApiError, toGraphQLError } from './errors';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, routeLabel, ROUTES, routeTemplate, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
-import { pathOf, plainPathEnd } from './target';
+import { headerText, pathOf, plainPathEnd } from './target';
 import { logRequest } from './use-request-log';
 import { limitHeaders } from './use-limit-headers';
 import { API_SECURITY_HEADERS } from './use-security-headers';
@@ -39,7 +43,19 @@ export interface FastLaneOptions {
   clock: () => Date;
   /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the lane). */
   metrics: Pick<Metrics, 'request'>;
+  /**
+   * The Yoga server: `POST /graphql` requests the lane takes run through its getResultForParams, and
+   * one the lane has read but does not run is handed to it, bytes and all. Without it the lane
+   * serves REST only.
+   */
+  yoga?: GraphQLYoga;
 }
+
+/** Yoga's node:http listener and its parameters step (graphql-yoga's YogaServer.getResultForParams). */
+export type GraphQLYoga = RequestListener & Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'getResultForParams'>;
+
+/** The request-metric label of `POST /graphql`, as the node:http front names it. */
+const GRAPHQL_LABEL = routeLabel(GRAPHQL_PATH);
 
 /** A node:http listener that answers when it owns the request and returns false when it does not. */
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -60,8 +76,10 @@ const MAX_KNOWN_TARGETS = 4096;
  * own root resolver (so plan, quota and every rule are the ones GraphQL runs), the answer serialised
  * as SOFA would select it (graphql/serialize.ts), headers from the same functions the Yoga path
  * uses, and one `res.end()`, written together with the other answers of its event-loop turn. Known
- * targets of the pre-built catalogue routes skip straight to the answer. What it does not own (GraphQL, pages, OpenAPI, unknown paths, other
- * methods) falls through to Yoga; the parity tests hold both lanes to identical answers.
+ * targets of the pre-built catalogue routes skip straight to the answer. With `yoga`, it also takes
+ * `POST /graphql` (serveGraphQL). What it does not own (GraphQL requests graphql-lane.ts leaves to
+ * Yoga, GraphiQL, pages, OpenAPI, unknown paths, other methods) falls through to Yoga; the parity
+ * tests (test/http/fast-lane.test.ts, graphql-lane.test.ts) hold both lanes to identical answers.
  */
 export function createFastLane(options: FastLaneOptions): FastLane {
   const fields = options.schema.getQueryType()!.getFields();
@@ -126,7 +144,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     } catch (error) {
       parts = failure(error, route, context);
     }
-    await send(req, res, route, context, parts, started);
+    await send(req, res, labels.get(route)!, route.shared === true, context, parts, started);
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
@@ -139,7 +157,35 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     } catch (error) {
       parts = failure(error, route, context);
     }
-    await send(req, res, route, context, parts, started);
+    await send(req, res, labels.get(route)!, route.shared === true, context, parts, started);
+  };
+
+  /**
+   * `POST /graphql` as Yoga answers it (graphql-lane.ts): the body read here, its parameters run by
+   * Yoga's own getResultForParams, the result coded as useErrorCodes codes it and written as Yoga's
+   * processRegularResult writes it, with the headers every answer carries. A body the lane will not
+   * run goes to Yoga with the bytes already read (the Fetch adapter takes a read body as
+   * `req.body`), and its answer is timed as the node:http front times Yoga's.
+   */
+  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, yoga: GraphQLYoga, mediaType: GraphQLMediaType, started: number) => {
+    const bytes = await readNodeBytes(req);
+    const params = graphQLParamsOf(bytes);
+    if (params === undefined) {
+      (req as IncomingMessage & { body?: Buffer }).body = bytes;
+      res.once('close', () => record(req, GRAPHQL_LABEL, res.statusCode, started));
+      void yoga(req, res);
+      return;
+    }
+    const context = contextOf(req);
+    let result: ExecutionResult;
+    try {
+      result = (await yoga.getResultForParams({ params, request: laneRequest(req) }, { req, requestContext: context })) as ExecutionResult;
+    } catch (error) {
+      // Yoga turns a step that throws into a masked error the same way (its handleError).
+      options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+      result = { errors: [toGraphQLError(error)] };
+    }
+    await send(req, res, GRAPHQL_LABEL, false, context, graphQLAnswer(withErrorCodes(result, context, options.log), mediaType), started);
   };
 
   /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
@@ -162,14 +208,14 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   };
 
   /** The headers every answer carries, then one writeHead and one end. */
-  const send = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, context: RequestContext, parts: ResponseParts, started: number) => {
+  const send = async (req: IncomingMessage, res: ServerResponse, label: string, shared: boolean, context: RequestContext, parts: ResponseParts, started: number) => {
     const headers = parts.headers;
     Object.assign(headers, API_SECURITY_HEADERS);
-    if (route.shared) Object.assign(headers, SHARED_CORS_HEADERS);
+    if (shared) Object.assign(headers, SHARED_CORS_HEADERS);
     headers['x-request-id'] = context.requestId;
     const limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in headers);
     Object.assign(headers, limits instanceof Promise ? await limits : limits);
-    post({ req, res, route, started, status: parts.status, headers, body: parts.body, context });
+    post({ req, res, label, started, status: parts.status, headers, body: parts.body, context });
   };
 
   /**
@@ -204,12 +250,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     outbox = [];
     for (const answer of answers) write(answer);
   };
-  const write = ({ req, res, route, started, status, headers, body, context }: Outgoing) => {
+  const write = ({ req, res, label, started, status, headers, body, context }: Outgoing) => {
     try {
       // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
       res.writeHead(status, headers);
       res.end(body);
-      record(req, labels.get(route)!, status, started);
+      record(req, label, status, started);
       if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
     } catch (error) {
       unexpected(req, res, started)(error);
@@ -257,6 +303,13 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         return true;
       }
     }
+    if (target === GRAPHQL_PATH) {
+      const mediaType = options.yoga && graphQLLaneMediaType(req);
+      if (!mediaType) return false;
+      entered();
+      serveGraphQL(req, res, options.yoga!, mediaType, started).catch(unexpected(req, res, started));
+      return true;
+    }
     // Without a fragment, the path ends at `?` or at the end.
     const end = plainPathEnd(target);
     if (end < 0 || target.includes('#') || ENCODED_DOT.test(target)) return false;
@@ -273,7 +326,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 interface Outgoing {
   req: IncomingMessage;
   res: ServerResponse;
-  route: RestRoute;
+  /** The request metric's route label. */
+  label: string;
   /** performance.now() when the request entered the lane. */
   started: number;
   status: number;
@@ -284,9 +338,4 @@ interface Outgoing {
 
 function withParam(error: ApiError, param: string): ApiError {
   return param === error.param ? error : new ApiError(error.code, error.message, { ...error.details, param });
-}
-
-function headerText(value: string | string[] | undefined): string | null {
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -1,0 +1,114 @@
+import type { IncomingMessage } from 'node:http';
+import type { ExecutionResult } from 'graphql';
+import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
+import { isJsonContentType, utf8Text } from './body';
+import type { ResponseParts } from './rest-response';
+import { DEFAULT_BODY_LIMIT } from './routes';
+import { headerText } from './target';
+import { documentTextRefusal } from './use-graphql-limits';
+
+/**
+ * What the fast lane needs to answer `POST /graphql` as Yoga does (issue 8): which requests it may
+ * take from their headers alone, which bodies it may run, and Yoga's own answer for a result. The
+ * lane runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
+ * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
+ * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
+ * goes to Yoga itself, which then refuses or answers it in its own words.
+ */
+export const GRAPHQL_PATH = '/graphql';
+
+export type GraphQLMediaType = 'application/json' | 'application/graphql-response+json';
+
+/**
+ * The Accept headers the lane takes, with the media type Yoga's result processors choose for each
+ * (useResultProcessors: the last processor that matches wins, so none and `*\/*` end on
+ * application/json). Any other Accept (lists, parameters, q-values, text/event-stream) goes to Yoga.
+ */
+const ACCEPTED = new Map<string, GraphQLMediaType>([
+  ['', 'application/json'],
+  ['*/*', 'application/json'],
+  ['application/json', 'application/json'],
+  ['application/graphql-response+json', 'application/graphql-response+json'],
+]);
+
+const DECIMAL_LENGTH = /^[1-9]\d{0,8}$/;
+
+/**
+ * The media type of the answer when the lane may take this request, decided before its body is
+ * read (a body once read is handed to Yoga only as bytes): `POST /graphql` exactly, a JSON content
+ * type (useJsonMediaTypes's rule), an accepted Accept, and a declared non-empty length within the
+ * body limit (a chunked or oversized body, and its 413, stay Yoga's). Undefined otherwise.
+ */
+export function graphQLLaneMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
+  if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
+  const headers = req.headers;
+  const length = headers['content-length'];
+  if (length === undefined || headers['transfer-encoding'] !== undefined) return undefined;
+  if (!DECIMAL_LENGTH.test(length) || Number(length) > DEFAULT_BODY_LIMIT) return undefined;
+  if (!isJsonContentType(headers['content-type'] ?? null)) return undefined;
+  return ACCEPTED.get(headers.accept ?? '');
+}
+
+const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+/**
+ * The request's GraphQL parameters when Yoga would run them: the body is UTF-8 JSON (as
+ * useJsonMediaTypes reads it), an object whose non-null members are only the four parameters
+ * (useCheckGraphQLQueryParams), `query` a string within the document limits (useGraphQLLimits),
+ * `variables` and `extensions` objects or absent, `operationName` a string or absent (Yoga passes
+ * any other value on unchecked: those go to Yoga). Undefined for anything else.
+ */
+export function graphQLParamsOf(bytes: Buffer): GraphQLParams | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(utf8Text([bytes]));
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(body)) return undefined;
+  for (const name in body) if (body[name] != null && !PARAM_NAMES.has(name)) return undefined;
+  const { query, variables, extensions, operationName } = body;
+  if (typeof query !== 'string' || documentTextRefusal(query) !== undefined) return undefined;
+  if (!(variables == null || isPlainObject(variables)) || !(extensions == null || isPlainObject(extensions))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return body as GraphQLParams;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The one part of a Fetch Request that Yoga reads while it runs parameters (usePreventMutationViaGET
+ * reads the method; contexts may read a header). Never a body: the lane has read it.
+ */
+export function laneRequest(req: IncomingMessage): Request {
+  return {
+    method: 'POST',
+    url: `http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`,
+    headers: { get: (name: string) => headerText(req.headers[name.toLowerCase()]) },
+  } as unknown as Request;
+}
+
+/** Yoga's Response constructor, as the result processor calls it: the answer's parts, kept as given. */
+class CapturedResponse {
+  constructor(
+    readonly body: string | null,
+    readonly init: { status: number; headers: Record<string, string> },
+  ) {}
+}
+const CAPTURE = { Response: CapturedResponse } as unknown as FetchAPI;
+
+/**
+ * Yoga's answer to a single result, by Yoga's own processRegularResult: the status (the GraphQL over
+ * HTTP rules for `application/json` and `application/graphql-response+json`), the headers its errors
+ * name, and the body without internals. Header names lower-cased, as the lane writes them.
+ */
+export function graphQLAnswer(result: ExecutionResult, mediaType: GraphQLMediaType): ResponseParts {
+  const answer = processRegularResult(result, CAPTURE, mediaType) as unknown as CapturedResponse;
+  const body = answer.body ?? '';
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.init.headers)) headers[name.toLowerCase()] = value;
+  headers['content-length'] = String(Buffer.byteLength(body));
+  return { status: answer.init.status, headers, body };
+}

@@ -1,0 +1,159 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPHQL_LIMITS } from '../../src/graphql/limits';
+import { DEFAULT_BODY_LIMIT } from '../../src/http/routes';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { createLanePair, type LanePair, type LaneRequest } from '../helpers/lanes';
+import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
+import { DOCUMENTS, graphQLRequest } from '../hostile/graphql-requests';
+
+/**
+ * POST /graphql through the fast lane (REST_FAST_LANE=on) and through Yoga's own node:http adapter
+ * (off) must answer alike: same status, same headers (but the request id and the date), same body.
+ * Both apps share one store, rates and clock; each request goes to both with keys of twin accounts,
+ * so the quota headers compare too. Once on SQLite and once on PostgreSQL (TEST_DATABASE_URL).
+ */
+const CONVERT = 'convert(value: "12.5", from: "inch", to: "centimeter") { input { value unit } result { value unit } category }';
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  const title = backend === 'sqlite' ? 'GraphQL lanes on SQLite' : postgresTitle('GraphQL lanes on PostgreSQL');
+  describe.skipIf(backend === 'postgres' && !TEST_DATABASE_URL)(title, () => {
+    let lanes: LanePair;
+    beforeAll(async () => {
+      lanes = await createLanePair(backend);
+    });
+    afterAll(() => lanes?.close());
+
+    const post = (body: unknown, headers: Record<string, string> = {}): LaneRequest => ({
+      method: 'POST',
+      url: '/graphql',
+      headers: { ...JSON_TYPE, ...headers },
+      rawBody: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+    describe('which requests the lane takes', () => {
+      let probe: TestApp;
+      beforeAll(async () => {
+        probe = await createTestApp();
+      });
+      afterAll(() => probe.close());
+
+      /** Decided from the headers alone: the body of a request the lane takes never comes here. */
+      const owns = (method: string, url: string, headers: Record<string, string>) => {
+        const req = { method, url, headers, socket: {}, on: () => req, resume: () => undefined } as unknown as IncomingMessage;
+        const res = { writeHead: () => res, end: () => undefined, once: () => res, headersSent: false } as unknown as ServerResponse;
+        return probe.app.fastLane!(req, res);
+      };
+      const json = { 'content-type': 'application/json', 'content-length': '20' };
+
+      it.each<[string, string, Record<string, string>, boolean]>([
+        ['POST', '/graphql', json, true],
+        ['POST', '/graphql', { ...json, 'content-type': 'Application/JSON; charset=utf-8' }, true],
+        ['POST', '/graphql', { ...json, accept: '*/*' }, true],
+        ['POST', '/graphql', { ...json, accept: 'application/json' }, true],
+        ['POST', '/graphql', { ...json, accept: 'application/graphql-response+json' }, true],
+        ['POST', '/graphql', { ...json, 'content-length': String(DEFAULT_BODY_LIMIT) }, true],
+        ['POST', '/graphql', { ...json, accept: 'application/json, text/plain' }, false],
+        ['POST', '/graphql', { ...json, accept: 'application/json; charset=utf-8' }, false],
+        ['POST', '/graphql', { ...json, accept: 'text/event-stream' }, false],
+        ['POST', '/graphql', { ...json, accept: 'text/html' }, false],
+        ['POST', '/graphql', { ...json, 'content-type': 'text/plain' }, false],
+        ['POST', '/graphql', { ...json, 'content-type': 'application/graphql' }, false],
+        ['POST', '/graphql', { 'content-length': '20' }, false],
+        ['POST', '/graphql', { 'content-type': 'application/json' }, false],
+        ['POST', '/graphql', { ...json, 'content-length': '0' }, false],
+        ['POST', '/graphql', { ...json, 'content-length': String(DEFAULT_BODY_LIMIT + 1) }, false],
+        ['POST', '/graphql', { ...json, 'content-length': '1e3' }, false],
+        ['POST', '/graphql', { ...json, 'transfer-encoding': 'chunked' }, false],
+        ['GET', '/graphql', json, false],
+        ['PUT', '/graphql', json, false],
+        ['POST', '/graphql?query=x', json, false],
+        ['POST', '/graphql/', json, false],
+        ['POST', '/GRAPHQL', json, false],
+      ])('%s %s %j: %s', (method, url, headers, expected) => {
+        expect(owns(method, url, headers)).toBe(expected);
+      });
+    });
+
+    describe('answers exactly as Yoga does', () => {
+      it('for documented requests: conversions, keys, plans, quota, variables, operations and errors', async () => {
+        const [dev, free, spent] = [await lanes.twinKeys('developer'), await lanes.twinKeys('free'), await lanes.twinKeys('free', 1000)];
+        const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], yoga: [dev.yoga, free.yoga, spent.yoga] };
+        const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+        const cases: LaneRequest[] = [
+          post({ query: `{ ${CONVERT} }` }, auth(dev.fast)),
+          post({ query: `{ ${CONVERT} }` }, { ...auth(free.fast), accept: 'application/graphql-response+json' }),
+          post({ query: `{ ${CONVERT} }` }),
+          post({ query: `{ ${CONVERT} }` }, { accept: 'application/graphql-response+json' }),
+          post({ query: `{ ${CONVERT} }` }, { authorization: 'Bearer msr_test_nope' }),
+          post({ query: `{ ${CONVERT} }` }, auth(spent.fast)),
+          post({ query: `{ a: ${CONVERT} b: ${CONVERT} }` }, auth(free.fast)),
+          post({ query: `{ a: ${CONVERT} b: ${CONVERT} }` }, auth(spent.fast)),
+          post({ query: '{ convert(value: "1", from: "m", to: "kg") { result { value } } }' }, auth(free.fast)),
+          post({ query: '{ convert(value: "1", from: "m", to: "nope") { result { value } } }' }, auth(free.fast)),
+          post({ query: '{ convert(value: "1", from: "m", to: "ft", decimals: 41) { result { value } } }' }, auth(free.fast)),
+          post({ query: '{ convert(value: "1e3", from: "m", to: "ft") { result { value } } }' }, auth(free.fast)),
+          post({ query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }', variables: { v: '-2.5', d: 3 } }, auth(free.fast)),
+          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }', variables: { v: 2.5 } }, auth(free.fast)),
+          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }' }, auth(free.fast)),
+          post({ query: 'query A { health { status } } query B { categories { id } }', operationName: 'B' }),
+          post({ query: 'query A { health { status } } query B { categories { id } }' }),
+          post({ query: 'query A { health { status } }', operationName: 'Nope' }),
+          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", decimals: 0, date: "2024-03-30") { result { value } rate { date } } }' }, auth(dev.fast)),
+          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-30") { result { value } } }' }, auth(free.fast)),
+          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "xyz") { result { value } } }' }, auth(free.fast)),
+          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}, {value: "1", from: "m", to: "kg"}, {value: "5", from: "usd", to: "gbp", date: "2024-03-28"}]) { succeeded failed } }' }, auth(dev.fast)),
+          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}]) { succeeded failed } }' }, auth(spent.fast)),
+          post({ query: `{ ${Array.from({ length: 51 }, (_, i) => `c${i}: ${CONVERT}`).join(' ')} }` }, auth(dev.fast)),
+          post({ query: '{ health { status } categories { id name unitCount } unit(id: "ft") { id symbol aliases } }' }),
+          post({ query: '{ category(id: "nope") { id } }' }),
+          post({ query: '{ __schema { queryType { name } } }' }),
+          post({ query: '{ nope }' }),
+          post({ query: '{ nope }' }, { accept: 'application/graphql-response+json' }),
+          post({ query: '{' }, { accept: 'application/graphql-response+json' }),
+          post({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }' }),
+          post({ query: `{ ${'a { '.repeat(70)}b${' }'.repeat(70)} }` }),
+          post({ query: `{ ${'__typename '.repeat(Math.ceil(GRAPHQL_LIMITS.maxDocumentBytes / 11) + 1)}}` }),
+          post({ query: 'mutation { x }' }),
+          post({ query: '{ health { status } }', variables: null, operationName: null, extensions: null }),
+          post({ query: '{ health { status } }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }),
+          // Bodies the lane reads but leaves to Yoga.
+          post({ query: '{ health { status } }', extra: 1 }),
+          post({ query: '{ health { status } }', operationName: 5 }),
+          post({ query: '{ health { status } }', variables: [] }),
+          post({ query: 5 }),
+          post({ variables: {} }),
+          post([{ query: '{ health { status } }' }]),
+          post('null'),
+          post('{"query": "{ health { status } }",'),
+          post('\uFEFF{"query": "{ health { status } }"}'),
+          post('{"query": "{ units(category: \\"\\ud800\\") { id } }"}'),
+        ];
+        for (const request of cases) await lanes.expectSameAnswer(request, keys);
+      });
+
+      it('for every document of the hostile suite, under each Accept the lane takes', async () => {
+        const key = await lanes.twinKeys('business');
+        const keys = { template: [key.fast], fast: [key.fast], yoga: [key.yoga] };
+        for (const query of DOCUMENTS) {
+          for (const accept of [undefined, '*/*', 'application/json', 'application/graphql-response+json']) {
+            await lanes.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.fast}`, ...(accept === undefined ? {} : { accept }) }), keys);
+          }
+        }
+      });
+
+      it('for hostile requests: documents, parameters, damaged bodies, content types, Accept and keys', async () => {
+        const [key, freeKey] = [await lanes.twinKeys('developer'), await lanes.twinKeys('free')];
+        const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], yoga: [key.yoga, freeKey.yoga] };
+        await fc.assert(
+          fc.asyncProperty(graphQLRequest(key.fast, freeKey.fast), async (r) => {
+            await lanes.expectSameAnswer({ method: r.method, url: r.url, headers: r.headers, ...(r.body === undefined ? {} : { rawBody: r.body }) }, keys);
+          }),
+          { numRuns: 150 },
+        );
+      });
+    });
+  });
+}
