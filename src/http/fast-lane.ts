@@ -142,6 +142,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         parts = restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), cacheOf(route), headerText(req.headers['if-none-match']));
       }
     } catch (error) {
+      // A client gone before its body was read has no answer to get: `unexpected` notes it, at debug.
+      if (req.socket.destroyed) throw error;
       parts = failure(error, route, context);
     }
     await send(req, res, labels.get(route)!, route.shared === true, context, parts, started);
@@ -280,8 +282,14 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   };
 
   const unexpected = (req: IncomingMessage, res: ServerResponse, started: number) => (error: unknown) => {
-    options.log.error({ err: error }, 'unexpected error in the fast lane');
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    if (req.socket.destroyed) {
+      // The client closed its connection before its answer (a body cut off half-way): no fault of
+      // the server's, and no one left to answer.
+      options.log.debug({ err: error }, 'the client closed its connection before the answer');
+    } else {
+      options.log.error({ err: error }, 'unexpected error in the fast lane');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    }
     res.end();
     record(req, routeLabel(pathOf(req.url)), res.statusCode, started);
   };
