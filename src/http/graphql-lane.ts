@@ -20,24 +20,56 @@ export const GRAPHQL_PATH = '/graphql';
 export type GraphQLMediaType = 'application/json' | 'application/graphql-response+json';
 
 /**
- * The Accept headers the lane takes, with the media type Yoga's result processors choose for each
- * (useResultProcessors: the last processor that matches wins, so none and `*\/*` end on
- * application/json). Any other Accept (lists, parameters, q-values, text/event-stream) goes to Yoga.
+ * The result processors Yoga's useResultProcessors tries, in its order, with their media types:
+ * server-sent events, multipart, then the regular JSON answer.
  */
-const ACCEPTED = new Map<string, GraphQLMediaType>([
-  ['', 'application/json'],
-  ['*/*', 'application/json'],
-  ['application/json', 'application/json'],
-  ['application/graphql-response+json', 'application/graphql-response+json'],
-]);
+const PROCESSORS: readonly (readonly [kind: 'stream' | 'regular', mediaTypes: readonly string[]])[] = [
+  ['stream', ['text/event-stream']],
+  ['stream', ['multipart/mixed']],
+  ['regular', ['application/graphql-response+json', 'application/json']],
+];
+
+/**
+ * The media type of Yoga's answer to a single result for this Accept header, or undefined when Yoga
+ * would stream it (server-sent events, multipart). Yoga's own negotiation, step for step
+ * (graphql-yoga's getMediaTypesForRequestInOrder and useResultProcessors): white space removed,
+ * lower-cased, split at commas, an entry with a charset other than utf-8 dropped, the list
+ * reversed, and the last processor media type that matches an entry wins (q-values play no part);
+ * when none matches, useJsonMediaTypes answers application/json.
+ */
+export function answerMediaType(accept: string | null): GraphQLMediaType | undefined {
+  const asked: string[] = [];
+  for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType, ...params] = entry.split(';');
+    const charset = params.find((param) => param.includes('charset=')) || 'charset=utf-8';
+    if (mediaType !== undefined && charset === 'charset=utf-8') asked.push(mediaType);
+  }
+  asked.reverse();
+  let chosen: { kind: 'stream' | 'regular'; mediaType: string } | undefined;
+  for (const [kind, mediaTypes] of PROCESSORS) {
+    for (const wanted of asked) {
+      for (const mediaType of mediaTypes) if (mediaTypeMatches(mediaType, wanted)) chosen = { kind, mediaType };
+    }
+  }
+  if (chosen === undefined) return 'application/json';
+  return chosen.kind === 'regular' ? (chosen.mediaType as GraphQLMediaType) : undefined;
+}
+
+/** graphql-yoga's isMatchingMediaType: `*` matches either half of the asked type, nothing else is a pattern. */
+function mediaTypeMatches(offered: string, asked: string): boolean {
+  const [offeredType, offeredSubtype] = offered.split('/');
+  const [type, subtype] = asked.split('/');
+  return (type === '*' || type === offeredType) && (subtype === '*' || subtype === offeredSubtype);
+}
 
 const DECIMAL_LENGTH = /^[1-9]\d{0,8}$/;
 
 /**
  * The media type of the answer when the lane may take this request, decided before its body is
  * read (a body once read is handed to Yoga only as bytes): `POST /graphql` exactly, a JSON content
- * type (useJsonMediaTypes's rule), an accepted Accept, and a declared non-empty length within the
- * body limit (a chunked or oversized body, and its 413, stay Yoga's). Undefined otherwise.
+ * type (useJsonMediaTypes's rule), an Accept that Yoga answers with JSON (answerMediaType), and a
+ * declared non-empty length within the body limit (a chunked or oversized body, and its 413, stay
+ * Yoga's). Undefined otherwise.
  */
 export function graphQLLaneMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
   if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
@@ -46,7 +78,7 @@ export function graphQLLaneMediaType(req: IncomingMessage): GraphQLMediaType | u
   if (length === undefined || headers['transfer-encoding'] !== undefined) return undefined;
   if (!DECIMAL_LENGTH.test(length) || Number(length) > DEFAULT_BODY_LIMIT) return undefined;
   if (!isJsonContentType(headers['content-type'] ?? null)) return undefined;
-  return ACCEPTED.get(headers.accept ?? '');
+  return answerMediaType(headerText(headers.accept));
 }
 
 const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);

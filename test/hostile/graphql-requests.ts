@@ -45,7 +45,10 @@ const params = fc.record({
   extra: fc.option(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS, 'batch', 'id'), anyJson), { freq: 8, nil: undefined }),
 });
 
-export const ACCEPT = [undefined, 'application/json', 'application/graphql-response+json', '*/*', 'text/html', 'application/xml', 'application/json;q=0, text/plain'];
+const ACCEPT = [
+  undefined, 'application/json', 'application/graphql-response+json', '*/*', 'text/html', 'application/xml', 'application/json;q=0, text/plain',
+  'application/graphql-response+json, application/json',
+];
 
 export interface TransportRequest {
   method: string;

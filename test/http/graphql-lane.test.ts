@@ -16,6 +16,29 @@ import { DOCUMENTS, graphQLRequest } from '../hostile/graphql-requests';
  */
 const CONVERT = 'convert(value: "12.5", from: "inch", to: "centimeter") { input { value unit } result { value unit } category }';
 const JSON_TYPE = { 'content-type': 'application/json' };
+/** graphql-request, Apollo Client, urql and GraphiQL's Accept headers, and variations Yoga's negotiation reads its own way. */
+const ACCEPT_HEADERS = [
+  'application/graphql-response+json, application/json',
+  'application/graphql-response+json,application/json;q=0.9',
+  'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed',
+  'application/json, multipart/mixed',
+  'application/json, text/event-stream',
+  'text/event-stream',
+  'multipart/mixed; boundary="-"',
+  'application/json;q=0, application/graphql-response+json',
+  'APPLICATION/JSON',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'application/json;charset=latin1, application/graphql-response+json',
+  'application/*',
+  '*/json',
+  'text/*',
+  'text/html, application/xhtml+xml, */*;q=0.8',
+  'image/png',
+  ',',
+  ';',
+  '*',
+];
 
 for (const backend of ['sqlite', 'postgres'] as const) {
   const title = backend === 'sqlite' ? 'GraphQL lanes on SQLite' : postgresTitle('GraphQL lanes on PostgreSQL');
@@ -55,10 +78,13 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         ['POST', '/graphql', { ...json, accept: 'application/json' }, true],
         ['POST', '/graphql', { ...json, accept: 'application/graphql-response+json' }, true],
         ['POST', '/graphql', { ...json, 'content-length': String(DEFAULT_BODY_LIMIT) }, true],
-        ['POST', '/graphql', { ...json, accept: 'application/json, text/plain' }, false],
-        ['POST', '/graphql', { ...json, accept: 'application/json; charset=utf-8' }, false],
+        ['POST', '/graphql', { ...json, accept: 'application/graphql-response+json, application/json' }, true],
+        ['POST', '/graphql', { ...json, accept: 'application/json, text/plain' }, true],
+        ['POST', '/graphql', { ...json, accept: 'application/json; charset=utf-8' }, true],
+        ['POST', '/graphql', { ...json, accept: 'text/html' }, true],
         ['POST', '/graphql', { ...json, accept: 'text/event-stream' }, false],
-        ['POST', '/graphql', { ...json, accept: 'text/html' }, false],
+        ['POST', '/graphql', { ...json, accept: 'multipart/mixed' }, false],
+        ['POST', '/graphql', { ...json, accept: 'application/json;charset=latin1, text/event-stream' }, false],
         ['POST', '/graphql', { ...json, 'content-type': 'text/plain' }, false],
         ['POST', '/graphql', { ...json, 'content-type': 'application/graphql' }, false],
         ['POST', '/graphql', { 'content-length': '20' }, false],
@@ -140,6 +166,16 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         for (const query of DOCUMENTS) {
           for (const accept of [undefined, '*/*', 'application/json', 'application/graphql-response+json']) {
             await lanes.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.fast}`, ...(accept === undefined ? {} : { accept }) }), keys);
+          }
+        }
+      });
+
+      it('under the Accept headers of GraphQL clients and their near misses', async () => {
+        const key = await lanes.twinKeys('business');
+        const keys = { template: [key.fast], fast: [key.fast], yoga: [key.yoga] };
+        for (const accept of ACCEPT_HEADERS) {
+          for (const query of [`{ ${CONVERT} }`, '{ nope }', '{ convert(value: "1", from: "m", to: "kg") { result { value } } }']) {
+            await lanes.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.fast}`, accept }), keys);
           }
         }
       });
