@@ -83,6 +83,7 @@ const MAX_KNOWN_TARGETS = 4096;
  */
 export function createFastLane(options: FastLaneOptions): FastLane {
   const fields = options.schema.getQueryType()!.getFields();
+  const yoga = options.yoga;
   /** Each root field's resolver with its argument rules checked synchronously (graphql/direct-resolver.ts). */
   const resolvers = new Map(Object.values(fields).map((field) => [field, directResolver(field)]));
   /** Each route's label in the request metrics. */
@@ -312,10 +313,10 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       }
     }
     if (target === GRAPHQL_PATH) {
-      const mediaType = options.yoga && graphQLLaneMediaType(req);
-      if (!mediaType) return false;
+      const mediaType = yoga && graphQLLaneMediaType(req);
+      if (!yoga || !mediaType) return false;
       entered();
-      serveGraphQL(req, res, options.yoga!, mediaType, started).catch(unexpected(req, res, started));
+      serveGraphQL(req, res, yoga, mediaType, started).catch(unexpected(req, res, started));
       return true;
     }
     // Without a fragment, the path ends at `?` or at the end.

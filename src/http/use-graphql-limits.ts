@@ -10,21 +10,18 @@ const REMEMBERED_LENGTH = 4096;
 
 /**
  * Applies the document limits of contract section 7 to every GraphQL request (REST's documents are
- * fixed). A document that passed is remembered, by its text for the bracket count and by its parsed
- * AST (which Yoga's parser cache hands out again for the same text) for the measure: a client
- * sending the same document pays for neither again. Only passing documents are remembered.
+ * fixed). A document that passed is remembered, by its text for the bracket count (documentTextRefusal)
+ * and by its parsed AST (which Yoga's parser cache hands out again for the same text) for the
+ * measure: a client sending the same document pays for neither again. Only passing documents are
+ * remembered.
  */
 export function useGraphQLLimits(): Plugin {
-  const textsWithin = new Set<string>();
   const documentsWithin = new WeakSet<DocumentNode>();
   return {
     onParams({ params }) {
-      if (typeof params.query !== 'string' || textsWithin.has(params.query)) return;
+      if (typeof params.query !== 'string') return;
       const refusal = documentTextRefusal(params.query);
       if (refusal) throw refusal;
-      if (params.query.length > REMEMBERED_LENGTH) return;
-      if (textsWithin.size >= REMEMBERED_TEXTS) textsWithin.clear();
-      textsWithin.add(params.query);
     },
     // Before graphql's own rules, which then never see a document over the limits (a fragment bomb).
     onValidate({ params, setResult }) {
@@ -37,11 +34,28 @@ export function useGraphQLLimits(): Plugin {
 }
 
 /**
+ * Texts found within the limits, for any app of this process (the limits are constants): the fast
+ * lane and the plugin above ask about the same document once per request each, and a client sends
+ * the same few documents.
+ */
+const textsWithin = new Set<string>();
+
+/**
  * Why a document's text is refused before it is parsed (its size in bytes, then its bracket
  * nesting), or undefined when it is within both. The plugin above throws it; the fast lane leaves
- * such a document to Yoga, which then refuses it exactly so.
+ * such a document to Yoga, which then refuses it exactly so. A text that passed is remembered.
  */
 export function documentTextRefusal(query: string): GraphQLError | undefined {
+  if (textsWithin.has(query)) return undefined;
+  const refusal = textRefusal(query);
+  if (refusal === undefined && query.length <= REMEMBERED_LENGTH) {
+    if (textsWithin.size >= REMEMBERED_TEXTS) textsWithin.clear();
+    textsWithin.add(query);
+  }
+  return refusal;
+}
+
+function textRefusal(query: string): GraphQLError | undefined {
   if (Buffer.byteLength(query) > GRAPHQL_LIMITS.maxDocumentBytes) {
     const message = `The GraphQL document is larger than ${GRAPHQL_LIMITS.maxDocumentBytes / 1024} KiB.`;
     return graphQLErrorOf(new ApiError('PAYLOAD_TOO_LARGE', message), { http: true });
