@@ -1,5 +1,5 @@
 import { knownCurrency } from './currency/codes';
-import { formatDecimal, isDecimalText, parseDecimals, parseRounding, pow10 } from './decimal';
+import { formatFraction, isDecimalText, parseDecimals, parseRounding, pow10 } from './decimal';
 import { Rational } from './rational';
 import type { UnitDef } from './units/catalogue';
 import { convertUnits, type UnitConversion, type UnitConversionRequest } from './units/convert';
@@ -30,7 +30,7 @@ function linearFactor(from: UnitDef, to: UnitDef): Rational | undefined {
  * unknown is UNKNOWN_UNIT. Inputs are validated first, in the contract's order.
  *
  * The common case (a valid value between two linear units of one category) is answered here with
- * one exact product: digits × (from/to factor, cached per pair) over 10^places, reduced once. It is
+ * one exact product: digits × (from/to factor, cached per pair) over 10^places, printed unreduced. It is
  * the same rational as convertUnits' value × from.factor ÷ to.factor, so the printed digits are the
  * same. Anything else, errors included, goes through convertUnits, which checks in the contract's
  * order (value, decimals, rounding, from, to): the fast path only ever answers where every check
@@ -47,10 +47,11 @@ export function convertUnitsOrExplain(request: UnitConversionRequest): UnitConve
     if (factor !== undefined) {
       const dot = text.indexOf('.');
       const digits = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
-      const exact = Rational.of(digits * factor.num, pow10(dot < 0 ? 0 : text.length - dot - 1) * factor.den);
+      // digits × factor over 10^places, printed without reducing it first (formatFraction).
+      const value = formatFraction(digits * factor.num, pow10(dot < 0 ? 0 : text.length - dot - 1) * factor.den, decimals, rounding);
       return {
         input: { value: text, unit: from!.id },
-        result: { value: formatDecimal(exact, decimals, rounding), unit: to!.id },
+        result: { value, unit: to!.id },
         category: from!.category,
       };
     }

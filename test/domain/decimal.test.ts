@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DECIMAL_PATTERN, ROUNDING_MODES, formatDecimal, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode,
+  DECIMAL_PATTERN, ROUNDING_MODES, formatDecimal, formatFraction, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode,
 } from '../../src/domain/decimal';
 import { Rational } from '../../src/domain/rational';
 import { OUTPUT_PATTERN, Oracle, expectApiError, oracleFormat } from './helpers';
@@ -188,5 +188,40 @@ describe('formatDecimal agrees with decimal.js on random rationals', () => {
       expect(printed).toMatch(OUTPUT_PATTERN);
       expect(printed).toBe(oracleFormat(exact, places, mode));
     }), { numRuns: 3000 });
+  });
+});
+
+describe('formatFraction prints num/den in any terms exactly as formatDecimal prints it in lowest terms', () => {
+  const bigint = (digits: number) => fc.bigInt({ min: -(10n ** BigInt(digits)), max: 10n ** BigInt(digits) });
+  const fraction = fc.tuple(bigint(60), fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.nat(20), fc.nat(20)).map(
+    ([n, d, twos, fives]) => Rational.of(n, d * 2n ** BigInt(twos) * 5n ** BigInt(fives)),
+  );
+  // Common factors as the conversion fast path leaves them: powers of ten, the factors' own, and large ones.
+  const factor = fc.oneof(fc.constantFrom(1n, 2n, 10n, 1000n, 3937n, 10n ** 40n), fc.bigInt({ min: 1n, max: 10n ** 45n }));
+  const decimals = fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined });
+
+  it('for every rounding mode, with and without decimals', () => {
+    fc.assert(fc.property(fraction, factor, decimals, fc.constantFrom(...ROUNDING_MODES), (value, g, places, mode) => {
+      expect(formatFraction(value.num * g, value.den * g, places, mode)).toBe(formatDecimal(value, places, mode));
+    }), { numRuns: 3000 });
+  });
+
+  it.each([
+    // 12.5 in → cm as the fast path forms it: 125 × 127/50 over 10.
+    [125n * 127n, 10n * 50n, undefined, '31.75'],
+    [-125n * 127n, 10n * 50n, 1, '-31.8'],
+    [0n, 10n ** 50n, undefined, '0'],
+    [0n, 7n, 3, '0.000'],
+    [-1n, 3n * 10n ** 40n, 2, '0.00'],
+    [10n ** 41n * 2n, 3n * 10n ** 41n, undefined, '0.6666666666666666666666666666666666666667'],
+    [5n * 10n ** 30n, 10n ** 31n, 0, '1'],
+    [-5n * 10n ** 30n, 10n ** 31n, 0, '-1'],
+  ])('%s / %s with decimals %s is %s', (num, den, places, printed) => {
+    expect(formatFraction(num, den, places)).toBe(printed);
+  });
+
+  it('refuses a denominator that is not positive', () => {
+    expect(() => formatFraction(1n, 0n)).toThrow(RangeError);
+    expect(() => formatFraction(1n, -2n)).toThrow(RangeError);
   });
 });
