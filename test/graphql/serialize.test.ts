@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { errorBody } from '../../src/graphql/error-body';
 import { schema } from '../../src/graphql';
-import { selectAll, selectAllJson } from '../../src/graphql/serialize';
+import { jsonString, selectAll, selectAllJson } from '../../src/graphql/serialize';
 
 /** The fast lane writes answers with selectAllJson: it must give JSON.stringify(selectAll(...)) byte for byte. */
 const query = schema.getQueryType()!.getFields();
@@ -38,5 +38,23 @@ describe('selectAllJson', () => {
 
   it('lists of objects (categories and units)', () => {
     same('categories', [{ id: 'length', name: 'Length', baseUnit: 'meter', units: [] }]);
+  });
+});
+
+describe('jsonString is JSON.stringify of a string', () => {
+  const long = 'a'.repeat(64);
+  it.each([
+    '', 'inch', '-31.75', 'length', long, `${long}b`, `${long}"`, 'say "hi"', 'back\\slash', 'tab\there', 'nul\u0000', 'unit\u001f', 'del\u007f',
+    'line\u2028sep', 'é and ß', '\ud83d\ude00 paired', 'lone \ud83d', 'lone \ude00 low', '\udfff', 'ok \ud7ff \ue000',
+  ])('%j', (text) => {
+    expect(jsonString(text)).toBe(JSON.stringify(text));
+  });
+
+  it('every UTF-16 code unit alone and between letters', () => {
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const c = String.fromCharCode(code);
+      expect(jsonString(c)).toBe(JSON.stringify(c));
+      expect(jsonString(`a${c}b`)).toBe(JSON.stringify(`a${c}b`));
+    }
   });
 });
