@@ -1,4 +1,4 @@
-import type { GraphQLField, GraphQLFieldResolver, GraphQLResolveInfo } from 'graphql';
+import { getNamedType, isInputObjectType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLFieldResolver, type GraphQLInputType, type GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import type { GraphQLContext } from './context';
 import { zodValidationError } from './builder';
@@ -28,7 +28,7 @@ export function directResolver(field: GraphQLField<unknown, GraphQLContext>): Re
   const rules: Record<string, z.ZodType> = {};
   for (const arg of field.args) {
     const validator = (arg.extensions as { validator?: z.ZodType } | undefined)?.validator;
-    if (validator) rules[arg.name] = validator;
+    if (validator) rules[arg.name] = ownRule(arg) ?? validator;
   }
   if (!own || extensions.pothosConfig?.pothosOptions?.validate !== undefined || Object.keys(rules).length === 0) return wrapped;
   // The object plugin-zod builds for the same rules (createArgsValidator).
@@ -43,4 +43,32 @@ export function directResolver(field: GraphQLField<unknown, GraphQLContext>): Re
     if (!checked.success) throw zodValidationError(checked.error);
     return own(parent, checked.data, context, info);
   };
+}
+
+/**
+ * A required argument's own zod schema (`validate: { schema }`) when that is all its validator checks:
+ * when it holds input objects none of whose fields has a rule of its own. plugin-zod then still pipes the
+ * argument's schema into a `looseObject({})` per input object, which checks nothing but copies each
+ * one (a batch's 1,000 items: about an eighth of its allocations, docs/benchmarks.md). The copy has
+ * the same fields and values as the object, so the resolver's answer is the same; the parity tests
+ * hold the fast lane to that. Undefined (keep plugin-zod's validator) for anything else.
+ */
+function ownRule(arg: GraphQLArgument): z.ZodType | undefined {
+  // A nullable argument's validator also lets null and undefined through (plugin-zod's combine): kept.
+  if (!isNonNullType(arg.type) || !isInputObjectType(getNamedType(arg.type))) return undefined;
+  const validate = (arg.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate;
+  const schema = typeof validate === 'object' && validate !== null && Object.keys(validate).length === 1 ? (validate as { schema?: unknown }).schema : undefined;
+  if (!(schema instanceof z.ZodType)) return undefined;
+  return holdsRules(arg.type, new Set()) ? undefined : schema;
+}
+
+/** Whether an input type, or an input object inside it, has a field with a zod rule of its own. */
+function holdsRules(type: GraphQLInputType, seen: Set<unknown>): boolean {
+  const named = getNamedType(type);
+  if (!isInputObjectType(named) || seen.has(named)) return false;
+  seen.add(named);
+  if ((named.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate !== undefined) return true;
+  return Object.values(named.getFields()).some(
+    (input) => (input.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate !== undefined || holdsRules(input.type, seen),
+  );
 }

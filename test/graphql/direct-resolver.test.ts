@@ -12,6 +12,9 @@ import { schema } from '../../src/graphql/index';
 /** A schema of its own, built as builder.ts builds the API's (plugin-zod, the same validationError). */
 function testSchema() {
   const b = new SchemaBuilder<{ Context: GraphQLContext }>({ plugins: [ZodPlugin], zod: { validationError: zodValidationError } });
+  const Plain = b.inputType('Plain', { fields: (t) => ({ q: t.int({ required: true }), note: t.string() }) });
+  const Ruled = b.inputType('Ruled', { fields: (t) => ({ q: t.int({ required: true, validate: { schema: z.number().max(3, 'q is at most 3.') } }) }) });
+  const Outer = b.inputType('Outer', { fields: (t) => ({ inner: t.field({ type: Ruled, required: true }) }) });
   b.queryType({
     fields: (t) => ({
       plain: t.string({ args: { a: t.arg.int() }, resolve: (_, { a }) => `a=${a}` }),
@@ -22,6 +25,24 @@ function testSchema() {
       listed: t.string({
         args: { items: t.arg.intList({ required: true, validate: { schema: z.array(z.any()).min(1, 'one item at least.').max(2, 'two items at most.') } }) },
         resolve: (_, { items }) => items.join('+'),
+      }),
+      // Lists of input objects (the batch's shape): without rules inside, with a rule on a field of
+      // the object, and optional. Only the first is checked by its own schema alone.
+      objects: t.string({
+        args: { items: t.arg({ type: [Plain], required: true, validate: { schema: z.array(z.any()).min(1, 'one item at least.').max(2, 'two items at most.') } }) },
+        resolve: (_, { items }) => JSON.stringify(items),
+      }),
+      ruledObjects: t.string({
+        args: { items: t.arg({ type: [Ruled], required: true, validate: { schema: z.array(z.any()).max(2, 'two items at most.') } }) },
+        resolve: (_, { items }) => JSON.stringify(items),
+      }),
+      nestedObjects: t.string({
+        args: { items: t.arg({ type: [Outer], required: true, validate: { schema: z.array(z.any()).max(2, 'two items at most.') } }) },
+        resolve: (_, { items }) => JSON.stringify(items),
+      }),
+      optionalObjects: t.string({
+        args: { items: t.arg({ type: [Plain], required: false, validate: { schema: z.array(z.any()).max(2, 'two items at most.') } }) },
+        resolve: (_, { items }) => JSON.stringify(items ?? 'none'),
       }),
       // Not a rule this API has: an asynchronous one, which safeParse cannot run.
       later: t.string({
@@ -56,6 +77,18 @@ describe('directResolver: a root field resolved with its zod rules checked synch
     ['listed', { items: [1, 2] }],
     ['listed', { items: [] }],
     ['listed', { items: [1, 2, 3] }],
+    ['objects', { items: [{ q: 1 }, { q: 2, note: 'x' }] }],
+    ['objects', { items: [] }],
+    ['objects', { items: [{ q: 1 }, { q: 2 }, { q: 3 }] }],
+    ['ruledObjects', { items: [{ q: 1 }, { q: 3 }] }],
+    ['ruledObjects', { items: [{ q: 1 }, { q: 9 }] }],
+    ['ruledObjects', { items: [{ q: 9 }, { q: 9 }, { q: 9 }] }],
+    ['nestedObjects', { items: [{ inner: { q: 1 } }] }],
+    ['nestedObjects', { items: [{ inner: { q: 1 } }, { inner: { q: 7 } }] }],
+    ['optionalObjects', {}],
+    ['optionalObjects', { items: null }],
+    ['optionalObjects', { items: [{ q: 1 }] }],
+    ['optionalObjects', { items: [{ q: 1 }, { q: 2 }, { q: 3 }] }],
     ['later', { n: 2 }],
     ['later', { n: 5 }],
   ];
