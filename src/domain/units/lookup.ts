@@ -18,6 +18,9 @@ const unitsByCategory = new Map(CATEGORIES.map((c) => [c.id, UNITS.filter((u) =>
 
 /** The unit an id, symbol or alias names; the token is used as is (no trimming). */
 export function findUnit(token: string): UnitDef | undefined {
+  // An id as sent (the usual case) is found without a lower-cased copy of the token.
+  const id = byId.get(token);
+  if (id !== undefined) return id;
   const lower = token.toLowerCase();
   return byId.get(lower) ?? bySymbol.get(token) ?? byAlias.get(lower);
 }
