@@ -1,3 +1,4 @@
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { errorBody } from '../../src/graphql/error-body';
@@ -56,5 +57,38 @@ describe('jsonString is JSON.stringify of a string', () => {
       expect(jsonString(c)).toBe(JSON.stringify(c));
       expect(jsonString(`a${c}b`)).toBe(JSON.stringify(`a${c}b`));
     }
+  });
+});
+
+describe('selectAllJson leaves out what JSON.stringify leaves out', () => {
+  // A scalar whose serialize gives undefined for some values: left out of an object (key and all), null in a list.
+  const Maybe = new GraphQLScalarType({ name: 'Maybe', serialize: (value) => (value === 'skip' ? undefined : value) });
+  const Row = new GraphQLObjectType({
+    name: 'Row',
+    fields: { a: { type: Maybe }, b: { type: GraphQLString }, c: { type: Maybe }, list: { type: new GraphQLList(Maybe) } },
+  });
+  const Only = new GraphQLObjectType({ name: 'Only', fields: { a: { type: Maybe } } });
+  const own = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { rows: { type: new GraphQLNonNull(new GraphQLList(Row)) }, only: { type: Only } } }),
+  });
+  const sameAs = (field: string, value: unknown) => {
+    const type = own.getQueryType()!.getFields()[field]!.type;
+    const text = selectAllJson(own, type, value, context);
+    expect(text).toBe(JSON.stringify(selectAll(own, type, value, context)));
+    return text;
+  };
+
+  it.each([
+    [{ a: 'skip', b: 'x', c: 'y', list: ['skip', 'z'] }, '[{"b":"x","c":"y","list":[null,"z"]}]'],
+    [{ a: 'w', b: 'x', c: 'skip', list: [] }, '[{"a":"w","b":"x","list":[]}]'],
+    [{ a: 'skip', b: null, c: 'skip', list: null }, '[{"b":null,"list":null}]'],
+    [{ a: 1, b: 'q"uote', c: true, list: ['skip'] }, '[{"a":1,"b":"q\\"uote","c":true,"list":[null]}]'],
+  ])('%j', (row, json) => {
+    expect(sameAs('rows', [row])).toBe(json);
+  });
+
+  it('an object whose every member is left out is {}', () => {
+    expect(sameAs('only', { a: 'skip' })).toBe('{}');
+    expect(sameAs('only', { a: 'kept' })).toBe('{"a":"kept"}');
   });
 });
