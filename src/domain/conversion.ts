@@ -1,5 +1,5 @@
 import { knownCurrency } from './currency/codes';
-import { formatFraction, isDecimalText, parseDecimals, parseRounding, pow10 } from './decimal';
+import { formatFraction, formatScaled, isDecimalText, parseDecimals, parseRounding, pow10 } from './decimal';
 import { Rational } from './rational';
 import type { UnitDef } from './units/catalogue';
 import { convertUnits, type UnitConversion, type UnitConversionRequest } from './units/convert';
@@ -11,17 +11,45 @@ const isCurrency = (token: string): boolean => knownCurrency(token) !== undefine
 /**
  * from.factor / to.factor for two linear units of one category, computed once per pair: the
  * catalogue is finite, so this holds at most units² entries, whatever callers send (keyed by the
- * catalogue's own objects, never by the caller's tokens).
+ * catalogue's own objects, never by the caller's tokens). When the factor is a terminating decimal
+ * (its denominator 2^a·5^b, as between units defined in decimals: inch and centimeter, foot and
+ * meter), also `scaled`: the factor as an integer over 10^places, so that a value's digits times it
+ * are the exact result's digits.
  */
-const linearPlans = new Map<UnitDef, Map<UnitDef, Rational>>();
+interface LinearPlan {
+  factor: Rational;
+  scaled: { digits: bigint; places: number } | undefined;
+}
+const linearPlans = new Map<UnitDef, Map<UnitDef, LinearPlan>>();
 
-function linearFactor(from: UnitDef, to: UnitDef): Rational | undefined {
+function linearPlan(from: UnitDef, to: UnitDef): LinearPlan | undefined {
   if (from.kind !== 'linear' || to.kind !== 'linear' || from.category !== to.category) return undefined;
   let row = linearPlans.get(from);
   if (row === undefined) linearPlans.set(from, (row = new Map()));
-  let factor = row.get(to);
-  if (factor === undefined) row.set(to, (factor = unitNumbers(from).factor.div(unitNumbers(to).factor)));
-  return factor;
+  let plan = row.get(to);
+  if (plan === undefined) {
+    const factor = unitNumbers(from).factor.div(unitNumbers(to).factor);
+    row.set(to, (plan = { factor, scaled: decimalScaled(factor) }));
+  }
+  return plan;
+}
+
+/** num/den as digits / 10^places when den is 2^a·5^b: digits = num · 2^(m−a) · 5^(m−b), places = m = max(a, b). */
+function decimalScaled(factor: Rational): LinearPlan['scaled'] {
+  let den = factor.den;
+  let twos = 0;
+  let fives = 0;
+  while (den % 2n === 0n) {
+    den /= 2n;
+    twos += 1;
+  }
+  while (den % 5n === 0n) {
+    den /= 5n;
+    fives += 1;
+  }
+  if (den !== 1n) return undefined;
+  const places = Math.max(twos, fives);
+  return { digits: factor.num * 2n ** BigInt(places - twos) * 5n ** BigInt(places - fives), places };
 }
 
 /**
@@ -30,9 +58,9 @@ function linearFactor(from: UnitDef, to: UnitDef): Rational | undefined {
  * unknown is UNKNOWN_UNIT. Inputs are validated first, in the contract's order.
  *
  * The common case (a valid value between two linear units of one category) is answered here with
- * one exact product: digits × (from/to factor, cached per pair) over 10^places, printed unreduced. It is
- * the same rational as convertUnits' value × from.factor ÷ to.factor, so the printed digits are the
- * same. Anything else, errors included, goes through convertUnits, which checks in the contract's
+ * one exact product: digits × (from/to factor, cached per pair) over 10^places, printed from its
+ * digits when the factor terminates, unreduced otherwise. It is the same rational as convertUnits'
+ * value × from.factor ÷ to.factor, so the printed digits are the same. Anything else, errors included, goes through convertUnits, which checks in the contract's
  * order (value, decimals, rounding, from, to): the fast path only ever answers where every check
  * passed, and it runs decimals and rounding after the value as convertUnits does.
  */
@@ -43,12 +71,17 @@ export function convertUnitsOrExplain(request: UnitConversionRequest): UnitConve
     const rounding = parseRounding(request.rounding);
     const from = request.from === '' ? undefined : findUnit(request.from);
     const to = from === undefined || request.to === '' ? undefined : findUnit(request.to);
-    const factor = to === undefined ? undefined : linearFactor(from!, to);
-    if (factor !== undefined) {
+    const plan = to === undefined ? undefined : linearPlan(from!, to);
+    if (plan !== undefined) {
       const dot = text.indexOf('.');
       const digits = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
-      // digits × factor over 10^places, printed without reducing it first (formatFraction).
-      const value = formatFraction(digits * factor.num, pow10(dot < 0 ? 0 : text.length - dot - 1) * factor.den, decimals, rounding);
+      const places = dot < 0 ? 0 : text.length - dot - 1;
+      // digits × factor over 10^places: from its digits when the factor terminates, else printed
+      // without reducing it first (formatFraction).
+      const { factor, scaled } = plan;
+      const value = scaled
+        ? formatScaled(digits * scaled.digits, places + scaled.places, decimals, rounding)
+        : formatFraction(digits * factor.num, pow10(places) * factor.den, decimals, rounding);
       return {
         input: { value: text, unit: from!.id },
         result: { value, unit: to!.id },

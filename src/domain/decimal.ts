@@ -173,3 +173,34 @@ export function formatFraction(num: bigint, den: bigint, decimals?: number, roun
       : divideRounded(a, den * pow10(-scale), 'HALF_EVEN', negative);
   return printScaled(negative, scaled, scale, true);
 }
+
+/**
+ * formatDecimal of n / 10^scale (scale >= 0): what a conversion between units defined by terminating
+ * decimals gives (digits × a factor scaled to a power of ten, see conversion.ts), printed from the
+ * digits of n alone where that is exact: without `decimals` when the value has at most 40
+ * significant digits, with `decimals` when they are at least `scale`. Anything else (rounding) is
+ * formatFraction's: the same printed value either way, tested against it.
+ */
+export function formatScaled(n: bigint, scale: number, decimals?: number, rounding: RoundingMode = 'HALF_UP'): string {
+  if (!Number.isInteger(scale) || scale < 0) throw new RangeError(`scale must be an integer >= 0, got ${scale}`);
+  // Rounding to fewer places (or a decimals formatFraction refuses) is formatFraction's.
+  if (decimals !== undefined && (decimals < scale || !Number.isInteger(decimals) || decimals > MAX_DECIMALS)) return formatFraction(n, pow10(scale), decimals, rounding);
+  if (n === 0n) return decimals === undefined ? '0' : formatFraction(0n, 1n, decimals, rounding);
+  const negative = n < 0n;
+  const digits = (negative ? -n : n).toString();
+  let end = digits.length;
+  let places = scale;
+  if (decimals === undefined) {
+    // Trailing zeros of the fraction are dropped; 40 significant digits or fewer print exactly.
+    while (places > 0 && digits.charCodeAt(end - 1) === 48 /* 0 */) {
+      end -= 1;
+      places -= 1;
+    }
+    if (end > MAX_SIGNIFICANT_DIGITS) return formatFraction(n, pow10(scale), undefined, rounding);
+  }
+  const kept = end < places + 1 ? '0'.repeat(places + 1 - end) + digits.slice(0, end) : digits.slice(0, end);
+  const sign = negative ? '-' : '';
+  const int = kept.slice(0, kept.length - places);
+  const frac = kept.slice(kept.length - places) + (decimals === undefined ? '' : '0'.repeat(decimals - places));
+  return frac === '' ? sign + int : `${sign}${int}.${frac}`;
+}

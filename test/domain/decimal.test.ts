@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DECIMAL_PATTERN, ROUNDING_MODES, formatDecimal, formatFraction, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode,
+  DECIMAL_PATTERN, ROUNDING_MODES, formatDecimal, formatFraction, formatScaled, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode,
 } from '../../src/domain/decimal';
 import { Rational } from '../../src/domain/rational';
 import { OUTPUT_PATTERN, Oracle, expectApiError, oracleFormat } from './helpers';
@@ -223,5 +223,47 @@ describe('formatFraction prints num/den in any terms exactly as formatDecimal pr
   it('refuses a denominator that is not positive', () => {
     expect(() => formatFraction(1n, 0n)).toThrow(RangeError);
     expect(() => formatFraction(1n, -2n)).toThrow(RangeError);
+  });
+});
+
+describe('formatScaled prints n / 10^scale exactly as formatFraction does', () => {
+  const decimals = fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined });
+  const n = fc.oneof(
+    fc.bigInt({ min: -(10n ** 60n), max: 10n ** 60n }),
+    fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+    // Trailing zeros, as digits × a scaled factor often has.
+    fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.nat(30)).map(([m, z]) => m * 10n ** BigInt(z)),
+  );
+
+  it('for every rounding mode, with and without decimals', () => {
+    fc.assert(fc.property(n, fc.nat(60), decimals, fc.constantFrom(...ROUNDING_MODES), (value, scale, places, mode) => {
+      expect(formatScaled(value, scale, places, mode)).toBe(formatFraction(value, 10n ** BigInt(scale), places, mode));
+    }), { numRuns: 5000 });
+  });
+
+  it.each([
+    [3175n, 2, undefined, '31.75'],
+    [317500n, 4, undefined, '31.75'],
+    [-254000n, 5, undefined, '-2.54'],
+    [12n, 5, undefined, '0.00012'],
+    [0n, 7, undefined, '0'],
+    [0n, 7, 3, '0.000'],
+    [1200n, 0, undefined, '1200'],
+    [120000n, 2, undefined, '1200'],
+    [-5n, 1, 3, '-0.500'],
+    [-5n, 2, 1, '-0.1'],
+    [-4n, 2, 1, '0.0'],
+    [10n ** 45n, 0, undefined, '1' + '0'.repeat(45)],
+    [10n ** 41n + 1n, 0, undefined, '1' + '0'.repeat(41)],
+    [10n ** 41n + 1n, 41, undefined, '1'],
+    [123456789012345678901234567890123456789012345n, 20, undefined, '1234567890123456789012345.67890123456789'],
+  ])('%s / 10^%s with decimals %s is %s', (value, scale, places, printed) => {
+    expect(formatScaled(value, scale, places)).toBe(printed);
+  });
+
+  it('refuses a negative scale and decimals out of range', () => {
+    expect(() => formatScaled(1n, -1)).toThrow(RangeError);
+    expect(() => formatScaled(1n, 0, 41)).toThrow(RangeError);
+    expect(() => formatScaled(1n, 0, 1.5)).toThrow(RangeError);
   });
 });
