@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FAVICON_SVG } from '../http/favicon';
 
 /**
  * The page's only style sheet and script, served same-origin at fixed paths (the CSP allows
@@ -51,6 +52,8 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
 
 export const STYLESHEET_PATH = '/account/assets/account.css';
 export const SCRIPT_PATH = '/account/assets/copy.js';
+/** Declared by every page, so that browsers do not ask for /favicon.ico (a 404 in their console). */
+export const FAVICON_PATH = '/account/assets/favicon.svg';
 
 export interface Asset {
   body: string;
@@ -63,4 +66,5 @@ const asset = (body: string, type: string): Asset => ({ body, type, etag: `"${cr
 export const ASSETS: Readonly<Record<string, Asset>> = {
   [STYLESHEET_PATH]: asset(CSS, 'text/css; charset=utf-8'),
   [SCRIPT_PATH]: asset(COPY_JS, 'text/javascript; charset=utf-8'),
+  [FAVICON_PATH]: asset(FAVICON_SVG, 'image/svg+xml'),
 };

@@ -3,7 +3,7 @@ import type { KeyEnv } from '../domain/keys';
 import { MIN_PASSWORD_LENGTH } from '../domain/passwords';
 import type { AccountOverview, AccountSession, Flash } from '../services/accounts';
 import { KEY_USE_RESOLUTION_MS } from '../services/key-use';
-import { SCRIPT_PATH, STYLESHEET_PATH } from './assets';
+import { FAVICON_PATH, SCRIPT_PATH, STYLESHEET_PATH } from './assets';
 import { html, type SafeHtml } from './html';
 
 /** The account page's views: plain HTML forms that work without JavaScript. */
@@ -14,6 +14,7 @@ function layout(title: string, main: SafeHtml, script = false): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Measurement API</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 ${script ? html`<script src="${SCRIPT_PATH}" defer></script>` : ''}
 </head>

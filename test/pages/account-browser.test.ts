@@ -142,8 +142,13 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     if (process.env.UPDATE_SCREENSHOT) await screenshot();
   });
 
-  it('the page broke no CSP rule in the browser', () => {
+  it('the page broke no CSP rule and everything it asked for loaded (its icon: no 404 for /favicon.ico)', async () => {
     expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    const answer = await fetch(new URL(icon!, server.base));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('image/svg+xml');
   });
 
   it('the password, session tokens and keys are nowhere in the data directory or the logs', () => {

@@ -125,7 +125,7 @@ describe('the page', () => {
 
   it('HEAD is answered on the page and its assets, with the headers and no body', async () => {
     t = await createTestApp();
-    for (const path of ['/account', '/account/assets/account.css', '/account/assets/copy.js']) {
+    for (const path of ['/account', '/account/assets/account.css', '/account/assets/copy.js', '/account/assets/favicon.svg']) {
       const response = await t.app.yoga.fetch(`http://localhost${path}`, { method: 'HEAD' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -286,6 +286,7 @@ describe('defences', () => {
       await client.post('/account/keys', { csrf: 'wrong' }),
       await client.get('/account/assets/account.css'),
       await client.get('/account/assets/copy.js'),
+      await client.get('/account/assets/favicon.svg'),
       await client.get('/account/missing'),
     ];
     for (const answer of answers) {

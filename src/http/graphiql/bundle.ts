@@ -1,4 +1,5 @@
 import { staticAsset, type StaticAsset } from './static-asset';
+import { FAVICON_SVG } from '../favicon';
 
 /** Where the assets are served; the page and the stylesheet name them by absolute path. */
 export const ASSETS_PATH = '/graphql/assets';
@@ -19,9 +20,6 @@ export interface GraphiQLBundle {
 
 const DATA_URI = /url\((['"]?)data:([\w/+.-]+);base64,([A-Za-z0-9+/=]+)\1\)/g;
 const EXTENSIONS: Record<string, string> = { 'font/ttf': 'ttf', 'font/woff': 'woff', 'font/woff2': 'woff2', 'image/png': 'png', 'image/svg+xml': 'svg' };
-
-/** Our own favicon (the bundle's is a 150 KB icon): a small ruler, same-origin like everything else. */
-const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="10" width="28" height="12" rx="2" fill="#e10098"/><path d="M7 10v6M12 10v4M17 10v6M22 10v4M27 10v6" stroke="#fff" stroke-width="2"/></svg>`;
 
 const asset = (a: StaticAsset) => `${ASSETS_PATH}/${a.name}`;
 
@@ -70,7 +68,7 @@ export async function buildGraphiQLBundle(options: GraphiQLOptions): Promise<Gra
 `,
     ),
   );
-  const favicon = add(staticAsset('favicon', 'svg', 'image/svg+xml', FAVICON));
+  const favicon = add(staticAsset('favicon', 'svg', 'image/svg+xml', FAVICON_SVG));
 
   const page = `<!doctype html>
 <html lang="en">
