@@ -73,6 +73,45 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
     await context.close();
   }, 60_000);
 
+  it('runs its default query of public fields, then converts with a key typed into its Headers tab (UNAUTHORIZED without); no request fails', async () => {
+    const { key } = await t.createAccountKey();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+    // Monaco lays the result out with no-break spaces; it renders only the lines in view.
+    const result = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
+    const execute = () => page.getByRole('button', { name: 'Execute query (Ctrl-Enter)' }).click();
+    // insertText presses no keys, but Monaco still closes what it sees opened: delete what it added.
+    const replaceText = async (editor: string, text: string) => {
+      await page.locator(`${editor} .monaco-editor`).last().click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.insertText(text);
+      await page.keyboard.press('ControlOrMeta+Shift+End');
+      await page.keyboard.press('Delete');
+    };
+
+    await page.goto(`${base}/graphql`);
+    await execute();
+    await expect.poll(result, { timeout: 15_000 }).toContain('"unitCount"');
+    expect(await result()).toContain('"name": "Length"');
+
+    await replaceText('.graphiql-query-editor', '{ convert(value: "12.5", from: "inch", to: "centimeter") { result { value unit } } }');
+    await execute();
+    await expect.poll(result, { timeout: 15_000 }).toContain('UNAUTHORIZED');
+
+    await page.getByRole('button', { name: 'Headers' }).click();
+    await replaceText('.graphiql-editor-tool', JSON.stringify({ Authorization: `Bearer ${key}` }));
+    await execute();
+    await expect.poll(result, { timeout: 15_000 }).toContain('"value": "31.75"');
+    expect(await result()).toContain('"unit": "centimeter"');
+    expect(await result()).not.toContain('"errors"');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('cannot be framed: the browser refuses to show the page inside a frame of another origin', async () => {
     const page = await browser.newPage();
     const blocked: string[] = [];
