@@ -12,10 +12,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { listen, sendCpu } from './child';
 
 const BODY = Buffer.from('{"data":{"input":{"value":"12.5","unit":"inch"},"result":{"value":"31.75","unit":"centimeter"},"category":"length"}}');
 
@@ -66,14 +66,13 @@ function serve(variant: Variant): void {
       post(res);
     })();
   });
-  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+  void listen([server], server).then((port) => process.send!({ port }));
   process.on('message', (message) => {
-    if (message === 'cpu') {
-      const usage = process.cpuUsage();
-      process.send!({ cpu: usage.user + usage.system });
-    }
+    if (message === 'cpu') sendCpu();
     if (message === 'stop') process.exit(0);
   });
+  // The parent died without saying stop: do not linger holding the port.
+  process.on('disconnect', () => process.exit(0));
 }
 
 const ask = <T>(child: ChildProcess, message: string | undefined, key: string) =>
