@@ -6,13 +6,11 @@ import {
   parseSymbols,
   requireHistoryPlan,
   requireKnownCurrency,
-  requirePossibleDate,
   type CurrencyRequest,
 } from '../domain/currency/request';
-import { berlinDate } from '../domain/calendar/berlin-time';
 import type { Publication } from '../domain/ecb';
-import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
+import { ratesUnavailable, resolvePublication } from './publication';
 import type { RatesReader } from './rates';
 
 export type PublicationLoader = DataLoader<string, Publication | undefined>;
@@ -24,26 +22,11 @@ export interface Currency {
   latest(): RatesListing;
 }
 
-/** Seconds a client should wait before asking again while no rates have ever been loaded. */
-export const RATES_RETRY_AFTER_SECONDS = 60;
+export { RATES_RETRY_AFTER_SECONDS } from './publication';
 
 export function createCurrency(rates: RatesReader, clock: () => Date): Currency {
-  const unavailable = () =>
-    new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not loaded yet; retry later.', {
-      retryAfterSeconds: RATES_RETRY_AFTER_SECONDS,
-    });
-
-  /** The publication in effect on `date` (or the latest); callers have checked inputs and plan. */
-  const publicationFor = async (date: string | undefined, loader: PublicationLoader): Promise<Publication> => {
-    if (date !== undefined) requirePossibleDate(date, berlinDate(clock()));
-    const latest = rates.latest();
-    if (!latest) throw unavailable();
-    if (date === undefined) return latest;
-    const resolved = rates.resolveDate(date);
-    const publication = resolved === undefined ? undefined : await loader.load(resolved);
-    if (!publication) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates on or before ${date}.`, { param: 'date' });
-    return publication;
-  };
+  const publicationFor = (date: string | undefined, loader: PublicationLoader): Promise<Publication> =>
+    resolvePublication(rates, clock, date, loader);
 
   return {
     async convert(request, plan, loader) {
@@ -64,7 +47,7 @@ export function createCurrency(rates: RatesReader, clock: () => Date): Currency 
 
     latest() {
       const latest = rates.latest();
-      if (!latest) throw unavailable();
+      if (!latest) throw ratesUnavailable();
       return listRates(latest);
     },
   };

@@ -1,0 +1,120 @@
+/**
+ * Converting between unit expressions: both sides to the base units of their dimension as one
+ * exact rational, then printed once by the contract's number rules (formatDecimal). Currencies
+ * enter as 1/rate euros per unit of the currency (ECB rates are quoted per euro).
+ */
+import { formatDecimal, parseDecimalValue, parseDecimals, parseRounding } from '../../decimal';
+import { ApiError } from '../../errors';
+import { quoteInput } from '../../quote-input';
+import { Rational } from '../../rational';
+import type { UnitConversion } from '../convert';
+import { convertUnitsExact } from '../convert';
+import { categoryDimension, formatDimension, sameDimension } from '../dimensions';
+import { findCategory, findUnit } from '../lookup';
+import { parseExpression } from './cache';
+import { pow, type CompiledExpression } from './compile';
+import { resolveExpression, type IsCurrency } from './resolve';
+
+/** Units of `code` per euro, exactly as published; `param` names the side for RATE_NOT_FOUND. */
+export type RateOf = (code: string, param: 'from' | 'to') => Rational;
+
+export interface ExactExpressionConversion {
+  value: Rational;
+  /** Set when a currency occurs: the codes (sorted) and the cross rate, the money part of the factor. */
+  money: { currencies: string[]; rate: Rational } | undefined;
+}
+
+/** The category's base unit (where its own conversions meet) and what it is in base units. */
+function categoryBase(categoryId: string) {
+  const unit = findUnit(findCategory(categoryId)!.baseUnit)!;
+  return { unit, factor: categoryDimension(categoryId).baseFactor };
+}
+
+/** Euros per one of the expression's money part: the product of (1/rate)^exponent. */
+function moneyFactor(expression: CompiledExpression, param: 'from' | 'to', rateOf: RateOf): Rational {
+  if (expression.kind === 'unit') return Rational.ONE;
+  return expression.currencies.reduce((f, { code, exponent }) => f.mul(pow(Rational.ONE.div(rateOf(code, param)), exponent)), Rational.ONE);
+}
+
+/**
+ * A whole catalogue unit goes through today's conversion to its category's base unit, so affine
+ * and reciprocal units (°C, L/100 km) convert exactly as they do alone; a compound is linear.
+ */
+function toBase(value: Rational, expression: CompiledExpression, money: Rational): Rational {
+  if (expression.kind === 'compound') return value.mul(expression.unitFactor).mul(money);
+  const base = categoryBase(expression.unit.category);
+  return convertUnitsExact(value, expression.unit, base.unit).mul(base.factor);
+}
+
+function fromBase(value: Rational, expression: CompiledExpression, money: Rational): Rational {
+  if (expression.kind === 'compound') return value.div(expression.unitFactor.mul(money));
+  const base = categoryBase(expression.unit.category);
+  return convertUnitsExact(value.div(base.factor), base.unit, expression.unit);
+}
+
+export function requireSameDimension(from: CompiledExpression, to: CompiledExpression): void {
+  if (sameDimension(from.dimension, to.dimension)) return;
+  const f = quoteInput(from.source);
+  const t = quoteInput(to.source);
+  const message = `Cannot convert ${f} to ${t}: ${f} is ${formatDimension(from.dimension)}, ${t} is ${formatDimension(to.dimension)}.`;
+  throw new ApiError('INCOMPATIBLE_UNITS', message, { param: 'to' });
+}
+
+export const currenciesOf = (...expressions: CompiledExpression[]): string[] =>
+  [...new Set(expressions.flatMap((e) => (e.kind === 'unit' ? [] : e.currencies.map((c) => c.code))))].sort();
+
+/** The exact value of `value` `from` in `to`; `rateOf` is asked only for the currencies that occur. */
+export function convertExpressionExact(value: Rational, from: CompiledExpression, to: CompiledExpression, rateOf?: RateOf): ExactExpressionConversion {
+  requireSameDimension(from, to);
+  if (from.kind === 'unit' && to.kind === 'unit') return { value: convertUnitsExact(value, from.unit, to.unit), money: undefined };
+  const currencies = currenciesOf(from, to);
+  if (currencies.length > 0 && rateOf === undefined) throw new TypeError('convertExpressionExact: currencies occur but no rates were given');
+  const fromMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(from, 'from', rateOf!);
+  const toMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(to, 'to', rateOf!);
+  const exact = fromBase(toBase(value, from, fromMoney), to, toMoney);
+  return { value: exact, money: currencies.length === 0 ? undefined : { currencies, rate: fromMoney.div(toMoney) } };
+}
+
+export interface ExpressionConversionRequest {
+  value: unknown;
+  from: unknown;
+  to: unknown;
+  decimals?: unknown;
+  rounding?: unknown;
+}
+
+/** The contract's Conversion with canonical expressions as units; `money` when a currency occurs. */
+export interface ExpressionConversion extends UnitConversion {
+  money?: { currencies: string[]; rate: string };
+}
+
+export interface ExpressionOptions {
+  isCurrency: IsCurrency;
+  rateOf?: RateOf;
+}
+
+/** Checks in the contract's order (value, decimals, rounding, from, to), converts, rounds once. */
+export function convertUnitExpressions(request: ExpressionConversionRequest, options: ExpressionOptions): ExpressionConversion {
+  const value = parseDecimalValue(request.value, 'value');
+  const decimals = parseDecimals(request.decimals);
+  const rounding = parseRounding(request.rounding);
+  const from = parseExpression(request.from, 'from');
+  const to = parseExpression(request.to, 'to');
+  resolveExpression(from, 'from', options.isCurrency);
+  resolveExpression(to, 'to', options.isCurrency);
+  const exact = convertExpressionExact(value, from, to, options.rateOf);
+  return conversionAnswer(request.value as string, from, to, exact, decimals, rounding);
+}
+
+export function conversionAnswer(
+  text: string, from: CompiledExpression, to: CompiledExpression, exact: ExactExpressionConversion,
+  decimals: number | undefined, rounding: Parameters<typeof formatDecimal>[2],
+): ExpressionConversion {
+  const answer: ExpressionConversion = {
+    input: { value: text, unit: from.canonical },
+    result: { value: formatDecimal(exact.value, decimals, rounding), unit: to.canonical },
+    category: from.category,
+  };
+  if (exact.money !== undefined) answer.money = { currencies: exact.money.currencies, rate: formatDecimal(exact.money.rate) };
+  return answer;
+}

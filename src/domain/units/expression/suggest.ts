@@ -1,0 +1,85 @@
+/**
+ * "Did you mean kilometer?": the catalogue names (ids, symbols, aliases) closest to an unknown
+ * name, by Damerau-Levenshtein distance (optimal string alignment: a swap of two neighbours costs
+ * one), compared without case so that "Km" finds km. At most three, one per unit, nearest first;
+ * nothing when nothing is close, which for a name of one or two characters means equal but for case.
+ */
+import { ALIASES } from '../aliases';
+import { UNITS, type UnitDef } from '../catalogue';
+
+export const MAX_SUGGESTIONS = 3;
+/** Longer names are not compared: no catalogue name is near them, and the work stays small. */
+const MAX_COMPARED_LENGTH = 40;
+
+interface Candidate {
+  readonly text: string;
+  readonly chars: readonly string[];
+  readonly unit: UnitDef;
+  /** Position among the unit's names: its id first, then its symbol, then its aliases. */
+  readonly rank: number;
+}
+
+const CANDIDATES: readonly Candidate[] = UNITS.flatMap((unit) =>
+  [unit.id, unit.symbol, ...(ALIASES[unit.id] ?? [])].map((text, rank) => ({ text, chars: Array.from(text.toLowerCase()), unit, rank })),
+);
+const UNIT_ORDER = new Map(UNITS.map((u, i) => [u, i]));
+
+/** How many edits may separate a name of `length` characters from a suggestion. */
+export function allowedDistance(length: number): number {
+  return length <= 2 ? 0 : length <= 5 ? 1 : length <= 9 ? 2 : 3;
+}
+
+/** Optimal string alignment distance, or limit + 1 as soon as it must exceed `limit`. */
+export function editDistance(a: readonly string[], b: readonly string[], limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** "kilometer", or "km (kilometer)" when the closest name is not the id. */
+const shown = (c: Candidate): string => (c.rank === 0 ? c.text : `${c.text} (${c.unit.id})`);
+
+export function suggestUnits(name: string): string[] {
+  const written = Array.from(name);
+  const chars = Array.from(name.toLowerCase());
+  if (chars.length === 0 || chars.length > MAX_COMPARED_LENGTH) return [];
+  const limit = allowedDistance(chars.length);
+  const best = new Map<UnitDef, Scored>();
+  for (const candidate of CANDIDATES) {
+    const distance = editDistance(chars, candidate.chars, limit);
+    if (distance > limit) continue;
+    // Ties go to the name nearest in the caller's case ("mw": mW before MW only by catalogue order).
+    const scored = { candidate, distance, caseDistance: editDistance(written, Array.from(candidate.text), chars.length) };
+    const held = best.get(candidate.unit);
+    if (held === undefined || compare(scored, held) < 0) best.set(candidate.unit, scored);
+  }
+  return [...best.values()].sort(compare).slice(0, MAX_SUGGESTIONS).map((s) => shown(s.candidate));
+}
+
+interface Scored {
+  candidate: Candidate;
+  distance: number;
+  caseDistance: number;
+}
+
+/** Nearest first, then nearest in case, then catalogue order, then id before symbol before alias. */
+const compare = (a: Scored, b: Scored): number =>
+  a.distance - b.distance ||
+  a.caseDistance - b.caseDistance ||
+  UNIT_ORDER.get(a.candidate.unit)! - UNIT_ORDER.get(b.candidate.unit)! ||
+  a.candidate.rank - b.candidate.rank;

@@ -1,0 +1,83 @@
+/**
+ * Splits a unit expression into names, operators, parentheses and exponents. Whitespace between
+ * two operands is a multiplication ("kg m s^-2"); elsewhere it is only a separator ("kg * m").
+ */
+import type { UnitDef } from '../catalogue';
+import { expressionError } from './errors';
+import { MAX_EXPONENT } from './limits';
+import { matchWholeName } from './names';
+
+export type Token =
+  | { readonly type: 'name'; readonly text: string; readonly pos: number; readonly unit?: UnitDef }
+  | { readonly type: 'mul' | 'div' | 'open' | 'close'; readonly pos: number }
+  | { readonly type: 'exp'; readonly value: number; readonly pos: number };
+
+const OPERATORS: Readonly<Record<string, 'mul' | 'div' | 'open' | 'close'>> = {
+  '*': 'mul', '·': 'mul', '⋅': 'mul', '×': 'mul', '/': 'div', '(': 'open', ')': 'close',
+};
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const SUPERSCRIPT_SIGNS = '⁻⁺';
+const SPACE = /\s/;
+
+const isSpace = (c: string): boolean => SPACE.test(c);
+const isNameChar = (c: string): boolean =>
+  !isSpace(c) && !Object.hasOwn(OPERATORS, c) && c !== '^' && !SUPERSCRIPT_DIGITS.includes(c) && !SUPERSCRIPT_SIGNS.includes(c);
+
+export function tokenize(source: string, param: string): Token[] {
+  const fail = (problem: string) => expressionError(param, source, problem);
+  const tokens: Token[] = [];
+  const endsName = (i: number): boolean => i >= source.length || !isNameChar(source[i]!);
+  let spaced = false;
+  let i = 0;
+
+  const exponent = (pos: number, sign: string, digits: string, written: string): Token => {
+    if (digits === '') throw fail(`${written} at character ${pos + 1} must be followed by an integer such as 2 or -1`);
+    const value = digits.length > 3 ? Infinity : Number(digits);
+    if (value > MAX_EXPONENT) {
+      const shown = digits.length > 12 ? `${digits.slice(0, 12)}…` : digits;
+      throw fail(`the exponent ${sign === '-' ? '-' : ''}${shown} is out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`);
+    }
+    return { type: 'exp', value: sign === '-' ? -value : value, pos };
+  };
+
+  while (i < source.length) {
+    const c = source[i]!;
+    const start = i;
+    let token: Token;
+    if (isSpace(c)) {
+      while (i < source.length && isSpace(source[i]!)) i += 1;
+      spaced = true;
+      continue;
+    } else if (Object.hasOwn(OPERATORS, c)) {
+      token = { type: OPERATORS[c]!, pos: i };
+      i += 1;
+    } else if (c === '^') {
+      i += 1;
+      const sign = source[i] === '-' || source[i] === '+' ? source[i++]! : '';
+      const from = i;
+      while (i < source.length && source[i]! >= '0' && source[i]! <= '9') i += 1;
+      token = exponent(start, sign, source.slice(from, i), "'^'");
+    } else if (SUPERSCRIPT_DIGITS.includes(c) || SUPERSCRIPT_SIGNS.includes(c)) {
+      const sign = c === '⁻' ? '-' : '';
+      if (SUPERSCRIPT_SIGNS.includes(c)) i += 1;
+      let digits = '';
+      while (i < source.length && SUPERSCRIPT_DIGITS.includes(source[i]!)) digits += String(SUPERSCRIPT_DIGITS.indexOf(source[i++]!));
+      token = exponent(start, sign, digits, `'${c}'`);
+    } else {
+      const whole = matchWholeName(source, i, endsName);
+      if (whole !== undefined) {
+        i += whole.text.length;
+        token = { type: 'name', text: source.slice(start, i), pos: start, unit: whole.unit };
+      } else {
+        while (i < source.length && isNameChar(source[i]!)) i += 1;
+        token = { type: 'name', text: source.slice(start, i), pos: start };
+      }
+    }
+    const previous = tokens[tokens.length - 1];
+    const endsOperand = previous !== undefined && (previous.type === 'name' || previous.type === 'close' || previous.type === 'exp');
+    if (spaced && endsOperand && (token.type === 'name' || token.type === 'open')) tokens.push({ type: 'mul', pos: start });
+    spaced = false;
+    tokens.push(token);
+  }
+  return tokens;
+}

@@ -1,0 +1,93 @@
+/**
+ * Converting unit expressions (`km/h`, `EUR/kWh`, `m/s^2`): the use case behind `from`/`to` once
+ * they accept expressions. Two plain catalogue names (or currency codes) take today's path
+ * unchanged, so those answers stay byte for byte what they were; rates are read only when a
+ * currency occurs, and then from one publication, resolved as every currency answer resolves it.
+ */
+import { convertUnitsOrExplain } from '../domain/conversion';
+import { knownCurrency } from '../domain/currency/codes';
+import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
+import { parseDate, requireHistoryPlan } from '../domain/currency/request';
+import { parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
+import { ApiError } from '../domain/errors';
+import type { PlanId } from '../domain/plans';
+import { Rational } from '../domain/rational';
+import type { UnitConversion } from '../domain/units/convert';
+import {
+  conversionAnswer, convertExpressionExact, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
+} from '../domain/units/expression';
+import { findUnit } from '../domain/units/lookup';
+import type { PublicationLoader } from './currency';
+import { resolvePublication } from './publication';
+import type { RatesReader } from './rates';
+
+export interface ExpressionRequest {
+  value: unknown;
+  from: unknown;
+  to: unknown;
+  decimals?: unknown;
+  rounding?: unknown;
+  /** A day of ECB rates (YYYY-MM-DD); only where a currency occurs, and only on plans with history. */
+  date?: unknown;
+}
+
+/** What a conversion with currencies used: one publication, and the money part of its factor. */
+export interface ExpressionRate {
+  /** The publication used (the latest on or before `date`, or the latest). */
+  date: string;
+  source: typeof RATE_SOURCE;
+  /** The cross rate: what one of `from`'s money is in `to`'s money, under the unrounded rule. */
+  value: string;
+  /** Every currency that occurs, in units per euro as published ("1" for EUR). */
+  rates: Record<string, string>;
+}
+
+/** The contract's Conversion (units as canonical expressions), plus `rate` when a currency occurs. */
+export interface ExpressionConversionAnswer extends UnitConversion {
+  rate?: ExpressionRate;
+}
+
+export interface ExpressionDeps {
+  plan: PlanId;
+  rates: RatesReader;
+  clock: () => Date;
+  /** The request's publication loader (one cache read for a whole batch). */
+  publications: PublicationLoader;
+}
+
+const isPlain = (token: unknown): token is string =>
+  typeof token === 'string' && (findUnit(token) !== undefined || knownCurrency(token) !== undefined);
+
+const dateWithoutCurrency = (): ApiError =>
+  new ApiError('INVALID_REQUEST', 'date applies only where a currency occurs in from or to.', { param: 'date' });
+
+/**
+ * Checks in the contract's order: validation (value, decimals, rounding, date, the expressions'
+ * syntax), plan (a date needs history), existence (names, currencies, dimensions), then rates.
+ */
+export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
+  const value = parseDecimalValue(request.value, 'value');
+  const decimals = parseDecimals(request.decimals);
+  const rounding = parseRounding(request.rounding);
+  const date = parseDate(request.date);
+  const text = request.value as string;
+  if (isPlain(request.from) && isPlain(request.to)) {
+    if (date !== undefined) throw dateWithoutCurrency();
+    return convertUnitsOrExplain({ value: text, from: request.from, to: request.to, decimals, rounding });
+  }
+  const from = parseExpression(request.from, 'from');
+  const to = parseExpression(request.to, 'to');
+  const written = currenciesOf(from, to);
+  if (date !== undefined && written.length === 0) throw dateWithoutCurrency();
+  requireHistoryPlan(date, deps.plan);
+  const isCurrency = (code: string): boolean => knownCurrency(code) !== undefined || deps.rates.knownCurrencies().has(code);
+  resolveExpression(from, 'from', isCurrency);
+  resolveExpression(to, 'to', isCurrency);
+  requireSameDimension(from, to);
+  const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
+  const exact = convertExpressionExact(value, from, to, (code, param) => Rational.parse(rateOf(publication!, code, param)));
+  const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
+  if (money === undefined || publication === undefined) return conversion;
+  const rates = Object.fromEntries(money.currencies.map((code) => [code, rateOf(publication, code, 'from')]));
+  return { ...conversion, rate: { date: publication.date, source: RATE_SOURCE, value: money.rate, rates } };
+}
