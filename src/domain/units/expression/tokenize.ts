@@ -27,7 +27,7 @@ export function tokenize(source: string, param: string): Token[] {
   const fail = (problem: string) => expressionError(param, source, problem);
   const tokens: Token[] = [];
   const endsName = (i: number): boolean => i >= source.length || !isNameChar(source[i]!);
-  let spaced = false;
+  let space = -1; // where the whitespace before the current token began, or -1
   let i = 0;
 
   const exponent = (pos: number, sign: string, digits: string, written: string): Token => {
@@ -45,8 +45,8 @@ export function tokenize(source: string, param: string): Token[] {
     const start = i;
     let token: Token;
     if (isSpace(c)) {
+      space = i;
       while (i < source.length && isSpace(source[i]!)) i += 1;
-      spaced = true;
       continue;
     } else if (Object.hasOwn(OPERATORS, c)) {
       token = { type: OPERATORS[c]!, pos: i };
@@ -75,8 +75,8 @@ export function tokenize(source: string, param: string): Token[] {
     }
     const previous = tokens[tokens.length - 1];
     const endsOperand = previous !== undefined && (previous.type === 'name' || previous.type === 'close' || previous.type === 'exp');
-    if (spaced && endsOperand && (token.type === 'name' || token.type === 'open')) tokens.push({ type: 'mul', pos: start });
-    spaced = false;
+    if (space >= 0 && endsOperand && (token.type === 'name' || token.type === 'open')) tokens.push({ type: 'mul', pos: space });
+    space = -1;
     tokens.push(token);
   }
   return tokens;
