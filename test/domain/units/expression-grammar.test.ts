@@ -163,3 +163,18 @@ describe('what the grammar refuses, and why', () => {
     expect(read('mcg*m').canonical).toBe('meter*microgram');
   });
 });
+
+describe('messages never repeat a key or a long input whole', () => {
+  it.each(['msr_live_abcdefghijklmnop*m', '(msr_live_abc^4)^4', 'm^2msr_live_abc', '(m)msr_live_abc', `${'1'.repeat(60)}*m`])('%j', (text) => {
+    let message = '';
+    try {
+      const expression = parseExpression(text, 'from');
+      resolveExpression(expression, 'from', isCurrency);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toBe('');
+    expect(message).not.toMatch(/msr_live/);
+    expect(message).not.toMatch(/1{40}/);
+  });
+});
