@@ -30,8 +30,9 @@ export function tokenize(source: string, param: string): Token[] {
   let space = -1; // where the whitespace before the current token began, or -1
   let i = 0;
 
-  const exponent = (pos: number, sign: string, digits: string, written: string): Token => {
-    if (digits === '') throw fail(`${written} at character ${pos + 1} must be followed by an integer such as 2 or -1`);
+  const exponent = (pos: number, sign: string, written: string, what: string): Token => {
+    if (written === '') throw fail(`${what} at character ${pos + 1} must be followed by an integer such as 2 or -1`);
+    const digits = written.replace(/^0+(?=\d)/, '');
     const value = digits.length > 3 ? Infinity : Number(digits);
     if (value > MAX_EXPONENT) {
       const shown = digits.length > 12 ? `${digits.slice(0, 12)}…` : digits;
