@@ -8,6 +8,7 @@ import { authenticate } from './auth';
 import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
+import { createCurrencies, type Currencies } from './currencies';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createQuotaMeter, type QuotaMeter } from './quota';
@@ -19,6 +20,8 @@ export interface AppServices {
   readonly store: AccountStore;
   readonly conversions: Conversions;
   readonly currency: Currency;
+  /** The registry, any base and amounts, time series. */
+  readonly currencies: Currencies;
   readonly rates: RatesReader;
   readonly quota: QuotaMeter;
   /** The account page's use cases: sign-up, log-in, sessions, an account's keys. */
@@ -62,6 +65,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     store,
     rates,
     currency,
+    currencies: createCurrencies(rates, clock),
     quota,
     keyUse,
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
