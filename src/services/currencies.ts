@@ -113,15 +113,19 @@ export function createCurrencies(rates: RatesReader, clock: () => Date): Currenc
       const symbols = parseSymbolList(query.symbols);
       const group = parseGroup(query.group);
       const range = { start, end, group };
-      const from = query.cursor === undefined || query.cursor === null ? (start < FIRST_PUBLICATION ? FIRST_PUBLICATION : start) : decodeCursor(query.cursor, range);
+      const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
       if (!planAllowsHistory(plan)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
       for (const code of [base, ...(symbols ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
       requireRates();
+      const dates = allDates(rates);
+      // The first page starts at the first publication held when the range starts before it.
+      const first = dates[0] ?? FIRST_PUBLICATION;
+      const from = cursor ?? (start < first ? first : start);
       const today = berlinDate(clock());
       const page = pageOf(range, from);
       const to = page.to < today ? page.to : today;
       if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
-      const publications = await loadAll(rates, datesBetween(allDates(rates), from, to));
+      const publications = await loadAll(rates, datesBetween(dates, from, to));
       if (publications.length === 0) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${from} to ${to}.`, { param: 'start' });
       for (const code of [base, ...(symbols ?? [])]) {
         if (!publications.some((pub) => publishedRate(pub, code))) throw await missing(code, { start: from, end: to }, code === base ? 'base' : 'symbols');

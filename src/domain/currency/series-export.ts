@@ -17,7 +17,7 @@ import type { SeriesEntry } from './series';
 export interface ExportHeader {
   base: string;
   group: SeriesGroup;
-  codes: readonly string[];
+  symbols: readonly string[];
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -29,13 +29,13 @@ export function csvField(value: string): string {
 
 const csvLine = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;
 
-export function csvHeader({ group, codes }: ExportHeader): string {
+export function csvHeader({ group, symbols: codes }: ExportHeader): string {
   return group === 'day'
     ? csvLine(['date', 'base', ...codes])
     : csvLine(['period', 'start', 'end', 'publications', 'base', ...codes, 'partial']);
 }
 
-export function csvRow(entry: SeriesEntry, { base, group, codes }: ExportHeader): string {
+export function csvRow(entry: SeriesEntry, { base, group, symbols: codes }: ExportHeader): string {
   const rates = codes.map((code) => entry.rates[code] ?? '');
   if (group === 'day') return csvLine([entry.start, base, ...rates]);
   const partial = Object.entries(entry.partial ?? {})

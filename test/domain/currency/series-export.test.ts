@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, csvLines, ndjsonLines } from '../../../src/domain/currency/series-export';
 import type { SeriesEntry } from '../../../src/domain/currency/series';
+import { parseCsv } from './csv-reader';
 
 // Made-up entries, not real ECB data.
 const DAYS: SeriesEntry[] = [
@@ -9,39 +10,9 @@ const DAYS: SeriesEntry[] = [
 ];
 const MONTH: SeriesEntry = { period: '2022-03', start: '2022-03-01', end: '2022-03-31', publications: 23, rates: { USD: '1.1', RUB: '110' }, partial: { RUB: 1 } };
 
-/** A minimal RFC 4180 reader: the oracle the lines must parse back through. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) throw new Error('the last line has no CRLF');
-  return rows;
-}
-
 describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
   it('per publication: date,base,codes…; a missing rate is an empty cell; CRLF line ends', () => {
-    const text = [...csvLines(DAYS, { base: 'EUR', group: 'day', codes: ['USD', 'JPY'] })].join('');
+    const text = [...csvLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })].join('');
     expect(text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.0830,163.96\r\n2024-03-28,EUR,1.0811,\r\n');
     expect(parseCsv(text)).toEqual([
       ['date', 'base', 'USD', 'JPY'],
@@ -51,7 +22,7 @@ describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
   });
 
   it('grouped: period,start,end,publications,base,codes…,partial', () => {
-    const lines = [...csvLines([MONTH], { base: 'EUR', group: 'month', codes: ['USD', 'RUB'] })];
+    const lines = [...csvLines([MONTH], { base: 'EUR', group: 'month', symbols: ['USD', 'RUB'] })];
     expect(lines).toEqual(['period,start,end,publications,base,USD,RUB,partial\r\n', '2022-03,2022-03-01,2022-03-31,23,EUR,1.1,110,RUB=1\r\n']);
   });
 
@@ -68,7 +39,7 @@ describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
 
 describe('NDJSON', () => {
   it('is one JSON object per line, each with the base', () => {
-    const lines = [...ndjsonLines(DAYS, { base: 'EUR', group: 'day', codes: ['USD', 'JPY'] })];
+    const lines = [...ndjsonLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })];
     expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
     expect(lines.map((line) => JSON.parse(line))).toEqual(DAYS.map((entry) => ({ base: 'EUR', ...entry })));
   });
