@@ -13,7 +13,7 @@ import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
 import { planAllowsHistory, type PlanId } from '../domain/plans';
 import { RATES_RETRY_AFTER_SECONDS, type PublicationLoader } from './currency';
-import { allDates, datesBetween, historyFacts, loadAll } from './currency-history';
+import { allDates, datesBetween, historyFacts, loadAll, type HistoryFacts } from './currency-history';
 import type { RatesReader } from './rates';
 
 export interface RatesForQuery {
@@ -64,8 +64,7 @@ export interface Currencies {
 }
 
 /** The currency use cases beyond the daily feed: the registry, any base, amounts, time series. */
-export function createCurrencies(rates: RatesReader, clock: () => Date): Currencies {
-  const facts = historyFacts(rates);
+export function createCurrencies(rates: RatesReader, clock: () => Date, facts: () => Promise<HistoryFacts> = historyFacts(rates)): Currencies {
   const requireRates = (): Publication => {
     const latest = rates.latest();
     if (!latest) throw new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not loaded yet; retry later.', { retryAfterSeconds: RATES_RETRY_AFTER_SECONDS });

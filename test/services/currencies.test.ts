@@ -1,4 +1,7 @@
+import DataLoader from 'dataloader';
 import { describe, expect, it } from 'vitest';
+import { createCurrency } from '../../src/services/currency';
+import { historyFacts } from '../../src/services/currency-history';
 import { createCurrencies } from '../../src/services/currencies';
 import { csvLines } from '../../src/domain/currency/series-export';
 import type { Publication } from '../../src/domain/ecb';
@@ -148,5 +151,17 @@ describe('time series', () => {
     const second = await currencies.series({ start: '2005-01-01', end: '2023-01-03', group: 'year', cursor: first.nextCursor }, 'developer');
     expect(second).toMatchObject({ start: '2015-01-01', end: '2023-01-03', nextCursor: null });
     expect([...second.entries()].map((e) => e.period)).toEqual(['2022', '2023']);
+  });
+});
+
+describe('conversions and the plain listing explain a missing rate too', () => {
+  it('says when HRK was last quoted and the fixed rate, for a conversion and for rates?symbols=', async () => {
+    const rates = tableRates(PUBS);
+    const currency = createCurrency(rates, () => NOW, historyFacts(rates));
+    const loader = new DataLoader((dates: readonly string[]) => rates.loadPublications(dates));
+    const conversion = await refusal(currency.convert({ value: '1', from: 'EUR', to: 'HRK', date: '2023-01-02' }, 'developer', loader));
+    expect(conversion).toEqual({ code: 'RATE_NOT_FOUND', param: 'to', message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).' });
+    const listing = await refusal(currency.rates({ symbols: 'USD,RUB' }, 'free', loader));
+    expect(listing).toEqual({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.' });
   });
 });

@@ -47,10 +47,14 @@ function dayEntry(pub: Publication, request: SeriesRequest): SeriesEntry | undef
   if (!base) return undefined;
   const rates: Record<string, string> = {};
   for (const code of request.codes) {
+    // Base EUR: the ECB's strings as published (section 5), nothing to parse; any other base: the exact quotient.
+    if (request.base === 'EUR') {
+      const text = code === 'EUR' ? '1' : pub.rates[code];
+      if (text !== undefined) rates[code] = text;
+      continue;
+    }
     const rate = publishedRate(pub, code);
-    if (!rate) continue;
-    // Base EUR: the ECB's strings as published (section 5); any other base: the exact quotient.
-    rates[code] = request.base === 'EUR' ? (pub.rates[code] ?? '1') : formatCross(rate, base);
+    if (rate) rates[code] = formatCross(rate, base);
   }
   return { period: pub.date, start: pub.date, end: pub.date, publications: 1, rates };
 }
