@@ -11,9 +11,9 @@ import { tableRates } from '../helpers/table-rates';
 // Made-up publications in the ECB's form (not real ECB data). HRK ends 2022-12-30 (the euro came
 // 2023-01-01); 2022-12-31 and 2023-01-01 are a weekend; RUB is quoted only at the start.
 const PUBS: Publication[] = [
-  { date: '2022-12-28', rates: { USD: '1.0600', JPY: '141.00', HRK: '7.5365', RUB: '75.50' } },
-  { date: '2022-12-29', rates: { USD: '1.0650', JPY: '141.50', HRK: '7.5360' } },
-  { date: '2022-12-30', rates: { USD: '1.0700', JPY: '142.00', HRK: '7.5355' } },
+  { date: '2022-12-28', rates: { USD: '1.0600', JPY: '141.00', HRK: '7.5401', RUB: '75.50' } },
+  { date: '2022-12-29', rates: { USD: '1.0650', JPY: '141.50', HRK: '7.5402' } },
+  { date: '2022-12-30', rates: { USD: '1.0700', JPY: '142.00', HRK: '7.5403' } },
   { date: '2023-01-02', rates: { USD: '1.0680', JPY: '140.00' } },
   { date: '2023-01-03', rates: { USD: '1.0550', JPY: '139.50' } },
 ];

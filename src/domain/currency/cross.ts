@@ -2,7 +2,7 @@ import { formatFraction, pow10, type RoundingMode } from '../decimal';
 import type { Publication } from '../ecb';
 import type { Rational } from '../rational';
 
-/** A published rate as an unreduced fraction digits / 10^places: "1.0830" is 10830/10^4. */
+/** A published rate as an unreduced fraction digits / 10^places: "1.2340" is 12340/10^4. */
 export interface ScaledRate {
   readonly digits: bigint;
   readonly scale: bigint;

@@ -7,7 +7,7 @@ import type { SeriesEntry } from './series';
  * CSV (RFC 4180: comma-separated, CRLF line ends, a header row, fields quoted only when they hold a
  * comma, quote or line break), one row per entry, one column per currency, so a spreadsheet opens
  * it as a table:
- *   per publication: `date,base,USD,JPY`                 e.g. `2024-03-28,EUR,1.0811,163.45`
+ *   per publication: `date,base,USD,JPY`                 e.g. `2024-03-28,EUR,1.2340,150.10`
  *   grouped:         `period,start,end,publications,base,USD,JPY,partial`
  * An empty cell is a currency with no rate in that entry; `partial` lists the codes averaged over
  * fewer publications, as `CODE=count` joined by spaces (empty when none).

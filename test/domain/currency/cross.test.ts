@@ -8,18 +8,18 @@ import { Rational } from '../../../src/domain/rational';
 import { Oracle, oracleFormat, OUTPUT_PATTERN } from '../helpers';
 
 // Made-up rates in the ECB's form (units per euro), not real ECB data.
-const DAY: Publication = { date: '2024-03-28', rates: { USD: '1.0811', JPY: '163.45', GBP: '0.85550', ISK: '149.30' } };
+const DAY: Publication = { date: '2024-03-28', rates: { USD: '1.1200', JPY: '157.30', GBP: '0.86200', ISK: '151.70' } };
 const noRate = (code: string, param: string) => new ApiError('RATE_NOT_FOUND', `no ${code}.`, { param });
 const list = (request: Parameters<typeof listCrossRates>[1]) => listCrossRates(DAY, request, noRate).rates;
 
 describe('cross rates are rate(code) ÷ rate(base), exactly, printed by the unrounded rule', () => {
   it.each([
-    ['JPY', 'USD', '151.1886041994265100360743686985477754139'],
-    ['EUR', 'USD', '0.9249838127832762926648783646286189991675'],
+    ['JPY', 'USD', '140.4464285714285714285714285714285714286'],
+    ['EUR', 'USD', '0.8928571428571428571428571428571428571429'],
     ['USD', 'USD', '1'],
-    ['USD', 'EUR', '1.0811'],
-    ['ISK', 'GBP', '174.5178258328462887200467562828755113968'],
-    ['GBP', 'ISK', '0.005730073677160080375083724045545880776959'],
+    ['USD', 'EUR', '1.12'],
+    ['ISK', 'GBP', '175.9860788863109048723897911832946635731'],
+    ['GBP', 'ISK', '0.005682267633487145682267633487145682267633'],
   ])('%s per %s is %s', (code, base, expected) => {
     expect(formatCross(scaledRate(code === 'EUR' ? '1' : DAY.rates[code]!), scaledRate(base === 'EUR' ? '1' : DAY.rates[base]!))).toBe(expected);
   });
@@ -60,32 +60,32 @@ describe('a listing against any base, with an amount', () => {
       date: '2024-03-28',
       base: 'EUR',
       source: 'ecb',
-      rates: { EUR: '1', USD: '1.0811', JPY: '163.45', GBP: '0.85550', ISK: '149.30' },
+      rates: { EUR: '1', USD: '1.1200', JPY: '157.30', GBP: '0.86200', ISK: '151.70' },
     });
   });
 
   it('lists the base first as "1", then EUR, then the ECB order', () => {
     expect(Object.entries(list({ base: 'GBP' })).slice(0, 3)).toEqual([
       ['GBP', '1'],
-      ['EUR', '1.168907071887784921098772647574517825833'],
-      ['USD', '1.263705435417884278199883109292811221508'],
+      ['EUR', '1.160092807424593967517401392111368909513'],
+      ['USD', '1.299303944315545243619489559164733178654'],
     ]);
   });
 
   it('multiplies every rate by the amount exactly, with decimals and rounding once per entry', () => {
     const amount = Rational.parse('100');
-    expect(list({ base: 'EUR', symbols: ['USD', 'GBP', 'EUR'], amount })).toEqual({ USD: '108.11', GBP: '85.55', EUR: '100' });
-    expect(list({ base: 'USD', symbols: ['JPY', 'USD'], amount, decimals: 0 })).toEqual({ JPY: '15119', USD: '100' });
-    expect(list({ base: 'USD', symbols: ['JPY'], amount, decimals: 2, rounding: 'DOWN' })).toEqual({ JPY: '15118.86' });
+    expect(list({ base: 'EUR', symbols: ['USD', 'GBP', 'EUR'], amount })).toEqual({ USD: '112', GBP: '86.2', EUR: '100' });
+    expect(list({ base: 'USD', symbols: ['JPY', 'USD'], amount, decimals: 0 })).toEqual({ JPY: '14045', USD: '100' });
+    expect(list({ base: 'USD', symbols: ['JPY'], amount, decimals: 2, rounding: 'DOWN' })).toEqual({ JPY: '14044.64' });
     // Rounded from the exact product, not from a rounded rate: 10^6 USD in GBP.
-    expect(list({ base: 'USD', symbols: ['GBP'], amount: Rational.parse('1000000'), decimals: 2 })).toEqual({ GBP: '791323.65' });
+    expect(list({ base: 'USD', symbols: ['GBP'], amount: Rational.parse('1000000'), decimals: 2 })).toEqual({ GBP: '769642.86' });
   });
 
   it('rounds base-EUR rates when decimals are asked for, and shows the amount as sent', () => {
     expect(list({ base: 'EUR', symbols: ['GBP'], decimals: 2 })).toEqual({ GBP: '0.86' });
     expect(listCrossRates(DAY, { base: 'EUR', symbols: ['USD'], amount: Rational.parse('2.50'), amountText: '2.50' }, noRate)).toMatchObject({
       amount: '2.50',
-      rates: { USD: '2.70275' },
+      rates: { USD: '2.8' },
     });
   });
 

@@ -8,8 +8,8 @@ import { expectApiError } from '../helpers';
 
 // Made-up publications in the ECB's form (not real ECB data): HRK stops, RUB stops, CNY starts late.
 const PUBS: Publication[] = [
-  { date: '2022-12-29', rates: { USD: '1.0600', HRK: '7.5365', RUB: '77.00' } },
-  { date: '2022-12-30', rates: { USD: '1.0650', HRK: '7.5360' } },
+  { date: '2022-12-29', rates: { USD: '1.0600', HRK: '7.5411', RUB: '77.00' } },
+  { date: '2022-12-30', rates: { USD: '1.0650', HRK: '7.5402' } },
   { date: '2023-01-02', rates: { USD: '1.0700', CNY: '7.3000' } },
 ];
 

@@ -5,19 +5,19 @@ import { parseCsv } from './csv-reader';
 
 // Made-up entries, not real ECB data.
 const DAYS: SeriesEntry[] = [
-  { period: '2024-03-27', start: '2024-03-27', end: '2024-03-27', publications: 1, rates: { USD: '1.0830', JPY: '163.96' } },
-  { period: '2024-03-28', start: '2024-03-28', end: '2024-03-28', publications: 1, rates: { USD: '1.0811' } },
+  { period: '2024-03-27', start: '2024-03-27', end: '2024-03-27', publications: 1, rates: { USD: '1.2340', JPY: '150.10' } },
+  { period: '2024-03-28', start: '2024-03-28', end: '2024-03-28', publications: 1, rates: { USD: '1.2350' } },
 ];
 const MONTH: SeriesEntry = { period: '2022-03', start: '2022-03-01', end: '2022-03-31', publications: 23, rates: { USD: '1.1', RUB: '110' }, partial: { RUB: 1 } };
 
 describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
   it('per publication: date,base,codes…; a missing rate is an empty cell; CRLF line ends', () => {
     const text = [...csvLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })].join('');
-    expect(text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.0830,163.96\r\n2024-03-28,EUR,1.0811,\r\n');
+    expect(text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.2340,150.10\r\n2024-03-28,EUR,1.2350,\r\n');
     expect(parseCsv(text)).toEqual([
       ['date', 'base', 'USD', 'JPY'],
-      ['2024-03-27', 'EUR', '1.0830', '163.96'],
-      ['2024-03-28', 'EUR', '1.0811', ''],
+      ['2024-03-27', 'EUR', '1.2340', '150.10'],
+      ['2024-03-28', 'EUR', '1.2350', ''],
     ]);
   });
 
