@@ -12,6 +12,8 @@ import type { Publication } from '../domain/ecb';
 import type { PlanId } from '../domain/plans';
 import { ratesUnavailable, resolvePublication } from './publication';
 import type { RatesReader } from './rates';
+import { notQuoted } from '../domain/currency/not-quoted';
+import type { HistoryFacts } from './currency-history';
 
 export type PublicationLoader = DataLoader<string, Publication | undefined>;
 
@@ -24,9 +26,19 @@ export interface Currency {
 
 export { RATES_RETRY_AFTER_SECONDS } from './publication';
 
-export function createCurrency(rates: RatesReader, clock: () => Date): Currency {
+/**
+ * `facts` (the quote spans of the whole history, services/currency-history.ts) lets a RATE_NOT_FOUND
+ * say when the currency was last quoted and the fixed rate to use; without it the message is plain.
+ */
+export function createCurrency(rates: RatesReader, clock: () => Date, facts?: () => Promise<HistoryFacts>): Currency {
   const publicationFor = (date: string | undefined, loader: PublicationLoader): Promise<Publication> =>
     resolvePublication(rates, clock, date, loader);
+
+  /** The explained RATE_NOT_FOUND for the first code the publication does not quote, if any. */
+  const requireQuoted = async (publication: Publication, codes: readonly (readonly [string, string])[]): Promise<void> => {
+    const absent = codes.find(([code]) => code !== 'EUR' && publication.rates[code] === undefined);
+    if (absent && facts) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
+  };
 
   return {
     async convert(request, plan, loader) {
@@ -34,7 +46,9 @@ export function createCurrency(rates: RatesReader, clock: () => Date): Currency 
       requireHistoryPlan(parsed.date, plan);
       requireKnownCurrency(parsed.from, 'from', rates.knownCurrencies());
       requireKnownCurrency(parsed.to, 'to', rates.knownCurrencies());
-      return convertCurrency(parsed, await publicationFor(parsed.date, loader));
+      const publication = await publicationFor(parsed.date, loader);
+      await requireQuoted(publication, [[parsed.from, 'from'], [parsed.to, 'to']]);
+      return convertCurrency(parsed, publication);
     },
 
     async rates(query, plan, loader) {
@@ -42,7 +56,9 @@ export function createCurrency(rates: RatesReader, clock: () => Date): Currency 
       const symbols = parseSymbols(query.symbols);
       requireHistoryPlan(date, plan);
       for (const code of symbols ?? []) requireKnownCurrency(code, 'symbols', rates.knownCurrencies());
-      return listRates(await publicationFor(date, loader), symbols);
+      const publication = await publicationFor(date, loader);
+      await requireQuoted(publication, (symbols ?? []).map((code) => [code, 'symbols'] as const));
+      return listRates(publication, symbols);
     },
 
     latest() {

@@ -8,6 +8,8 @@ import { authenticate } from './auth';
 import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
+import { createCurrencies, type Currencies } from './currencies';
+import { historyFacts } from './currency-history';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createQuotaMeter, type QuotaMeter } from './quota';
@@ -19,6 +21,8 @@ export interface AppServices {
   readonly store: AccountStore;
   readonly conversions: Conversions;
   readonly currency: Currency;
+  /** The registry, any base and amounts, time series. */
+  readonly currencies: Currencies;
   readonly rates: RatesReader;
   readonly quota: QuotaMeter;
   /** The account page's use cases: sign-up, log-in, sessions, an account's keys. */
@@ -53,7 +57,9 @@ export interface ServiceDependencies {
 }
 
 export function createServices({ config, store, rates, clock, logger, limiters, metrics }: ServiceDependencies): AppServices {
-  const currency = createCurrency(rates, clock);
+  // The quote spans of the whole history, computed once per rates revision, for both.
+  const facts = historyFacts(rates);
+  const currency = createCurrency(rates, clock, facts);
   const quota = createQuotaMeter(store, clock, (account, count) => metrics?.quotaRefused(account.plan, count));
   const keys = createKeyCache(store);
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
@@ -62,6 +68,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     store,
     rates,
     currency,
+    currencies: createCurrencies(rates, clock, facts),
     quota,
     keyUse,
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),

@@ -25,6 +25,12 @@ export interface RatesReader {
   loadPublications(dates: readonly string[]): Promise<(Publication | undefined)[]>;
   /** Every code quoted in any stored publication, plus EUR. */
   knownCurrencies(): ReadonlySet<string>;
+  /**
+   * Every stored publication date, oldest first; a new array whenever the rates change, so its
+   * identity can key what is computed from the whole history. Optional: without it the dates are
+   * found by walking resolveDate back from the latest.
+   */
+  publicationDates?(): readonly string[];
   status(): RatesStatus;
   /** Seconds a response for the latest publication may be cached: at most 3600, never past the next expected publication. */
   latestMaxAgeSeconds(): number;

@@ -17,6 +17,7 @@ export function tableRates(publications: Publication[], status: Partial<RatesSta
       return dates.map((d) => table.get(d));
     },
     knownCurrencies: () => table.knownCurrencies(),
+    publicationDates: () => table.dates(),
     status: () => ({ date: table.latest?.date ?? null, fetchedAt: null, stale: false, lastError: null, ...status }),
     latestMaxAgeSeconds: () => 1800,
   };

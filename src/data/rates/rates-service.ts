@@ -77,6 +77,10 @@ export class EcbRatesService implements RatesService {
     return this.held.snapshot.currencies;
   }
 
+  publicationDates(): readonly string[] {
+    return this.held.snapshot.dates;
+  }
+
   status(): RatesStatus {
     const newest = this.held.newest();
     const stale = this.isStale(newest, this.parts.clock());

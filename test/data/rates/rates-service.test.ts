@@ -56,6 +56,16 @@ describe('importFile', () => {
     expect(rates.status()).toMatchObject({ date: '2026-04-13', fetchedAt: TUESDAY_EVENING.toISOString(), stale: true, lastError: null });
   });
 
+  it('lists the publication dates, as a new list whenever the rates change (what keys the currencies registry)', async () => {
+    const rates = t.service();
+    const before = rates.publicationDates?.();
+    await rates.importFile(fixture('hist-wide.csv'));
+    const after = rates.publicationDates?.();
+    expect(after).not.toBe(before);
+    expect([...(after ?? [])]).toEqual(['2026-04-09', '2026-04-10', '2026-04-13']);
+    expect(rates.publicationDates?.()).toBe(after);
+  });
+
   it('a day equal as decimals keeps the stored strings; a different one replaces it (RateTable.merge rule)', async () => {
     const rates = t.service();
     await rates.importFile(fixture('hist-wide.csv'));

@@ -1,0 +1,56 @@
+import type { SeriesGroup } from './periods';
+import type { SeriesEntry } from './series';
+
+/**
+ * A series as text, line by line (generators, so a response can stream them):
+ *
+ * CSV (RFC 4180: comma-separated, CRLF line ends, a header row, fields quoted only when they hold a
+ * comma, quote or line break), one row per entry, one column per currency, so a spreadsheet opens
+ * it as a table:
+ *   per publication: `date,base,USD,JPY`                 e.g. `2024-03-28,EUR,1.2340,150.10`
+ *   grouped:         `period,start,end,publications,base,USD,JPY,partial`
+ * An empty cell is a currency with no rate in that entry; `partial` lists the codes averaged over
+ * fewer publications, as `CODE=count` joined by spaces (empty when none).
+ *
+ * NDJSON: one JSON object per line (LF), each the entry with the base, as the JSON answer lists it.
+ */
+export interface ExportHeader {
+  base: string;
+  group: SeriesGroup;
+  symbols: readonly string[];
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One RFC 4180 field: quoted, with its quotes doubled, only when it must be. */
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+const csvLine = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;
+
+export function csvHeader({ group, symbols: codes }: ExportHeader): string {
+  return group === 'day'
+    ? csvLine(['date', 'base', ...codes])
+    : csvLine(['period', 'start', 'end', 'publications', 'base', ...codes, 'partial']);
+}
+
+export function csvRow(entry: SeriesEntry, { base, group, symbols: codes }: ExportHeader): string {
+  const rates = codes.map((code) => entry.rates[code] ?? '');
+  if (group === 'day') return csvLine([entry.start, base, ...rates]);
+  const partial = Object.entries(entry.partial ?? {})
+    .map(([code, count]) => `${code}=${count}`)
+    .join(' ');
+  return csvLine([entry.period, entry.start, entry.end, String(entry.publications), base, ...rates, partial]);
+}
+
+/** The header, then one line per entry. */
+export function* csvLines(entries: Iterable<SeriesEntry>, header: ExportHeader): Generator<string> {
+  yield csvHeader(header);
+  for (const entry of entries) yield csvRow(entry, header);
+}
+
+/** One JSON object per entry, each with the base, each ending with "\n". */
+export function* ndjsonLines(entries: Iterable<SeriesEntry>, header: ExportHeader): Generator<string> {
+  for (const entry of entries) yield `${JSON.stringify({ base: header.base, ...entry })}\n`;
+}

@@ -1,0 +1,119 @@
+import type { Publication } from '../ecb';
+import { formatCross, publishedRate, crossFraction } from './cross';
+import { ExactSum } from './mean';
+import { periodOf, type SeriesGroup } from './periods';
+
+/**
+ * One entry of a time series. Per publication (`group=day`): `period`, `start` and `end` are its
+ * date and `publications` is 1. Grouped: `period` is the ISO week, month or year ("2024-W13",
+ * "2024-03", "2024"), `start`/`end` the first and last publication it covers (inside the range
+ * asked for), and each rate the exact mean of that period's publications, rounded once.
+ *
+ * A currency missing from some publications of a period (RUB after 2022-03-01) is averaged over
+ * the publications that quote it, and `partial` gives how many those were; one quoted on none of
+ * them is absent from `rates`. A publication that does not quote the base has no rates against it,
+ * so it is skipped: not an entry, not counted.
+ */
+export interface SeriesEntry {
+  period: string;
+  start: string;
+  end: string;
+  publications: number;
+  rates: Record<string, string>;
+  /** Codes averaged over fewer publications than `publications`, with their own count; grouped entries only. */
+  partial?: Record<string, number>;
+}
+
+export interface SeriesRequest {
+  base: string;
+  /** The codes of every entry, in this order. */
+  codes: readonly string[];
+  group: SeriesGroup;
+}
+
+/**
+ * The codes a series lists by default: every code any of the publications quotes, in the order the
+ * ECB first lists them, EUR first when it is not the base; never the base itself (always "1").
+ */
+export function seriesCodes(publications: readonly Publication[], base: string): string[] {
+  const codes = new Set<string>(base === 'EUR' ? [] : ['EUR']);
+  for (const pub of publications) for (const code of Object.keys(pub.rates)) codes.add(code);
+  codes.delete(base);
+  return [...codes];
+}
+
+function dayEntry(pub: Publication, request: SeriesRequest): SeriesEntry | undefined {
+  const base = publishedRate(pub, request.base);
+  if (!base) return undefined;
+  const rates: Record<string, string> = {};
+  for (const code of request.codes) {
+    // Base EUR: the ECB's strings as published (section 5), nothing to parse; any other base: the exact quotient.
+    if (request.base === 'EUR') {
+      const text = code === 'EUR' ? '1' : pub.rates[code];
+      if (text !== undefined) rates[code] = text;
+      continue;
+    }
+    const rate = publishedRate(pub, code);
+    if (rate) rates[code] = formatCross(rate, base);
+  }
+  return { period: pub.date, start: pub.date, end: pub.date, publications: 1, rates };
+}
+
+class PeriodMean {
+  readonly sums = new Map<string, ExactSum>();
+  start = '';
+  end = '';
+  publications = 0;
+
+  constructor(readonly key: string) {}
+
+  entry(codes: readonly string[]): SeriesEntry {
+    const rates: Record<string, string> = {};
+    const partial: Record<string, number> = {};
+    for (const code of codes) {
+      const sum = this.sums.get(code);
+      if (!sum) continue;
+      rates[code] = sum.formatMean();
+      if (sum.count < this.publications) partial[code] = sum.count;
+    }
+    const entry: SeriesEntry = { period: this.key, start: this.start, end: this.end, publications: this.publications, rates };
+    if (Object.keys(partial).length > 0) entry.partial = partial;
+    return entry;
+  }
+}
+
+/**
+ * The entries of a series over `publications` (oldest first, already limited to the range): a
+ * generator, so an export streams entry by entry and a grouped one holds a single period at a time.
+ */
+export function* seriesEntries(publications: Iterable<Publication>, request: SeriesRequest): Generator<SeriesEntry> {
+  if (request.group === 'day') {
+    for (const pub of publications) {
+      const entry = dayEntry(pub, request);
+      if (entry) yield entry;
+    }
+    return;
+  }
+  let current: PeriodMean | undefined;
+  for (const pub of publications) {
+    const base = publishedRate(pub, request.base);
+    if (!base) continue;
+    const key = periodOf(pub.date, request.group).key;
+    if (current && current.key !== key) yield current.entry(request.codes);
+    if (!current || current.key !== key) {
+      current = new PeriodMean(key);
+      current.start = pub.date;
+    }
+    current.end = pub.date;
+    current.publications += 1;
+    for (const code of request.codes) {
+      const rate = publishedRate(pub, code);
+      if (!rate) continue;
+      let sum = current.sums.get(code);
+      if (!sum) current.sums.set(code, (sum = new ExactSum()));
+      const [num, den] = crossFraction(rate, base);
+      sum.add(num, den);
+    }
+  }
+  if (current) yield current.entry(request.codes);
+}

@@ -1,0 +1,71 @@
+import { addDays } from '../domain/calendar/berlin-time';
+import { buildRegistry, extendSpans, NO_SPANS, type CurrencyEntry, type QuoteSpans } from '../domain/currency/registry';
+import type { Publication } from '../domain/ecb';
+import type { RatesReader } from './rates';
+
+/** Publications read per cache call while the whole history is folded: bounds the memory it takes. */
+const SLICE = 1024;
+
+/** What the whole history gives: where each currency's quotes begin and end, and the registry. */
+export interface HistoryFacts {
+  spans: QuoteSpans;
+  registry: CurrencyEntry[];
+}
+
+/** Every stored date, oldest first: the reader's own list, else found by walking back from the latest. */
+export function allDates(rates: RatesReader): readonly string[] {
+  const listed = rates.publicationDates?.();
+  if (listed) return listed;
+  const dates: string[] = [];
+  for (let date = rates.latest()?.date; date !== undefined; date = rates.resolveDate(addDays(date, -1))) dates.push(date);
+  return dates.reverse();
+}
+
+/** The stored dates in [from, to], by binary search on the sorted list. */
+export function datesBetween(dates: readonly string[], from: string, to: string): readonly string[] {
+  const lowerBound = (date: string): number => {
+    let low = 0;
+    let high = dates.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (dates[mid]! < date) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
+  return dates.slice(lowerBound(from), lowerBound(addDays(to, 1)));
+}
+
+/** Whole publications for `dates`, in slices; a date the cache does not hold is left out. */
+export async function loadAll(rates: RatesReader, dates: readonly string[]): Promise<Publication[]> {
+  const out: Publication[] = [];
+  for (let i = 0; i < dates.length; i += SLICE) {
+    for (const pub of await rates.loadPublications(dates.slice(i, i + SLICE))) if (pub) out.push(pub);
+  }
+  return out;
+}
+
+/**
+ * The registry and the quote spans, computed from the whole history once per rates revision: the
+ * key is the reader's date list (a new array on every change), or the newest date when the reader
+ * has none. Concurrent callers share one computation; a failed one is forgotten, so the next retries.
+ */
+export function historyFacts(rates: RatesReader): () => Promise<HistoryFacts> {
+  let memo: { key: unknown; facts: Promise<HistoryFacts> } | undefined;
+  return () => {
+    const key = rates.publicationDates?.() ?? rates.latest()?.date;
+    if (memo && memo.key === key) return memo.facts;
+    const facts = (async () => {
+      let spans = NO_SPANS;
+      const dates = allDates(rates);
+      for (let i = 0; i < dates.length; i += SLICE) spans = extendSpans(spans, await rates.loadPublications(dates.slice(i, i + SLICE)));
+      return { spans, registry: buildRegistry(spans) };
+    })();
+    const entry = { key, facts };
+    memo = entry;
+    facts.catch(() => {
+      if (memo === entry) memo = undefined;
+    });
+    return facts;
+  };
+}

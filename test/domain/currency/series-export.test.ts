@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, csvLines, ndjsonLines } from '../../../src/domain/currency/series-export';
+import type { SeriesEntry } from '../../../src/domain/currency/series';
+import { parseCsv } from './csv-reader';
+
+// Made-up entries, not real ECB data.
+const DAYS: SeriesEntry[] = [
+  { period: '2024-03-27', start: '2024-03-27', end: '2024-03-27', publications: 1, rates: { USD: '1.2340', JPY: '150.10' } },
+  { period: '2024-03-28', start: '2024-03-28', end: '2024-03-28', publications: 1, rates: { USD: '1.2350' } },
+];
+const MONTH: SeriesEntry = { period: '2022-03', start: '2022-03-01', end: '2022-03-31', publications: 23, rates: { USD: '1.1', RUB: '110' }, partial: { RUB: 1 } };
+
+describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
+  it('per publication: date,base,codes…; a missing rate is an empty cell; CRLF line ends', () => {
+    const text = [...csvLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })].join('');
+    expect(text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.2340,150.10\r\n2024-03-28,EUR,1.2350,\r\n');
+    expect(parseCsv(text)).toEqual([
+      ['date', 'base', 'USD', 'JPY'],
+      ['2024-03-27', 'EUR', '1.2340', '150.10'],
+      ['2024-03-28', 'EUR', '1.2350', ''],
+    ]);
+  });
+
+  it('grouped: period,start,end,publications,base,codes…,partial', () => {
+    const lines = [...csvLines([MONTH], { base: 'EUR', group: 'month', symbols: ['USD', 'RUB'] })];
+    expect(lines).toEqual(['period,start,end,publications,base,USD,RUB,partial\r\n', '2022-03,2022-03-01,2022-03-31,23,EUR,1.1,110,RUB=1\r\n']);
+  });
+
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+  ])('quotes %j as %s', (value, expected) => {
+    expect(csvField(value)).toBe(expected);
+    expect(parseCsv(`${csvField(value)}\r\n`)).toEqual([[value]]);
+  });
+});
+
+describe('NDJSON', () => {
+  it('is one JSON object per line, each with the base', () => {
+    const lines = [...ndjsonLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })];
+    expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
+    expect(lines.map((line) => JSON.parse(line))).toEqual(DAYS.map((entry) => ({ base: 'EUR', ...entry })));
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor, pageOf, type SeriesRange } from '../../../src/domain/currency/series-pages';
+import { periodOf } from '../../../src/domain/currency/periods';
+import { addDays } from '../../../src/domain/calendar/berlin-time';
+import { expectApiError } from '../helpers';
+
+/** Every page of a range, by following the cursors. */
+function pages(range: SeriesRange): { from: string; to: string }[] {
+  const out: { from: string; to: string }[] = [];
+  let page = pageOf(range);
+  for (;;) {
+    out.push({ from: page.from, to: page.to });
+    if (page.nextCursor === undefined) return out;
+    page = pageOf(range, decodeCursor(page.nextCursor, range));
+  }
+}
+
+describe('a series call covers at most ten years; a cursor goes on', () => {
+  it('answers a range of ten years or less in one page, without a cursor', () => {
+    expect(pageOf({ start: '2014-01-01', end: '2023-12-31', group: 'day' })).toEqual({ from: '2014-01-01', to: '2023-12-31' });
+  });
+
+  it.each([
+    ['day', [['1999-01-04', '2009-01-03'], ['2009-01-04', '2019-01-03'], ['2019-01-04', '2026-04-13']]],
+    ['month', [['1999-01-04', '2008-12-31'], ['2009-01-01', '2018-12-31'], ['2019-01-01', '2026-04-13']]],
+    ['year', [['1999-01-04', '2008-12-31'], ['2009-01-01', '2018-12-31'], ['2019-01-01', '2026-04-13']]],
+    ['week', [['1999-01-04', '2008-12-28'], ['2008-12-29', '2018-12-23'], ['2018-12-24', '2026-04-13']]],
+  ] as const)('pages 1999-01-04 … 2026-04-13 by %s at whole periods', (group, expected) => {
+    const range: SeriesRange = { start: '1999-01-04', end: '2026-04-13', group };
+    const all = pages(range);
+    expect(all.map((p) => [p.from, p.to])).toEqual(expected);
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i]!.from).toBe(addDays(all[i - 1]!.to, 1));
+      expect(periodOf(all[i]!.from, group).start).toBe(all[i]!.from); // no period split between pages
+    }
+  });
+
+  const range: SeriesRange = { start: '1999-01-04', end: '2026-04-13', group: 'month' };
+
+  it.each([
+    ['another range', encodeCursor({ ...range, end: '2026-04-14' }, '2009-01-01')],
+    ['another group', encodeCursor({ ...range, group: 'year' }, '2009-01-01')],
+    ['a day inside a period', encodeCursor(range, '2009-01-02')],
+    ['the start itself', encodeCursor(range, '1999-01-04')],
+    ['a day after the end', encodeCursor(range, '2026-05-01')],
+    ['not a date', encodeCursor(range, '2009-02-30')],
+    ['garbage', 'not a cursor!'],
+    ['a number', 12],
+    ['base64 of nonsense', Buffer.from('1|x|y').toString('base64url')],
+  ])('refuses a cursor of %s with INVALID_REQUEST', (_what, cursor) => {
+    expectApiError(() => decodeCursor(cursor, range), 'INVALID_REQUEST', 'cursor');
+  });
+});
