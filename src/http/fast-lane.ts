@@ -23,6 +23,7 @@ import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-res
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, routeLabel, ROUTES, routeTemplate, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 import { headerText, pathOf, plainPathEnd } from './target';
+import { withCostExtensions } from './use-cost-extensions';
 import { logRequest } from './use-request-log';
 import { limitHeaders } from './use-limit-headers';
 import { API_SECURITY_HEADERS } from './use-security-headers';
@@ -165,8 +166,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
   /**
    * `POST /graphql` as Yoga answers it (graphql-lane.ts): the body read here, its parameters run by
-   * Yoga's own getResultForParams, the result coded as useErrorCodes codes it and written as Yoga's
-   * processRegularResult writes it, with the headers every answer carries. A body the lane will not
+   * Yoga's own getResultForParams, the result coded as useErrorCodes codes it, its cost extensions
+   * added as useCostExtensions adds them, and written as Yoga's processRegularResult writes it, with the headers every answer carries. A body the lane will not
    * run goes to Yoga with the bytes already read (the Fetch adapter takes a read body as
    * `req.body`), and its answer is timed as the node:http front times Yoga's.
    */
@@ -188,7 +189,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
       result = { errors: [toGraphQLError(error)] };
     }
-    await send(req, res, GRAPHQL_LABEL, false, context, graphQLAnswer(withErrorCodes(result, context, options.log), mediaType), started);
+    const answered = await withCostExtensions(withErrorCodes(result, context, options.log), context, options.services.quota, options.clock);
+    await send(req, res, GRAPHQL_LABEL, false, context, graphQLAnswer(answered, mediaType), started);
   };
 
   /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
