@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
-import { CONVERSION_FIELDS } from '../graphql/limits';
+import { conversionsAsked, policyOf } from '../graphql/field-policy';
 import { directResolver } from '../graphql/direct-resolver';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
@@ -274,8 +274,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
   /** The field's root resolver, as GraphQL execution would call it for a document of that one field. */
   const resolve = async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext) => {
-    if (CONVERSION_FIELDS.has(field.name)) {
-      const conversions = field.name === 'batch' ? (args['items'] as unknown[]).length : 1;
+    const conversions = conversionsAsked(policyOf(field), args);
+    if (conversions > 0) {
       const planned = graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
       if (planned) await planned;
     }
