@@ -19,6 +19,11 @@ interface PothosFieldExtensions {
  * a rule that is not makes `safeParse` throw, and then the field's wrapped resolver answers instead.
  * A field with a field-level `validate`, or wrapped when it has no argument rule (another plugin),
  * keeps its wrapped resolver.
+ *
+ * It reads Pothos's private field extensions (`pothosResolveWrapped`, `pothosConfig`) and repeats
+ * plugin-zod's argument validator (createArgsValidator, combine): @pothos/core 4.15.1 and
+ * @pothos/plugin-zod 4.3.2 are pinned exactly in package.json, and test/graphql/direct-resolver.test.ts
+ * (the API's ruled fields take this path, with the wrapped resolvers' refusals) fails when they change.
  */
 export function directResolver(field: GraphQLField<unknown, GraphQLContext>): Resolver {
   const wrapped = field.resolve!;
