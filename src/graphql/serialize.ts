@@ -137,8 +137,8 @@ const SHORT_STRING = 64;
 /**
  * JSON.stringify of a string: a short one with nothing to escape (no `"`, `\`, control character or
  * surrogate) is only quoted, anything else goes to JSON.stringify. Every leaf of an answer is a string
- * (ids, units, decimals, dates), and JSON.stringify's call costs about twice the scan: with seven leaves
- * an item, about 4 % of a 1,000-item batch's CPU (docs/benchmarks.md).
+ * (ids, units, decimals, dates), and JSON.stringify's call costs about twice the scan, paid on
+ * every leaf of every item of a batch.
  */
 export function jsonString(text: string): string {
   if (text.length > SHORT_STRING) return JSON.stringify(text);

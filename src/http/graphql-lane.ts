@@ -8,8 +8,8 @@ import { headerText } from './target';
 import { documentTextRefusal } from './use-graphql-limits';
 
 /**
- * What the fast lane needs to answer `POST /graphql` as Yoga does (issue 8): which requests it may
- * take from their headers alone, which bodies it may run, and Yoga's own answer for a result. The
+ * What the fast lane needs to answer `POST /graphql` as Yoga does: which requests it may take from
+ * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
  * lane runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
  * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
  * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
