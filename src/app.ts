@@ -26,6 +26,7 @@ import type { RateLimiters } from './http/rate-limit';
 import { rateLimitDirectiveFor } from './http/rate-limit-directive';
 import type { RequestContext } from './services/request-context';
 import { useConversionBudget } from './http/use-conversion-budget';
+import { useCostExtensions } from './http/use-cost-extensions';
 import { useRequestLog } from './http/use-request-log';
 import { useSecurityHeaders } from './http/use-security-headers';
 import { useAccountPage } from './pages/account-page';
@@ -126,6 +127,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         rateLimit: spendRateLimit,
       }),
       useErrorCodes(logger),
+      // After useErrorCodes, as the fast lane's GraphQL answers take the two steps.
+      useCostExtensions(services.quota, clock),
       useGraphQLLimits(),
       useConversionBudget(),
       useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),

@@ -150,7 +150,7 @@ export function formatDecimal(r: Rational, decimals?: number, rounding: Rounding
  * value, not on its representation (a divisibility test, digit lengths with one comparison, a
  * quotient and its remainder against den), so num·g/den·g prints as num/den does. It spares the
  * conversion fast path the greatest common divisor of two large products (Rational.of) for a value
- * it only prints: about 6 % of a 1,000-item batch's CPU (docs/benchmarks.md).
+ * it only prints, once per item of a batch.
  */
 export function formatFraction(num: bigint, den: bigint, decimals?: number, rounding: RoundingMode = 'HALF_UP'): string {
   if (den <= 0n) throw new RangeError('formatFraction needs a positive denominator');

@@ -61,9 +61,9 @@ export interface ApiErrorOptions extends ApiErrorDetails {
 
 /**
  * An expected failure: it carries the contract's code and is shown to the caller as is. It has no
- * stack trace: it is an answer, never logged as a fault, and capturing the call stack was the largest
- * single cost of a refusal (about 6 % of the server's CPU under a flood of 429s, docs/benchmarks.md);
- * refusals (bad keys, quota, rate limits) are what a flood is made of, so they must stay cheap.
+ * stack trace: it is an answer, never logged as a fault, and capturing the call stack is the largest
+ * single cost of a refusal; refusals (bad keys, quota, rate limits) are what a flood is made of, so
+ * they must stay cheap.
  */
 export class ApiError extends Error {
   readonly code: ErrorCode;

@@ -2,7 +2,7 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { ApiError } from './errors';
 
 /**
- * Account passwords (issue 9): 12 to 256 characters, no composition rules (NIST SP 800-63B), hashed
+ * Account passwords: 12 to 256 characters, no composition rules (NIST SP 800-63B), hashed
  * with Argon2id at OWASP's first recommended setting (19 MiB, 2 passes, 1 lane) into a PHC string
  * (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) that carries its own parameters, so they can be
  * raised later without breaking stored hashes.

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Account-page sessions (issue 9): the token is 32 CSPRNG bytes in the cookie; the store keeps
+ * Account-page sessions: the token is 32 CSPRNG bytes in the cookie; the store keeps
  * only its SHA-256. Everything else a session needs is derived from the token, so the database
  * alone can neither log in nor forge a form: the CSRF token is an HMAC-like derivation of it, and
  * the one-time message (a new key) is encrypted with a key derived from it.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
 import type { BatchEntry, BatchOutcome } from '../services/conversions';
 import { builder } from './builder';
+import { policy } from './field-policy';
 import { errorBody } from './error-body';
 import { ErrorRef } from './errors';
 import { CurrencyConversionRef } from './currency';
@@ -57,7 +58,7 @@ const itemsRule = z
 
 builder.queryFields((t) => ({
   batch: t.field({
-    directives: { keyRateLimit: {} },
+    ...policy({ access: 'key', conversions: { perItemOf: 'items' } }),
     type: BatchResultRef,
     nullable: true,
     description: `Up to ${MAX_BATCH_ITEMS} conversions in one call, each answered on its own. Needs an API key.`,

@@ -9,7 +9,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { PlannedConversion } from '../services/request-context';
-import { CONVERSION_FIELDS } from './limits';
+import { QUERY_POLICIES } from './policies';
 
 /** Contract section 10: conversion fields plus batch items, at most this many per document. */
 export const MAX_CONVERSIONS_PER_DOCUMENT = 1000;
@@ -39,8 +39,9 @@ export function plannedConversions(document: DocumentNode, operationName: string
       if (!included(selection.directives, variables)) continue;
       if (selection.kind === Kind.FIELD) {
         const responseKey = selection.alias?.value ?? selection.name.value;
-        if (CONVERSION_FIELDS.has(selection.name.value) && !planned.has(responseKey)) {
-          planned.set(responseKey, { responseKey, conversions: conversionsOf(selection, variables) });
+        const cost = QUERY_POLICIES.get(selection.name.value)?.conversions;
+        if (cost !== undefined && !planned.has(responseKey)) {
+          planned.set(responseKey, { responseKey, conversions: cost === 'one' ? 1 : itemsOf(selection, cost.perItemOf, variables) });
         }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet);
@@ -66,10 +67,9 @@ function operationOf(document: DocumentNode, name: string | null | undefined): O
   return operations.length === 1 ? operations[0] : undefined;
 }
 
-/** A batch asks for one conversion per item; a single object where a list is expected is a list of one. */
-function conversionsOf(field: FieldNode, variables: Variables): number {
-  if (field.name.value !== 'batch') return 1;
-  const items = field.arguments?.find((a) => a.name.value === 'items')?.value;
+/** A field charged per item asks for one conversion per item of that argument; a single object where a list is expected is a list of one. */
+function itemsOf(field: FieldNode, argument: string, variables: Variables): number {
+  const items = field.arguments?.find((a) => a.name.value === argument)?.value;
   if (!items) return 0;
   if (items.kind === Kind.LIST) return items.values.length;
   if (items.kind === Kind.VARIABLE) {

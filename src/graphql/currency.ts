@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { CurrencyConversion, RatesListing } from '../domain/currency/convert';
 import { builder } from './builder';
+import { policy } from './field-policy';
 import { QuantityRef, RoundingEnum, decimalsRule } from './units';
 
 const RATE_MAP_VALUE = /^\d+(\.\d+)?$/;
@@ -47,7 +48,7 @@ const RatesRef = builder.objectRef<RatesListing>('Rates').implement({
 
 builder.queryFields((t) => ({
   convertCurrency: t.field({
-    directives: { keyRateLimit: {} },
+    ...policy({ access: 'key', conversions: 'one' }),
     type: CurrencyConversionRef,
     nullable: true,
     description: 'Converts between currencies with the ECB euro reference rates. Needs an API key; `date` needs the Developer plan.',
@@ -62,7 +63,7 @@ builder.queryFields((t) => ({
     resolve: async (_, args, ctx, info) => ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),
   }),
   rates: t.field({
-    directives: { keyRateLimit: {} },
+    ...policy({ access: 'key' }),
     type: RatesRef,
     nullable: true,
     description: 'The ECB reference rates of a day (or the latest). Needs an API key; `date` needs the Developer plan. Uses no quota.',
@@ -76,7 +77,7 @@ builder.queryFields((t) => ({
     },
   }),
   latestRates: t.field({
-    directives: { publicRateLimit: {} },
+    ...policy({ access: 'public' }),
     type: RatesRef,
     nullable: true,
     description: 'The latest ECB reference rates. Public.',

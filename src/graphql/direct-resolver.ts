@@ -14,11 +14,16 @@ interface PothosFieldExtensions {
  * A root field's resolver for callers that checked the arguments already (the REST fast lane):
  * the field's own resolver, after its arguments' zod rules have run synchronously, with the error
  * plugin-zod gives (zodValidationError). plugin-zod's wrapper runs the same rules through
- * `parseAsync` and three awaits per call, a tenth of a fast-lane conversion's own work
- * (docs/benchmarks.md). Every rule of this schema is synchronous (`decimals`, the size of `items`);
+ * `parseAsync` and three awaits per call, a visible share of a fast-lane conversion's own work
+ * (`npm run bench` shows it). Every rule of this schema is synchronous (`decimals`, the size of `items`);
  * a rule that is not makes `safeParse` throw, and then the field's wrapped resolver answers instead.
  * A field with a field-level `validate`, or wrapped when it has no argument rule (another plugin),
  * keeps its wrapped resolver.
+ *
+ * It reads Pothos's private field extensions (`pothosResolveWrapped`, `pothosConfig`) and repeats
+ * plugin-zod's argument validator (createArgsValidator, combine): @pothos/core 4.15.1 and
+ * @pothos/plugin-zod 4.3.2 are pinned exactly in package.json, and test/graphql/direct-resolver.test.ts
+ * (the API's ruled fields take this path, with the wrapped resolvers' refusals) fails when they change.
  */
 export function directResolver(field: GraphQLField<unknown, GraphQLContext>): Resolver {
   const wrapped = field.resolve!;
@@ -49,7 +54,7 @@ export function directResolver(field: GraphQLField<unknown, GraphQLContext>): Re
  * A required argument's own zod schema (`validate: { schema }`) when that is all its validator checks:
  * when it holds input objects none of whose fields has a rule of its own. plugin-zod then still pipes the
  * argument's schema into a `looseObject({})` per input object, which checks nothing but copies each
- * one (a batch's 1,000 items: about an eighth of its allocations, docs/benchmarks.md). The copy has
+ * one (each of a batch's items, a large share of its allocations). The copy has
  * the same fields and values as the object, so the resolver's answer is the same; the parity tests
  * hold the fast lane to that. Undefined (keep plugin-zod's validator) for anything else.
  */

@@ -1,5 +1,6 @@
 import type { HealthReport } from '../services/health';
 import { builder } from './builder';
+import { policy } from './field-policy';
 
 const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').implement({
   description: 'State of the ECB reference rates.',
@@ -43,7 +44,7 @@ const HealthRef = builder.objectRef<HealthReport>('Health').implement({
 
 builder.queryFields((t) => ({
   health: t.field({
-    directives: { publicRateLimit: {} },
+    ...policy({ access: 'public' }),
     type: HealthRef,
     nullable: true,
     description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale, Redis is configured but down, or the account database is unreachable.',

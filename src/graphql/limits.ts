@@ -1,6 +1,7 @@
 import { ApiError } from '../domain/errors';
 import { GraphQLError, Lexer, Source, TokenKind, type ASTVisitor, type DocumentNode, type ValidationContext } from 'graphql';
 import { measureDocument } from './measure-document';
+import { CONVERSION_FIELDS } from './policies';
 
 /** Contract section 7: limits on one GraphQL document. */
 export const GRAPHQL_LIMITS = {
@@ -13,8 +14,8 @@ export const GRAPHQL_LIMITS = {
   maxNesting: 64,
 } as const;
 
-/** The Query fields that convert (and so cost quota); each occurrence in a document counts. */
-export const CONVERSION_FIELDS: ReadonlySet<string> = new Set(['convert', 'convertPost', 'convertCurrency', 'batch']);
+/** The Query fields that convert, as their policies declare (field-policy.ts). */
+export { CONVERSION_FIELDS };
 
 const OPENING: ReadonlySet<string> = new Set([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
 const CLOSING: ReadonlySet<string> = new Set([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);

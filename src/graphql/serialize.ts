@@ -18,6 +18,9 @@ import {
  * routes without parsing, validating and executing a document per request; the parity tests hold
  * it to SOFA's answers byte for byte. Resolvers below the root must be synchronous (they are: they
  * read the object they are given); a promise is a TypeError, never a silently wrong answer.
+ * It repeats how SOFA selects a type (every field, in declared order): sofa-api 0.18.10 and
+ * @graphql-yoga/plugin-sofa 3.24.1 are pinned exactly in package.json, and test/http/fast-lane.test.ts
+ * (every route through the lane and through SOFA, answers compared) fails when that changes.
  */
 export function selectAll(schema: GraphQLSchema, type: GraphQLOutputType, value: unknown, context: unknown): unknown {
   if (isNonNullType(type)) return selectAll(schema, type.ofType, value, context);
@@ -134,8 +137,8 @@ const SHORT_STRING = 64;
 /**
  * JSON.stringify of a string: a short one with nothing to escape (no `"`, `\`, control character or
  * surrogate) is only quoted, anything else goes to JSON.stringify. Every leaf of an answer is a string
- * (ids, units, decimals, dates), and JSON.stringify's call costs about twice the scan: with seven leaves
- * an item, about 4 % of a 1,000-item batch's CPU (docs/benchmarks.md).
+ * (ids, units, decimals, dates), and JSON.stringify's call costs about twice the scan, paid on
+ * every leaf of every item of a batch.
  */
 export function jsonString(text: string): string {
   if (text.length > SHORT_STRING) return JSON.stringify(text);

@@ -12,6 +12,7 @@ import {
   type UnitDef,
 } from '../domain/units';
 import { builder } from './builder';
+import { policy } from './field-policy';
 
 export const RoundingEnum = builder.enumType('Rounding', {
   description:
@@ -91,7 +92,7 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
 /** `convert` and `convertPost` are one capability; SOFA maps one field to one method, so there are two. */
 const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0], description: string) =>
   t.field({
-    directives: { keyRateLimit: {} },
+    ...policy({ access: 'key', conversions: 'one' }),
     type: ConversionRef,
     nullable: true,
     description,
@@ -101,14 +102,14 @@ const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0
 
 builder.queryFields((t) => ({
   categories: t.field({
-    directives: { publicRateLimit: {} },
+    ...policy({ access: 'public' }),
     type: [CategoryRef],
     nullable: true,
     description: 'The 15 measurement categories, in catalogue order. Public.',
     resolve: () => listCategories(),
   }),
   category: t.field({
-    directives: { publicRateLimit: {} },
+    ...policy({ access: 'public' }),
     type: CategoryDetailsRef,
     nullable: true,
     description: 'One category with its units. Public.',
@@ -116,7 +117,7 @@ builder.queryFields((t) => ({
     resolve: (_, { id }) => getCategory(id),
   }),
   units: t.field({
-    directives: { publicRateLimit: {} },
+    ...policy({ access: 'public' }),
     type: [UnitRef],
     nullable: true,
     description: 'All 154 units, or those of one category. Public.',
@@ -124,7 +125,7 @@ builder.queryFields((t) => ({
     resolve: (_, { category }) => listUnits(category),
   }),
   unit: t.field({
-    directives: { publicRateLimit: {} },
+    ...policy({ access: 'public' }),
     type: UnitRef,
     nullable: true,
     description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias. Public.',

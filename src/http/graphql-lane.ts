@@ -8,12 +8,16 @@ import { headerText } from './target';
 import { documentTextRefusal } from './use-graphql-limits';
 
 /**
- * What the fast lane needs to answer `POST /graphql` as Yoga does (issue 8): which requests it may
- * take from their headers alone, which bodies it may run, and Yoga's own answer for a result. The
+ * What the fast lane needs to answer `POST /graphql` as Yoga does: which requests it may take from
+ * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
  * lane runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
  * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
  * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
  * goes to Yoga itself, which then refuses or answers it in its own words.
+ *
+ * The Accept negotiation, the parameter checks and the Response capture below copy Yoga's internals:
+ * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-lane.test.ts (the
+ * same requests to the lane and to Yoga, every answer compared) fails when they change.
  */
 export const GRAPHQL_PATH = '/graphql';
 
@@ -35,7 +39,8 @@ const PROCESSORS: readonly (readonly [kind: 'stream' | 'regular', mediaTypes: re
  * (graphql-yoga's getMediaTypesForRequestInOrder and useResultProcessors): white space removed,
  * lower-cased, split at commas, an entry with a charset other than utf-8 dropped, the list
  * reversed, and the last processor media type that matches an entry wins (q-values play no part);
- * when none matches, useJsonMediaTypes answers application/json.
+ * when none matches, useJsonMediaTypes answers application/json. A copy of graphql-yoga 5.24.1's code
+ * (pinned; test/http/graphql-lane.test.ts sends clients' Accept headers and near misses to both).
  */
 export function answerMediaType(accept: string | null): GraphQLMediaType | undefined {
   const asked: string[] = [];

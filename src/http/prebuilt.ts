@@ -9,7 +9,8 @@ export interface PrebuiltAnswer {
 
 /**
  * The answers of the catalogue routes (`prebuilt` in the route table), serialised once per resource
- * and kept as bytes with their ETag (issue 8, item 4). An answer is named by the route and the
+ * and kept as bytes with their ETag: they depend on the catalogue alone, so serialising and hashing
+ * them per request would redo the same work. An answer is named by the route and the
  * canonical ids of what the resolver found, never by the request's spelling (`LENGTH`, `metre`,
  * `ft` name the same bytes), so the store holds at most one entry per catalogue resource.
  */

@@ -71,6 +71,8 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
  * The library builds its own limiter with `new limiterClass(options)`. A constructor that returns
  * an object yields that object, so this one hands over the existing limiter: GraphQL fields and REST
  * calls of one caller spend from one counter, in memory as in Redis, with the configured limit.
+ * That is how graphql-rate-limit-directive 2.0.6 builds it (pinned exactly in package.json);
+ * test/http/rate-limit-directive.test.ts ("spends from the same counter as REST calls") fails when it changes.
  */
 function sharedLimiterClass(limiter: RateLimiterAbstract): typeof RateLimiterAbstract {
   function SharedLimiter(): RateLimiterAbstract {

@@ -1,6 +1,9 @@
+import { QUERY_POLICIES } from '../graphql/policies';
+
 /**
  * THE route table. Every REST route is declared here once; SOFA's routes, the 404/405 allowlist,
- * the OpenAPI post-processing, CORS and Cache-Control are all derived from it.
+ * the OpenAPI post-processing, CORS and Cache-Control are all derived from it. A route's access is
+ * its field's, declared with the field (src/graphql/field-policy.ts).
  */
 export type Access = 'public' | 'key';
 
@@ -12,6 +15,7 @@ export interface RestRoute {
   readonly pathArgs?: Readonly<Record<string, string>>;
   /** The Query field that serves it; undefined for routes served outside GraphQL (the OpenAPI document). */
   readonly field?: string;
+  /** Public, or keyed: the policy of `field` (the route and the field cannot differ); declared here only for a route without a field. */
   readonly access: Access;
   readonly summary: string;
   readonly tag: 'Units' | 'Conversion' | 'Currency' | 'Service';
@@ -32,24 +36,40 @@ export interface RestRoute {
 export const KIB = 1024;
 export const DEFAULT_BODY_LIMIT = 64 * KIB;
 
-export const ROUTES: readonly RestRoute[] = [
-  { method: 'GET', path: '/v1/categories', field: 'categories', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the 15 measurement categories' },
-  { method: 'GET', path: '/v1/categories/:category', pathArgs: { category: 'id' }, field: 'category', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one category with its units' },
-  { method: 'GET', path: '/v1/units', field: 'units', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the units, optionally of one category' },
-  { method: 'GET', path: '/v1/units/:unit', pathArgs: { unit: 'id' }, field: 'unit', access: 'public', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one unit by id, symbol or alias' },
-  { method: 'GET', path: '/v1/convert', field: 'convert', access: 'key', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units' },
-  { method: 'POST', path: '/v1/convert', field: 'convertPost', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
-  { method: 'POST', path: '/v1/batch', field: 'batch', access: 'key', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
-  { method: 'POST', path: '/v1/currency/convert', field: 'convertCurrency', access: 'key', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert between currencies with the ECB reference rates' },
-  { method: 'GET', path: '/v1/currency/rates', field: 'rates', access: 'key', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day (history needs the Developer plan)' },
+/** A row of the table as written: routes backed by a field take their access from it. */
+type RouteRow = Omit<RestRoute, 'access'> & { readonly access?: Access };
+
+const ROWS: readonly RouteRow[] = [
+  { method: 'GET', path: '/v1/categories', field: 'categories', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the 15 measurement categories' },
+  { method: 'GET', path: '/v1/categories/:category', pathArgs: { category: 'id' }, field: 'category', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one category with its units' },
+  { method: 'GET', path: '/v1/units', field: 'units', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the units, optionally of one category' },
+  { method: 'GET', path: '/v1/units/:unit', pathArgs: { unit: 'id' }, field: 'unit', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one unit by id, symbol or alias' },
+  { method: 'GET', path: '/v1/convert', field: 'convert', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units' },
+  { method: 'POST', path: '/v1/convert', field: 'convertPost', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
+  { method: 'POST', path: '/v1/batch', field: 'batch', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
+  { method: 'POST', path: '/v1/currency/convert', field: 'convertCurrency', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert between currencies with the ECB reference rates' },
+  { method: 'GET', path: '/v1/currency/rates', field: 'rates', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day (history needs the Developer plan)' },
   {
-    method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', access: 'public', tag: 'Currency', cache: 'latest-rates', shared: true, etag: true,
+    method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', tag: 'Currency', cache: 'latest-rates', shared: true, etag: true,
     queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
     summary: 'The latest ECB reference rates (public, cacheable, any origin)',
   },
-  { method: 'GET', path: '/v1/health', field: 'health', access: 'public', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
+  { method: 'GET', path: '/v1/health', field: 'health', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
   { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },
 ];
+
+export const ROUTES: readonly RestRoute[] = ROWS.map((row) => ({ ...row, access: accessOf(row) }));
+
+function accessOf(row: RouteRow): Access {
+  if (row.field === undefined) {
+    if (row.access === undefined) throw new TypeError(`${row.method} ${row.path} has no field: declare its access on the route.`);
+    return row.access;
+  }
+  const declared = QUERY_POLICIES.get(row.field);
+  if (declared === undefined) throw new TypeError(`${row.method} ${row.path} names Query.${row.field}, which has no policy (src/graphql/field-policy.ts).`);
+  if (row.access !== undefined) throw new TypeError(`${row.method} ${row.path}: the access of a field's route is the field's; do not declare it again.`);
+  return declared.access;
+}
 
 /** The Allow field of a path: its methods, HEAD wherever GET is, OPTIONS on shared (CORS) resources. */
 export function allowedMethods(routes: readonly RestRoute[]): string {

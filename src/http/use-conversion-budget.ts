@@ -18,6 +18,8 @@ export function useConversionBudget(): Plugin<GraphQLContext> {
       // One field is bounded by its own rules (a batch holds at most 1,000 items), which say more
       // precisely what is wrong; the document limit is for fields added together.
       if (plan.length > 1 && total > MAX_CONVERSIONS_PER_DOCUMENT) {
+        // Reported in the answer's cost extensions, as a planned document's total is.
+        args.contextValue.requestContext.requestedConversions = total;
         const message = `The document asks for ${total.toLocaleString('en-US')} conversions (conversion fields plus batch items); at most ${MAX_CONVERSIONS_PER_DOCUMENT.toLocaleString('en-US')} are allowed in one document.`;
         setResultAndStopExecution({
           errors: [

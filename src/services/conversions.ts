@@ -23,8 +23,8 @@ export interface Caller {
    * (RequestContext.planConversions); undefined when nothing was planned (the charge alone decides).
    */
   allowance: number | undefined;
-  /** Receives the quota state after each charge (for the response's X-Quota-* headers). */
-  reportQuota(state: QuotaState): void;
+  /** Receives each charge: the conversions it counted and the quota state after it (X-Quota-* headers, GraphQL's cost extensions). */
+  reportCharge(granted: number, state: QuotaState): void;
 }
 
 /** A failed item keeps its ApiError (and the request's id): the edge renders it as the contract's error object. */
@@ -68,7 +68,7 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     const result = await convert();
     // The state the charge read is reported on a refusal too: the headers need no second read.
     const { granted, state } = await quota.chargeUpTo(caller.principal.account, 1);
-    caller.reportQuota(state);
+    caller.reportCharge(granted, state);
     if (granted === 0) throw quotaExceeded(clock(), state.limit);
     return result;
   };
@@ -103,7 +103,7 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     const successes = results.filter((r) => r.ok).length;
     if (successes === 0) return;
     const { granted, state } = await quota.chargeUpTo(caller.principal.account, successes);
-    caller.reportQuota(state);
+    caller.reportCharge(granted, state);
     let seen = 0;
     results.forEach((entry, i) => {
       if (entry.ok && ++seen > granted) {

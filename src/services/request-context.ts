@@ -50,6 +50,10 @@ export class RequestContext {
   rateLimitSpent = false;
   /** The longest Retry-After (seconds) among the errors of this request's GraphQL result. */
   retryAfter: number | undefined;
+  /** Conversions the operation asks for (conversion fields plus batch items), as planned before execution. */
+  requestedConversions = 0;
+  /** Conversions charged to the quota: the results present in the answer's `data`. */
+  chargedConversions = 0;
 
   private authenticating: Promise<Principal> | undefined;
   private bucket: string | undefined;
@@ -86,7 +90,10 @@ export class RequestContext {
       requestId: this.requestId,
       publications: this.publications,
       allowance: responseKey === undefined ? undefined : this.allowances?.get(responseKey),
-      reportQuota: (state) => (this.quota = state),
+      reportCharge: (granted, state) => {
+        this.chargedConversions += granted;
+        this.quota = state;
+      },
     };
   }
 
@@ -99,6 +106,7 @@ export class RequestContext {
    */
   planConversions(plan: readonly PlannedConversion[]): Promise<void> | undefined {
     const total = plan.reduce((sum, field) => sum + field.conversions, 0);
+    this.requestedConversions = total;
     if (total <= 1) return undefined;
     return this.share(plan);
   }

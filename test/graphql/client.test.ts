@@ -43,6 +43,20 @@ describe('graphql-request against the server', () => {
     expect(headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('reads the cost extensions: conversions requested and charged, the quota and the rate limit', async () => {
+    const key = await t.createKey();
+    const client = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${key}` }, errorPolicy: 'all' });
+    const { extensions, headers } = await client.rawRequest<any>(
+      '{ a: convert(value: "1", from: "in", to: "cm") { category } b: convert(value: "1", from: "in", to: "kg") { category } c: convert(value: "2", from: "in", to: "cm") { category } }',
+    );
+    expect(extensions).toEqual({
+      cost: { requestedConversions: 3, chargedConversions: 2 },
+      quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00Z' },
+      rateLimit: { policy: 'per-key', limit: 50, windowSeconds: 1, remaining: expect.any(Number), resetSeconds: 1 },
+    });
+    expect(headers.get('x-quota-remaining')).toBe('998');
+  });
+
   it('sees each failing field’s code next to the data of the others (errorPolicy all)', async () => {
     const key = await t.createKey();
     const client = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${key}` }, errorPolicy: 'all' });

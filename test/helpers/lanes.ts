@@ -22,6 +22,8 @@ export interface LanePair {
   twinKeys(plan: PlanId, used?: number): Promise<{ fast: string; yoga: string }>;
   /** Sends one request to both lanes (each template key swapped for that lane's twin) and compares the answers. */
   expectSameAnswer(request: LaneRequest, keys: TwinKeys): Promise<void>;
+  /** The same, returning the fast lane's answer for further checks. */
+  sameAnswer(request: LaneRequest, keys: TwinKeys): Promise<RawAnswer>;
   close(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
     return { fast: twins.fast.key, yoga: twins.yoga.key };
   };
 
-  const expectSameAnswer = async (request: LaneRequest, keys: TwinKeys) => {
+  const sameAnswer = async (request: LaneRequest, keys: TwinKeys) => {
     const forLane = (lane: 'fast' | 'yoga') => {
       const swap = (text: string) => keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[lane][i]!.slice(9)), text);
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, swap(v)]));
@@ -73,6 +75,10 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
     };
     const [a, b] = [await forLane('fast'), await forLane('yoga')];
     expect(normalised(a), `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.rawBody?.slice(0, 300) ?? ''}`).toEqual(normalised(b));
+    return a;
+  };
+  const expectSameAnswer = async (request: LaneRequest, keys: TwinKeys) => {
+    await sameAnswer(request, keys);
   };
 
   return {
@@ -81,6 +87,7 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
     origins,
     twinKeys,
     expectSameAnswer,
+    sameAnswer,
     async close() {
       for (const server of servers) await server.close();
       await yoga.close();
@@ -95,5 +102,10 @@ function normalised(answer: RawAnswer) {
   // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
   const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
   const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
-  return { status: answer.status, headers, body: answer.text.replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"') };
+  // The same two figures again in a GraphQL answer's rateLimit extension.
+  const body = answer.text
+    .replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"')
+    .replace(/("rateLimit":\{"policy":"per-key",[^}]*"remaining":)\d+/, '$1"…"')
+    .replace(/("rateLimit":\{[^}]*"resetSeconds":)\d+/, '$1"…"');
+  return { status: answer.status, headers, body };
 }

@@ -160,6 +160,24 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         for (const request of cases) await lanes.expectSameAnswer(request, keys);
       });
 
+      it('with the same cost extensions: conversions requested and charged, quota and rate limit', async () => {
+        const [free, spent] = [await lanes.twinKeys('free'), await lanes.twinKeys('free', 1000)];
+        const keys = { template: [free.fast, spent.fast], fast: [free.fast, spent.fast], yoga: [free.yoga, spent.yoga] };
+        const three = `{ a: ${CONVERT} b: convert(value: "1", from: "m", to: "kg") { category } c: convertCurrency(value: "1", from: "EUR", to: "USD") { result { value } } }`;
+        const expected: Array<[LaneRequest, string]> = [];
+        for (const accept of ['application/json', 'application/graphql-response+json']) {
+          expected.push(
+            [post({ query: three }, { authorization: `Bearer ${free.fast}`, accept }), '{"requestedConversions":3,"chargedConversions":2}'],
+            [post({ query: three }, { authorization: `Bearer ${spent.fast}`, accept }), '{"requestedConversions":3,"chargedConversions":0}'],
+            [post({ query: '{ units { id } }' }, { accept }), '{"requestedConversions":0,"chargedConversions":0}'],
+          );
+        }
+        for (const [request, cost] of expected) {
+          const answer = await lanes.sameAnswer(request, keys);
+          expect(answer.text).toContain(`"extensions":{"cost":${cost}`);
+        }
+      });
+
       it('for every document of the hostile suite, under each Accept the lane takes', async () => {
         const key = await lanes.twinKeys('business');
         const keys = { template: [key.fast], fast: [key.fast], yoga: [key.yoga] };

@@ -28,7 +28,10 @@ const asset = (a: StaticAsset) => `${ASSETS_PATH}/${a.name}`;
  * taken apart into hashed same-origin files so that the page needs no inline script and loads
  * nothing from anywhere else: the stylesheet's base64 fonts and images become files (fetched only
  * when used), the workers are served as scripts instead of blob: URLs, and a small boot script
- * does what render-graphiql's inline one did (MonacoEnvironment, then renderYogaGraphiQL).
+ * does what render-graphiql's inline one did (MonacoEnvironment, then renderYogaGraphiQL). That
+ * copy follows @graphql-yoga/render-graphiql 5.24.1 (pinned exactly in package.json);
+ * test/e2e/graphiql-browser.test.ts (GraphiQL rendered and used in Chromium) and
+ * test/http/graphiql/graphiql.test.ts fail when it changes.
  *
  * The module is imported here, on the first GraphiQL request, not at start-up: its 9 MB of source
  * text and the asset copies (about 35 MiB of RSS) are never loaded by a server nobody opens it on.

@@ -1,0 +1,76 @@
+import type { ExecutionResult } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { startOfNextMonth, type QuotaState } from '../domain/quota';
+import type { QuotaMeter } from '../services/quota';
+import type { RequestContext } from '../services/request-context';
+import { requestContextOf } from './request-context';
+
+/**
+ * What a GraphQL answer reports in `extensions`, as GitHub's and Shopify's GraphQL APIs report a
+ * query's cost: the same facts the REST headers carry, in the body, where GraphQL clients read them.
+ */
+export interface CostExtensions {
+  cost: {
+    /** Conversions the operation asks for (conversion fields plus batch items), planned before execution; 0 when refused before that. */
+    requestedConversions: number;
+    /** Conversions charged to the quota: the conversion results present in `data` (failed fields and items cost nothing). */
+    chargedConversions: number;
+  };
+  /** The account's monthly quota after this request (the X-Quota-* headers); only once a key was used. */
+  quota?: { limit: number; remaining: number; resetsAt: string };
+  /** The request rate limit this request spent from (the RateLimit and RateLimit-Policy headers); only once one was spent. */
+  rateLimit?: { policy: string; limit: number; windowSeconds: number; remaining: number; resetSeconds: number };
+}
+
+/**
+ * The cost extensions of a request's answer. Synchronous when nothing is left to read (no key, or a
+ * charge already reported the quota); otherwise the quota is read once and kept on the context, so
+ * the X-Quota-* headers written next report the very same state.
+ */
+export function costExtensions(context: RequestContext, quota: QuotaMeter, clock: () => Date): CostExtensions | Promise<CostExtensions> {
+  if (context.principal && !context.quota) {
+    const { account } = context.principal;
+    return quota.state(account).then((state) => {
+      context.quota ??= state;
+      return extensionsOf(context, clock);
+    });
+  }
+  return extensionsOf(context, clock);
+}
+
+function extensionsOf(context: RequestContext, clock: () => Date): CostExtensions {
+  const extensions: CostExtensions = { cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions } };
+  if (context.principal && context.quota) extensions.quota = quotaOf(context.quota, clock());
+  if (context.rateLimit) {
+    const { policy, remaining, resetSeconds } = context.rateLimit;
+    extensions.rateLimit = { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds, remaining, resetSeconds };
+  }
+  return extensions;
+}
+
+/** The quota resets at an instant of the calendar (00:00 UTC on the 1st), the same for every client's clock. */
+function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quota']> {
+  return { limit: state.limit, remaining: Math.max(0, state.limit - state.used), resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z') };
+}
+
+/** A single result with the request's cost extensions added to whatever extensions it has: both GraphQL lanes call this. */
+export function withCostExtensions(
+  result: ExecutionResult,
+  context: RequestContext,
+  quota: QuotaMeter,
+  clock: () => Date,
+): ExecutionResult | Promise<ExecutionResult> {
+  const add = (extensions: CostExtensions): ExecutionResult => ({ ...result, extensions: { ...result.extensions, ...extensions } });
+  const extensions = costExtensions(context, quota, clock);
+  return extensions instanceof Promise ? extensions.then(add) : add(extensions);
+}
+
+/** Yoga's side of withCostExtensions: every single GraphQL result, errors before execution included. */
+export function useCostExtensions(quota: QuotaMeter, clock: () => Date): Plugin {
+  return {
+    async onResultProcess({ result, setResult, serverContext }) {
+      if (Array.isArray(result) || isAsyncIterable(result)) return;
+      setResult(await withCostExtensions(result, requestContextOf(serverContext), quota, clock));
+    },
+  };
+}
