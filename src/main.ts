@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
 import { createRatesService } from './data/rates';
 import { parseTrustProxy } from './domain/client-ip';
+import { listenErrorMessage, startLine } from './http/listen';
 import { createHttpServer } from './http/node-server';
 import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
@@ -53,10 +54,17 @@ const limiters = await createRateLimiters({
 const { yoga, fastLane } = createApp({ config, store, logger, rates, limiters, metrics });
 const server = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
 
+// A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
+const onListenError = (error: NodeJS.ErrnoException) => {
+  process.stderr.write(`${listenErrorMessage(error, config.host, config.port)}\n`);
+  process.exit(1);
+};
+server.once('error', onListenError);
 server.listen(config.port, config.host, () => {
+  server.off('error', onListenError);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, apiEnv: config.apiEnv }, `Measurement API listening on http://${config.host}:${port}`);
+  logger.info({ host: config.host, port, apiEnv: config.apiEnv }, startLine(config.host, port, { graphiql: config.graphiql }));
 });
 
 /** In-flight requests get this long to finish; then their connections are cut. */

@@ -85,6 +85,18 @@ describe('the keys of /v1/convert', () => {
     await live.close();
   });
 
+  it('name the prefix this server wants and the one sent, never the key, through REST and GraphQL', async () => {
+    const live = await createTestApp({ API_ENV: 'production' });
+    const liveKey = await live.createKey();
+    const message = 'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.';
+    const rest = await t.call('GET', '/v1/convert?value=1&from=inch&to=foot', { key: liveKey });
+    expect(rest.body.error.message).toBe(message);
+    const graphql = await t.graphql('{ convert(value: "1", from: "inch", to: "foot") { result { value } } }', {}, liveKey);
+    expect(graphql.body.errors[0]).toMatchObject({ message, extensions: { code: 'UNAUTHORIZED' } });
+    expect(JSON.stringify([rest.body, graphql.body])).not.toContain(liveKey.slice(9));
+    await live.close();
+  });
+
   it('refuse a revoked key at once', async () => {
     const account = await t.store.createAccount({ plan: 'free' });
     const created = await t.store.createKey(account.id, 'test');
