@@ -1,7 +1,7 @@
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
-import { createRatesService } from './data/rates';
+import { createRatesService, RatesFileError } from './data/rates';
 import { parseTrustProxy } from './domain/client-ip';
 import { listenErrorMessage, startLine } from './http/listen';
 import { createHttpServer } from './http/node-server';
@@ -41,8 +41,13 @@ const metrics = createMetrics();
 // One line when Redis goes away and one when it is back, whichever connection notices first.
 const redisWatch = redisOutageLog(logger);
 const rates = createRatesService({ config, logger, redisWatch: redisWatch('rates'), onFetchFailure: () => metrics.ecbFetchFailed() });
-// Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.
-await rates.start();
+// Serves at once from the cache; the ECB is fetched in the background. A RATES_FILE that cannot be
+// used stops the start (one line, exit 1): serving without the rates asked for would hide the mistake.
+await rates.start().catch((error: unknown) => {
+  if (!(error instanceof RatesFileError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});
 const limitsWatch = redisWatch('rate limits');
 const limiters = await createRateLimiters({
   publicPerMinute: config.publicRateLimit,
