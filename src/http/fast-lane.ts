@@ -206,6 +206,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const failure = (error: unknown, route: RestRoute, context: RequestContext): ResponseParts => {
     if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
     const api = toApiError(error);
+    context.errorCode = api.code;
     // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
     return restErrorParts(api.param === undefined ? api : withParam(api, pathParamOf(route, api.param)), context.requestId);
   };

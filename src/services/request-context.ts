@@ -50,6 +50,8 @@ export class RequestContext {
   rateLimitSpent = false;
   /** The longest Retry-After (seconds) among the errors of this request's GraphQL result. */
   retryAfter: number | undefined;
+  /** The code of the error this request was answered with (a GraphQL result's first error), for its access-log line. */
+  errorCode: string | undefined;
 
   private authenticating: Promise<Principal> | undefined;
   private bucket: string | undefined;
