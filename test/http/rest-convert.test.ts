@@ -110,3 +110,21 @@ describe('the keys of /v1/convert', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('POST /v1/batch item errors', () => {
+  it.each([['the fast lane', {}], ['SOFA', { REST_FAST_LANE: 'off' }]])('leave param out when no one input is at fault, as top-level errors do (%s)', async (_, env) => {
+    const app = await createTestApp(env);
+    try {
+      // This app holds no rates: a currency item fails with SERVICE_UNAVAILABLE, which no one input caused.
+      const items = [{ value: '1', from: 'usd', to: 'gbp' }, { value: '1x', from: 'meter', to: 'foot' }];
+      const res = await app.call('POST', '/v1/batch', { key: await app.createKey(), body: { items } });
+      expect(res.status).toBe(200);
+      const [unavailable, invalid] = res.body.data.results.map((r: { error: object }) => r.error);
+      expect(unavailable).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(unavailable).not.toHaveProperty('param');
+      expect(invalid).toMatchObject({ code: 'INVALID_REQUEST', param: 'value' });
+    } finally {
+      await app.close();
+    }
+  });
+});
