@@ -109,7 +109,8 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
   const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
   return {
     operationId: route.field,
-    ...(field.description ? { description: field.description } : {}),
+    // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
+    ...(field.description && !field.deprecationReason ? { description: field.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: { ...body.content['application/json'].schema, additionalProperties: false } } } } } : {}),
     responses: { '200': success(route, dataSchema(field.type)) },
