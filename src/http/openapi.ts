@@ -131,14 +131,14 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
   const parameters = ((sofaOperation['parameters'] as Json[] | undefined) ?? [])
     .filter((p) => route.method === 'GET' || p['in'] === 'path')
     // Path parameters carry the specification's names (`unit`), whatever argument they fill.
-    .map((p) => boundedParameter(p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
+    .map((p) => boundedParameter(route.field!, p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
   const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
   return {
     operationId: route.field,
     // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
     ...(field.description && !field.deprecationReason ? { description: field.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody({ ...body.content['application/json'].schema, additionalProperties: false }) } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } } } } : {}),
     responses: { '200': success(route, dataSchema(field.type)) },
   };
 }
