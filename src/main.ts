@@ -1,8 +1,9 @@
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
-import { createRatesService } from './data/rates';
+import { createRatesService, RatesFileError } from './data/rates';
 import { parseTrustProxy } from './domain/client-ip';
+import { listenErrorMessage, startLine } from './http/listen';
 import { createHttpServer } from './http/node-server';
 import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
@@ -40,8 +41,13 @@ const metrics = createMetrics();
 // One line when Redis goes away and one when it is back, whichever connection notices first.
 const redisWatch = redisOutageLog(logger);
 const rates = createRatesService({ config, logger, redisWatch: redisWatch('rates'), onFetchFailure: () => metrics.ecbFetchFailed() });
-// Serves at once from the cache; RATES_FILE and the ECB are loaded in the background.
-await rates.start();
+// Serves at once from the cache; the ECB is fetched in the background. A RATES_FILE that cannot be
+// used stops the start (one line, exit 1): serving without the rates asked for would hide the mistake.
+await rates.start().catch((error: unknown) => {
+  if (!(error instanceof RatesFileError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});
 const limitsWatch = redisWatch('rate limits');
 const limiters = await createRateLimiters({
   publicPerMinute: config.publicRateLimit,
@@ -53,10 +59,17 @@ const limiters = await createRateLimiters({
 const { yoga, fastLane } = createApp({ config, store, logger, rates, limiters, metrics });
 const server = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
 
+// A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
+const onListenError = (error: NodeJS.ErrnoException) => {
+  process.stderr.write(`${listenErrorMessage(error, config.host, config.port)}\n`);
+  process.exit(1);
+};
+server.once('error', onListenError);
 server.listen(config.port, config.host, () => {
+  server.off('error', onListenError);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, apiEnv: config.apiEnv }, `Measurement API listening on http://${config.host}:${port}`);
+  logger.info({ host: config.host, port, apiEnv: config.apiEnv }, startLine(config.host, port, { graphiql: config.graphiql }));
 });
 
 /** In-flight requests get this long to finish; then their connections are cut. */

@@ -89,13 +89,18 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
   rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
 });
 
-/** `convert` and `convertPost` are one capability; SOFA maps one field to one method, so there are two. */
-const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0], description: string) =>
+/**
+ * `convert` and `convertPost` are one capability; SOFA maps one field to one method, so there are two.
+ * `convertPost` is deprecated only so that GraphiQL's docs and clients' completion leave it out
+ * (they hide deprecated fields); it keeps working, and SOFA still serves POST /v1/convert from it.
+ */
+const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0], description: string, deprecationReason?: string) =>
   t.field({
     ...policy({ access: 'key', conversions: 'one' }),
     type: ConversionRef,
     nullable: true,
     description,
+    ...(deprecationReason === undefined ? {} : { deprecationReason }),
     args: convertArgs(t),
     resolve: async (_, args, ctx, info) => ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string)),
   });
@@ -133,5 +138,9 @@ builder.queryFields((t) => ({
     resolve: (_, { id }) => getUnit(id),
   }),
   convert: convertField(t, 'Converts a value between two units of one category, exactly. Needs an API key.'),
-  convertPost: convertField(t, 'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field). Prefer `convert`.'),
+  convertPost: convertField(
+    t,
+    'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field).',
+    'Use `convert`: this field exists only to serve POST /v1/convert.',
+  ),
 }));

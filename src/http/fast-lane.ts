@@ -19,7 +19,7 @@ import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip'
 import { toApiError, toGraphQLError } from './errors';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { checkRestInput, queryParams } from './rest-input';
-import { restErrorParts, restSuccessParts, type ResponseParts } from './rest-response';
+import { restErrorParts, restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, routeLabel, ROUTES, routeTemplate, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 import { headerText, pathOf, plainPathEnd } from './target';
@@ -141,7 +141,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         parts = restSuccessParts(route, answer.body, cacheOf(route), headerText(req.headers['if-none-match']), answer.etag);
       } else {
         // A large answer (a batch) is encoded once here: byteLength and res.end would each walk the text.
-        const text = serialise();
+        const text = withoutNullParams(serialise());
         parts = restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), cacheOf(route), headerText(req.headers['if-none-match']));
       }
     } catch (error) {
@@ -209,6 +209,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const failure = (error: unknown, route: RestRoute, context: RequestContext): ResponseParts => {
     if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
     const api = toApiError(error);
+    context.errorCode = api.code;
     // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
     return restErrorParts(api.param === undefined ? api : withParam(api, pathParamOf(route, api.param)), context.requestId);
   };

@@ -9,9 +9,12 @@ const REASONS: Record<number, string> = {
   403: 'The plan does not include this feature.',
   404: 'Unknown route, or unknown resource in the path.',
   405: 'Known path, wrong method; see the Allow header.',
+  408: 'The request line and headers did not arrive in time.',
   413: 'The body is too large.',
+  414: 'The request target is too long.',
   415: 'The body is not application/json.',
   429: 'Too many requests, or the monthly quota is used up; see Retry-After.',
+  431: 'The request line and headers together are larger than the server accepts (16 KiB).',
   500: 'An unexpected error, logged with the requestId.',
   503: 'Currency rates are not loaded yet, or the account database is unreachable (keyed routes); see Retry-After.',
 };
@@ -22,19 +25,24 @@ const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
   503: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
 };
 
+/** Refusals of the HTTP parser, before any route is known: every operation can meet them. */
+const TRANSPORT_STATUSES: readonly number[] = (['REQUEST_TIMEOUT', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE'] as const)
+  .filter((code) => code in ERROR_STATUS)
+  .map((code) => (ERROR_STATUS as Record<string, number>)[code]!);
+
 /**
  * The statuses a route can fail with, derived from what it is (method, access, path parameters).
  * Never 405: an operation's own method is allowed; other methods are described on the path.
  */
 export function errorStatusesOf(route: RestRoute): number[] {
-  const statuses = new Set([400, 429, 500]);
+  const statuses = new Set([400, 429, 500, ...TRANSPORT_STATUSES]);
   if (route.path.includes(':')) statuses.add(404);
   if (route.access === 'key') statuses.add(401);
   if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));
   // Currency routes need the rates; keyed routes need the account database.
   if (route.tag === 'Currency' || route.access === 'key') statuses.add(503);
   if (route.tag === 'Currency' && route.access === 'key') [403, 404].forEach((s) => statuses.add(s));
-  return [...statuses].sort();
+  return [...statuses].sort((a, b) => a - b);
 }
 
 export function errorResponsesOf(route: RestRoute): Record<string, Json> {

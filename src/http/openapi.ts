@@ -12,6 +12,7 @@ import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
 import { errorResponsesOf, ETAG_HEADER, OPENAPI_COMPONENTS, QUOTA_HEADERS } from './openapi-components';
+import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
@@ -49,6 +50,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
       ...operation,
       responses: { ...(operation['responses'] as Json), ...errorResponsesOf(route) },
     };
+    if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
   }
 
   return upgradeExamples({
@@ -64,18 +66,42 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
     paths,
     components: {
       ...OPENAPI_COMPONENTS,
-      schemas: { ...nullableFields(schema, sofaSchemas), ...(OPENAPI_COMPONENTS.schemas as Json) },
+      schemas: { ...withoutNullParam(boundedInputComponents(nullableFields(schema, sofaSchemas))), ...(OPENAPI_COMPONENTS.schemas as Json) },
     },
   }) as Json;
 }
 
 const openApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
 
-/** What the path answers beyond its operations: HEAD like GET, and 405 for any other method. */
+/** What the path answers beyond its operations: 405 for any other method. */
 function pathDescription(routes: RestRoute[]): string {
   const allow = allowedMethods(routes);
-  const head = routes.some((r) => r.method === 'GET') ? 'HEAD answers as GET does (same status and headers, same limits), without a body. ' : '';
-  return `${head}Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
+  return `Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
+}
+
+/** HEAD of a GET route: the same checks, limits, statuses and headers, and no body (RFC 9110 9.3.2). */
+function headOperation(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get['responses'] as Record<string, Json>).map(([status, response]) => {
+      const { content: _content, ...rest } = response;
+      return [status, { ...rest, description: `${response['description'] as string} No body: HEAD.` }];
+    }),
+  );
+  return {
+    ...get,
+    summary: `${get['summary'] as string} (headers only)`,
+    description: 'HEAD answers as GET does (same status and headers, same limits), without a body.',
+    operationId: `${get['operationId'] as string}Head`,
+    responses,
+  };
+}
+
+/** A REST error leaves `param` out when no one input is at fault: never null (GraphQL answers null). */
+function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
+  const error = schemas['Error'] as { properties: Record<string, Json> } | undefined;
+  if (!error) return schemas;
+  const param = { type: 'string', description: 'The one input at fault; left out when there is none.' };
+  return { ...schemas, Error: { ...error, properties: { ...error.properties, param } } };
 }
 
 /** The CORS preflight of a shared resource: any origin, GET and HEAD, no credentials. */
@@ -105,13 +131,14 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
   const parameters = ((sofaOperation['parameters'] as Json[] | undefined) ?? [])
     .filter((p) => route.method === 'GET' || p['in'] === 'path')
     // Path parameters carry the specification's names (`unit`), whatever argument they fill.
-    .map((p) => (p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
+    .map((p) => boundedParameter(route.field!, p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
   const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
   return {
     operationId: route.field,
-    ...(field.description ? { description: field.description } : {}),
+    // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
+    ...(field.description && !field.deprecationReason ? { description: field.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: { ...body.content['application/json'].schema, additionalProperties: false } } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } } } } : {}),
     responses: { '200': success(route, dataSchema(field.type)) },
   };
 }

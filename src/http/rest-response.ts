@@ -39,6 +39,15 @@ export function restSuccessParts(route: RestRoute, body: string | Buffer, cache:
   return { status: 304, headers, body: null };
 }
 
+/**
+ * A REST answer's text without `"param":null`: GraphQL must answer a selected nullable field, but a
+ * REST error leaves `param` out when no one input is at fault, in a batch item as at the top level.
+ * Safe on the text: inside a JSON string every `"` is escaped, so the sequence only occurs as a member.
+ */
+export function withoutNullParams(json: string): string {
+  return json.includes(',"param":null') ? json.replaceAll(',"param":null', '') : json;
+}
+
 export function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   // for…in over a plain record: no [name, value] array per header (the limit headers, on every answer).

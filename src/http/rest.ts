@@ -10,7 +10,7 @@ import { restErrorResponse, toApiError } from './errors';
 import { requestContextOf } from './request-context';
 import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
-import { bodyInit, restSuccessParts, type ResponseParts } from './rest-response';
+import { bodyInit, restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 export interface RestSurfaceOptions {
@@ -95,7 +95,9 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
         else setRequest(next);
       } catch (error) {
         if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-        endResponse(restErrorResponse(toApiError(error), context.requestId));
+        const api = toApiError(error);
+        context.errorCode = api.code;
+        endResponse(restErrorResponse(api, context.requestId));
       }
     },
 
@@ -105,11 +107,12 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       let final = response;
       if (route && response.status === 200) {
         // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
-        final = merged(response, restSuccessParts(route, `{"data":${await response.text()}}`, cacheOf(route), request.headers.get('if-none-match')));
+        final = merged(response, restSuccessParts(route, `{"data":${withoutNullParams(await response.text())}}`, cacheOf(route), request.headers.get('if-none-match')));
       } else if (route) {
         // SOFA's error handler cannot see the request: give its error body this request's id.
-        const payload = (await response.json()) as { error?: { requestId?: string; param?: string } };
+        const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };
         if (payload.error) payload.error.requestId = context.requestId;
+        context.errorCode ??= payload.error?.code;
         // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
         if (payload.error?.param !== undefined) payload.error.param = pathParamOf(route, payload.error.param);
         const body = JSON.stringify(payload);

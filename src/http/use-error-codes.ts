@@ -48,6 +48,7 @@ export function withErrorCodes(result: ExecutionResult, context: RequestContext,
   const requestError = !('data' in result) || result.data === undefined;
   const errors = result.errors.map((e) => {
     const error = isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e);
+    context.errorCode ??= error.extensions['code'] as string;
     const retryAfter = toApiError(error).details.retryAfterSeconds;
     if (retryAfter !== undefined) context.noteRetryAfter(retryAfter);
     return requestError ? withSpecStatus(error) : error;

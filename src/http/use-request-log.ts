@@ -3,11 +3,13 @@ import type { Logger } from 'pino';
 import type { RequestContext } from '../services/request-context';
 import { requestContextOf } from './request-context';
 
-/** One log line per request: id, method, path (never the query string or headers), status, time, key id. */
+/** One log line per request: id, method, path (never the query string or headers), status, error code, time, key id. */
 export function useRequestLog(logger: Logger): Plugin {
   return {
-    onResponse({ request, response, serverContext }) {
+    async onResponse({ request, response, serverContext }) {
       const context = requestContextOf(serverContext);
+      // Errors answered before any step that notes the code (the account page, GraphiQL's limit, media types): read from the body.
+      if (context.errorCode === undefined && response.status >= 400) context.errorCode = await errorCodeOf(response);
       logRequest(logger, { method: request.method, path: new URL(request.url, 'http://localhost').pathname, status: response.status, context });
     },
   };
@@ -22,9 +24,22 @@ export function logRequest(logger: Logger, entry: { method: string; path: string
       method: entry.method,
       path: entry.path,
       status: entry.status,
+      ...(context.errorCode === undefined ? {} : { code: context.errorCode }),
       ms: Math.round((performance.now() - context.startedAt) * 10) / 10,
       ...(context.principal ? { keyId: context.principal.keyId, accountId: context.principal.account.id } : {}),
     },
     'request',
   );
+}
+
+/** `error.code` of a REST body, or the first `extensions.code` of a GraphQL one; undefined for anything else. */
+async function errorCodeOf(response: Response): Promise<string | undefined> {
+  if (!/json/.test(response.headers.get('content-type') ?? '') || response.body === null) return undefined;
+  try {
+    const body = (await response.clone().json()) as { error?: { code?: unknown }; errors?: { extensions?: { code?: unknown } }[] };
+    const code = body.error?.code ?? body.errors?.[0]?.extensions?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -22,10 +22,16 @@ button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid 
 .notice { border-left: 4px solid var(--accent); padding: 0.5rem 1rem; background: rgba(29, 78, 216, 0.08); }
 .error { border-left: 4px solid var(--danger); padding: 0.5rem 1rem; background: rgba(185, 28, 28, 0.08); }
 .new-key code { display: block; word-break: break-all; font-size: 1.05rem; padding: 0.5rem; background: rgba(127, 127, 127, 0.15); }
-progress { width: 100%; max-width: 24rem; height: 1rem; }
+progress { -webkit-appearance: none; appearance: none; display: block; width: 100%; max-width: 24rem; height: 1rem;
+  border: 1px solid var(--muted); border-radius: 4px; background: rgba(127, 127, 127, 0.12); overflow: hidden; }
+progress::-webkit-progress-bar { background: rgba(127, 127, 127, 0.12); }
+progress::-webkit-progress-value { background: var(--accent); }
+progress::-moz-progress-bar { background: var(--accent); }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 0.4rem; border-bottom: 1px solid rgba(127, 127, 127, 0.3); vertical-align: top; }
 td form { display: inline; }
+.actions { display: flex; flex-wrap: nowrap; align-items: center; gap: 0.5rem; white-space: nowrap; }
+.actions button { margin: 0; }
 td[data-label="Created"], td[data-label="Last used"] { white-space: nowrap; }
 fieldset label { font-weight: normal; }
 .muted { color: var(--muted); }

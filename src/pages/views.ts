@@ -65,8 +65,8 @@ ${flash ? message(flash.notice, 'notice') : ''}
 ${flash?.newKey ? newKeySection(flash.newKey) : ''}
 <p>Signed in as <strong>${session.account.email ?? session.account.id}</strong>.</p>
 <h2>Plan and usage</h2>
-<p>Plan: <strong>${overview.plan}</strong>. Plans are changed by the operator (<code>admin account plan --email … --plan …</code>); ask them for more.</p>
-<p id="usage">${usage.used.toLocaleString('en-US')} of ${usage.limit.toLocaleString('en-US')} conversions this month (${usage.month}); resets on ${usage.resetsAt.slice(0, 10)} at 00:00 UTC.</p>
+<p>Plan: <strong>${overview.plan}</strong>. To change plans, ask whoever runs this server.</p>
+<p id="usage">${usage.used.toLocaleString('en-US')} of ${usage.limit.toLocaleString('en-US')} conversions used this month (${usage.month}); resets on ${usage.resetsAt.slice(0, 10)} at 00:00 UTC.</p>
 <progress aria-labelledby="usage" max="${usage.limit}" value="${Math.min(usage.used, usage.limit)}">${Math.floor((usage.used / usage.limit) * 100)}%</progress>
 <h2>Create a key</h2>
 <form method="post" action="/account/keys">
@@ -107,10 +107,10 @@ function keysTable(session: AccountSession, keys: readonly KeyListing[]): SafeHt
     <td data-label="Ends with"><code>${key.tail ? `…${key.tail}` : 'not recorded'}</code></td>
     <td data-label="Created">${day(key.createdAt)}</td>
     <td data-label="Last used">${key.lastUsedAt ? day(key.lastUsedAt) : 'never'}</td>
-    <td data-label="Status">${key.revokedAt === null ? html`active
+    <td data-label="Status">${key.revokedAt === null ? html`<div class="actions">active
       <form method="post" action="/account/keys/${key.id}/rotate">${csrfField(session)}<button type="submit" class="secondary" aria-describedby="key-${key.id}">Rotate</button></form>
       <form method="get" action="/account/keys/${key.id}/revoke"><button type="submit" class="danger" aria-describedby="key-${key.id}">Revoke</button></form>
-      <span id="key-${key.id}" hidden>key ${key.id}</span>` : `revoked ${day(key.revokedAt)}`}</td>
+      <span id="key-${key.id}" hidden>key ${key.id}</span></div>` : `revoked ${day(key.revokedAt)}`}</td>
   </tr>`)}
   </tbody>
 </table>`;

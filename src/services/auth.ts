@@ -46,7 +46,9 @@ export async function authenticate(
   const parsed = parseApiKey(token);
   if (!parsed) throw invalidKey('The API key is malformed: check that it was copied completely.');
   if (parsed.env !== expected) {
-    throw invalidKey(`The API key is not valid for this environment: this server accepts only msr_${expected}_ keys.`);
+    throw invalidKey(
+      `The API key is not valid for this environment: this server accepts only msr_${expected}_ keys (API_ENV=${apiEnv}); the key sent is a msr_${parsed.env}_ key.`,
+    );
   }
   const found = await store.findActiveKeyByHash(hashApiKey(token));
   if (!found) throw invalidKey('The API key is unknown or has been revoked.');

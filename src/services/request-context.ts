@@ -54,6 +54,8 @@ export class RequestContext {
   requestedConversions = 0;
   /** Conversions charged to the quota: the results present in the answer's `data`. */
   chargedConversions = 0;
+  /** The code of the error this request was answered with (a GraphQL result's first error), for its access-log line. */
+  errorCode: string | undefined;
 
   private authenticating: Promise<Principal> | undefined;
   private bucket: string | undefined;

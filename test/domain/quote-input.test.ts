@@ -31,6 +31,13 @@ describe('redactMessage: the same rule on messages built by libraries', () => {
     );
   });
 
+  it('keeps a bare environment prefix, which holds nothing of a key, and cuts a prefix with anything after it', () => {
+    expect(redactMessage('this server accepts only msr_test_ keys; the key sent is a msr_live_ key.')).toBe(
+      'this server accepts only msr_test_ keys; the key sent is a msr_live_ key.',
+    );
+    expect(redactMessage(`sent msr_live_a, ${KEY.slice(0, 20)} and MSR_TEST_`)).toBe('sent msr_…, msr_… and msr_…');
+  });
+
   it('shortens long quoted strings and pairs the quotes of short ones correctly', () => {
     const long = 'z'.repeat(200);
     expect(redactMessage(`Variable "$value" got invalid value 12; A Decimal must be a string such as "12.5", not "${long}".`)).toBe(

@@ -73,3 +73,14 @@ describe('introspection for every tool (contract section 10)', () => {
     expect(res.body.errors![0]!.message).toMatch(/selects 2,441 fields once its fragments are expanded/);
   });
 });
+
+describe('convertPost, the field behind POST /v1/convert', () => {
+  it('is deprecated, so that GraphiQL and completion leave it out, and still answers', async () => {
+    const fields = async (includeDeprecated: boolean) =>
+      ((await post({ query: `{ __type(name: "Query") { fields(includeDeprecated: ${includeDeprecated}) { name deprecationReason } } }` })).body.data as any).__type.fields;
+    expect((await fields(false)).map((f: { name: string }) => f.name)).not.toContain('convertPost');
+    expect(await fields(true)).toContainEqual({ name: 'convertPost', deprecationReason: 'Use `convert`: this field exists only to serve POST /v1/convert.' });
+    const res = await t.call('POST', '/v1/convert', { key: await t.createKey(), body: { value: '1', from: 'inch', to: 'centimeter' } });
+    expect(res.body.data.result).toEqual({ value: '2.54', unit: 'centimeter' });
+  });
+});

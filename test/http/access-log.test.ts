@@ -15,6 +15,9 @@ import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 /** The app on a real node:http server, its log lines captured as parsed JSON. */
 let server: Server;
 let base: string;
+/** The same app behind its fast lane, as main.ts runs it. */
+let laneServer: Server;
+let laneBase: string;
 let store: AccountStore;
 let limiters: RateLimiters;
 let dataDir: string;
@@ -32,23 +35,31 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const { yoga } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  const { yoga, handler } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
   server = createServer(yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  laneServer = createServer(handler);
+  await new Promise<void>((resolve) => laneServer.listen(0, '127.0.0.1', resolve));
+  laneBase = `http://127.0.0.1:${(laneServer.address() as { port: number }).port}`;
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => laneServer.close(resolve));
   await limiters.close();
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function loggedStatusOf(response: Response): Promise<unknown> {
+async function loggedLineOf(response: Response): Promise<Record<string, unknown> | undefined> {
   await response.arrayBuffer();
   const requestId = response.headers.get('x-request-id');
-  for (let i = 0; i < 100 && !lines.some((l) => l['requestId'] === requestId); i++) await new Promise((r) => setTimeout(r, 10));
-  return lines.find((l) => l['requestId'] === requestId)?.['status'];
+  for (let i = 0; i < 100 && !lines.some((l) => l['requestId'] === requestId && l['msg'] === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+  return lines.find((l) => l['requestId'] === requestId && l['msg'] === 'request');
+}
+
+async function loggedStatusOf(response: Response): Promise<unknown> {
+  return (await loggedLineOf(response))?.['status'];
 }
 
 describe('the access log', () => {
@@ -64,5 +75,28 @@ describe('the access log', () => {
     const res = await fetch(`${base}/v1/nothing`);
     expect(res.status).toBe(404);
     expect(await loggedStatusOf(res)).toBe(404);
+  });
+});
+
+describe('the error code in the access log', () => {
+  const graphql = (origin: string, query: string) =>
+    fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+
+  it.each([
+    ['the Yoga lane', () => base],
+    ['the fast lane', () => laneBase],
+  ])('names the code of a REST error, of a GraphQL error, and none on a success (%s)', async (_, origin) => {
+    expect(await loggedLineOf(await fetch(`${origin()}/v1/units/furlongs`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await loggedLineOf(await fetch(`${origin()}/v1/convert?value=1&from=inch&to=foot`))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(await loggedLineOf(await graphql(origin(), '{ convert(value: "1", from: "inch", to: "foot") { category } }'))).toMatchObject({ status: 200, code: 'UNAUTHORIZED' });
+    expect(await loggedLineOf(await graphql(origin(), '{ nope }'))).toMatchObject({ code: 'INVALID_REQUEST' });
+    const ok = await loggedLineOf(await fetch(`${origin()}/v1/categories`));
+    expect(ok).toMatchObject({ status: 200 });
+    expect(ok).not.toHaveProperty('code');
+  });
+
+  it('names the code of an error answered before any API step (unknown route, wrong method)', async () => {
+    expect(await loggedLineOf(await fetch(`${base}/nothing/here`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await loggedLineOf(await fetch(`${laneBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });
 });

@@ -84,7 +84,7 @@ describe('authenticate', () => {
 
   it('refuses a test key on a production server', async () => {
     const error = await refusal(`Bearer ${testKey}`, 'production');
-    expect(error.message).toBe('The API key is not valid for this environment: this server accepts only msr_live_ keys.');
+    expect(error.message).toBe('The API key is not valid for this environment: this server accepts only msr_live_ keys (API_ENV=production); the key sent is a msr_test_ key.');
     expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': INVALID });
   });
 });

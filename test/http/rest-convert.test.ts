@@ -85,6 +85,18 @@ describe('the keys of /v1/convert', () => {
     await live.close();
   });
 
+  it('name the prefix this server wants and the one sent, never the key, through REST and GraphQL', async () => {
+    const live = await createTestApp({ API_ENV: 'production' });
+    const liveKey = await live.createKey();
+    const message = 'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.';
+    const rest = await t.call('GET', '/v1/convert?value=1&from=inch&to=foot', { key: liveKey });
+    expect(rest.body.error.message).toBe(message);
+    const graphql = await t.graphql('{ convert(value: "1", from: "inch", to: "foot") { result { value } } }', {}, liveKey);
+    expect(graphql.body.errors[0]).toMatchObject({ message, extensions: { code: 'UNAUTHORIZED' } });
+    expect(JSON.stringify([rest.body, graphql.body])).not.toContain(liveKey.slice(9));
+    await live.close();
+  });
+
   it('refuse a revoked key at once', async () => {
     const account = await t.store.createAccount({ plan: 'free' });
     const created = await t.store.createKey(account.id, 'test');
@@ -96,5 +108,23 @@ describe('the keys of /v1/convert', () => {
   it('never accept a key in the query string', async () => {
     const res = await t.call('GET', `/v1/convert?value=1&from=inch&to=foot&api_key=${key}`);
     expect(res.status).toBe(401);
+  });
+});
+
+describe('POST /v1/batch item errors', () => {
+  it.each([['the fast lane', {}], ['SOFA', { REST_FAST_LANE: 'off' }]])('leave param out when no one input is at fault, as top-level errors do (%s)', async (_, env) => {
+    const app = await createTestApp(env);
+    try {
+      // This app holds no rates: a currency item fails with SERVICE_UNAVAILABLE, which no one input caused.
+      const items = [{ value: '1', from: 'usd', to: 'gbp' }, { value: '1x', from: 'meter', to: 'foot' }];
+      const res = await app.call('POST', '/v1/batch', { key: await app.createKey(), body: { items } });
+      expect(res.status).toBe(200);
+      const [unavailable, invalid] = res.body.data.results.map((r: { error: object }) => r.error);
+      expect(unavailable).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(unavailable).not.toHaveProperty('param');
+      expect(invalid).toMatchObject({ code: 'INVALID_REQUEST', param: 'value' });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -65,6 +65,15 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     secrets.add(cookie.value);
   });
 
+  it('shows an unused quota as a visibly empty bar with a border, and speaks to the user, not the operator', async () => {
+    expect(await page.textContent('#usage')).toMatch(/^0 of 1,000 conversions used this month/);
+    const bar = page.locator('progress');
+    expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, getComputedStyle(el).borderTopWidth, getComputedStyle(el).borderTopStyle])).toEqual([0, '1px', 'solid']);
+    expect((await bar.boundingBox())!.height).toBeGreaterThanOrEqual(14);
+    expect(await page.textContent('body')).not.toMatch(/admin |--email|--plan|npm run/);
+    await page.screenshot({ path: '/tmp/account-empty.png', fullPage: true });
+  });
+
   it('creates a test key, shown once with a warning, that converts; a reload never shows it again', async () => {
     expect(await page.getByRole('radio', { name: /test \(msr_test_/ }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -81,6 +90,14 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     expect(await page.locator('#new-key').count()).toBe(0);
     expect(await page.content()).not.toContain(firstKey);
     expect(await page.textContent('body')).toContain('1 of 1,000 conversions');
+  });
+
+  it('puts Rotate and Revoke on one line beside the key\'s status', async () => {
+    const rotate = (await page.getByRole('button', { name: 'Rotate' }).boundingBox())!;
+    const revoke = (await page.getByRole('button', { name: 'Revoke' }).boundingBox())!;
+    expect(Math.abs(rotate.y - revoke.y)).toBeLessThan(2);
+    expect(revoke.x).toBeGreaterThan(rotate.x + rotate.width);
+    await page.screenshot({ path: '/tmp/account-keys.png', fullPage: true });
   });
 
   it('rotates: the old key is refused at once and the new one converts', async () => {

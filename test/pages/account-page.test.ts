@@ -51,8 +51,11 @@ describe('the page', () => {
     const page = await client.get('/account');
     expect(page.text).toContain('ann@example.com');
     expect(page.text).toContain('Plan: <strong>free</strong>');
-    expect(page.text).toContain('1 of 1,000 conversions this month (2026-03); resets on 2026-04-01 at 00:00 UTC.');
+    expect(page.text).toContain('1 of 1,000 conversions used this month (2026-03); resets on 2026-04-01 at 00:00 UTC.');
     expect(page.text).toMatch(/<progress aria-labelledby="usage" max="1000" value="1">/);
+    // An end user is told whom to ask, not the operator's command line.
+    expect(page.text).toContain('To change plans, ask whoever runs this server.');
+    expect(page.text).not.toMatch(/admin |--email|--plan/);
     expect(page.text).toContain(`<code>${id}</code>`);
     expect(page.text).toContain(`…${key.slice(-4)}`);
     expect(page.text).toMatch(/<td data-label="Last used">2026-03-15<\/td>/);

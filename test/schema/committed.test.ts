@@ -38,7 +38,7 @@ describe('GET /openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents exactly the routes of the route table (and the preflight of shared ones), each keyed route with bearer security', () => {
+  it('documents exactly the routes of the route table (with HEAD beside every GET, and the preflight of shared ones), each keyed route with bearer security', () => {
     const documented = Object.entries(served.paths).flatMap(([path, item]) =>
       Object.keys(item as object)
         .filter((key) => key !== 'description')
@@ -46,7 +46,7 @@ describe('GET /openapi.json', () => {
     );
     const expected = ROUTES.flatMap((r) => {
       const path = r.path.replace(/:([a-z]+)/g, '{$1}');
-      return [`${r.method} ${path}`, ...(r.shared ? [`OPTIONS ${path}`] : [])];
+      return [`${r.method} ${path}`, ...(r.method === 'GET' ? [`HEAD ${path}`] : []), ...(r.shared ? [`OPTIONS ${path}`] : [])];
     });
     expect(documented.sort()).toEqual(expected.sort());
     for (const route of ROUTES) {
@@ -80,6 +80,46 @@ describe('GET /openapi.json', () => {
       for (const [method, operation] of Object.entries<any>(item)) if (method !== 'description') expect(operation.responses['405'], `${method} ${path}`).toBeUndefined();
       expect(item.description, path).toMatch(/405 METHOD_NOT_ALLOWED, `Allow: [A-Z, ]+`/);
     }
+  });
+
+  it('describes HEAD on every GET route: the same parameters, statuses and headers, no body', () => {
+    for (const [path, item] of Object.entries<any>(served.paths)) {
+      if (!item.get) continue;
+      expect(item.head, path).toBeDefined();
+      expect(item.head.parameters, path).toEqual(item.get.parameters);
+      expect(Object.keys(item.head.responses), path).toEqual(Object.keys(item.get.responses));
+      for (const [status, response] of Object.entries<any>(item.head.responses)) {
+        expect(response.content, `HEAD ${path} ${status}`).toBeUndefined();
+        expect(response.headers, `HEAD ${path} ${status}`).toEqual(item.get.responses[status].headers);
+      }
+    }
+  });
+
+  it('states the server\'s bounds: value pattern, decimals 0..40, date format, 1 to 1000 batch items, rounding modes', () => {
+    const convert = Object.fromEntries(served.paths['/v1/convert'].get.parameters.map((p: any) => [p.name, p.schema]));
+    expect(convert.value).toMatchObject({ type: 'string', pattern: '^-?\\d{1,40}(\\.\\d{1,40})?$', description: expect.stringContaining('40 digits') });
+    expect(convert.decimals).toMatchObject({ type: 'integer', minimum: 0, maximum: 40 });
+    expect(served.components.schemas.Rounding.enum).toEqual(['HALF_UP', 'HALF_EVEN', 'DOWN', 'UP', 'FLOOR', 'CEILING']);
+    const batch = served.paths['/v1/batch'].post.requestBody.content['application/json'].schema.properties.items;
+    expect(batch).toMatchObject({ type: 'array', minItems: 1, maxItems: 1000 });
+    const item = served.components.schemas.BatchItemInput.properties;
+    expect(item.value).toMatchObject({ type: 'string', pattern: convert.value.pattern });
+    expect(item.decimals).toMatchObject({ minimum: 0, maximum: 40 });
+    expect(item.date).toMatchObject({ type: 'string', format: 'date' });
+    expect(served.paths['/v1/currency/convert'].post.requestBody.content['application/json'].schema.properties.value.pattern).toBe(convert.value.pattern);
+  });
+
+  it('declares the parser\'s refusals (408, 431) on every operation, and 413/415 on every POST', () => {
+    for (const [path, item] of Object.entries<any>(served.paths)) {
+      for (const method of ['get', 'head', 'post']) {
+        if (!item[method]) continue;
+        expect(Object.keys(item[method].responses), `${method} ${path}`).toEqual(expect.arrayContaining(['408', '431', ...(method === 'post' ? ['413', '415'] : [])]));
+      }
+    }
+  });
+
+  it('leaves a null param out of the error schema: REST never sends one', () => {
+    expect(served.components.schemas.Error.properties.param).toEqual({ type: 'string', description: expect.any(String) });
   });
 
   it('has a bearer security scheme', () => {

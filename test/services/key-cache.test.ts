@@ -70,11 +70,11 @@ describe('key cache by presented text', () => {
     const flipped = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
     expect(await failure(authenticate(`Bearer ${flipped}`, cache, 'development'))).toBe('The API key is malformed: check that it was copied completely.');
     expect(await failure(authenticate(`Bearer ${key}`, cache, 'production'))).toBe(
-      'The API key is not valid for this environment: this server accepts only msr_live_ keys.',
+      'The API key is not valid for this environment: this server accepts only msr_live_ keys (API_ENV=production); the key sent is a msr_test_ key.',
     );
     const live = generateApiKey('live');
     expect(await failure(authenticate(`Bearer ${live}`, cache, 'development'))).toBe(
-      'The API key is not valid for this environment: this server accepts only msr_test_ keys.',
+      'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.',
     );
     expect(await failure(authenticate(`Bearer ${generateApiKey('test')}`, cache, 'development'))).toBe('The API key is unknown or has been revoked.');
   });

@@ -14,7 +14,7 @@ export { openPostgresCache, openRatesCache, openSqliteCache, ratesCacheFile } fr
 export { createRatesTables, RATES_TABLES_SQL } from './pg-keyv-store';
 export { RatesCache } from './cache';
 export { RedisFront } from './redis-front';
-export { RatesSourceError } from './update';
+export { RatesFileError, RatesSourceError } from './update';
 export { DEFAULT_TUNING, type RatesTuning } from './tuning';
 
 export interface RatesServiceDeps {

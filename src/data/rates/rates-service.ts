@@ -11,7 +11,7 @@ import { refreshFromEcb } from './refresh';
 import { memoizedIsStale, memoizedLatestMaxAge } from '../../domain/calendar/ecb-schedule';
 import { RefreshScheduler } from './scheduler';
 import type { RatesTuning } from './tuning';
-import { parseSource, readSource } from './update';
+import { parseSource, RatesFileError, RatesSourceError, readSource } from './update';
 
 export interface RatesServiceParts {
   cache: RatesCache;
@@ -91,14 +91,14 @@ export class EcbRatesService implements RatesService {
     return this.maxAge(this.held.newest(), this.parts.clock());
   }
 
+  /** Throws RatesFileError when RATES_FILE is set and cannot be read, parsed or accepted: a start without it would serve other rates than asked for. */
   async start(): Promise<void> {
     await this.sync(true).catch((error: unknown) => {
       throw new Error(`cannot read the rates cache: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     const { ratesFile, logger, tuning } = this.parts;
-    if (ratesFile !== undefined) {
-      await this.importFile(ratesFile).catch((error: unknown) => this.recordFailure(error, 'RATES_FILE import failed'));
-    }
+    if (this.held.newest() === undefined) logger.info('no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them');
+    if (ratesFile !== undefined) await this.importRatesFile(ratesFile);
     // In the background: start() must not wait for the network (none at all is a supported case).
     void this.refresh().catch(() => undefined);
     this.scheduler.start();
@@ -129,6 +129,17 @@ export class EcbRatesService implements RatesService {
     await this.refreshing?.catch(() => undefined);
     await this.held.settled();
     await this.parts.cache.close();
+  }
+
+  private async importRatesFile(file: string): Promise<void> {
+    try {
+      const report = await this.importFile(file);
+      this.logLoad(`imported from RATES_FILE ${file}`, 'file', report);
+    } catch (error) {
+      if (error instanceof RatesSourceError) throw new RatesFileError(file, error);
+      // Not the file's fault (the database did not take the write): serve what is held, say why.
+      await this.recordFailure(error, 'RATES_FILE import failed');
+    }
   }
 
   async importFile(file: string, onProgress: Progress = quiet): Promise<ImportReport> {
@@ -170,6 +181,9 @@ export class EcbRatesService implements RatesService {
         return { file: '', publications: 0, added: 0, replaced: 0, newest: this.held.newest() ?? null };
       }
       const report = fetched.value;
+      // A poll that brought nothing new (304, or the day already held) loads nothing: debug only.
+      if (report.added + report.replaced > 0) this.logLoad('refreshed from the ECB', 'ecb', report);
+      else this.parts.logger.debug({ newest: report.newest }, 'ECB rates refresh: nothing new');
       this.fetchedAt = this.parts.clock().toISOString();
       this.lastError = null;
       await this.saveStatus({ fetchedAt: this.fetchedAt, lastError: null });
@@ -187,16 +201,31 @@ export class EcbRatesService implements RatesService {
    * clears it), so it is the latest outcome, also of an `admin rates refresh`.
    */
   private async sync(force: boolean): Promise<void> {
-    await this.held.reload(force);
+    const reloaded = await this.held.reload(force);
+    if (reloaded && this.held.newest() !== undefined) this.logLoad(force ? 'loaded from the database' : 'reloaded from the database (another process wrote)', 'database');
     const stored = await this.parts.cache.readStatus();
     if (stored.fetchedAt !== null && (this.fetchedAt === null || stored.fetchedAt > this.fetchedAt)) this.fetchedAt = stored.fetchedAt;
     this.lastError = stored.lastError;
   }
 
+  /** One info line per load: where from, the newest publication, how many publications and currencies are held. */
+  private logLoad(how: string, source: 'file' | 'ecb' | 'database', report?: ImportReport): void {
+    const { dates, currencies } = this.held.snapshot;
+    const newest = this.held.newest();
+    const changes = report ? ` (${report.added} added, ${report.replaced} replaced)` : '';
+    this.parts.logger.info(
+      { source, newest, publications: dates.length, currencies: currencies.size, ...(report ? { added: report.added, replaced: report.replaced } : {}) },
+      `rates ${how}: newest publication ${newest ?? 'none'}, ${dates.length} publications, ${currencies.size} currencies${changes}`,
+    );
+  }
+
+  /** One short warning line (the stack only at debug): a refresh that fails every few minutes must not fill the log. */
   private async recordFailure(error: unknown, what: string): Promise<void> {
     if (this.parts.abort.signal.aborted) return;
     this.lastError = error instanceof Error ? error.message : String(error);
-    this.parts.logger.warn({ err: error }, what);
+    const newest = this.held.newest();
+    this.parts.logger.warn({ error: this.lastError }, `${what}: ${this.lastError} (serving ${newest ? `the rates held, newest ${newest}` : 'no rates yet'})`);
+    this.parts.logger.debug({ err: error }, what);
     await this.saveStatus({ lastError: this.lastError });
   }
 

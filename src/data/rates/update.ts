@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { EcbFormatError, parseEcbFile, RateTable, samePublication, validateUpdate, type Publication } from '../../domain/ecb';
 import type { RatesCache } from './cache';
 import type { RatesSnapshot } from './snapshot';
@@ -11,12 +12,29 @@ export class RatesSourceError extends Error {
   }
 }
 
+/** RATES_FILE could not be imported at start: the server stops with this one line rather than serve without it. */
+export class RatesFileError extends Error {
+  constructor(file: string, cause: RatesSourceError) {
+    // The source's message names the file's base name or path again: once is enough here.
+    const detail = cause.message.replace(/^cannot read the rates file: /, '').replace(`${file} `, '').replace(`${path.basename(file)}: `, '');
+    super(`RATES_FILE ${file} cannot be used: ${detail}`, { cause });
+    this.name = 'RatesFileError';
+  }
+}
+
 export async function readSource(file: string): Promise<Uint8Array> {
   try {
     return await readFile(file);
   } catch (error) {
-    throw new RatesSourceError(`cannot read the rates file: ${(error as Error).message}`, { cause: error });
+    throw new RatesSourceError(`cannot read the rates file: ${fileErrorReason(error as NodeJS.ErrnoException)}`, { cause: error });
   }
+}
+
+/** `no such file or directory (ENOENT)`: node's own words without the code and path it repeats around them. */
+function fileErrorReason(error: NodeJS.ErrnoException): string {
+  if (error.code === undefined) return error.message;
+  const words = error.message.replace(`${error.code}: `, '').replace(/, \w+( '.*')?$/, '');
+  return `${words} (${error.code})`;
 }
 
 /** parseEcbFile, with a format error reported as the source being refused. */

@@ -10,7 +10,7 @@ export const ECB_CURRENCY_CODES: ReadonlySet<string> = new Set([
   ),
 ]);
 
-const CODE_SHAPE = /^[A-Za-z]{3}$/;
+export const CODE_SHAPE = /^[A-Za-z]{3}$/;
 
 /** A token that is written like a currency code (three ASCII letters), known or not. */
 export function looksLikeCurrencyCode(token: string): boolean {

@@ -79,10 +79,13 @@ export function requireHistoryPlan(date: string | undefined, plan: PlanId): void
   }
 }
 
+/** Longer than any list of every code ever quoted (about 45 codes of 4 characters each with its comma). */
+export const MAX_SYMBOLS_LENGTH = 400;
+
 /** `symbols` is a comma list of codes, case-insensitive; duplicates are folded. */
 export function parseSymbols(symbols: unknown): string[] | undefined {
   if (symbols === undefined || symbols === null) return undefined;
-  if (typeof symbols !== 'string' || symbols.length > 400) {
+  if (typeof symbols !== 'string' || symbols.length > MAX_SYMBOLS_LENGTH) {
     throw new ApiError('INVALID_REQUEST', 'symbols must be a comma-separated list of currency codes.', { param: 'symbols' });
   }
   return [...new Set(symbols.split(',').map((s) => currencyCodeShape(s.trim(), 'symbols')))];
