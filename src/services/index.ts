@@ -54,7 +54,13 @@ export interface ServiceDependencies {
 
 export function createServices({ config, store, rates, clock, logger, limiters, metrics }: ServiceDependencies): AppServices {
   const currency = createCurrency(rates, clock);
-  const quota = createQuotaMeter(store, clock, (account, count) => metrics?.quotaRefused(account.plan, count));
+  const quota = createQuotaMeter(
+    store,
+    clock,
+    (account, count) => metrics?.quotaRefused(account.plan, count),
+    // Retried until the database answers; the outage itself is logged once by the store.
+    (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
+  );
   const keys = createKeyCache(store);
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
