@@ -46,7 +46,9 @@ export function redisGuard({ ping, deadlineMs = REDIS_DEADLINE_MS, onStall, onBa
   const within = <T>(command: () => Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisStalledError(`Redis did not answer within ${deadlineMs} ms`)), deadlineMs);
+      // After the poll phase: an answer that arrived while the event loop was busy is read first,
+      // so a slow turn of this process is not taken for a stalled Redis.
+      timer = setTimeout(() => setImmediate(() => reject(new RedisStalledError(`Redis did not answer within ${deadlineMs} ms`))), deadlineMs);
     });
     let work: Promise<T>;
     try {

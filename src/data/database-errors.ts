@@ -113,7 +113,8 @@ function withDeadline<T>(work: Promise<T>, ms: number | undefined): Promise<T> {
   if (ms === undefined || ms <= 0) return work;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms)), ms);
+    // After the poll phase: an answer that arrived while the event loop was busy settles `work` first.
+    timer = setTimeout(() => setImmediate(() => reject(new DatabaseDeadlineError(ms))), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

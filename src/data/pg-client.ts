@@ -46,11 +46,16 @@ export function resilientClient(deadlineMs: number, onError: (error: Error) => v
       const exempt = typeof config === 'object' && config !== null && ((config as Record<symbol, unknown>)[NO_DEADLINE] === true || typeof (config as { submit?: unknown }).submit === 'function');
       if (deadlineMs <= 0 || exempt) return (super.query as (...a: unknown[]) => never)(...args);
       let settled = false;
-      const timer = setTimeout(() => {
-        if (settled) return;
-        const stream = (this as unknown as { connection?: { stream?: { destroy(error?: Error): void } } }).connection?.stream;
-        stream?.destroy(new QueryDeadlineError(deadlineMs));
-      }, deadlineMs);
+      // Checked after the poll phase: an answer that arrived while the event loop was busy counts.
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            const stream = (this as unknown as { connection?: { stream?: { destroy(error?: Error): void } } }).connection?.stream;
+            stream?.destroy(new QueryDeadlineError(deadlineMs));
+          }),
+        deadlineMs,
+      );
       const done = () => {
         settled = true;
         clearTimeout(timer);
