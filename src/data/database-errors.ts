@@ -73,7 +73,7 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
   let probing = false;
   const guarded = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-    if (name === 'close' || name === 'databaseHealth' || typeof method !== 'function') continue;
+    if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable' || typeof method !== 'function') continue;
     guarded[name] = (...args: unknown[]) =>
       withDeadline(method(...args), deadlineMs).then(
         (result) => {
@@ -88,6 +88,7 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
       );
   }
   guarded['close'] = store.close;
+  guarded['knownUnreachable'] = () => !reachable;
   guarded['databaseHealth'] = (): DatabaseHealth => {
     if (!probing && (!reachable || Date.now() - lastSuccess > PROBE_AFTER_MS)) {
       probing = true;

@@ -45,6 +45,26 @@ BEGIN
   END IF;
 END
 $$;
+-- One id at a time, each statement with a fresh snapshot: the usage row a racing charge created
+-- (the month's first) is seen once that charge has committed, which the ledger insert waits for.
+CREATE OR REPLACE FUNCTION cancel_quota_charges(p_ids text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_id text;
+  v_account text;
+  v_month text;
+  v_granted bigint;
+BEGIN
+  FOREACH v_id IN ARRAY p_ids LOOP
+    INSERT INTO quota_charges (id, account_id, month, cancelled) VALUES (v_id, '', '', true)
+    ON CONFLICT (id) DO UPDATE SET cancelled = true WHERE NOT quota_charges.cancelled
+    RETURNING quota_charges.account_id, quota_charges.month, quota_charges.granted INTO v_account, v_month, v_granted;
+    IF FOUND AND v_granted > 0 THEN
+      UPDATE usage u SET used = u.used - v_granted WHERE u.account_id = v_account AND u.month = v_month;
+    END IF;
+  END LOOP;
+END
+$$;
 `;
 
 /** Any fixed number: keeps two processes' first CREATE OR REPLACE from racing. */
@@ -52,16 +72,6 @@ const LEDGER_LOCK = 0x5175_6f74; // "Quot"
 /** How long a charge's row is kept: a late statement arrives within TCP's retransmission limits, minutes at most. */
 const KEEP = '10 minutes';
 const PRUNE_EVERY_MS = 60_000;
-
-const CANCEL = `
-WITH c AS (
-  INSERT INTO quota_charges (id, account_id, month, cancelled) SELECT id, '', '', true FROM unnest($1::text[]) AS id
-  ON CONFLICT (id) DO UPDATE SET cancelled = true WHERE NOT quota_charges.cancelled
-  RETURNING account_id, month, granted
-), taken AS (
-  SELECT account_id, month, sum(granted) AS n FROM c WHERE granted > 0 GROUP BY account_id, month
-)
-UPDATE usage u SET used = u.used - taken.n FROM taken WHERE u.account_id = taken.account_id AND u.month = taken.month`;
 
 export interface QuotaLedger {
   /** Grants up to `wanted` under `limit` as charge `id` (one round trip); what was granted and the usage after. */
@@ -106,7 +116,7 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
     async cancel(ids) {
       if (ids.length === 0) return;
       await ensure();
-      await pool.query(CANCEL, [[...new Set(ids)]]);
+      await pool.query('SELECT cancel_quota_charges($1::text[])', [[...new Set(ids)]]);
     },
   };
 }

@@ -132,6 +132,8 @@ export interface AccountStore {
    * cheap probe in the background, so the state recovers without traffic. Optional: test doubles omit it.
    */
   databaseHealth?(): DatabaseHealth;
+  /** True while the last calls found the database unreachable; unlike databaseHealth, starts no probe. Optional. */
+  knownUnreachable?(): boolean;
   close(): Promise<void>;
 }
 

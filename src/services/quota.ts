@@ -88,7 +88,7 @@ export function createQuotaMeter(
     async state(account) {
       // Only for headers and planning: while the database is known to be away, fail at once rather
       // than spend another deadline on a read the answer can do without.
-      if (store.databaseHealth?.().reachable === false) throw unavailable();
+      if (store.knownUnreachable?.()) throw unavailable();
       return { limit: limitOf(account), used: await store.monthlyUsage(account.id, currentMonth(clock())) };
     },
   };
