@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { mapDatabaseFaults, redactDatabaseUrl } from './database-errors';
 import { migrate, SQLITE_MIGRATIONS } from './migrations';
+import { DATABASE_DEADLINE_MS } from './pg-client';
 import { migratePostgres } from './postgres-migrations';
 import { createPostgresPool, openPostgresStore } from './postgres-store';
 import { openSharedSqlite } from './sqlite-file';
@@ -21,9 +22,9 @@ export function openStore(config: Config, options: { logger?: Pick<Logger, 'warn
       : options.logger?.warn({ database: config.database.kind, err: error }, 'account database unreachable: keyed routes answer 503 until it is back');
   switch (config.database.kind) {
     case 'sqlite':
-      return mapDatabaseFaults(openSqliteStore(config.database.file), 'sqlite', onChange);
+      return mapDatabaseFaults(openSqliteStore(config.database.file), 'sqlite', { onChange });
     case 'postgres':
-      return mapDatabaseFaults(openPostgresStore(config.database.url), 'postgres', onChange);
+      return mapDatabaseFaults(openPostgresStore(config.database.url), 'postgres', { onChange, deadlineMs: DATABASE_DEADLINE_MS });
   }
 }
 
@@ -57,7 +58,7 @@ export async function migrateDatabase(config: Config): Promise<DatabaseMigration
     return { database: 'sqlite', applied, version: SQLITE_MIGRATIONS.length };
   }
   const url = config.database.url;
-  const pool = createPostgresPool(url, { max: 1 });
+  const pool = createPostgresPool(url, { max: 1, queryDeadlineMs: 0, connectTimeoutMs: 5_000 });
   try {
     const report = await migratePostgres(pool);
     return { database: 'postgres', ...report };

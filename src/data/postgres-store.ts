@@ -1,29 +1,39 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { ApiError } from '../domain/errors';
+import { isQuotaMonth } from '../domain/quota';
 import { createKyselyStore, postgresTransaction, type KyselyStoreOptions, type StoreTables } from './kysely-store';
+import { DATABASE_DEADLINE_MS, resilientClient } from './pg-client';
+import { quotaLedger } from './quota-ledger';
 import type { AccountStore } from '../services/account-store';
 
 export interface PostgresPoolOptions {
   /** Connections of this process (default 10). */
   max?: number;
-  /** Waiting for a connection longer than this fails (default 5 s): unreachable means 503 soon, not a hung request. */
+  /** Waiting for a connection longer than this fails (default 4 s): unreachable means 503 soon, not a hung request. */
   connectTimeoutMs?: number;
+  /**
+   * A query still unanswered after this long destroys its connection (default DATABASE_DEADLINE_MS;
+   * 0: none, for migrations). See pg-client.ts.
+   */
+  queryDeadlineMs?: number;
 }
 
 /**
- * A pool with bounded waits: a connect timeout of a few seconds, a server-side statement_timeout
- * (10 s) and `application_name` so an operator sees who is connected (pg_stat_activity). An idle
- * connection that breaks (the server restarted) is dropped and replaced on the next query: the
- * pool's 'error' event is handled so it never crashes the process.
+ * A pool with bounded waits: a connect timeout of a few seconds, a client-side deadline on every
+ * query (pg-client.ts), a server-side statement_timeout (10 s) and `application_name` so an
+ * operator sees who is connected (pg_stat_activity). A connection that breaks, idle or checked out
+ * (the server restarted, an administrator terminated it), is dropped and replaced on the next
+ * query: every client and the pool listen for 'error', so a fault never crashes the process.
  */
 export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DATABASE_DEADLINE_MS,
     idleTimeoutMillis: 30_000,
     statement_timeout: 10_000,
-    query_timeout: 15_000,
+    Client: resilientClient(options.queryDeadlineMs ?? DATABASE_DEADLINE_MS),
     application_name: 'measurement-api',
     keepAlive: true,
   });
@@ -37,7 +47,7 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions = {
 export function openPostgresStore(url: string, options: KyselyStoreOptions & PostgresPoolOptions = {}): AccountStore {
   const pool = createPostgresPool(url, options);
   const db = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool }) });
-  return createKyselyStore(
+  const store = createKyselyStore(
     db,
     {
       name: 'postgres',
@@ -50,4 +60,24 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
     },
     options,
   );
+  const ledger = quotaLedger(pool);
+  return {
+    ...store,
+    // With a charge id, the charge goes through the ledger, so that it can be cancelled if its
+    // outcome is never known (quota-ledger.ts); without one, the store's own statement.
+    async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId) {
+      if (chargeId === undefined) return store.consumeQuotaUpTo(accountId, month, limit, wanted);
+      // The arguments are checked (and an unknown account named) by the store's own method.
+      if (!Number.isSafeInteger(limit) || limit < 0 || !Number.isSafeInteger(wanted) || wanted < 1 || !isQuotaMonth(month)) {
+        return store.consumeQuotaUpTo(accountId, month, limit, wanted);
+      }
+      try {
+        return await ledger.charge(chargeId, accountId, month, limit, wanted);
+      } catch (error) {
+        if ((error as { code?: unknown } | null)?.code === '23503') throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
+        throw error;
+      }
+    },
+    cancelCharges: (ids) => ledger.cancel(ids),
+  };
 }

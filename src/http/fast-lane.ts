@@ -220,9 +220,28 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     Object.assign(headers, API_SECURITY_HEADERS);
     if (shared) Object.assign(headers, SHARED_CORS_HEADERS);
     headers['x-request-id'] = context.requestId;
-    const limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in headers);
-    Object.assign(headers, limits instanceof Promise ? await limits : limits);
+    let limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in headers);
+    if (limits instanceof Promise) {
+      try {
+        limits = await limits;
+      } catch (error) {
+        // The quota could not be read for the headers (the database went away): a GraphQL result
+        // stands without them; a REST answer becomes that error in the contract's shape (503 with
+        // Retry-After), not a bare 500.
+        if (label === GRAPHQL_LABEL) limits = {};
+        else return failLimits(error);
+      }
+    }
+    Object.assign(headers, limits);
     post({ req, res, label, started, status: parts.status, headers, body: parts.body, context });
+
+    function failLimits(error: unknown) {
+      if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+      const failed = restErrorParts(toApiError(error), context.requestId);
+      Object.assign(failed.headers, API_SECURITY_HEADERS, { 'x-request-id': context.requestId });
+      if (shared) Object.assign(failed.headers, SHARED_CORS_HEADERS);
+      post({ req, res, label, started, status: failed.status, headers: failed.headers, body: failed.body, context });
+    }
   };
 
   /**

@@ -2,6 +2,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { createClient } from 'redis';
 import { ApiError } from '../domain/errors';
 import { type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../domain/rate-limit';
+import { guardedRedisClient, redisGuard, type RedisGuard } from '../redis-deadline';
 
 /**
  * Request rate limits (contract section 7): per client IP on public routes, per API key on keyed
@@ -53,13 +54,16 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     key: { name: 'per-key', limit: options.keyPerSecond, windowSeconds: 1, description: 'a second per API key' },
   };
   const prefix = options.keyPrefix ?? 'msr:rl';
-  const redis = options.redisUrl === undefined ? undefined : await connectRedis(options);
+  const connected = options.redisUrl === undefined ? undefined : await connectRedis(options);
+  const redis = connected?.client;
+  const guard = connected?.guard;
   const limiterOf = (kind: string, points: number, duration: number): RateLimiterAbstract => {
     const base = { points, duration, keyPrefix: `${prefix}:${kind}` };
-    if (!redis) return new RateLimiterMemory(base);
-    // The insurance limiter answers while Redis is down (commands fail at once: no offline queue),
-    // so an outage degrades to per-instance counting instead of failing every request.
-    return new RateLimiterRedis({ ...base, storeClient: redis, useRedisPackage: true, insuranceLimiter: new RateLimiterMemory(base) });
+    if (!redis || !guard) return new RateLimiterMemory(base);
+    // The insurance limiter answers while Redis is down (commands fail at once: no offline queue)
+    // or stalled (no answer within the guard's deadline), so an outage degrades to per-instance
+    // counting instead of failing, or holding, every request.
+    return new RateLimiterRedis({ ...base, storeClient: guardedRedisClient(redis, guard), useRedisPackage: true, insuranceLimiter: new RateLimiterMemory(base) });
   };
   const limiters = {
     public: limiterOf('public', policies.public.limit, policies.public.windowSeconds),
@@ -79,9 +83,10 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
         throw rejection;
       }
     },
-    countedIn: () => (redis?.isReady ? 'redis' : 'memory'),
+    countedIn: () => (redis?.isReady && !guard?.stalled ? 'redis' : 'memory'),
     redisConfigured: redis !== undefined,
     async close() {
+      guard?.stop();
       if (redis?.isReady) await redis.close();
       else redis?.destroy();
     },
@@ -93,9 +98,10 @@ type RedisClient = ReturnType<typeof createClient>;
 /**
  * Connects, waiting at most connectTimeoutMs: Redis down at start-up is an outage like any other
  * (memory counting, one warning), not a reason to refuse to serve. The client keeps reconnecting
- * in the background; every outage is reported once when it starts and once when it ends.
+ * in the background; every outage (down, or stalled past the guard's deadline) is reported once
+ * when it starts and once when it ends.
  */
-async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
+async function connectRedis(options: RateLimitOptions): Promise<{ client: RedisClient; guard: RedisGuard }> {
   const client = createClient({
     url: options.redisUrl,
     disableOfflineQueue: true,
@@ -111,11 +117,13 @@ async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
   };
   // node-redis emits errors as events (each failed reconnect): without a listener one would crash the process.
   client.on('error', wentDown);
-  client.on('ready', () => {
-    if (!down) return;
+  const cameBack = () => {
+    if (!down || guard.stalled) return;
     down = false;
     options.onRedisBack?.();
-  });
+  };
+  client.on('ready', cameBack);
+  const guard = redisGuard({ ping: () => client.ping(), onStall: wentDown, onBack: cameBack });
   const timeoutMs = options.connectTimeoutMs ?? 5000;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
@@ -128,7 +136,7 @@ async function connectRedis(options: RateLimitOptions): Promise<RedisClient> {
   await Promise.race([client.connect().catch((error: Error) => wentDown(error)), refused, timeout]);
   clearTimeout(timer);
   if (!client.isReady) wentDown(new Error(`Redis (REDIS_URL) did not answer within ${timeoutMs} ms`));
-  return client;
+  return { client, guard };
 }
 
 /** The state a rate-limiter-flexible answer describes (what the GraphQL directive hands over too). */

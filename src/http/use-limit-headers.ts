@@ -14,7 +14,8 @@ import { requestContextOf } from './request-context';
 export function useLimitHeaders(quota: QuotaMeter, clock: () => Date): Plugin {
   return {
     async onResponse({ response, serverContext }) {
-      const headers = await limitHeaders(requestContextOf(serverContext), quota, clock, (name) => response.headers.has(name));
+      // A quota that cannot be read (the database went away) leaves its headers out; the answer stands.
+      const headers = await Promise.resolve(limitHeaders(requestContextOf(serverContext), quota, clock, (name) => response.headers.has(name))).catch(() => ({}));
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     },
   };

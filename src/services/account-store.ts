@@ -111,9 +111,17 @@ export interface AccountStore {
   /**
    * Counts as many of `wanted` conversions as the month's quota still allows (0 to `wanted`), in one
    * atomic step: what many requests of one account ask for in one event-loop turn is written at once
-   * (group commit). Committed when the promise resolves. NOT_FOUND for an unknown account.
+   * (group commit). Committed when the promise resolves. NOT_FOUND for an unknown account. With a
+   * `chargeId`, the charge can be cancelled later (cancelCharges) when its outcome stayed unknown.
    */
-  consumeQuotaUpTo(accountId: string, month: string, limit: number, wanted: number): Promise<{ granted: number; used: number }>;
+  consumeQuotaUpTo(accountId: string, month: string, limit: number, wanted: number, chargeId?: string): Promise<{ granted: number; used: number }>;
+  /**
+   * Where a charge's outcome can be unknown to its caller (a network between them: PostgreSQL),
+   * `chargeId` names it and this cancels charges by their ids, idempotently: what a cancelled charge
+   * granted is taken back, and a charge that reaches the database after its cancellation grants
+   * nothing. Absent where a failed call never commits (SQLite, in-process).
+   */
+  cancelCharges?(chargeIds: readonly string[]): Promise<void>;
   /**
    * A number that changes whenever a key is revoked or rotated or an account's plan changes, from
    * any process: a cache of authenticated keys is valid while it stays the same.
@@ -124,6 +132,8 @@ export interface AccountStore {
    * cheap probe in the background, so the state recovers without traffic. Optional: test doubles omit it.
    */
   databaseHealth?(): DatabaseHealth;
+  /** True while the last calls found the database unreachable; unlike databaseHealth, starts no probe. Optional. */
+  knownUnreachable?(): boolean;
   close(): Promise<void>;
 }
 

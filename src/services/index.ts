@@ -60,7 +60,13 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
   // The quote spans of the whole history, computed once per rates revision, for both.
   const facts = historyFacts(rates);
   const currency = createCurrency(rates, clock, facts);
-  const quota = createQuotaMeter(store, clock, (account, count) => metrics?.quotaRefused(account.plan, count));
+  const quota = createQuotaMeter(
+    store,
+    clock,
+    (account, count) => metrics?.quotaRefused(account.plan, count),
+    // Retried until the database answers; the outage itself is logged once by the store.
+    (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
+  );
   const keys = createKeyCache(store);
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Account, AccountStore } from './account-store';
-import type { ApiError } from '../domain/errors';
+import { createChargeCancellations, type ChargeCancellations } from './charge-cancellations';
+import { ApiError } from '../domain/errors';
 import { currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
 import { PLANS } from '../domain/plans';
 
@@ -10,6 +12,8 @@ export interface QuotaMeter {
   state(account: Account): Promise<QuotaState>;
   /** QUOTA_EXCEEDED for this account, without counting or reading anything. */
   refusal(account: Account): ApiError;
+  /** The cancellations of charges whose outcome stayed unknown (see commit below). */
+  readonly cancellations: ChargeCancellations;
 }
 
 /**
@@ -17,10 +21,18 @@ export interface QuotaMeter {
  * turn are written together, one atomic step per account (the store's consumeQuotaUpTo, which
  * never takes a month past the limit, whatever other processes do), and each charge resolves only
  * once that step is committed. What one account asked for in the turn is granted in the order it
- * was asked. Callers charge only after a conversion succeeded, so a failure never costs anything.
+ * was asked. Callers charge only after a conversion succeeded, so a failure never costs anything;
+ * and a charge that fails (its requests are answered with the error) is cancelled by its id, in
+ * case it committed after all (a store that can say so: see AccountStore.cancelCharges).
  */
-export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefused?: (account: Account, count: number) => void): QuotaMeter {
+export function createQuotaMeter(
+  store: AccountStore,
+  clock: () => Date,
+  onRefused?: (account: Account, count: number) => void,
+  onCancelError?: (error: unknown) => void,
+): QuotaMeter {
   const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
+  const cancellations = createChargeCancellations(store, onCancelError);
 
   interface Waiter {
     wanted: number;
@@ -30,9 +42,10 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefus
   let pending = new Map<string, { account: Account; wanted: number; waiters: Waiter[] }>();
 
   const commit = async (account: Account, month: string, wanted: number, waiters: readonly Waiter[]) => {
+    const chargeId = store.cancelCharges ? randomUUID() : undefined;
     try {
       const limit = limitOf(account);
-      const { granted, used } = await store.consumeQuotaUpTo(account.id, month, limit, wanted);
+      const { granted, used } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId);
       let left = granted;
       for (const waiter of waiters) {
         const share = Math.min(waiter.wanted, left);
@@ -41,6 +54,7 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefus
         waiter.resolve({ granted: share, state: { limit, used } });
       }
     } catch (error) {
+      if (chargeId !== undefined) cancellations.cancel(chargeId);
       for (const waiter of waiters) waiter.reject(error);
     }
   };
@@ -66,12 +80,21 @@ export function createQuotaMeter(store: AccountStore, clock: () => Date, onRefus
 
   return {
     chargeUpTo,
+    cancellations,
     refusal: (account) => {
       onRefused?.(account, 1);
       return quotaExceeded(clock(), limitOf(account));
     },
     async state(account) {
+      // Only for headers and planning: while the database is known to be away, fail at once rather
+      // than spend another deadline on a read the answer can do without.
+      if (store.knownUnreachable?.()) throw unavailable();
       return { limit: limitOf(account), used: await store.monthlyUsage(account.id, currentMonth(clock())) };
     },
   };
+}
+
+/** What a read refused while the database is away answers (the store's own faults say the same). */
+function unavailable(): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'The account database is unavailable; try again shortly.', { retryAfterSeconds: 5 });
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { NO_DEADLINE } from '../pg-client';
 
 /** Locks shared by every process on one rates database. */
 export interface RatesLocks {
@@ -31,7 +32,8 @@ export function pgLocks(pool: pg.Pool): RatesLocks {
     const client = await pool.connect();
     let locked: boolean;
     try {
-      if (wait) locked = (await client.query('SELECT pg_advisory_lock($1)', [key]), true);
+      // Waiting for another process's write is not a stall: no deadline on this one.
+      if (wait) locked = (await client.query({ text: 'SELECT pg_advisory_lock($1)', values: [key], [NO_DEADLINE]: true } as pg.QueryConfig), true);
       else locked = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key])).rows[0]?.locked === true;
     } catch (error) {
       client.release(error as Error);

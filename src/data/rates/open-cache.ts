@@ -58,7 +58,8 @@ export function openPostgresCache(pool: pg.Pool | string, prefix = 'rates', fron
   const owned = typeof pool === 'string' ? createPostgresPool(pool, { max: 6 }) : undefined;
   const shared = owned ?? (pool as pg.Pool);
   // An idle client's error (the server restarted) is emitted on the pool: unhandled, it would end the process.
-  owned?.on('error', (error) => logger?.warn({ err: error }, 'rates database connection lost'));
+  // The outage itself is logged once by the rates service's revision check, not once per connection.
+  owned?.on('error', (error) => logger?.debug({ err: error }, 'rates database connection lost'));
   const ready = tablesOnce(shared);
   const keyv = (namespace: string) => new Keyv({ store: new PgKeyvStore(shared, ready), namespace, throwOnErrors: true });
   return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => void (await owned?.end()), { front, locks: pgLocks(shared), channel: pgRevisionChannel(shared) });

@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
 import type { Publication } from '../../domain/ecb';
+import { REDIS_DEADLINE_MS, redisGuard, type RedisGuard } from '../../redis-deadline';
 import type { RedisWatch } from '../../redis-outage';
 
 type Rates = Record<string, string>;
@@ -12,7 +13,7 @@ export interface RedisFrontOptions {
   prefix: string;
   /** Told once when an outage starts and once when it ends (never per request). */
   watch?: RedisWatch | undefined;
-  /** A Redis command that takes longer fails and the database answers instead (default 1000 ms). */
+  /** A Redis command that takes longer fails and the database answers instead (default REDIS_DEADLINE_MS, 250 ms). */
   commandTimeoutMs?: number;
 }
 
@@ -26,17 +27,23 @@ export class RedisFront {
   private readonly client;
   private readonly prefix: string;
   private readonly watch: RedisWatch | undefined;
-  private readonly timeoutMs: number;
+  private readonly guard: RedisGuard;
   private down = false;
   /** Dates whose write failed while Redis was down: deleted when it is back, so no old value outlives a correction. */
   private readonly unsynced = new Set<string>();
   /** Settles when the first connection attempt has (connectTimeout at most): the first reads wait for it, later ones never wait. */
   private readonly firstAttempt: Promise<void>;
 
-  constructor({ url, prefix, watch, commandTimeoutMs = 1000 }: RedisFrontOptions) {
+  constructor({ url, prefix, watch, commandTimeoutMs = REDIS_DEADLINE_MS }: RedisFrontOptions) {
     this.prefix = prefix;
     this.watch = watch;
-    this.timeoutMs = commandTimeoutMs;
+    // A stalled connection fails each read within the deadline, then at once until Redis answers a probe.
+    this.guard = redisGuard({
+      ping: () => this.client.ping(),
+      deadlineMs: commandTimeoutMs,
+      onStall: (error) => this.failed(error),
+      onBack: () => void this.recovered(),
+    });
     this.client = createClient({
       url,
       // Fail at once while disconnected instead of queueing requests behind the reconnect loop.
@@ -60,9 +67,9 @@ export class RedisFront {
     this.client.connect().catch((error: unknown) => this.failed(error));
   }
 
-  /** True while connected. */
+  /** True while connected and answering. */
   get available(): boolean {
-    return this.client.isReady;
+    return this.client.isReady && !this.guard.stalled;
   }
 
   /** The cached rates of these dates, undefined where missing or when Redis fails. */
@@ -71,7 +78,7 @@ export class RedisFront {
     await this.firstAttempt;
     if (!this.client.isReady) return dates.map(() => undefined);
     try {
-      const values = await this.client.withCommandOptions({ timeout: this.timeoutMs }).mGet(dates.map((date) => this.keyOf(date)));
+      const values = await this.guard.run(() => this.client.mGet(dates.map((date) => this.keyOf(date))));
       if (this.down || this.unsynced.size > 0) void this.recovered();
       return values.map((value) => (typeof value === 'string' ? (JSON.parse(value) as Rates) : undefined));
     } catch (error) {
@@ -90,9 +97,9 @@ export class RedisFront {
     await this.firstAttempt;
     try {
       if (!this.client.isReady) throw new Error('Redis is not connected');
-      const multi = this.client.withCommandOptions({ timeout: this.timeoutMs }).multi();
+      const multi = this.client.multi();
       for (const pub of pubs) multi.set(this.keyOf(pub.date), JSON.stringify(pub.rates), { EX: TTL_SECONDS });
-      await multi.execAsPipeline();
+      await this.guard.run(() => multi.execAsPipeline());
     } catch (error) {
       if (written) for (const pub of pubs) this.unsynced.add(pub.date);
       this.failed(error);
@@ -109,6 +116,7 @@ export class RedisFront {
   }
 
   async close(): Promise<void> {
+    this.guard.stop();
     if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
     else this.client.destroy();
   }
@@ -132,7 +140,7 @@ export class RedisFront {
         this.failed(error);
       });
     }
-    if (!this.down) return;
+    if (!this.down || this.guard.stalled) return;
     this.down = false;
     this.watch?.back();
   }

@@ -9,11 +9,14 @@ export interface RevisionChannel {
 }
 
 const CHANNEL = 'rates_revision';
-const RECONNECT_MS = 1_000;
+/** The first reconnection waits this long, doubled on each failure up to MAX_RECONNECT_MS. */
+const RECONNECT_MS = 250;
+const MAX_RECONNECT_MS = 4_000;
 
 /**
- * PostgreSQL LISTEN/NOTIFY on one connection held from the pool. A lost connection is replaced
- * after a second, and `onChange` runs once more then, for an announcement missed meanwhile; while
+ * PostgreSQL LISTEN/NOTIFY on one connection held from the pool. A lost connection (its 'error' is
+ * always handled: a broken LISTEN client never ends the process) is replaced with a backoff, and
+ * `onChange` runs once more after each reconnection, for an announcement missed meanwhile; while
  * none is held, the periodic revision check alone keeps the instances in step.
  */
 export function pgRevisionChannel(pool: pg.Pool): RevisionChannel {
@@ -25,21 +28,25 @@ export function pgRevisionChannel(pool: pg.Pool): RevisionChannel {
       let stopped = false;
       let held: pg.PoolClient | undefined;
       let timer: NodeJS.Timeout | undefined;
+      let wait = RECONNECT_MS;
+      const retry = () => {
+        if (stopped) return;
+        timer = setTimeout(() => void connect(), wait);
+        timer.unref();
+        wait = Math.min(MAX_RECONNECT_MS, wait * 2);
+      };
       const drop = (client: pg.PoolClient, error?: Error) => {
         if (held !== client) return;
         held = undefined;
         client.release(error ?? true);
-        if (!stopped) {
-          timer = setTimeout(() => void connect(), RECONNECT_MS);
-          timer.unref();
-        }
+        retry();
       };
       const connect = async () => {
         let client: pg.PoolClient;
         try {
           client = await pool.connect();
         } catch {
-          if (!stopped) timer = setTimeout(() => void connect(), RECONNECT_MS).unref();
+          retry();
           return;
         }
         if (stopped) return client.release();
@@ -48,6 +55,7 @@ export function pgRevisionChannel(pool: pg.Pool): RevisionChannel {
         client.on('error', (error) => drop(client, error));
         try {
           await client.query(`LISTEN ${CHANNEL}`);
+          wait = RECONNECT_MS;
           onChange();
         } catch (error) {
           drop(client, error as Error);

@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import { NO_DEADLINE } from './pg-client';
+
+/**
+ * Charges that can be cancelled by their id, on PostgreSQL. A charge whose answer never arrived
+ * (deadline passed, connection lost) may still commit later: the statement can sit in a network
+ * buffer and reach the server after the request was answered 503. So every charge writes a row of
+ * its own id in the same transaction as the usage it adds, and a request that gives up cancels that
+ * id (cancelCharges): whichever reaches the server first, the two serialise on the id's primary key.
+ * - the cancellation first: it leaves a cancelled row; the charge finds the id taken and grants 0;
+ * - the charge first (or still running: the cancellation waits for its commit): the cancellation
+ *   marks the row cancelled and takes the granted amount back out of the usage, once (a second
+ *   cancellation of the same id finds it cancelled and does nothing).
+ * Rows older than KEEP are pruned: long after any late statement could still arrive.
+ */
+const DDL = `
+CREATE TABLE IF NOT EXISTS quota_charges (
+  id          TEXT PRIMARY KEY,
+  account_id  TEXT NOT NULL,
+  month       TEXT NOT NULL,
+  granted     BIGINT NOT NULL DEFAULT 0,
+  cancelled   BOOLEAN NOT NULL DEFAULT false,
+  created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS quota_charges_created ON quota_charges (created_at);
+CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, OUT o_granted bigint, OUT o_used bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_before bigint;
+BEGIN
+  INSERT INTO quota_charges (id, account_id, month) VALUES (p_id, p_account, p_month) ON CONFLICT (id) DO NOTHING;
+  IF NOT FOUND THEN
+    -- Cancelled before it ran: it counts nothing.
+    o_granted := 0;
+    SELECT coalesce(max(u.used), 0) INTO o_used FROM usage u WHERE u.account_id = p_account AND u.month = p_month;
+    RETURN;
+  END IF;
+  INSERT INTO usage (account_id, month, used) VALUES (p_account, p_month, 0) ON CONFLICT (account_id, month) DO NOTHING;
+  SELECT u.used INTO v_before FROM usage u WHERE u.account_id = p_account AND u.month = p_month FOR UPDATE;
+  o_granted := greatest(0, least(p_wanted, p_limit - v_before));
+  o_used := v_before;
+  IF o_granted > 0 THEN
+    UPDATE usage u SET used = u.used + o_granted WHERE u.account_id = p_account AND u.month = p_month RETURNING u.used INTO o_used;
+    UPDATE quota_charges SET granted = o_granted WHERE id = p_id;
+  END IF;
+END
+$$;
+-- One id at a time, each statement with a fresh snapshot: the usage row a racing charge created
+-- (the month's first) is seen once that charge has committed, which the ledger insert waits for.
+CREATE OR REPLACE FUNCTION cancel_quota_charges(p_ids text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_id text;
+  v_account text;
+  v_month text;
+  v_granted bigint;
+BEGIN
+  FOREACH v_id IN ARRAY p_ids LOOP
+    INSERT INTO quota_charges (id, account_id, month, cancelled) VALUES (v_id, '', '', true)
+    ON CONFLICT (id) DO UPDATE SET cancelled = true WHERE NOT quota_charges.cancelled
+    RETURNING quota_charges.account_id, quota_charges.month, quota_charges.granted INTO v_account, v_month, v_granted;
+    IF FOUND AND v_granted > 0 THEN
+      UPDATE usage u SET used = u.used - v_granted WHERE u.account_id = v_account AND u.month = v_month;
+    END IF;
+  END LOOP;
+END
+$$;
+`;
+
+/** Any fixed number: keeps two processes' first CREATE OR REPLACE from racing. */
+const LEDGER_LOCK = 0x5175_6f74; // "Quot"
+/** How long a charge's row is kept: a late statement arrives within TCP's retransmission limits, minutes at most. */
+const KEEP = '10 minutes';
+const PRUNE_EVERY_MS = 60_000;
+
+export interface QuotaLedger {
+  /** Grants up to `wanted` under `limit` as charge `id` (one round trip); what was granted and the usage after. */
+  charge(id: string, accountId: string, month: string, limit: number, wanted: number): Promise<{ granted: number; used: number }>;
+  /** Cancels these charges (idempotent): what they granted is taken back; one not run yet will grant nothing. */
+  cancel(ids: readonly string[]): Promise<void>;
+}
+
+export function quotaLedger(pool: pg.Pool): QuotaLedger {
+  let ready: Promise<void> | undefined;
+  let prunedAt = 0;
+  const ensure = () =>
+    (ready ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query({ text: 'SELECT pg_advisory_xact_lock($1)', values: [LEDGER_LOCK], [NO_DEADLINE]: true } as pg.QueryConfig);
+        await client.query(DDL);
+        await client.query('COMMIT');
+        client.release();
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+    })().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    }));
+  const prune = () => {
+    const now = Date.now();
+    if (now - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = now;
+    pool.query(`DELETE FROM quota_charges WHERE created_at < now() - interval '${KEEP}'`).catch(() => undefined);
+  };
+  return {
+    async charge(id, accountId, month, limit, wanted) {
+      await ensure();
+      prune();
+      const { rows } = await pool.query<{ o_granted: string; o_used: string }>('SELECT o_granted, o_used FROM charge_quota($1, $2, $3, $4, $5)', [id, accountId, month, wanted, limit]);
+      return { granted: Number(rows[0]!.o_granted), used: Number(rows[0]!.o_used) };
+    },
+    async cancel(ids) {
+      if (ids.length === 0) return;
+      await ensure();
+      await pool.query('SELECT cancel_quota_charges($1::text[])', [[...new Set(ids)]]);
+    },
+  };
+}
