@@ -3,6 +3,7 @@ import { createClient } from 'redis';
 import { ApiError } from '../domain/errors';
 import { type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../domain/rate-limit';
 import { guardedRedisClient, redisGuard, type RedisGuard } from '../redis-deadline';
+import { consumeByTurn } from './rate-limit-turns';
 
 /**
  * Request rate limits (contract section 7): per client IP on public routes, per API key on keyed
@@ -69,6 +70,11 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     public: limiterOf('public', policies.public.limit, policies.public.windowSeconds),
     key: limiterOf('key', policies.key.limit, policies.key.windowSeconds),
   };
+  // With Redis, a bucket's requests of one event-loop turn spend in one round trip (rate-limit-turns.ts);
+  // in memory a consume is a Map update, which waiting for the turn's end would only delay.
+  const spend: Record<RateLimitKind, (bucket: string) => Promise<RateLimiterRes>> = redis
+    ? { public: consumeByTurn(limiters.public, policies.public.limit), key: consumeByTurn(limiters.key, policies.key.limit) }
+    : { public: (bucket) => limiters.public.consume(bucket), key: (bucket) => limiters.key.consume(bucket) };
 
   return {
     policies,
@@ -76,7 +82,7 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     create: (name, points, windowSeconds) => limiterOf(name, points, windowSeconds),
     async consume(kind, bucket) {
       try {
-        return rateLimitState(policies[kind], await limiters[kind].consume(bucket));
+        return rateLimitState(policies[kind], await spend[kind](bucket));
       } catch (rejection) {
         // rate-limiter-flexible rejects with a RateLimiterRes when over the limit, an Error otherwise.
         if (rejection instanceof RateLimiterRes) throw rateLimitExceeded(rateLimitState(policies[kind], rejection));
