@@ -76,9 +76,12 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     ? { public: consumeByTurn(limiters.public, policies.public.limit), key: consumeByTurn(limiters.key, policies.key.limit) }
     : { public: (bucket) => limiters.public.consume(bucket), key: (bucket) => limiters.key.consume(bucket) };
 
+  // The GraphQL directive consumes through `limiters` itself: its one-point consumes take the same turn.
+  const shared: Record<RateLimitKind, RateLimiterAbstract> = redis ? { public: byTurn(limiters.public, spend.public), key: byTurn(limiters.key, spend.key) } : limiters;
+
   return {
     policies,
-    limiters,
+    limiters: shared,
     create: (name, points, windowSeconds) => limiterOf(name, points, windowSeconds),
     async consume(kind, bucket) {
       try {
@@ -97,6 +100,16 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
       else redis?.destroy();
     },
   };
+}
+
+/** The limiter, with its plain one-point consume(bucket) spent by the turn (`spend`); every other call as it is. */
+function byTurn(limiter: RateLimiterAbstract, spend: (bucket: string) => Promise<RateLimiterRes>): RateLimiterAbstract {
+  return new Proxy(limiter, {
+    get(target, prop, receiver) {
+      if (prop !== 'consume') return Reflect.get(target, prop, receiver) as unknown;
+      return (key: string | number, points = 1, options?: object) => (points === 1 && options === undefined ? spend(String(key)) : target.consume(key, points, options));
+    },
+  });
 }
 
 type RedisClient = ReturnType<typeof createClient>;

@@ -32,6 +32,7 @@ if (!REDIS_URL && process.env['CI']) throw new Error('TEST_REDIS_URL is unset: C
 const CLIENTS = 8;
 const PER_CLIENT = 40;
 const CONVERT = '/v1/convert?value=12.5&from=inch&to=centimeter';
+const CONVERT_QUERY = '{ convert(value: "12.5", from: "inch", to: "centimeter") { result { value } } }';
 /** Redis commands per request when every client sends the same key: one per turn, not per request. */
 const REDIS_ONE_KEY = 0.5;
 
@@ -112,12 +113,15 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
   });
 
   /** CLIENTS loops, each sending PER_CLIENT requests one after the other; every answer must be 200. */
-  async function load(keys: readonly string[]): Promise<number> {
+  async function load(keys: readonly string[], graphql: boolean): Promise<number> {
     let sent = 0;
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, c) => {
         for (let i = 0; i < PER_CLIENT; i += 1) {
-          const response = await fetch(base + CONVERT, { headers: { authorization: `Bearer ${keys[c % keys.length]}` } });
+          const authorization = `Bearer ${keys[c % keys.length]}`;
+          const response = graphql
+            ? await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ query: CONVERT_QUERY }) })
+            : await fetch(base + CONVERT, { headers: { authorization } });
           const body = await response.text();
           expect(response.status, body).toBe(200);
           sent += 1;
@@ -127,13 +131,13 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     return sent;
   }
 
-  async function measure(keys: readonly string[]) {
+  async function measure(keys: readonly string[], graphql = false) {
     // Warm: the keys cached, the charge function created, the connections open.
-    await load(keys);
+    await load(keys, graphql);
     redisCommands = [];
     statements.start();
     countingRedis = true;
-    const sent = await load(keys);
+    const sent = await load(keys, graphql);
     // MONITOR's lines arrive after the answers: wait until the count stops moving.
     let before = -1;
     while (before !== redisCommands.length) {
@@ -164,6 +168,14 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(REDIS_ONE_KEY);
     expect(result.redisPerRequest).toBeGreaterThan(0);
     process.stdout.write(`round trips, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
+  });
+
+  it('POST /graphql convert: the same bounds with one key (the directive spends by the turn too)', async () => {
+    const result = await measure(await newKeys(1), true);
+    expect(result.sqlPerRequest, result.sql.slice(0, 20).join('\n')).toBeLessThanOrEqual(0.6);
+    expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(REDIS_ONE_KEY);
+    expect(result.redisPerRequest).toBeGreaterThan(0);
+    process.stdout.write(`round trips, GraphQL, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
   });
 
   it('a key per client: a charge per account and turn, at most one Redis command per request', async () => {
