@@ -6,6 +6,9 @@
  * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
  * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
  * --tsx runs the server child under tsx instead of compiled (as --profile does).
+ * --database postgres --redis: the app on PostgreSQL (TEST_DATABASE_URL, a database made for the run
+ * and dropped after it) and Redis (TEST_REDIS_URL); --configs sqlite,postgres+redis measures several
+ * configurations in one run, one app child each, the targets taking turns (scripts/bench/configs.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { batchAccountsFor } from './bench/batch';
+import { CONFIG_NAMES, configsFrom, connectConfig, type BenchConfig } from './bench/configs';
+import { formatComparison } from './bench/compare';
 import { loadOn, type LoadOptions, type Measurement } from './bench/load';
 import type { MemoryFigures, MemoryReport } from './bench/memory';
 import { formatReport, problems, ratios, runInfo } from './bench/report';
@@ -30,7 +35,7 @@ import {
 } from './bench/targets';
 
 const IDS = [...TARGET_IDS, 'rss'];
-const USAGE = `usage: npm run bench -- [--duration 10] [--rounds 5] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx]`;
+const USAGE = `usage: npm run bench -- [--duration 10] [--rounds 5] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx] [--database sqlite|postgres] [--redis] [--configs ${CONFIG_NAMES.join('|')},…] (postgres: TEST_DATABASE_URL, redis: TEST_REDIS_URL)`;
 const DEFAULT_RATES_FILE = fileURLToPath(new URL('../../shared/ecb/eurofxref-hist.zip', import.meta.url));
 
 /** The command line, checked before anything starts: a typo must not cost a minute of load. */
@@ -48,6 +53,9 @@ function readArgs() {
       'heap-snapshot': { type: 'string' },
       json: { type: 'boolean', default: false },
       tsx: { type: 'boolean', default: false },
+      database: { type: 'string' },
+      redis: { type: 'boolean', default: false },
+      configs: { type: 'string' },
     },
   });
   const count = (name: 'duration' | 'rounds' | 'warmup' | 'connections' | 'pipelining', min: number): number => {
@@ -67,7 +75,8 @@ function readArgs() {
   const unknown = only?.filter((id) => !IDS.includes(id));
   if (unknown?.length) throw new Error(`--only: unknown id ${unknown.join(', ')} (ids: ${IDS.join(', ')})`);
   const wants = (id: string) => !only || only.includes(id);
-  return { ...values, options, wants };
+  const configs = configsFrom(values, process.env);
+  return { ...values, options, wants, configs };
 }
 
 /** The ECB history for the memory figures, or why there are none. */
@@ -124,26 +133,41 @@ async function startChild<Ready>(name: ChildName, compiled: boolean, argument: o
 }
 
 /**
- * The app's child first (its answer to GET /v1/convert is what the bare handlers repeat), then the
- * comparison servers' child. Only the app's child is CPU-profiled (--profile).
+ * The app's children first, one per configuration (the first one's answer to GET /v1/convert is
+ * what the bare handlers repeat), then the comparison servers' child. Only the apps' children are
+ * CPU-profiled (--profile). What was started is stopped again if a later child fails.
  */
-async function startServers(profileDir: string | undefined, compiled: boolean, serversOptions: ServersOptions) {
+async function startServers(profileDir: string | undefined, compiled: boolean, perConfig: readonly ServersOptions[]) {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const app = await startChild<AppServersReady>('app', compiled, serversOptions, profile);
+  const apps: { child: ChildProcess; ready: AppServersReady }[] = [];
   try {
-    const { convertBody, contentType, answerHeaders } = app.ready;
+    for (const options of perConfig) apps.push(await startChild<AppServersReady>('app', compiled, options, profile));
+    const { convertBody, contentType, answerHeaders } = apps[0]!.ready;
     const bareOptions: BareServersOptions = { convertBody, contentType, answerHeaders };
     const bare = await startChild<BareServersReady>('bare', true, bareOptions);
-    return { children: { app: app.child, bare: bare.child }, ready: { ...app.ready, ...bare.ready } satisfies ServersReady };
+    return { apps, bare };
   } catch (error) {
-    await stopServers(app.child);
+    await Promise.all(apps.map((app) => stopServers(app.child)));
     throw error;
   }
 }
 
-/** The child whose CPU a target's row reports: the app's for the app rows, the other one's for the rest. */
-function childOf(kind: Target['kind']): ChildName {
-  return kind === 'app' ? 'app' : 'bare';
+/**
+ * Every configuration's targets: the comparison rows once, with the first configuration; the app's
+ * rows for each. With several configurations an app row's id and label name its configuration
+ * (`rest@postgres+redis`); `--only` still takes the plain ids.
+ */
+function targetsOf(configs: readonly BenchConfig[], apps: readonly { child: ChildProcess; ready: AppServersReady }[], bare: { child: ChildProcess; ready: BareServersReady }, wants: (id: string) => boolean) {
+  const several = configs.length > 1;
+  return configs.flatMap((config, i) =>
+    benchTargets({ ...apps[i]!.ready, ...bare.ready } satisfies ServersReady)
+      .filter((t) => wants(t.id) && (i === 0 || t.kind === 'app'))
+      .map((t) => {
+        if (t.kind !== 'app') return { target: t, child: bare.child };
+        const target: Target = several ? { ...t, id: `${t.id}@${config.name}`, label: `${t.label} [${config.name}]` } : t;
+        return { target, child: apps[i]!.child };
+      }),
+  );
 }
 
 /** The child's memory once every row ran. */
@@ -190,44 +214,54 @@ async function main(): Promise<number> {
   }
   const { options, wants } = args;
   const compiled = !args.tsx && !args.profile;
-  const info = runInfo(command, options, compiled ? 'compiled (esbuild bundle, plain node, as npm start)' : 'under tsx (transpiled at run time)');
-  const serversOptions: ServersOptions = {
+  const { configs } = args;
+  const info = runInfo(command, options, compiled ? 'compiled (esbuild bundle, plain node, as npm start)' : 'under tsx (transpiled at run time)', configs.map((c) => c.name));
+  const base: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
     ...ratesFileFor(wants('rss'), args['rates-file']),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
-  if (serversOptions.ratesFile) log(`loading the ECB history ${serversOptions.ratesFile} in the app's server child…`);
-  const { children, ready } = await startServers(args.profile, compiled, serversOptions);
+  if (base.ratesFile) log(`loading the ECB history ${base.ratesFile} in the app's server child…`);
+  const connected: Awaited<ReturnType<typeof connectConfig>>[] = [];
   const rows: Measurement[] = [];
-  let memory: MemoryReport = ready.memory;
+  let memory: MemoryReport = { skipped: 'not measured' };
   try {
-    const targets = benchTargets(ready).filter((t) => wants(t.id));
-    // Every target must give its right answer before any load: a fast 401 is not a result.
-    const expected = new Map<string, string>();
-    for (const target of targets) expected.set(target.id, await verifyTarget(target));
-    // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU. The
-    // targets take turns, one slice each per round, so every row is measured across the whole run.
-    const loads = targets.map((target) => ({ target, load: loadOn(target, expected.get(target.id)!, options, () => askCpu(children[childOf(target.kind)])) }));
-    const seconds = options.duration / options.rounds;
-    for (let round = 1; round <= options.rounds; round += 1) {
-      log(`round ${round} of ${options.rounds}: ${seconds} s per target…`);
-      for (const { target, load } of loads) {
-        if (round === 1 && options.warmup > 0) {
-          log(`  ${target.label}: ${options.warmup} s warm-up`);
-          await load.warmUp();
+    for (const config of configs) connected.push(await connectConfig(config, process.env));
+    // The memory figures (the ECB history, a heap snapshot) are the first configuration's only.
+    const perConfig = connected.map(({ connection }, i): ServersOptions => (i === 0 ? { ...base, connection } : { batchAccounts: base.batchAccounts, memorySkipped: base.memorySkipped ?? 'measured for the first configuration only', connection }));
+    const { apps, bare } = await startServers(args.profile, compiled, perConfig);
+    memory = apps[0]!.ready.memory;
+    try {
+      const targets = targetsOf(configs, apps, bare, wants);
+      // Every target must give its right answer before any load: a fast 401 is not a result.
+      const expected = new Map<string, string>();
+      for (const { target } of targets) expected.set(target.id, await verifyTarget(target));
+      // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU. The
+      // targets take turns, one slice each per round, so every row is measured across the whole run.
+      const loads = targets.map(({ target, child }) => ({ target, load: loadOn(target, expected.get(target.id)!, options, () => askCpu(child)) }));
+      const seconds = options.duration / options.rounds;
+      for (let round = 1; round <= options.rounds; round += 1) {
+        log(`round ${round} of ${options.rounds}: ${seconds} s per target…`);
+        for (const { target, load } of loads) {
+          if (round === 1 && options.warmup > 0) {
+            log(`  ${target.label}: ${options.warmup} s warm-up`);
+            await load.warmUp();
+          }
+          await load.slice(seconds);
         }
-        await load.slice(seconds);
       }
+      rows.push(...loads.map(({ load }) => load.result()));
+      if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(apps[0]!.child) };
+    } finally {
+      await Promise.all([...apps.map((app) => stopServers(app.child)), stopServers(bare.child)]);
     }
-    rows.push(...loads.map(({ load }) => load.result()));
-    if (!('skipped' in memory) && rows.length > 0) memory = { ...memory, end: await askMemory(children.app) };
   } finally {
-    await Promise.all([stopServers(children.app), stopServers(children.bare)]);
+    await Promise.all(connected.map((c) => c.drop().catch((error: unknown) => log(`could not drop the bench database: ${(error as Error).message}`))));
   }
   const failed = problems(rows);
-  const json = { ...info, results: rows, ratios: ratios(rows), memory, batchAccounts: serversOptions.batchAccounts, problems: failed };
+  const json = { ...info, results: rows, ratios: ratios(rows), memory, batchAccounts: base.batchAccounts, problems: failed };
   if (args.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  else process.stdout.write(`${formatReport(info, rows, memory)}\n`);
+  else process.stdout.write(`${formatReport(info, rows, memory)}\n${formatComparison(configs.map((c) => c.name), rows)}`);
   for (const line of failed) log(`FAILED ${line}`);
   return failed.length === 0 ? 0 : 1;
 }

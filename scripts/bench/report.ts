@@ -12,10 +12,12 @@ export interface RunInfo {
   command: string;
   setup: string;
   options: LoadOptions;
+  /** The app configurations measured (scripts/bench/configs.ts), in the order they are compared. */
+  configs: string[];
 }
 
 /** Taken when the run starts, so that the date and the load average describe the run, not its end. */
-export function runInfo(command: string, options: LoadOptions, child = 'under tsx'): RunInfo {
+export function runInfo(command: string, options: LoadOptions, child = 'under tsx', configs: string[] = ['sqlite']): RunInfo {
   const cpus = os.cpus();
   return {
     node: process.version,
@@ -27,8 +29,10 @@ export function runInfo(command: string, options: LoadOptions, child = 'under ts
     setup:
       'the app in one child process, the baseline, the reference and the Express peer in another (so that none shares what the app\'s process holds), ' +
       'autocannon in this one (so the load generator does not share the servers\' event loop); ' +
-      `loopback 127.0.0.1; one target at a time; the app's child ${child}`,
+      `loopback 127.0.0.1; one target at a time; the app's child ${child}; ` +
+      `configuration${configs.length === 1 ? '' : 's'} ${configs.join(', ')} (PostgreSQL and Redis, when named, run outside the app's process: their CPU is not in the app's)`,
     options,
+    configs,
   };
 }
 

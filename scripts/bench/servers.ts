@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { openStore } from '../../src/data/open-store';
+import { migrateDatabase, openStore } from '../../src/data/open-store';
 import { createRatesService } from '../../src/data/rates';
 import { parseTrustProxy } from '../../src/domain/client-ip';
 import { createHttpServer } from '../../src/http/node-server';
@@ -37,6 +37,9 @@ const config = loadConfig({
   KEY_RATE_LIMIT: '1000000',
   // main.ts's path: the rates service imports RATES_FILE when it starts.
   ...(options.ratesFile ? { RATES_FILE: options.ratesFile } : {}),
+  // The production configuration (configs.ts): a database made for this run, this run's Redis prefix.
+  ...(options.connection?.databaseUrl ? { DATABASE_URL: options.connection.databaseUrl } : {}),
+  ...(options.connection?.redisUrl ? { REDIS_URL: options.connection.redisUrl } : {}),
 });
 const logger = createLogger('silent');
 const store = openStore(config);
@@ -80,8 +83,18 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
 }
 
 async function start(): Promise<AppServersReady> {
-  // In-memory counters, as one instance without REDIS_URL runs.
-  limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
+  // As main.ts: the schema first (PostgreSQL connects lazily; SQLite migrated on open).
+  if (config.database.kind === 'postgres') await migrateDatabase(config);
+  // In-memory counters, as one instance without REDIS_URL runs; with it, shared counters in Redis.
+  limiters = await createRateLimiters({
+    publicPerMinute: config.publicRateLimit,
+    keyPerSecond: config.keyRateLimit,
+    redisUrl: config.redisUrl,
+    ...(options.connection?.redisPrefix ? { keyPrefix: options.connection.redisPrefix } : {}),
+    // Figures counted in memory would not be the production configuration's: say so on stderr.
+    onRedisDown: (error) => process.stderr.write(`bench: Redis (TEST_REDIS_URL) unavailable, counting in memory: ${error.message}\n`),
+  });
+  if (config.redisUrl && limiters.countedIn() !== 'redis') throw new Error('Redis (TEST_REDIS_URL) did not answer: the run would count in memory');
   const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics });
   const key = await businessKey();
   const batchKeys: string[] = [];

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { batchItems, checkBatchAnswer } from './batch';
+import type { ConfigConnection } from './configs';
 import type { MemoryReport } from './memory';
 
 /** What the parent tells the app's child, servers.ts (its one argument, as JSON). */
@@ -12,6 +13,8 @@ export interface ServersOptions {
   memorySkipped?: string;
   /** Where to write a V8 heap snapshot once the history is loaded (after the memory figures). */
   heapSnapshot?: string;
+  /** PostgreSQL and/or Redis for this child's app (configs.ts); absent: the SQLite default, memory counters. */
+  connection?: ConfigConnection;
 }
 
 /** What the app's child (servers.ts) reports once the app listens on loopback. */

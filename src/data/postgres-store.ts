@@ -79,5 +79,12 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
       }
     },
     cancelCharges: (ids) => ledger.cancel(ids),
+    // Read once per event-loop turn by every instance (key-cache.ts): a named statement, parsed and
+    // planned once per connection, without Kysely's compilation on each read.
+    async keysRevision() {
+      const { rows } = await pool.query<{ value: string }>({ name: 'keys_revision', text: "SELECT value FROM revisions WHERE name = 'keys'" });
+      if (rows.length === 0) throw new Error('the keys revision is missing (migrations not applied)');
+      return Number(rows[0]!.value);
+    },
   };
 }

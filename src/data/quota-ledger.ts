@@ -110,7 +110,8 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
     async charge(id, accountId, month, limit, wanted) {
       await ensure();
       prune();
-      const { rows } = await pool.query<{ o_granted: string; o_used: string }>('SELECT o_granted, o_used FROM charge_quota($1, $2, $3, $4, $5)', [id, accountId, month, wanted, limit]);
+      // Named: parsed and planned once per connection, then only bound and executed.
+      const { rows } = await pool.query<{ o_granted: string; o_used: string }>({ name: 'charge_quota', text: 'SELECT o_granted, o_used FROM charge_quota($1, $2, $3, $4, $5)', values: [id, accountId, month, wanted, limit] });
       return { granted: Number(rows[0]!.o_granted), used: Number(rows[0]!.o_used) };
     },
     async cancel(ids) {

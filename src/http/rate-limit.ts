@@ -3,6 +3,7 @@ import { createClient } from 'redis';
 import { ApiError } from '../domain/errors';
 import { type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../domain/rate-limit';
 import { guardedRedisClient, redisGuard, type RedisGuard } from '../redis-deadline';
+import { consumeByTurn } from './rate-limit-turns';
 
 /**
  * Request rate limits (contract section 7): per client IP on public routes, per API key on keyed
@@ -69,14 +70,22 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     public: limiterOf('public', policies.public.limit, policies.public.windowSeconds),
     key: limiterOf('key', policies.key.limit, policies.key.windowSeconds),
   };
+  // With Redis, a bucket's requests of one event-loop turn spend in one round trip (rate-limit-turns.ts);
+  // in memory a consume is a Map update, which waiting for the turn's end would only delay.
+  const spend: Record<RateLimitKind, (bucket: string) => Promise<RateLimiterRes>> = redis
+    ? { public: consumeByTurn(limiters.public, policies.public.limit), key: consumeByTurn(limiters.key, policies.key.limit) }
+    : { public: (bucket) => limiters.public.consume(bucket), key: (bucket) => limiters.key.consume(bucket) };
+
+  // The GraphQL directive consumes through `limiters` itself: its one-point consumes take the same turn.
+  const shared: Record<RateLimitKind, RateLimiterAbstract> = redis ? { public: byTurn(limiters.public, spend.public), key: byTurn(limiters.key, spend.key) } : limiters;
 
   return {
     policies,
-    limiters,
+    limiters: shared,
     create: (name, points, windowSeconds) => limiterOf(name, points, windowSeconds),
     async consume(kind, bucket) {
       try {
-        return rateLimitState(policies[kind], await limiters[kind].consume(bucket));
+        return rateLimitState(policies[kind], await spend[kind](bucket));
       } catch (rejection) {
         // rate-limiter-flexible rejects with a RateLimiterRes when over the limit, an Error otherwise.
         if (rejection instanceof RateLimiterRes) throw rateLimitExceeded(rateLimitState(policies[kind], rejection));
@@ -91,6 +100,16 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
       else redis?.destroy();
     },
   };
+}
+
+/** The limiter, with its plain one-point consume(bucket) spent by the turn (`spend`); every other call as it is. */
+function byTurn(limiter: RateLimiterAbstract, spend: (bucket: string) => Promise<RateLimiterRes>): RateLimiterAbstract {
+  return new Proxy(limiter, {
+    get(target, prop, receiver) {
+      if (prop !== 'consume') return Reflect.get(target, prop, receiver) as unknown;
+      return (key: string | number, points = 1, options?: object) => (points === 1 && options === undefined ? spend(String(key)) : target.consume(key, points, options));
+    },
+  });
 }
 
 type RedisClient = ReturnType<typeof createClient>;
