@@ -51,7 +51,7 @@ const limiters = await createRateLimiters({
   onRedisBack: () => limitsWatch.back(),
 });
 const { yoga, fastLane } = createApp({ config, store, logger, rates, limiters, metrics });
-const server = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
+const server = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections });
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
