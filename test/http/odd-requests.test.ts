@@ -102,3 +102,17 @@ describe.each(['on', 'off'] as const)('odd requests (REST_FAST_LANE=%s)', (lane)
     expect(served.statusLine).toBe('HTTP/1.1 200 OK');
   });
 });
+
+describe('a connection that sends nothing', () => {
+  it('is answered 408 REQUEST_TIMEOUT and closed by the server (headersTimeout, checked every second)', async () => {
+    const t = await createTestApp();
+    const server = await listen(t);
+    try {
+      const res = await rawRequest(server.port, '');
+      expectError(res, 408, 'REQUEST_TIMEOUT');
+    } finally {
+      await server.close();
+      await t.close();
+    }
+  });
+});
