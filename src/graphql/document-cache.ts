@@ -3,9 +3,9 @@ import type { DocumentNode } from 'graphql';
 /**
  * Yoga's parse and validation caches, bounded by an estimate of the memory they hold rather than by
  * a count. Yoga's default keeps 1,024 documents for an hour whatever their size, and a parsed
- * document of 16 KiB holds 0.7 to 4.5 MB (graphql-js keeps every token, linked, for locations):
- * 1,024 distinct documents within the limits then held gigabytes. Validation results live in a
- * WeakMap keyed by the parsed document (Yoga's), so they leave with it.
+ * document holds a few hundred times its text (graphql-js keeps every token, linked, for
+ * locations): distinct documents within the limits then held gigabytes. Validation results live in
+ * a WeakMap keyed by the parsed document (Yoga's), so they leave with it.
  */
 export interface DocumentCacheOptions {
   /** The estimated bytes all entries may hold together; least recently used entries go first past it. */
@@ -66,10 +66,10 @@ export class ByteBoundedCache<V> {
 }
 
 /**
- * Bytes one token of a parsed document holds, at most, as measured on graphql 16 (Node 20) for the
- * densest shapes a 16 KiB document can take (`{a a a …}`, `{a{b} a{b} …}`, `a@b`), with the node,
- * its name, its location and the token itself; and a margin for the validation errors that the
- * validation cache keeps beside an invalid document (graphql-js stops at 100).
+ * Bytes one token of a parsed document holds, at most, on graphql 16 (Node 20) for the densest
+ * shapes a 16 KiB document can take (`{a a a …}`, `{a{b} a{b} …}`, `a@b`: the node, its name, its
+ * location and the token itself; test/graphql/document-cache.test.ts holds the estimate above what
+ * these keep), with a margin for the validation errors kept beside an invalid document.
  */
 const BYTES_PER_TOKEN = 640;
 
@@ -101,8 +101,8 @@ export function boundedParserCaches(maxBytes: number): { documentCache: ByteBoun
 
 /**
  * What the server's parsed documents may hold, estimated: about 100 documents of 100 tokens, and
- * none over 1 MiB (about 1,600 tokens), which are parsed again each time. A larger budget let
- * 16 KiB documents stay, and each one kept also raises how far V8 lets the heap grow before it
- * collects: 16 MiB left the server 20 to 60 MB larger after a flood of distinct documents than 8 MiB.
+ * none over 1 MiB (about 1,600 tokens; larger ones are parsed again each time). Small on purpose:
+ * what the cache keeps also raises how far V8 lets the heap grow before it collects, so a larger
+ * budget costs more than itself under a flood of distinct documents (docs/benchmarks.md).
  */
 export const DOCUMENT_CACHE_BYTES = 8 * 1024 * 1024;
