@@ -20,6 +20,8 @@ import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
 import { useGraphQLLimits } from './http/use-graphql-limits';
+import { fieldPoints, useRequestRateLimit } from './http/use-request-rate-limit';
+import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import { useJsonMediaTypes } from './http/use-json-media-types';
 import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
@@ -68,8 +70,9 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     onState: (state, { requestContext }) => {
       requestContext.rateLimit = state;
     },
-    // A REST request was counted by the edge, before its inputs were checked (the contract's order).
-    pointsOf: ({ requestContext }) => (requestContext.rateLimitSpent ? 0 : 1),
+    // A REST request was counted by the edge, before its inputs were checked (the contract's order);
+    // a GraphQL request, before its document was parsed (useRequestRateLimit).
+    pointsOf: ({ requestContext }, kind) => fieldPoints(requestContext, kind),
     onRefused: (kind, { requestContext }) => {
       if (kind === 'public') metrics.rateLimited('public');
       else void requestContext.authenticate().then((principal) => metrics.rateLimited(principal.account.plan), () => undefined);
@@ -77,14 +80,18 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   });
   const executable = rateLimits.transformer(schema);
   const contextServices = requestContextServices(services);
-  /** The REST edge and GraphiQL spend the caller's request rate limit here (per key, or per client IP). */
-  const spendRateLimit = async (kind: 'public' | 'key', context: RequestContext) => {
+  /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
+  const spendOne = async (kind: 'public' | 'key', context: RequestContext) => {
     try {
       context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
       throw error;
     }
+  };
+  /** The REST edge and GraphiQL spend the caller's request rate limit here: the field they run spends nothing more. */
+  const spendRateLimit = async (kind: 'public' | 'key', context: RequestContext) => {
+    await spendOne(kind, context);
     context.rateLimitSpent = true;
   };
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
@@ -102,6 +109,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     // GraphiQL is served by useGraphiQL from hashed static assets, not inline by Yoga.
     graphiql: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
+    // Yoga's default keeps 1,024 parsed documents whatever their size: bounded by bytes instead.
+    parserAndValidationCache: boundedParserCaches(DOCUMENT_CACHE_BYTES),
     context: graphQLContextFactory(services, logger),
     plugins: [
       // First, so that its onResponse sets the headers before any later hook copies the response.
@@ -129,6 +138,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       useErrorCodes(logger),
       // After useErrorCodes, as the fast lane's GraphQL answers take the two steps.
       useCostExtensions(services.quota, clock),
+      // Before the document limits: the contract checks the rate limit before validation.
+      useRequestRateLimit(spendOne),
       useGraphQLLimits(),
       useConversionBudget(),
       useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),

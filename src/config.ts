@@ -40,6 +40,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
+  MAX_CONNECTIONS: positiveInt.default(4096),
   REST_FAST_LANE: z.enum(['on', 'off']).default('on'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
@@ -74,6 +75,8 @@ export interface Config {
   publicRateLimit: number;
   /** Requests a second per API key on keyed routes. */
   keyRateLimit: number;
+  /** MAX_CONNECTIONS: open client connections at most; the next ones get a 503 and are closed. */
+  maxConnections: number;
   /** REST routes served by the node:http fast lane (true) or everything through Yoga and SOFA. */
   restFastLane: boolean;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
@@ -122,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
+    maxConnections: e.MAX_CONNECTIONS,
     restFastLane: e.REST_FAST_LANE === 'on',
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import { errorBody } from '../graphql/error-body';
+import { errorHeaders } from './error-headers';
 
 /** The headers every answer carries (contract section 10), for answers written outside Yoga. */
 export const BASELINE_HEADERS: Readonly<Record<string, string>> = {
@@ -31,6 +32,7 @@ export function rawErrorResponse(error: ApiError, requestId: string): string {
     connection: 'close',
     'x-request-id': requestId,
     ...BASELINE_HEADERS,
+    ...errorHeaders(error),
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;

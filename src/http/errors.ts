@@ -20,12 +20,18 @@ export function toApiError(error: unknown): ApiError {
     // A GraphQLError with no other cause is a rejected input (syntax, validation, variable coercion),
     // whatever code graphql-js or Yoga gave it (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED...).
     if (original === undefined || original instanceof GraphQLError) {
+      if (error.message === VALIDATION_ABORTED) return new ApiError('INVALID_REQUEST', VALIDATION_ABORTED_MESSAGE);
       const param = /^Variable "\$(\w+)"/.exec(error.message)?.[1];
       return new ApiError('INVALID_REQUEST', error.message, param ? { param } : {});
     }
   }
   return new ApiError('INTERNAL', INTERNAL_MESSAGE);
 }
+
+/** graphql-js's last error when a document breaks its rules more than 100 times: it stops validating there. */
+const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
+const VALIDATION_ABORTED_MESSAGE =
+  'The document has more than 100 validation errors; validation stopped after the first 100, listed before this one. Correct those and send it again.';
 
 /** Yoga's own HTTP-level refusals of a GraphQL request, by the status it gives them (one code each in the table). */
 const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = Object.fromEntries(

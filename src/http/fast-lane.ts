@@ -68,8 +68,9 @@ export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 const ENCODED_DOT = /%2e/i;
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;
-/** Request targets whose pre-built answer is known (see `known` below): past this many, the map starts again. */
+/** Request targets whose pre-built answer is known (see `known` below): past this many, the map starts again; longer targets are not kept. */
 const MAX_KNOWN_TARGETS = 4096;
+const MAX_KNOWN_TARGET_LENGTH = 256;
 
 /**
  * The REST routes of the route table served by a plain node:http handler in front of Yoga, which
@@ -201,7 +202,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   };
 
   const remember = (target: string, route: RestRoute, answer: PrebuiltAnswer) => {
-    if (known.has(target)) return;
+    if (target.length > MAX_KNOWN_TARGET_LENGTH || known.has(target)) return;
     if (known.size >= MAX_KNOWN_TARGETS) known.clear();
     known.set(target, { route, answer });
   };

@@ -6,7 +6,9 @@ import { ApiError } from '../domain/errors';
 import { errorBody } from '../graphql/error-body';
 import { errorHeaders } from './error-headers';
 import type { Metrics } from '../metrics';
-import { answerClientErrors, BASELINE_HEADERS } from './client-error';
+import type { Socket } from 'node:net';
+import { answerClientErrors, BASELINE_HEADERS, rawErrorResponse } from './client-error';
+import { answerOddMethods, answerOddTarget, withReasonPhrase } from './odd-requests';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
 import type { FastLane } from './fast-lane';
 import { routeLabel } from './routes';
@@ -25,7 +27,20 @@ export interface HttpServerOptions {
   /** Who may read /metrics (METRICS). */
   metricsAccess: MetricsAccess;
   trust: TrustProxy;
+  /** Open client connections at most (MAX_CONNECTIONS): the next ones get a 503 and are closed. */
+  maxConnections?: number;
 }
+
+/**
+ * Connection limits: a client must send its headers within 10 s and its whole request within 15 s,
+ * and an idle keep-alive connection is closed after 5 s (node's own default; a load balancer in
+ * front should keep its idle timeout shorter). node:http checks these every connectionsCheckingInterval,
+ * 30 s by default, so a silent connection lived 30 to 80 s: checked every second here.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 15_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const CHECK_INTERVAL_MS = 1_000;
 
 /**
  * The node:http server in front of the app: it hands the fast lane what it owns, times every other
@@ -34,8 +49,16 @@ export interface HttpServerOptions {
  */
 export function createHttpServer(options: HttpServerOptions): Server {
   const fastLane = options.fastLane;
-  const server = createServer((req, res) => {
+  const refused = new WeakSet<Socket>();
+  const server = createServer({ requireHostHeader: false, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS }, (req, res) => {
+    // A connection over the cap was answered 503 already: nothing it sends is served.
+    if (refused.has(req.socket)) return;
+    if (answerOddTarget(req, res)) {
+      options.metrics.request('other', 'other', res.statusCode, 0);
+      return;
+    }
     if (fastLane?.(req, res)) return;
+    withReasonPhrase(res);
     const started = performance.now();
     const pathname = pathOf(req.url);
     const route = routeLabel(pathname);
@@ -43,9 +66,41 @@ export function createHttpServer(options: HttpServerOptions): Server {
     if (pathname === '/metrics') void serveMetrics(req, res, options);
     else options.handler(req, res);
   });
-  server.keepAliveTimeout = 65_000;
-  answerClientErrors(server, options.logger, (status) => options.metrics.request('other', 'other', status, 0));
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const other = (status: number) => options.metrics.request('other', 'other', status, 0);
+  answerClientErrors(server, options.logger, other);
+  answerOddMethods(server, options.logger, other);
+  capConnections(server, options.maxConnections ?? Infinity, refused, options.logger, other);
   return server;
+}
+
+/**
+ * Past `max` open connections, a new one gets the contract's 503 (with Retry-After) and is closed,
+ * rather than node's silent drop (server.maxConnections) or every file descriptor in use. Runs
+ * before node:http's own connection listener, which still parses what the client sends: the
+ * request handler ignores a refused socket.
+ */
+function capConnections(server: Server, max: number, refused: WeakSet<Socket>, logger: Logger, onAnswer: (status: number) => void): void {
+  let open = 0;
+  let warned = false;
+  server.prependListener('connection', (socket: Socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+      if (open < max) warned = false;
+    });
+    if (open <= max) return;
+    refused.add(socket);
+    if (!warned) {
+      warned = true;
+      logger.warn({ open, max }, 'connection limit reached (MAX_CONNECTIONS): refusing new connections with 503');
+    }
+    onAnswer(503);
+    const error = new ApiError('SERVICE_UNAVAILABLE', 'The server has too many open connections; try again shortly.', { retryAfterSeconds: 1 });
+    socket.on('error', () => socket.destroy());
+    socket.end(rawErrorResponse(error, randomUUID()));
+    setTimeout(() => socket.destroy(), 2_000).unref();
+  });
 }
 
 async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {

@@ -25,10 +25,11 @@ export interface RateLimitDirectiveOptions<TContext> {
   /** Receives the state after every spend, e.g. to put RateLimit headers on the response. */
   onState?(state: RateLimitState, context: TContext): void;
   /**
-   * Requests one field spends (default 1). 0 spends nothing: the library then skips the limiter, as
-   * for a REST request that the edge already counted before validating its inputs.
+   * Requests one field spends from the `kind` limit (default 1). 0 spends nothing: the library then
+   * skips the limiter, as for a REST request that the edge already counted before validating its
+   * inputs, or the first field of a GraphQL request that spent one request before it was parsed.
    */
-  pointsOf?(context: TContext): number;
+  pointsOf?(context: TContext, kind: RateLimitKind): number;
   /** Told of every refusal (metrics), before RATE_LIMIT_EXCEEDED is thrown. */
   onRefused?(kind: RateLimitKind, context: TContext): void;
 }
@@ -50,7 +51,7 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
       // Not the field coordinate (the library's default: one bucket for everyone) and not per
       // field: all the fields a caller resolves spend from its one bucket, as its REST calls do.
       keyGenerator: (_directiveArgs, _source, _args, context, info) => options.bucketOf(kind, context, info),
-      pointsCalculator: (_directiveArgs, _source, _args, context) => options.pointsOf?.(context) ?? 1,
+      pointsCalculator: (_directiveArgs, _source, _args, context) => options.pointsOf?.(context, kind) ?? 1,
       // The default throws a plain error that would surface as INTERNAL (500).
       onLimit: (res, _directiveArgs, _source, _args, context) => {
         options.onRefused?.(kind, context);

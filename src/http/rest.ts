@@ -94,6 +94,12 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
         if (next instanceof Response) endResponse(next);
         else setRequest(next);
       } catch (error) {
+        if (clientGone(error)) {
+          // Its body was cut off (node:http refused the rest and closed it): no fault of the server's, and no one to answer.
+          options.log.debug({ err: error, requestId: context.requestId }, 'the client closed its connection before the answer');
+          endResponse(restErrorResponse(new ApiError('INVALID_REQUEST', 'The request body was cut off.'), context.requestId));
+          return;
+        }
         if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
         const api = toApiError(error);
         context.errorCode = api.code;
@@ -133,4 +139,9 @@ function merged(response: Response, parts: ResponseParts): Response {
   for (const [name, value] of Object.entries(parts.headers)) headers.set(name, value);
   if (parts.status === 304) headers.delete('content-type');
   return new Response(bodyInit(parts.body), { status: parts.status, headers });
+}
+
+/** node:http's error for a request whose connection closed before its body was read. */
+function clientGone(error: unknown): boolean {
+  return error instanceof Error && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'aborted');
 }

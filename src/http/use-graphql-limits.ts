@@ -4,9 +4,10 @@ import { ApiError } from '../domain/errors';
 import { documentLimitErrors, GRAPHQL_LIMITS, nestingOf } from '../graphql/limits';
 import { graphQLErrorOf } from './errors';
 
-/** How many document texts within the limits are remembered (a client sends the same few), and up to what length: at most 4 MB. */
+/** How many document texts within the limits are remembered (a client sends the same few), up to what length each and in all (UTF-16 units: at most 2 MB). */
 const REMEMBERED_TEXTS = 1000;
 const REMEMBERED_LENGTH = 4096;
+const REMEMBERED_TOTAL = 1024 * 1024;
 
 /**
  * Applies the document limits of contract section 7 to every GraphQL request (REST's documents are
@@ -39,6 +40,7 @@ export function useGraphQLLimits(): Plugin {
  * the same few documents.
  */
 const textsWithin = new Set<string>();
+let rememberedLength = 0;
 
 /**
  * Why a document's text is refused before it is parsed (its size in bytes, then its bracket
@@ -49,8 +51,12 @@ export function documentTextRefusal(query: string): GraphQLError | undefined {
   if (textsWithin.has(query)) return undefined;
   const refusal = textRefusal(query);
   if (refusal === undefined && query.length <= REMEMBERED_LENGTH) {
-    if (textsWithin.size >= REMEMBERED_TEXTS) textsWithin.clear();
+    if (textsWithin.size >= REMEMBERED_TEXTS || rememberedLength + query.length > REMEMBERED_TOTAL) {
+      textsWithin.clear();
+      rememberedLength = 0;
+    }
     textsWithin.add(query);
+    rememberedLength += query.length;
   }
   return refusal;
 }

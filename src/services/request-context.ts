@@ -48,6 +48,11 @@ export class RequestContext {
   rateLimit: RateLimitState | undefined;
   /** The REST edge spent this request's rate limit before checking its inputs: the field it runs spends nothing more. */
   rateLimitSpent = false;
+  /**
+   * The GraphQL edge spent one request of this kind (the key's, or the IP's public limit) before
+   * the document was parsed: the first field of that kind spends nothing more.
+   */
+  prepaidRateLimit: 'public' | 'key' | undefined;
   /** The longest Retry-After (seconds) among the errors of this request's GraphQL result. */
   retryAfter: number | undefined;
   /** Conversions the operation asks for (conversion fields plus batch items), as planned before execution. */
@@ -71,6 +76,11 @@ export class RequestContext {
   authenticate(): Promise<Principal> {
     this.authenticating ??= this.services.authenticate(this.init.authorization).then((principal) => (this.principal = principal));
     return this.authenticating;
+  }
+
+  /** Whether the request carries an Authorization header at all (valid or not). */
+  get carriesKey(): boolean {
+    return this.init.authorization !== null;
   }
 
   get clientBucket(): string {

@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // Every GraphQL request spends one of the IP's public requests: this suite sends more than a minute's 60.
+  t = await createTestApp({ PUBLIC_RATE_LIMIT: '100000' });
 });
 afterAll(() => t.close());
 
@@ -126,6 +127,16 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect((await get.json()).errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
     const put = await t.app.yoga.fetch('http://localhost/graphql', { method: 'PUT' });
     expect(put.status).toBe(405);
+  });
+
+  it('says in its own words that graphql-js stopped validating after 100 errors', async () => {
+    const res = await post({ query: `{ ${Array.from({ length: 150 }, (_, i) => `f${i}`).join(' ')} }` });
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toHaveLength(101);
+    expect(res.body.errors.at(-1)).toEqual({
+      message: 'The document has more than 100 validation errors; validation stopped after the first 100, listed before this one. Correct those and send it again.',
+      extensions: { code: 'INVALID_REQUEST', status: 400 },
+    });
   });
 
   it('answers queries over GET', async () => {

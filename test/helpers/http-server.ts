@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger';
 import type { TestApp } from './app';
 
 /** A test app behind the real node:http front, wired as main.ts wires it (the fast lane first when on), on 127.0.0.1 and a free port. */
-export async function listen(t: TestApp, options: { metricsAccess?: MetricsAccess; trustProxy?: string } = {}): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
+export async function listen(t: TestApp, options: { metricsAccess?: MetricsAccess; trustProxy?: string; maxConnections?: number } = {}): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
   const server = createHttpServer({
     handler: t.app.yoga,
     fastLane: t.app.fastLane,
@@ -15,6 +15,7 @@ export async function listen(t: TestApp, options: { metricsAccess?: MetricsAcces
     metrics: t.app.metrics,
     metricsAccess: options.metricsAccess ?? { mode: 'local' },
     trust: parseTrustProxy(options.trustProxy),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -30,6 +31,8 @@ export async function listen(t: TestApp, options: { metricsAccess?: MetricsAcces
 }
 
 export interface RawResponse {
+  /** `HTTP/1.1 404 Not Found`, as sent. */
+  statusLine: string;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -49,7 +52,7 @@ export function rawRequest(port: number, bytes: string | Buffer): Promise<RawRes
       if (split < 0) return reject(new Error(`no HTTP answer: ${JSON.stringify(text.slice(0, 200))}`));
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
       const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(split + 4) });
+      resolve({ statusLine: statusLine!, status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(split + 4) });
     });
     socket.write(bytes);
   });

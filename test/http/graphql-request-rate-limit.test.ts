@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { loopbackServer, rawRequest } from '../helpers/http';
+
+/**
+ * Every GraphQL request spends one request of its IP's public limit before its document is parsed,
+ * unless it spends its key's: a document that resolves no rate-limited field (`__typename`,
+ * introspection, one that does not validate) is no way around the limit. Over loopback, through
+ * the app's node:http listener: the GraphQL lane (REST_FAST_LANE=on) and Yoga's adapter (off).
+ */
+const opened: Array<{ t: TestApp; server: ReturnType<typeof loopbackServer> }> = [];
+afterEach(async () => {
+  for (const { t, server } of opened.splice(0)) {
+    await server.close();
+    await t.close();
+  }
+});
+
+async function setUp(lane: 'on' | 'off', env: Record<string, string>) {
+  const t = await createTestApp({ REST_FAST_LANE: lane, ...env });
+  const server = loopbackServer(t.app.handler);
+  opened.push({ t, server });
+  const origin = await server.origin();
+  const graphql = async (query: string, options: { key?: string; accept?: string } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: options.accept ?? 'application/json' };
+    if (options.key) headers['authorization'] = `Bearer ${options.key}`;
+    const answer = await rawRequest(origin, 'POST', '/graphql', headers, JSON.stringify({ query }));
+    return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };
+  };
+  const rest = (target: string) => rawRequest(origin, 'GET', target, {});
+  return { t, graphql, rest };
+}
+
+describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (REST_FAST_LANE=%s)', (lane) => {
+  it('spends one request for a document of __typename alone, and refuses the one past the limit', async () => {
+    const { graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '3' });
+    for (let i = 0; i < 3; i++) expect((await graphql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
+    const refused = await graphql('{ __typename }');
+    expect(refused.status).toBe(200);
+    expect(refused.body.data).toBeUndefined();
+    expect(refused.body.errors).toHaveLength(1);
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const spec = await graphql('{ __typename }', { accept: 'application/graphql-response+json' });
+    expect(spec.status).toBe(429);
+    expect(Number(spec.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refuses an IP that REST refused, before parsing: a broken or over-limit document gets the same 429', async () => {
+    const { graphql, rest } = await setUp(lane, { PUBLIC_RATE_LIMIT: '2' });
+    expect((await rest('/v1/units/ft')).status).toBe(200);
+    expect((await rest('/v1/units/ft')).status).toBe(200);
+    expect((await rest('/v1/units/ft')).status).toBe(429);
+    for (const query of ['{ __typename }', '{ __schema { queryType { name } } }', '{ nope', `{ ${'a: __typename '.repeat(3)} }`]) {
+      const { body } = await graphql(query);
+      expect(body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['RATE_LIMIT_EXCEEDED']);
+    }
+  });
+
+  it('counts a document of one public field once, and each further public field once more', async () => {
+    const { graphql, rest } = await setUp(lane, { PUBLIC_RATE_LIMIT: '4' });
+    expect((await graphql('{ unit(id: "m") { id } }')).body.data.unit.id).toBe('meter');
+    expect((await graphql('{ a: unit(id: "m") { id } b: unit(id: "ft") { id } }')).body.data.b.id).toBe('foot');
+    expect((await rest('/v1/units/ft')).status).toBe(200);
+    expect((await rest('/v1/units/ft')).status).toBe(429);
+  });
+
+  it("spends a valid key's limit instead of the IP's, and the IP's when the key does not authenticate", async () => {
+    const { t, graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '2', KEY_RATE_LIMIT: '1000' });
+    const key = await t.createKey();
+    for (let i = 0; i < 5; i++) expect((await graphql('{ __typename }', { key })).body).toEqual({ data: { __typename: 'Query' } });
+    const bogus = 'msr_test_0000000000000000000000000000000000000000000000000';
+    expect((await graphql('{ __typename }', { key: bogus })).body.data).toEqual({ __typename: 'Query' });
+    expect((await graphql('{ __typename }')).body.data).toEqual({ __typename: 'Query' });
+    expect((await graphql('{ __typename }', { key: bogus })).body.errors[0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
+  });
+
+  it("refuses a key past its own limit, and then spends nothing of the IP's", async () => {
+    const { t, graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '1', KEY_RATE_LIMIT: '1' });
+    const key = await t.createKey();
+    expect((await graphql('{ __typename }', { key })).body.data).toEqual({ __typename: 'Query' });
+    const refused = await graphql('{ __typename }', { key });
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+    expect((await graphql('{ __typename }')).body.data).toEqual({ __typename: 'Query' });
+  });
+});

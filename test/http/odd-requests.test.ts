@@ -1,0 +1,118 @@
+import { STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { listen, rawRequest, type RawResponse } from '../helpers/http-server';
+
+/**
+ * Contract section 11, odd requests: over raw sockets, through the real node:http front, on both
+ * lanes. Every answer has its reason phrase, the security headers, and a JSON body in the contract's
+ * shape with no stack trace or file path.
+ */
+function expectShape(res: RawResponse, status: number): any {
+  expect(res.statusLine).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.body).not.toMatch(/\bat \S+ \(|node:internal|\/src\/|node_modules/);
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  return JSON.parse(res.body);
+}
+
+function expectError(res: RawResponse, status: number, code: string): any {
+  const body = expectShape(res, status);
+  expect(body.error).toMatchObject({ code, status });
+  expect(body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  return body;
+}
+
+describe.each(['on', 'off'] as const)('odd requests (REST_FAST_LANE=%s)', (lane) => {
+  let t: TestApp;
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    t = await createTestApp({ REST_FAST_LANE: lane, PUBLIC_RATE_LIMIT: '100000' });
+    server = await listen(t, { maxConnections: 3 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await t.close();
+  });
+  const host = () => `Host: 127.0.0.1:${server.port}\r\n`;
+
+  it('serves an absolute-form target as its path', async () => {
+    const res = await rawRequest(server.port, `GET http://127.0.0.1:${server.port}/v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    expect(expectShape(res, 200).data.id).toBe('foot');
+  });
+
+  it('serves an absolute-form GraphQL target', async () => {
+    const res = await rawRequest(server.port, `GET http://example.com/graphql?query=%7B__typename%7D HTTP/1.1\r\n${host()}Accept: application/json\r\nConnection: close\r\n\r\n`);
+    expect(expectShape(res, 200)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('answers OPTIONS * with Allow, and refuses GET * with INVALID_REQUEST', async () => {
+    const options = await rawRequest(server.port, `OPTIONS * HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    expect(expectShape(options, 200)).toEqual({ data: { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] } });
+    expect(options.headers['allow']).toBe('GET, HEAD, POST, OPTIONS');
+    const get = await rawRequest(server.port, `GET * HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    expectError(get, 400, 'INVALID_REQUEST');
+  });
+
+  it('refuses an authority-form target outside CONNECT', async () => {
+    expectError(await rawRequest(server.port, `GET example.com:80 HTTP/1.1\r\n${host()}\r\n`), 400, 'INVALID_REQUEST');
+  });
+
+  it('refuses an HTTP/1.1 request without Host, and serves an HTTP/1.0 one', async () => {
+    const body = expectError(await rawRequest(server.port, 'GET /v1/units/ft HTTP/1.1\r\n\r\n'), 400, 'INVALID_REQUEST');
+    expect(body.error.param).toBe('Host');
+    const old = await rawRequest(server.port, 'GET /v1/units/ft HTTP/1.0\r\n\r\n');
+    expect(old.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('refuses an Expect other than 100-continue with the JSON 400', async () => {
+    const body = expectError(await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}Expect: foo\r\n\r\n`), 400, 'INVALID_REQUEST');
+    expect(body.error.param).toBe('Expect');
+  });
+
+  it('answers CONNECT 405 with Allow', async () => {
+    const res = await rawRequest(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectError(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers['allow']).toBe('GET, HEAD, POST, OPTIONS');
+  });
+
+  it('puts a reason phrase on Yoga answers too (unknown route, wrong method, OpenAPI)', async () => {
+    expectError(await rawRequest(server.port, `GET /nope HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`), 404, 'NOT_FOUND');
+    expectError(await rawRequest(server.port, `DELETE /v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`), 405, 'METHOD_NOT_ALLOWED');
+    expect((await rawRequest(server.port, `GET /openapi.json HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)).statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('answers a malformed chunked body with the contract 400', async () => {
+    const res = await rawRequest(server.port, `POST /v1/convert HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    expectError(res, 400, 'INVALID_REQUEST');
+  });
+
+  it('refuses connections past MAX_CONNECTIONS with a 503 and Retry-After, then takes new ones once they close', async () => {
+    const silent = await Promise.all(Array.from({ length: 3 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
+    })));
+    const refused = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}\r\n`);
+    expectError(refused, 503, 'SERVICE_UNAVAILABLE');
+    expect(refused.headers['retry-after']).toBe('1');
+    for (const socket of silent) socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const served = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    expect(served.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+});
+
+describe('a connection that sends nothing', () => {
+  it('is answered 408 REQUEST_TIMEOUT and closed by the server (headersTimeout, checked every second)', async () => {
+    const t = await createTestApp();
+    const server = await listen(t);
+    try {
+      const res = await rawRequest(server.port, '');
+      expectError(res, 408, 'REQUEST_TIMEOUT');
+    } finally {
+      await server.close();
+      await t.close();
+    }
+  });
+});
