@@ -34,7 +34,13 @@ async function setUp(lane: 'on' | 'off', env: Record<string, string>) {
 describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (REST_FAST_LANE=%s)', (lane) => {
   it('spends one request for a document of __typename alone, and refuses the one past the limit', async () => {
     const { graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '3' });
-    for (let i = 0; i < 3; i++) expect((await graphql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
+    for (let i = 0; i < 3; i++) {
+      const { body } = await graphql('{ __typename }');
+      expect(body.data).toEqual({ __typename: 'Query' });
+      // The answer reports the IP's limit it spent from, as the RateLimit headers do.
+      expect(body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0 });
+      expect(body.extensions.rateLimit).toMatchObject({ policy: 'per-ip', limit: 3, remaining: 2 - i });
+    }
     const refused = await graphql('{ __typename }');
     expect(refused.status).toBe(200);
     expect(refused.body.data).toBeUndefined();
@@ -68,7 +74,11 @@ describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (RE
   it("spends a valid key's limit instead of the IP's, and the IP's when the key does not authenticate", async () => {
     const { t, graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '2', KEY_RATE_LIMIT: '1000' });
     const key = await t.createKey();
-    for (let i = 0; i < 5; i++) expect((await graphql('{ __typename }', { key })).body).toEqual({ data: { __typename: 'Query' } });
+    for (let i = 0; i < 5; i++) {
+      const { body } = await graphql('{ __typename }', { key });
+      expect(body.data).toEqual({ __typename: 'Query' });
+      expect(body.extensions.rateLimit).toMatchObject({ policy: 'per-key', limit: 1000 });
+    }
     const bogus = 'msr_test_0000000000000000000000000000000000000000000000000';
     expect((await graphql('{ __typename }', { key: bogus })).body.data).toEqual({ __typename: 'Query' });
     expect((await graphql('{ __typename }')).body.data).toEqual({ __typename: 'Query' });

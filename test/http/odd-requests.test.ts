@@ -45,7 +45,7 @@ describe.each(['on', 'off'] as const)('odd requests (REST_FAST_LANE=%s)', (lane)
 
   it('serves an absolute-form GraphQL target', async () => {
     const res = await rawRequest(server.port, `GET http://example.com/graphql?query=%7B__typename%7D HTTP/1.1\r\n${host()}Accept: application/json\r\nConnection: close\r\n\r\n`);
-    expect(expectShape(res, 200)).toEqual({ data: { __typename: 'Query' } });
+    expect(expectShape(res, 200)).toMatchObject({ data: { __typename: 'Query' }, extensions: { cost: { requestedConversions: 0 } } });
   });
 
   it('answers OPTIONS * with Allow, and refuses GET * with INVALID_REQUEST', async () => {
