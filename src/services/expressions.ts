@@ -7,7 +7,7 @@
 import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
 import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
-import { parseDate, requireHistoryPlan } from '../domain/currency/request';
+import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
 import { parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
@@ -21,15 +21,8 @@ import type { PublicationLoader } from './currency';
 import { resolvePublication } from './publication';
 import type { RatesReader } from './rates';
 
-export interface ExpressionRequest {
-  value: unknown;
-  from: unknown;
-  to: unknown;
-  decimals?: unknown;
-  rounding?: unknown;
-  /** A day of ECB rates (YYYY-MM-DD); only where a currency occurs, and only on plans with history. */
-  date?: unknown;
-}
+/** The same inputs as a currency conversion; `date` only where a currency occurs, and only on plans with history. */
+export type ExpressionRequest = CurrencyRequest;
 
 /** What a conversion with currencies used: one publication, and the money part of its factor. */
 export interface ExpressionRate {
