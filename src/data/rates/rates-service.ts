@@ -97,8 +97,9 @@ export class EcbRatesService implements RatesService {
       throw new Error(`cannot read the rates cache: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     const { ratesFile, logger, tuning } = this.parts;
-    if (this.held.newest() === undefined) logger.info('no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them');
+    // After the import: a RATES_FILE that cannot be used stops the start with its own single line.
     if (ratesFile !== undefined) await this.importRatesFile(ratesFile);
+    if (this.held.newest() === undefined) logger.info('no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them');
     // In the background: start() must not wait for the network (none at all is a supported case).
     void this.refresh().catch(() => undefined);
     this.scheduler.start();
