@@ -52,6 +52,11 @@ export interface SeriesAnswer {
   symbols: string[];
   /** The cursor of the next page; null on the last one. */
   nextCursor: string | null;
+  /**
+   * True when no publication can still join this page: it ends before the next expected ECB
+   * publication, so its answer stays the same (an ECB correction of a past day aside).
+   */
+  complete: boolean;
   entries(): Generator<SeriesEntry>;
 }
 
@@ -131,6 +136,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       }
       const codes = symbols ?? seriesCodes(publications, base);
       const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
+      const complete = to < nextPublication(rates.latest()?.date, clock()).date;
       return {
         start: from,
         end: to,
@@ -139,6 +145,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
         source: 'ecb',
         symbols: codes,
         nextCursor: more ? page.nextCursor! : null,
+        complete,
         entries: () => seriesEntries(publications, { base, codes, group }),
       };
     },
