@@ -45,7 +45,7 @@ function bounded(name: string, schema: Json, field?: string): Json {
   const bounds = (field === undefined ? undefined : FIELD_BOUNDS[field]?.[name]) ?? BOUNDS[name];
   if (!bounds) return schema;
   // A list argument's REST form is a comma list: its bounds replace the array schema.
-  if (schema['type'] === 'array' && bounds['type'] !== 'array') return { ...bounds, ...(schema['description'] !== undefined ? { description: schema['description'] } : {}) };
+  if (schema['type'] === 'array' && bounds['type'] !== undefined && bounds['type'] !== 'array') return { ...bounds, ...(schema['description'] !== undefined ? { description: schema['description'] } : {}) };
   return { ...schema, ...bounds, ...(bounds['description'] === undefined && schema['description'] !== undefined ? { description: schema['description'] } : {}) };
 }
 
