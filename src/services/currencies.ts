@@ -136,7 +136,10 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       }
       const codes = symbols ?? seriesCodes(publications, base);
       const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
-      const complete = to < nextPublication(rates.latest()?.date, clock()).date;
+      // Complete: the answer to this very query can no longer change. The page's own end counts,
+      // not the day it is clipped to (a range reaching into the future gains tomorrow's
+      // publication), and a cursor that is still to appear would change it as well.
+      const complete = page.to < nextPublication(rates.latest()?.date, clock()).date && (page.nextCursor === undefined || more);
       return {
         start: from,
         end: to,

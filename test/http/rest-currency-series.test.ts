@@ -70,7 +70,17 @@ for (const lane of ['on', 'off'] as const) {
         expect(csv.headers.get('etag')).not.toBe(etag);
       });
 
-      it('is not cached while a publication may still join the range (it reaches the next expected one)', async () => {
+      it.each([
+      ['2024-04-03', true],
+      ['2024-04-04', false],
+      ['2024-12-31', false],
+    ])('up to %s is complete: %s (the next publication is expected on 2024-04-04, whatever day the page is clipped to)', async (end, complete) => {
+      const res = await series(`start=2024-04-01&end=${end}&symbols=USD`);
+      expect(res.body.data).toMatchObject({ end: '2024-04-04' < end ? '2024-04-04' : end, complete });
+      expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
+    });
+
+    it('is not cached while a publication may still join the range (it reaches the next expected one)', async () => {
         const res = await series('start=2024-04-01&end=2024-04-30');
         expect(res.status).toBe(200);
         expect(res.body.data).toMatchObject({ start: '2024-04-01', end: '2024-04-04', complete: false });
