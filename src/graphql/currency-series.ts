@@ -1,5 +1,7 @@
 import type { SeriesEntry } from '../domain/currency/series';
+import { ApiError } from '../domain/errors';
 import type { SeriesAnswer } from '../services/currencies';
+import type { RequestContext } from '../services/request-context';
 import { builder } from './builder';
 import { policy } from './field-policy';
 
@@ -50,13 +52,20 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
   }),
 });
 
+/**
+ * rateSeries calls per request. One answer can be megabytes (ten years of every currency against
+ * another base is millions of digits), so a document may hold one: fifty aliases of it would hold
+ * fifty such answers in memory at once, past any bound a request's size could justify.
+ */
+const seriesCalls = new WeakMap<RequestContext, number>();
+
 builder.queryFields((t) => ({
   rateSeries: t.field({
     ...policy({ access: 'key' }),
     type: RateSeriesRef,
     nullable: true,
     description:
-      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues.',
+      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues. One rateSeries per document.',
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
       end: t.arg({ type: 'Date', required: true, description: 'Last day of the range.' }),
@@ -66,6 +75,10 @@ builder.queryFields((t) => ({
       cursor: t.arg.string({ required: false, description: 'The `nextCursor` of the previous page.' }),
     },
     resolve: async (_, args, ctx) => {
+      // Claimed before the first await: root fields start together, and only the first may run.
+      const calls = (seriesCalls.get(ctx.requestContext) ?? 0) + 1;
+      seriesCalls.set(ctx.requestContext, calls);
+      if (calls > 1) throw new ApiError('INVALID_REQUEST', 'A document may ask for one rateSeries; send another request for another series.');
       const caller = await ctx.requestContext.caller();
       return ctx.services.currencies.series(args, caller.principal.account.plan);
     },

@@ -20,7 +20,7 @@ for (const lane of ['on', 'off'] as const) {
     let developer: string;
     beforeAll(async () => {
       // 2024-04-04 14:00 Berlin: the newest publication held is 2024-04-03, the next is expected today at 16:00.
-      t = await createTestApp({ REST_FAST_LANE: lane }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
       free = await t.createKey('free');
       developer = await t.createKey('developer');
     });
@@ -199,6 +199,18 @@ for (const lane of ['on', 'off'] as const) {
         const { body } = await t.graphql(QUERY, { start: '2024-03-01', end: '2024-04-03', group: 'month', symbols: ['usd', 'RUB'] }, developer);
         const { source: _source, ...fields } = rest.body.data;
         expect(body.data.rateSeries).toEqual(fields);
+      });
+
+      it('answers one rateSeries per document: an alias asking for a second one gets INVALID_REQUEST, alone', async () => {
+        const { body } = await t.graphql(
+          '{ a: rateSeries(start: "2024-03-01", end: "2024-03-31") { end } b: rateSeries(start: "2024-03-01", end: "2024-03-31") { end } units { id } }',
+          {},
+          developer,
+        );
+        expect(body.data.a).toEqual({ end: '2024-03-31' });
+        expect(body.data.b).toBeNull();
+        expect(body.data.units.length).toBeGreaterThan(0);
+        expect(body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code])).toEqual([[['b'], 'INVALID_REQUEST']]);
       });
 
       it.each([
