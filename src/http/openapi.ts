@@ -21,8 +21,19 @@ type Json = Record<string, unknown>;
 
 /** SOFA's own OpenAPI 3.0 document of the schema, before post-processing. */
 function sofaOpenApi(schema: GraphQLSchema): Json {
-  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: SCALAR_JSON_SCHEMAS, ignore: everyObjectType(schema) });
+  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: freshOnEachRead(SCALAR_JSON_SCHEMAS), ignore: everyObjectType(schema) });
   return (router as unknown as { openAPIDocument: Json }).openAPIDocument;
+}
+
+/**
+ * The scalar schemas, a new copy on each read: SOFA writes an argument's description into the
+ * schema object it took for the parameter, so one shared object would carry the last described
+ * argument's words (`end`'s) to every other parameter of that scalar (`date`).
+ */
+function freshOnEachRead(schemas: Readonly<Record<string, Json>>): Record<string, Json> {
+  const fresh: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(schemas)) Object.defineProperty(fresh, name, { enumerable: true, get: () => structuredClone(schema) });
+  return fresh;
 }
 
 /**
