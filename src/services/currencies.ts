@@ -53,8 +53,8 @@ export interface SeriesAnswer {
   /** The cursor of the next page; null on the last one. */
   nextCursor: string | null;
   /**
-   * True when no publication can still join this page: it ends before the next expected ECB
-   * publication, so its answer stays the same (an ECB correction of a past day aside).
+   * True when the answer to this query can no longer change (an ECB correction of a past day
+   * aside): the page, as asked and not clipped to today, ends before the next expected publication.
    */
   complete: boolean;
   entries(): Generator<SeriesEntry>;
