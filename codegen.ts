@@ -11,6 +11,13 @@ import { parse, printSchema } from 'graphql';
 import { sortedSchema } from './src/graphql';
 
 export const DOCUMENTS_DIR = 'test/graphql/documents';
+
+/**
+ * The schema's custom scalars as TypeScript types (see the README): all travel as JSON strings but
+ * RateMap, an object from currency code to a decimal string. Decimal stays a string (never a number:
+ * it would lose digits); Date is the calendar date "YYYY-MM-DD", not a JavaScript Date.
+ */
+export const SCALARS = { Decimal: 'string', Date: 'string', RateMap: 'Record<string, string>' } as const;
 export const GENERATED_FILE = 'test/graphql/generated.ts';
 
 export async function generate(): Promise<string> {
@@ -22,7 +29,7 @@ export async function generate(): Promise<string> {
     filename: GENERATED_FILE,
     schema: parse(printSchema(sortedSchema())),
     documents,
-    config: { scalars: { Decimal: 'string', Date: 'string' }, enumsAsTypes: true, useTypeImports: true },
+    config: { scalars: SCALARS, enumsAsTypes: true, useTypeImports: true },
     plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],
     pluginMap: { typescriptOperations, typedDocumentNode },
   });

@@ -17,6 +17,7 @@ import type { ServerContext } from './request-context';
 import { withErrorCodes } from './use-error-codes';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 import { toApiError, toGraphQLError } from './errors';
+import { negotiatedParts, negotiates } from './answer-formats';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { checkRestInput, queryParams } from './rest-input';
 import { restErrorParts, restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
@@ -140,6 +141,9 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         const answer = prebuilt.of(route, value, serialise);
         if (route.method === 'GET' && !route.queryHint) remember(target, route, answer);
         parts = restSuccessParts(route, answer.body, cacheOf(route), headerText(req.headers['if-none-match']), answer.etag);
+      } else if (negotiates(route)) {
+        const request = { accept: headerText(req.headers.accept), ifNoneMatch: headerText(req.headers['if-none-match']), query };
+        parts = negotiatedParts(route, withoutNullParams(serialise()), request);
       } else {
         // A large answer (a batch) is encoded once here: byteLength and res.end would each walk the text.
         const text = withoutNullParams(serialise());

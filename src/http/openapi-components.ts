@@ -1,3 +1,4 @@
+import { COMPLETE_CACHE_CONTROL } from './answer-formats';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../domain/errors';
 import type { RestRoute } from './routes';
 
@@ -47,7 +48,18 @@ export function errorStatusesOf(route: RestRoute): number[] {
 
 export function errorResponsesOf(route: RestRoute): Record<string, Json> {
   const responses: Record<string, Json> = {};
-  if (route.etag) {
+  if (route.cache === 'complete-answer') {
+    responses['304'] = {
+      description: `Not Modified: the answer is complete (it ends before the next expected ECB publication) and an entity tag sent in If-None-Match matches its ETag (of the media type asked for). No body.`,
+      headers: {
+        ETag: ETAG_HEADER,
+        'Cache-Control': { required: true, schema: { type: 'string', const: COMPLETE_CACHE_CONTROL } },
+        ...(route.formats ? { Vary: VARY_ACCEPT_HEADER } : {}),
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...QUOTA_HEADERS(false),
+      },
+    };
+  } else if (route.etag) {
     responses['304'] = {
       description: 'Not Modified: an entity tag sent in If-None-Match (a list, weak W/ forms and `*` included) matches the current ETag. No body.',
       headers: {
@@ -80,6 +92,9 @@ function errorSchema(codes: ErrorCode[]): Json {
     properties: { error: { properties: { code: { enum: codes } } } },
   };
 }
+
+/** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
+export const VARY_ACCEPT_HEADER: Json = { description: 'The answer depends on the Accept header (JSON, CSV or NDJSON).', required: true, schema: { type: 'string', const: 'Accept' } };
 
 /** The strong validator of a route with `etag`: the same for the same bytes, in every instance. */
 export const ETAG_HEADER: Json = {

@@ -1,5 +1,6 @@
 import { MAX_BATCH_ITEMS } from '../domain/batch';
 import { CODE_SHAPE } from '../domain/currency/codes';
+import { SERIES_GROUPS } from '../domain/currency/periods';
 import { MAX_SYMBOLS_LENGTH } from '../domain/currency/request';
 import { DECIMAL_PATTERN, MAX_DECIMALS } from '../domain/decimal';
 
@@ -22,16 +23,29 @@ const BOUNDS: Readonly<Record<string, Json>> = {
 };
 
 const CODE = CODE_SHAPE.source.replace(/^\^|\$$/g, '');
+/** A comma list of currency codes, the REST form of `symbols` (a list in GraphQL). */
+const SYMBOLS_LIST: Json = { type: 'string', pattern: `^\\s*${CODE}\\s*(,\\s*${CODE}\\s*)*$`, maxLength: MAX_SYMBOLS_LENGTH };
+
 /** Bounds of one field's inputs only: a currency route's `from` is a code, a unit route's is any unit text. */
 const FIELD_BOUNDS: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
   convertCurrency: { from: { type: 'string', pattern: CODE_SHAPE.source }, to: { type: 'string', pattern: CODE_SHAPE.source } },
-  rates: { symbols: { type: 'string', pattern: `^\\s*${CODE}\\s*(,\\s*${CODE}\\s*)*$`, maxLength: MAX_SYMBOLS_LENGTH } },
+  rates: { symbols: SYMBOLS_LIST },
+  rateSeries: {
+    start: { type: 'string', format: 'date' },
+    end: { type: 'string', format: 'date' },
+    base: { type: 'string', pattern: CODE_SHAPE.source },
+    symbols: SYMBOLS_LIST,
+    group: { type: 'string', enum: [...SERIES_GROUPS] },
+    cursor: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,120}$' },
+  },
 };
 
 /** An input's schema with the server's bounds; a description the bounds do not give is kept. */
 function bounded(name: string, schema: Json, field?: string): Json {
   const bounds = (field === undefined ? undefined : FIELD_BOUNDS[field]?.[name]) ?? BOUNDS[name];
   if (!bounds) return schema;
+  // A list argument's REST form is a comma list: its bounds replace the array schema.
+  if (schema['type'] === 'array' && bounds['type'] !== undefined && bounds['type'] !== 'array') return { ...bounds, ...(schema['description'] !== undefined ? { description: schema['description'] } : {}) };
   return { ...schema, ...bounds, ...(bounds['description'] === undefined && schema['description'] !== undefined ? { description: schema['description'] } : {}) };
 }
 

@@ -11,7 +11,8 @@ import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
-import { errorResponsesOf, ETAG_HEADER, OPENAPI_COMPONENTS, QUOTA_HEADERS } from './openapi-components';
+import { COMPLETE_CACHE_CONTROL } from './answer-formats';
+import { errorResponsesOf, ETAG_HEADER, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
@@ -20,8 +21,19 @@ type Json = Record<string, unknown>;
 
 /** SOFA's own OpenAPI 3.0 document of the schema, before post-processing. */
 function sofaOpenApi(schema: GraphQLSchema): Json {
-  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: SCALAR_JSON_SCHEMAS, ignore: everyObjectType(schema) });
+  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: freshOnEachRead(SCALAR_JSON_SCHEMAS), ignore: everyObjectType(schema) });
   return (router as unknown as { openAPIDocument: Json }).openAPIDocument;
+}
+
+/**
+ * The scalar schemas, a new copy on each read: SOFA writes an argument's description into the
+ * schema object it took for the parameter, so one shared object would carry the last described
+ * argument's words (`end`'s) to every other parameter of that scalar (`date`).
+ */
+function freshOnEachRead(schemas: Readonly<Record<string, Json>>): Record<string, Json> {
+  const fresh: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(schemas)) Object.defineProperty(fresh, name, { enumerable: true, get: () => structuredClone(schema) });
+  return fresh;
 }
 
 /**
@@ -151,20 +163,43 @@ function openApiOperation(): Json {
 }
 
 function success(route: RestRoute, data: Json, envelope = true): Json {
+  const json = { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data };
   return {
-    description: 'OK',
+    description: route.formats ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.` : 'OK',
     headers: {
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
       'Cache-Control': { required: true, schema: cacheControlSchema(route) },
       ...(route.shared ? SHARED_HEADERS : {}),
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
+      ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
+      ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
     },
-    content: { 'application/json': { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data } },
+    content: { 'application/json': json, ...Object.fromEntries((route.formats ?? []).map((format) => [format, FORMAT_CONTENT[format]])) },
   };
 }
 
+/** The alternative formats' bodies: text, described (their rows are the JSON answer's entries). */
+const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number], Json>> = {
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description: 'RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped), then one row per entry. An empty cell is a currency with no rate in that entry.',
+    },
+  },
+  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line (LF): each entry of the JSON answer with its `base`.' } },
+};
+
+const LINK_NEXT_HEADER: Json = {
+  description: 'When the range goes on past this page: `</v1/...?...&cursor=...>; rel="next"` (RFC 8288), the same query with the next cursor.',
+  required: false,
+  schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+};
+
 function cacheControlSchema(route: RestRoute): Json {
+  if (route.cache === 'complete-answer') {
+    return { type: 'string', enum: ['no-store', COMPLETE_CACHE_CONTROL], description: 'Private (keyed) and long once the answer is complete; no-store while a publication may still join it.' };
+  }
   if (route.cache === 'latest-rates') {
     return { type: 'string', pattern: '^public, max-age=\\d+$', description: 'At most 3600 s, and never past the next expected ECB publication.' };
   }

@@ -150,8 +150,8 @@ interface ArgCheck {
   leaf: GraphQLScalarType | GraphQLEnumType | undefined;
   /** coerceInputValue's result for a valid value, INVALID where it would report an error. */
   check: Check | undefined;
-  /** How a query string value is read: a whole number, a boolean, refused (a list) or as text. */
-  query: 'Int' | 'Boolean' | 'list' | 'text';
+  /** How a query string value is read: a whole number, a boolean, a comma list (a list of strings), refused (any other list) or as text. */
+  query: 'Int' | 'Boolean' | 'comma-list' | 'list' | 'text';
 }
 
 const compiledArgs = new WeakMap<readonly GraphQLArgument[], { byName: Map<string, ArgCheck>; checks: ArgCheck[] }>();
@@ -165,7 +165,7 @@ function compiled(args: readonly GraphQLArgument[]) {
       const inner = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
       const named = getNamedType(arg.type);
       const list = isListType(inner);
-      const query = list ? 'list' : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean') ? named.name : 'text';
+      const query = list ? (isScalarType(named) && named.name === 'String' ? 'comma-list' : 'list') : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean') ? named.name : 'text';
       const leaf = isLeafType(inner) ? inner : undefined;
       return { name: arg.name, type: arg.type, nonNull, list, leaf, check: leaf ? undefined : checker(arg.type), query };
     });
@@ -295,10 +295,18 @@ function parseLeaf(type: GraphQLScalarType | GraphQLEnumType, value: unknown, pa
   return parsed;
 }
 
-/** A query string holds text; numbers and booleans are parsed here so the GraphQL type check can run. */
+/** The longest comma list a query string may give a list argument (`symbols`: 100 codes and their commas). */
+export const MAX_COMMA_LIST_LENGTH = 400;
+
+/** A query string holds text; numbers, booleans and comma lists are parsed here so the GraphQL type check can run. */
 function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {
   // SOFA reads `name=` as no value at all: refuse it rather than answer for an input not sent.
   if (text === '') throw new ApiError('INVALID_REQUEST', `'${name}' is empty: give it a value or leave it out.`, { param: name });
+  if (arg.query === 'comma-list') {
+    // The REST form of a list of strings (`symbols=USD,JPY`): items trimmed, the list bounded as a text.
+    if (text.length > MAX_COMMA_LIST_LENGTH) throw new ApiError('INVALID_REQUEST', `'${name}' must be a comma-separated list of at most ${MAX_COMMA_LIST_LENGTH} characters.`, { param: name });
+    return text.split(',').map((item) => item.trim());
+  }
   if (arg.query === 'list') {
     throw new ApiError('INVALID_REQUEST', `'${name}' cannot be sent in the query string.`, { param: name });
   }

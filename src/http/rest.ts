@@ -1,4 +1,5 @@
-import type { GraphQLSchema } from 'graphql';
+import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../graphql/context';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
@@ -10,6 +11,7 @@ import { restErrorResponse, toApiError } from './errors';
 import { requestContextOf } from './request-context';
 import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
 import { checkRestInput } from './rest-input';
+import { negotiatedParts, negotiates } from './answer-formats';
 import { bodyInit, restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
@@ -39,6 +41,8 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   const routeOf = new WeakMap<RequestContext, RestRoute>();
   /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
   const sharedPath = new WeakSet<RequestContext>();
+  /** List arguments of a REST request as checked (from comma lists), for its execution by SOFA. */
+  const listArgs = new WeakMap<RequestContext, Record<string, unknown>>();
   /** HEAD requests: served as GET, their answer's body dropped. */
   const headRequests = new WeakSet<RequestContext>();
 
@@ -53,8 +57,12 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     if (route.access === 'key') await context.authenticate();
     await options.rateLimit(route.access, context);
     if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
-    checkRestInput(route, queryFields[route.field!]!.args, argsOfPath(route, params), url.searchParams, body);
+    const field = queryFields[route.field!]!;
+    const args = checkRestInput(route, field.args, argsOfPath(route, params), url.searchParams, body);
     routeOf.set(context, route);
+    // SOFA would read a comma list as a list of one string: execution gets the list checked here.
+    const lists = field.args.filter((arg) => route.method === 'GET' && isListType(getNullableType(arg.type)) && args[arg.name] != null);
+    if (lists.length > 0) listArgs.set(context, Object.fromEntries(lists.map((arg) => [arg.name, args[arg.name]])));
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
     const checked = new URL(pathFor(route, params), url);
@@ -107,13 +115,25 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       }
     },
 
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const lists = listArgs.get((args.contextValue as unknown as GraphQLContext).requestContext);
+      if (lists) setExecuteFn((given) => executeFn({ ...given, variableValues: { ...given.variableValues, ...lists } }));
+    },
+
     async onResponse({ request, response, setResponse, serverContext }) {
       const context = requestContextOf(serverContext);
       const route = routeOf.get(context);
       let final = response;
       if (route && response.status === 200) {
         // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
-        final = merged(response, restSuccessParts(route, `{"data":${withoutNullParams(await response.text())}}`, cacheOf(route), request.headers.get('if-none-match')));
+        const json = `{"data":${withoutNullParams(await response.text())}}`;
+        const ifNoneMatch = request.headers.get('if-none-match');
+        final = merged(
+          response,
+          negotiates(route)
+            ? negotiatedParts(route, json, { accept: request.headers.get('accept'), ifNoneMatch, query: new URL(request.url).search.slice(1) })
+            : restSuccessParts(route, json, cacheOf(route), ifNoneMatch),
+        );
       } else if (route) {
         // SOFA's error handler cannot see the request: give its error body this request's id.
         const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };

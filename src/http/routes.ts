@@ -21,14 +21,23 @@ export interface RestRoute {
   readonly tag: 'Units' | 'Conversion' | 'Currency' | 'Service';
   /** Largest accepted body, in bytes (POST routes). */
   readonly bodyLimit?: number;
-  /** Cache-Control of a successful answer: `latest-rates` lasts until the next ECB publication. */
-  readonly cache: 'static' | 'no-store' | 'latest-rates';
+  /**
+   * Cache-Control of a successful answer: `latest-rates` lasts until the next ECB publication;
+   * `complete-answer` (keyed answers whose `complete` member says they can no longer change):
+   * `private, max-age=86400` with a strong ETag and 304 when complete, `no-store` otherwise.
+   */
+  readonly cache: 'static' | 'no-store' | 'latest-rates' | 'complete-answer';
   /** A public, CDN-friendly resource: `Access-Control-Allow-Origin: *` and a CORS preflight. */
   readonly shared?: boolean;
   /** A strong ETag of the answer's exact bytes, and 304 Not Modified on a matching If-None-Match (RFC 9110 13.1). */
   readonly etag?: boolean;
   /** The answer depends on the units catalogue alone: serialised once per resource, its bytes and ETag kept. */
   readonly prebuilt?: boolean;
+  /**
+   * Media types the answer is also served in, besides JSON (the default), chosen by the request's
+   * Accept (answer-formats.ts renders them from the JSON answer, the same way in both lanes).
+   */
+  readonly formats?: readonly ('text/csv' | 'application/x-ndjson')[];
   /** Why query parameters are refused here, when the route takes none. */
   readonly queryHint?: string;
 }
@@ -53,6 +62,10 @@ const ROWS: readonly RouteRow[] = [
     method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', tag: 'Currency', cache: 'latest-rates', shared: true, etag: true,
     queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
     summary: 'The latest ECB reference rates (public, cacheable, any origin)',
+  },
+  {
+    method: 'GET', path: '/v1/currency/rates/series', field: 'rateSeries', tag: 'Currency', cache: 'complete-answer', formats: ['text/csv', 'application/x-ndjson'],
+    summary: 'A time series of ECB reference rates, per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)',
   },
   { method: 'GET', path: '/v1/health', field: 'health', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
   { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },

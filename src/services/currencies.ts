@@ -52,6 +52,11 @@ export interface SeriesAnswer {
   symbols: string[];
   /** The cursor of the next page; null on the last one. */
   nextCursor: string | null;
+  /**
+   * True when the answer to this query can no longer change (an ECB correction of a past day
+   * aside): the page, as asked and not clipped to today, ends before the next expected publication.
+   */
+  complete: boolean;
   entries(): Generator<SeriesEntry>;
 }
 
@@ -131,6 +136,10 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       }
       const codes = symbols ?? seriesCodes(publications, base);
       const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
+      // Complete: the answer to this very query can no longer change. The page's own end counts,
+      // not the day it is clipped to (a range reaching into the future gains tomorrow's
+      // publication), and a cursor that is still to appear would change it as well.
+      const complete = page.to < nextPublication(rates.latest()?.date, clock()).date && (page.nextCursor === undefined || more);
       return {
         start: from,
         end: to,
@@ -139,6 +148,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
         source: 'ecb',
         symbols: codes,
         nextCursor: more ? page.nextCursor! : null,
+        complete,
         entries: () => seriesEntries(publications, { base, codes, group }),
       };
     },

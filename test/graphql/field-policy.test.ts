@@ -26,6 +26,7 @@ const SAMPLES: Record<string, string> = {
   batch: `{ batch(items: [${ITEM}, ${ITEM}]) { succeeded } }`,
   rates: '{ rates { date } }',
   latestRates: '{ latestRates { date } }',
+  rateSeries: '{ rateSeries(start: "2024-03-01", end: "2024-03-31", symbols: ["USD"]) { entries { period } } }',
   health: '{ health { status } }',
 };
 

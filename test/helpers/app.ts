@@ -34,7 +34,7 @@ export interface TestApp {
   /** The same, with the account (to set or read its usage). */
   createAccountKey(plan?: PlanId): Promise<{ key: string; account: Account; keyId: string }>;
   /** One REST call over loopback HTTP through the app's listener; the response is checked against /openapi.json. */
-  call(method: string, url: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
+  call(method: string, url: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; body: any }>;
   /** POST /graphql in-process with a key, variables and an Accept header of choice; the answer's headers too. */
   postGraphQL(query: string, options?: { key?: string; variables?: Record<string, unknown>; accept?: string }): Promise<{ status: number; headers: Headers; body: any }>;
@@ -96,7 +96,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     const bodyless = answer.status === 204 || answer.status === 304 || method === 'HEAD';
     // Checked against what was sent: a `#` in `url` went out as `%23`, part of the path, not a fragment.
     await contract.check(method, wireTarget(url), new Response(bodyless ? null : answer.text, { status: answer.status, headers: answer.headers }));
-    return { status: answer.status, headers: answer.headers, body: answer.text === '' ? undefined : JSON.parse(answer.text) };
+    const json = answer.headers.get('content-type')?.startsWith('application/json') ?? false;
+    return { status: answer.status, headers: answer.headers, body: answer.text === '' || !json ? undefined : JSON.parse(answer.text), text: answer.text };
   };
 
   return {

@@ -30,7 +30,8 @@ export class OpenApiContract {
     const where = `${method} ${pathname} → ${response.status}`;
     const head = method.toUpperCase() === 'HEAD';
     if (head) expect(await response.clone().text(), `${where}: a HEAD answer has no body`).toBe('');
-    const body = !head && response.headers.get('content-type')?.includes('json') ? await response.clone().json() : undefined;
+    const mediaType = response.headers.get('content-type')?.split(';')[0]!.trim();
+    const body = !head && mediaType === 'application/json' ? await response.clone().json() : undefined;
     const item = this.paths.find((p) => p.pattern.test(pathname))?.item;
     const operation = item?.[head ? 'get' : method.toLowerCase()] as Json | undefined;
     if (!operation) {
@@ -47,8 +48,9 @@ export class OpenApiContract {
       if (definition.required) expect(value, `${where}: required header ${name} missing`).not.toBeNull();
       if (value !== null && definition.schema) this.validate(rewriteRefs(definition.schema), value, `${where} header ${name}`);
     }
+    if (documented!.content && mediaType !== undefined) expect(Object.keys(documented!.content), `${where}: media type ${mediaType} not documented`).toContain(mediaType);
     const schema = documented!.content?.['application/json']?.schema as Json | undefined;
-    if (schema && !head) this.validate(rewriteRefs(schema), body, where);
+    if (schema && !head && mediaType === 'application/json') this.validate(rewriteRefs(schema), body, where);
   }
 
   private resolve(ref: string): Json {

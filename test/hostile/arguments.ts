@@ -37,6 +37,11 @@ const TEXT: Record<string, fc.Arbitrary<string>> = {
   rounding: fc.oneof(fc.constantFrom(...ROUNDING_MODES), fc.constantFrom('half_up', 'SIDEWAYS', 'HALF_UP ', 'UP\u0000', ...PROTOTYPE_KEYS), hostileText),
   date: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
   symbols: fc.oneof(fc.array(currency, { minLength: 1, maxLength: 4 }).map((codes) => codes.join(',')), fc.constantFrom(',,', ' USD', 'USD, GBP', 'USD,'.repeat(120))),
+  start: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
+  end: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
+  base: currency,
+  group: fc.oneof(fc.constantFrom('day', 'week', 'month', 'year', 'MONTH', 'Week', 'fortnight', 'month ', 'dayy', ...PROTOTYPE_KEYS), hostileText),
+  cursor: fc.oneof(fc.constantFrom('MXwyMDI0LTA0LTAxfDIwMjQtMDMtMDF8MjAyNC0wNC0zMHxkYXk', 'MXwyMDI0', 'bm9wZQ', '='), hostileText),
 };
 
 /** Hostile text for an argument (or any unknown name). */
@@ -86,6 +91,13 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
   rates: fc.record({
     date: fc.option(publishedDate, { nil: undefined }),
     symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }).map((codes) => codes.join(',')), { nil: undefined }),
+  }),
+  rateSeries: fc.record({
+    start: fc.constantFrom('2024-03-01', '2024-03-27', '1999-01-01', '2014-03-28'),
+    end: fc.constantFrom('2024-03-28', '2024-04-02', '2024-04-30', '2030-01-01'),
+    base: fc.option(quotedCurrency, { nil: undefined }),
+    symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }).map((codes) => codes.join(',')), { nil: undefined }),
+    group: fc.option(fc.constantFrom('day', 'week', 'month', 'year'), { nil: undefined }),
   }),
   latestRates: fc.constant({}),
   health: fc.constant({}),

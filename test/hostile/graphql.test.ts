@@ -34,6 +34,7 @@ const SELECTIONS: Record<string, string> = {
     '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { error { code message status param requestId } } } }',
   rates: '{ date base source rates }',
   latestRates: '{ date base source rates }',
+  rateSeries: '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
   health: '{ status version rates { date fetchedAt stale lastError } }',
 };
 

@@ -16,8 +16,11 @@ type Json = Record<string, any>;
 
 /** Per route: most hostile requests are refused by the document itself and never sent. */
 const SAMPLES = 400;
-/** What JSON Schema does not say: a value's meaning and whether the catalogue knows it, not its shape. */
-const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist/;
+/**
+ * What JSON Schema does not say: a value's meaning and whether the catalogue knows it, not its shape;
+ * and relations between inputs (a range's order, a cursor belonging to its own query).
+ */
+const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series/;
 
 let h: HostileApp;
 let documentCheck: DocumentCheck;

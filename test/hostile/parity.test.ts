@@ -5,7 +5,7 @@ import { createHostileApp, postGraphQL, show, type HostileApp } from './harness'
 import { fieldArgs } from './arguments';
 import { objectText } from './values';
 
-/** Per property (four of them), each run one REST and one GraphQL request. */
+/** Per property (five of them), each run one REST and one GraphQL request. */
 const RUNS = 150;
 
 let h: HostileApp;
@@ -52,6 +52,9 @@ async function viaRest(method: string, url: string, rawBody?: string) {
 
 const UNIT_DECLARATIONS = '$value: Decimal!, $from: String!, $to: String!, $decimals: Int, $rounding: Rounding';
 const CURRENCY_DECLARATIONS = `${UNIT_DECLARATIONS}, $date: Date`;
+const SERIES_ARGS = ['start', 'end', 'base', 'symbols', 'group', 'cursor'];
+const SERIES_DECLARATIONS = '$start: Date!, $end: Date!, $base: String, $symbols: [String!], $group: String, $cursor: String';
+const SERIES = '{ start end base group symbols nextCursor complete entries { period start end publications rates partial { code publications } } }';
 
 /** Only strings travel in a query string as they are; numbers (decimals) as their digits. Lone surrogates cannot be encoded. */
 const wellFormed = (text: string) => text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD');
@@ -107,6 +110,23 @@ describe('the same conversion input gives the same answer through REST and Graph
         const rest = await viaRest('POST', '/v1/currency/convert', json);
         const graphql = await viaGraphQL('convertCurrency', CURRENCY_DECLARATIONS, CURRENCY_CONVERSION, json);
         expect(graphql, `for ${show(json)}`).toEqual(rest);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /v1/currency/rates/series and rateSeries: a comma list in the query string is the GraphQL list', async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('rateSeries', SERIES_ARGS, 'json'), async (generated) => {
+        const entries = queryEntries(generated);
+        const query = entries.map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('&');
+        // REST's `symbols=USD, JPY` is GraphQL's ["USD", "JPY"]: the list the comma list spells.
+        const variables = entries.map(([name, value]): [string, unknown] => [name, name === 'symbols' ? String(value).split(',').map((code) => code.trim()) : value]);
+        comparable(objectText(variables));
+        const rest = await viaRest('GET', `/v1/currency/rates/series?${query}`);
+        const graphql = await viaGraphQL('rateSeries', SERIES_DECLARATIONS, SERIES, objectText(variables));
+        const { source: _source, ...data } = rest.data ?? {};
+        expect(graphql, `for ?${show(query)}`).toEqual(rest.code === 'OK' ? { code: 'OK', data } : rest);
       }),
       { numRuns: RUNS },
     );

@@ -199,6 +199,36 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         expect(order).toEqual(['answer 0', 'answer 1', 'answer 2', 'next immediate']);
       });
 
+      it('for the time series in JSON, CSV and NDJSON, its 304 and HEAD, and its refusals', async () => {
+        const [dev, free] = [await twinKeys('developer'), await twinKeys('free')];
+        const keys = { template: [dev.fast, free.fast], fast: [dev.fast, free.fast], yoga: [dev.yoga, free.yoga] };
+        const auth = (key: string, more: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...more });
+        const url = '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31&symbols=usd,%20JPY,RUB';
+        const cases = [
+          { method: 'GET', url, headers: auth(dev.fast) },
+          { method: 'GET', url: `${url}&group=week`, headers: auth(dev.fast, { accept: 'text/csv' }) },
+          { method: 'GET', url: `${url}&group=month&base=USD`, headers: auth(dev.fast, { accept: 'application/x-ndjson' }) },
+          { method: 'GET', url: '/v1/currency/rates/series?start=1999-01-01&end=2030-12-31', headers: auth(dev.fast, { accept: 'text/*;q=0.5, application/json;q=0.4' }) },
+          { method: 'HEAD', url, headers: auth(dev.fast, { accept: 'text/csv' }) },
+          { method: 'GET', url, headers: auth(dev.fast, { accept: 'image/png' }) },
+          { method: 'GET', url, headers: auth(free.fast, { accept: 'text/csv' }) },
+          { method: 'GET', url: `${url}&group=fortnight`, headers: auth(dev.fast) },
+          { method: 'GET', url: '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31&symbols=USD,,JPY', headers: auth(dev.fast) },
+          { method: 'GET', url: '/v1/currency/rates/series?start=2024-03-01', headers: auth(dev.fast) },
+          { method: 'GET', url, headers: {} },
+        ];
+        for (const request of cases) await expectSameAnswer(request, keys);
+        for (const accept of ['application/json', 'text/csv', 'application/x-ndjson']) {
+          const first = await rawRequest(origins.fast, 'GET', url, auth(dev.fast, { accept }));
+          const etag = first.headers.get('etag')!;
+          expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+          expect((await rawRequest(origins.yoga, 'GET', url, auth(dev.yoga, { accept }))).headers.get('etag')).toBe(etag);
+          for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
+            for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers: auth(dev.fast, { accept, 'if-none-match': candidate }) }, keys);
+          }
+        }
+      });
+
       it('for a strong ETag and 304 on the shared route', async () => {
         const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.yoga, 'GET', '/v1/currency/rates/latest', {})];
         const etag = first!.headers.get('etag')!;

@@ -187,3 +187,34 @@ describe('checkRestInput on a GET query string', () => {
     }), { numRuns: 3000 });
   });
 });
+
+describe('checkRestInput on a list of strings in a query string: a comma list', () => {
+  const rateSeries = schema.getQueryType()!.getFields()['rateSeries']!;
+  const GET = { method: 'GET', path: '/v1/currency/rates/series' } as RestRoute;
+  const outcome = (query: string) => {
+    try {
+      return { value: checkRestInput(GET, rateSeries.args, {}, queryParams(query), undefined)['symbols'] };
+    } catch (error) {
+      return { error: { message: (error as ApiError).message, param: (error as ApiError).param } };
+    }
+  };
+
+  it.each([
+    ['symbols=USD', ['USD']],
+    ['symbols=usd,JPY', ['usd', 'JPY']],
+    ['symbols=%20USD%20,%20JPY', ['USD', 'JPY']],
+    // Shapes are the field's to judge (INVALID_REQUEST from the service, as for a GraphQL list).
+    ['symbols=USD,,JPY', ['USD', '', 'JPY']],
+    ['symbols=,', ['', '']],
+    [`symbols=${'USD,'.repeat(99)}USD`, Array(100).fill('USD')],
+  ])('reads %j as %j', (query, expected) => {
+    expect(outcome(`start=2024-01-01&end=2024-01-31&${query}`)).toEqual({ value: expected });
+  });
+
+  it.each([
+    ['symbols=', "'symbols' is empty: give it a value or leave it out."],
+    [`symbols=${'USD,'.repeat(100)}USD`, "'symbols' must be a comma-separated list of at most 400 characters."],
+  ])('refuses %j', (query, message) => {
+    expect(outcome(`start=2024-01-01&end=2024-01-31&${query}`)).toEqual({ error: { message, param: 'symbols' } });
+  });
+});

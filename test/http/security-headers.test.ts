@@ -30,9 +30,11 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   '/v1/currency/convert': { value: '1', from: 'EUR', to: 'USD' },
 };
 
+const SAMPLE_QUERIES: Record<string, string> = { '/v1/currency/rates/series': '?start=2024-03-01&end=2024-04-02' };
+
 function requestOf(route: RestRoute): { url: string; init: RequestInit } {
   const path = route.path.replace(/:([a-z]+)/g, (_, name: string) => (route.path.startsWith('/v1/units') ? 'ft' : SAMPLE_PARAMS[name]!));
-  const query = route.path === '/v1/convert' && route.method === 'GET' ? '?value=1&from=inch&to=cm' : '';
+  const query = route.path === '/v1/convert' && route.method === 'GET' ? '?value=1&from=inch&to=cm' : (SAMPLE_QUERIES[route.path] ?? '');
   const headers: Record<string, string> = route.access === 'key' ? { authorization: `Bearer ${key}` } : {};
   const body = route.method === 'POST' ? JSON.stringify(SAMPLE_BODIES[route.path]) : undefined;
   if (body) headers['content-type'] = 'application/json';

@@ -1,0 +1,86 @@
+import type { SeriesEntry } from '../domain/currency/series';
+import { ApiError } from '../domain/errors';
+import type { SeriesAnswer } from '../services/currencies';
+import type { RequestContext } from '../services/request-context';
+import { builder } from './builder';
+import { policy } from './field-policy';
+
+interface CurrencyCount {
+  code: string;
+  publications: number;
+}
+
+const CurrencyCountRef = builder.objectRef<CurrencyCount>('CurrencyCount').implement({
+  description: 'A currency averaged over fewer publications than its period holds, and how many quoted it.',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    publications: t.exposeInt('publications'),
+  }),
+});
+
+const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').implement({
+  description:
+    'One entry of a rate series: one ECB publication (group "day"), or the exact mean of the publications of one ISO week, month or year, rounded once.',
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'The publication date (day), or "2024-W13", "2024-03", "2024".' }),
+    start: t.field({ type: 'Date', description: 'The first publication the entry covers.', resolve: (e) => e.start }),
+    end: t.field({ type: 'Date', description: 'The last publication the entry covers.', resolve: (e) => e.end }),
+    publications: t.exposeInt('publications', { description: 'How many publications the entry covers (1 per day).' }),
+    rates: t.field({ type: 'RateMap', description: 'Units of each currency per 1 unit of the base.', resolve: (e) => e.rates }),
+    partial: t.field({
+      type: [CurrencyCountRef],
+      description: 'Currencies quoted by only some of the period\'s publications, each averaged over those; empty when none.',
+      resolve: (e) => Object.entries(e.partial ?? {}).map(([code, publications]) => ({ code, publications })),
+    }),
+  }),
+});
+
+const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
+  description: 'A page of a time series of ECB reference rates against one base.',
+  fields: (t) => ({
+    start: t.field({ type: 'Date', description: 'The first day this page covers (the range clipped to the stored history).', resolve: (s) => s.start }),
+    end: t.field({ type: 'Date', description: 'The last day this page covers: at most 10 years after `start`, never after today.', resolve: (s) => s.end }),
+    base: t.exposeString('base'),
+    group: t.exposeString('group', { description: '"day", "week", "month" or "year".' }),
+    source: t.exposeString('source', { description: 'Always "ecb".' }),
+    symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` (same other arguments) for the next page; null on the last page.' }),
+    complete: t.exposeBoolean('complete', {
+      description: 'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
+    }),
+    entries: t.field({ type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
+  }),
+});
+
+/**
+ * rateSeries calls per request. One answer can be megabytes (ten years of every currency against
+ * another base is millions of digits), so a document may hold one: fifty aliases of it would hold
+ * fifty such answers in memory at once, past any bound a request's size could justify.
+ */
+const seriesCalls = new WeakMap<RequestContext, number>();
+
+builder.queryFields((t) => ({
+  rateSeries: t.field({
+    ...policy({ access: 'key' }),
+    type: RateSeriesRef,
+    nullable: true,
+    description:
+      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues. One rateSeries per document.',
+    args: {
+      start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
+      end: t.arg({ type: 'Date', required: true, description: 'Last day of the range.' }),
+      base: t.arg.string({ required: false, description: 'Currency code the rates are expressed against; EUR by default.' }),
+      symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: every currency quoted in the range).' }),
+      group: t.arg.string({ required: false, description: '"day" (default: one entry per publication), "week" (ISO), "month" or "year".' }),
+      cursor: t.arg.string({ required: false, description: 'The `nextCursor` of the previous page.' }),
+    },
+    resolve: async (_, args, ctx) => {
+      // Claimed before the first await: root fields start together, and only the first may run.
+      const calls = (seriesCalls.get(ctx.requestContext) ?? 0) + 1;
+      seriesCalls.set(ctx.requestContext, calls);
+      if (calls > 1) throw new ApiError('INVALID_REQUEST', 'A document may ask for one rateSeries; send another request for another series.');
+      const caller = await ctx.requestContext.caller();
+      return ctx.services.currencies.series(args, caller.principal.account.plan);
+    },
+  }),
+}));

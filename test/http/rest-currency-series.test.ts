@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Publication } from '../../src/domain/ecb';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { tableRates } from '../helpers/table-rates';
+
+/** Made-up publications in the ECB's form (not real ECB data): one in 2010, then March and April 2024. */
+const PUBLICATIONS: Publication[] = [
+  { date: '2010-01-04', rates: { USD: '1.4', JPY: '130' } },
+  { date: '2024-03-27', rates: { USD: '1.0830', JPY: '163.96', RUB: '99.50' } },
+  { date: '2024-03-28', rates: { USD: '1.0811', JPY: '163.45' } },
+  { date: '2024-04-02', rates: { USD: '1.0764', JPY: '163.02' } },
+  { date: '2024-04-03', rates: { USD: '1.0800', JPY: '163.50' } },
+];
+
+/** Each route test runs on both REST lanes: the fast lane, and Yoga + SOFA. */
+for (const lane of ['on', 'off'] as const) {
+  describe(`REST_FAST_LANE=${lane}`, () => {
+    let t: TestApp;
+    let free: string;
+    let developer: string;
+    beforeAll(async () => {
+      // 2024-04-04 14:00 Berlin: the newest publication held is 2024-04-03, the next is expected today at 16:00.
+      t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      free = await t.createKey('free');
+      developer = await t.createKey('developer');
+    });
+    afterAll(() => t.close());
+
+    const series = (query: string, headers: Record<string, string> = {}, key = developer) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers });
+
+    describe('GET /v1/currency/rates/series', () => {
+      it('lists one entry per publication, as published, for a range that ended: private, a day, strong ETag', async () => {
+        const res = await series('start=2024-03-01&end=2024-03-31&symbols=usd,JPY');
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual({
+          start: '2024-03-01',
+          end: '2024-03-31',
+          base: 'EUR',
+          group: 'day',
+          source: 'ecb',
+          symbols: ['USD', 'JPY'],
+          nextCursor: null,
+          complete: true,
+          entries: [
+            { period: '2024-03-27', start: '2024-03-27', end: '2024-03-27', publications: 1, rates: { USD: '1.0830', JPY: '163.96' }, partial: [] },
+            { period: '2024-03-28', start: '2024-03-28', end: '2024-03-28', publications: 1, rates: { USD: '1.0811', JPY: '163.45' }, partial: [] },
+          ],
+        });
+        expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
+        expect(res.headers.get('vary')).toBe('Accept');
+        expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+        expect(res.headers.get('link')).toBeNull();
+      });
+
+      it('answers 304 Not Modified to a matching If-None-Match, with the validator and caching fields, without a body', async () => {
+        const first = await series('start=2024-03-01&end=2024-03-31&symbols=USD');
+        const etag = first.headers.get('etag')!;
+        for (const candidate of [etag, `W/${etag}`, `"other", ${etag}`]) {
+          const res = await series('start=2024-03-01&end=2024-03-31&symbols=USD', { 'if-none-match': candidate });
+          expect(res.status).toBe(304);
+          expect(res.text).toBe('');
+          expect(res.headers.get('etag')).toBe(etag);
+          expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
+          expect(res.headers.get('vary')).toBe('Accept');
+        }
+        expect((await series('start=2024-03-01&end=2024-03-31&symbols=USD', { 'if-none-match': '"other"' })).status).toBe(200);
+        // Another representation, another validator: the JSON one does not revalidate the CSV.
+        const csv = await series('start=2024-03-01&end=2024-03-31&symbols=USD', { accept: 'text/csv', 'if-none-match': etag });
+        expect(csv.status).toBe(200);
+        expect(csv.headers.get('etag')).not.toBe(etag);
+      });
+
+      it.each([
+      ['2024-04-03', true],
+      ['2024-04-04', false],
+      ['2024-12-31', false],
+    ])('up to %s is complete: %s (the next publication is expected on 2024-04-04, whatever day the page is clipped to)', async (end, complete) => {
+      const res = await series(`start=2024-04-01&end=${end}&symbols=USD`);
+      expect(res.body.data).toMatchObject({ end: '2024-04-04' < end ? '2024-04-04' : end, complete });
+      expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
+    });
+
+    it('is not cached while a publication may still join the range (it reaches the next expected one)', async () => {
+        const res = await series('start=2024-04-01&end=2024-04-30');
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ start: '2024-04-01', end: '2024-04-04', complete: false });
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.headers.get('etag')).toBeNull();
+        const again = await series('start=2024-04-01&end=2024-04-30', { 'if-none-match': '*' });
+        expect(again.status).toBe(200);
+      });
+
+      it('serves the same rows as RFC 4180 CSV for Accept: text/csv', async () => {
+        const res = await series('start=2024-03-01&end=2024-04-02&symbols=USD,JPY', { accept: 'text/csv' });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+        expect(res.text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.0830,163.96\r\n2024-03-28,EUR,1.0811,163.45\r\n2024-04-02,EUR,1.0764,163.02\r\n');
+        expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(res.text)));
+        expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
+      });
+
+      it('serves the same rows as NDJSON for Accept: application/x-ndjson: each line a JSON entry with its base', async () => {
+        const query = 'start=2024-03-01&end=2024-04-02&base=USD&symbols=JPY,EUR&group=month';
+        const json = await series(query);
+        const res = await series(query, { accept: 'application/x-ndjson' });
+        expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+        expect(res.text.endsWith('\n')).toBe(true);
+        const lines = res.text.slice(0, -1).split('\n').map((line) => JSON.parse(line));
+        expect(lines).toEqual(json.body.data.entries.map((entry: object) => ({ base: 'USD', ...entry })));
+      });
+
+      it('gives the exact mean of each month with the first and last publication it covers and their number', async () => {
+        const res = await series('start=2024-03-01&end=2024-04-03&group=MONTH&symbols=USD,RUB');
+        expect(res.body.data.entries).toEqual([
+          // (1.0830 + 1.0811) / 2 and RUB quoted on one publication of two.
+          { period: '2024-03', start: '2024-03-27', end: '2024-03-28', publications: 2, rates: { USD: '1.08205', RUB: '99.5' }, partial: [{ code: 'RUB', publications: 1 }] },
+          { period: '2024-04', start: '2024-04-02', end: '2024-04-03', publications: 2, rates: { USD: '1.0782' }, partial: [] },
+        ]);
+        const csv = await series('start=2024-03-01&end=2024-03-31&group=month&symbols=USD,RUB', { accept: 'text/csv' });
+        expect(csv.text).toBe('period,start,end,publications,base,USD,RUB,partial\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,99.5,RUB=1\r\n');
+      });
+
+      it('rounds a mean that does not terminate once, under the unrounded rule', async () => {
+        const res = await series('start=2024-03-27&end=2024-04-02&group=year&symbols=USD');
+        // (1.0830 + 1.0811 + 1.0764) / 3 = 1.0801666…: 40 significant digits, half-even.
+        expect(res.body.data.entries[0].rates.USD).toBe('1.080166666666666666666666666666666666667');
+      });
+
+      it.each([
+        ['text/csv', 'text/csv'],
+        ['text/*', 'text/csv'],
+        ['application/x-ndjson', 'application/x-ndjson'],
+        ['application/json, text/csv;q=0.5', 'application/json'],
+        ['text/csv;q=0.9, application/x-ndjson', 'application/x-ndjson'],
+        ['*/*', 'application/json'],
+        ['application/*', 'application/json'],
+        ['image/png', 'application/json'],
+        ['text/csv;q=0', 'application/json'],
+      ])('negotiates Accept: %s to %s (JSON when nothing offered is acceptable: the contract has no 406)', async (accept, mediaType) => {
+        const res = await series('start=2024-03-01&end=2024-03-31&symbols=USD', { accept });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')!.split(';')[0]).toBe(mediaType);
+      });
+
+      it('covers at most ten years per call, a cursor and a Link continuing', async () => {
+        const first = await series('start=2010-01-01&end=2024-03-31&symbols=USD&group=month');
+        // Ten years from the first publication held, cut at the end of a whole month.
+        expect(first.body.data).toMatchObject({ start: '2010-01-04', end: '2019-12-31' });
+        const cursor = first.body.data.nextCursor as string;
+        expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+        expect(first.headers.get('link')).toBe(`</v1/currency/rates/series?start=2010-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}>; rel="next"`);
+        const second = await series(`start=2010-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}`);
+        expect(second.status).toBe(200);
+        expect(second.body.data.nextCursor).toBeNull();
+        expect(second.body.data.entries.map((e: { period: string }) => e.period)).toEqual(['2024-03']);
+        const csv = await series('start=2010-01-01&end=2024-03-31&symbols=USD&group=month', { accept: 'text/csv' });
+        expect(csv.headers.get('link')).toBe(first.headers.get('link'));
+        const foreign = await series(`start=2011-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}`);
+        expect(foreign.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'cursor' });
+      });
+
+      it.each([
+        ['start=2024-03-01&end=2024-03-31', 'free', 403, 'PLAN_REQUIRED', undefined],
+        ['start=2024-03-01&end=2024-03-31', 'none', 401, 'UNAUTHORIZED', undefined],
+        ['end=2024-03-31', 'developer', 400, 'INVALID_REQUEST', 'start'],
+        ['start=2024-03-01&end=2024-02-30', 'developer', 400, 'INVALID_REQUEST', 'end'],
+        ['start=2024-03-31&end=2024-03-01', 'developer', 400, 'INVALID_REQUEST', 'end'],
+        ['start=2024-03-01&end=2024-03-31&group=fortnight', 'developer', 400, 'INVALID_REQUEST', 'group'],
+        ['start=2024-03-01&end=2024-03-31&symbols=USD,,JPY', 'developer', 400, 'INVALID_REQUEST', 'symbols'],
+        ['start=2024-03-01&end=2024-03-31&symbols=', 'developer', 400, 'INVALID_REQUEST', 'symbols'],
+        ['start=2024-03-01&end=2024-03-31&base=XYZ', 'developer', 400, 'UNKNOWN_CURRENCY', 'base'],
+        ['start=2024-03-01&end=2024-03-31&cursor=nope', 'developer', 400, 'INVALID_REQUEST', 'cursor'],
+        ['start=2024-03-01&end=2024-03-31&other=1', 'developer', 400, 'INVALID_REQUEST', 'other'],
+        ['start=2024-04-01&end=2024-04-30&symbols=RUB', 'developer', 404, 'RATE_NOT_FOUND', 'symbols'],
+        ['start=2000-01-01&end=2000-12-31', 'developer', 404, 'RATE_NOT_FOUND', 'start'],
+      ])('?%s with a %s key: %i %s', async (query, plan, status, code, param) => {
+        const key = plan === 'free' ? free : plan === 'developer' ? developer : undefined;
+        const res = await t.call('GET', `/v1/currency/rates/series?${query}`, { ...(key ? { key } : {}), headers: { accept: 'text/csv' } });
+        expect(res.status).toBe(status);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(res.body.error.code).toBe(code);
+        expect(res.body.error.param).toBe(param);
+      });
+
+      it('uses no quota', async () => {
+        const { key, account } = await t.createAccountKey('developer');
+        for (let i = 0; i < 3; i++) expect((await series('start=2024-03-01&end=2024-03-31', {}, key)).status).toBe(200);
+        expect(await t.store.monthlyUsage(account.id, '2024-04')).toBe(0);
+      });
+    });
+
+    describe('GraphQL rateSeries', () => {
+      const QUERY = `query ($start: Date!, $end: Date!, $symbols: [String!], $group: String, $base: String) {
+        rateSeries(start: $start, end: $end, symbols: $symbols, group: $group, base: $base) { start end base group symbols nextCursor complete entries { period start end publications rates partial { code publications } } }
+      }`;
+
+      it('answers the same series as REST, symbols a list', async () => {
+        const rest = await series('start=2024-03-01&end=2024-04-03&group=month&symbols=USD,RUB');
+        const { body } = await t.graphql(QUERY, { start: '2024-03-01', end: '2024-04-03', group: 'month', symbols: ['usd', 'RUB'] }, developer);
+        const { source: _source, ...fields } = rest.body.data;
+        expect(body.data.rateSeries).toEqual(fields);
+      });
+
+      it('answers one rateSeries per document: an alias asking for a second one gets INVALID_REQUEST, alone', async () => {
+        const { body } = await t.graphql(
+          '{ a: rateSeries(start: "2024-03-01", end: "2024-03-31") { end } b: rateSeries(start: "2024-03-01", end: "2024-03-31") { end } units { id } }',
+          {},
+          developer,
+        );
+        expect(body.data.a).toEqual({ end: '2024-03-31' });
+        expect(body.data.b).toBeNull();
+        expect(body.data.units.length).toBeGreaterThan(0);
+        expect(body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code])).toEqual([[['b'], 'INVALID_REQUEST']]);
+      });
+
+      it.each([
+        [{ start: '2024-03-01', end: '2024-03-31' }, 'free', 'PLAN_REQUIRED'],
+        [{ start: '2024-03-01', end: '2024-03-31', symbols: ['USD,JPY'] }, 'developer', 'INVALID_REQUEST'],
+        [{ start: '2024-03-01', end: '2024-03-31', symbols: [] }, 'developer', 'INVALID_REQUEST'],
+        [{ start: '2024-03-01', end: '2024-03-31', group: 'fortnight' }, 'developer', 'INVALID_REQUEST'],
+        [{ start: '2024-03-01', end: '2024-03-31', base: 'XYZ' }, 'developer', 'UNKNOWN_CURRENCY'],
+        [{ start: '2024-03-01', end: '2024-02-30' }, 'developer', 'INVALID_REQUEST'],
+      ])('%j with a %s key: %s', async (variables, plan, code) => {
+        const { body } = await t.graphql(QUERY, variables, plan === 'free' ? free : developer);
+        expect(body.errors[0].extensions.code).toBe(code);
+      });
+    });
+  });
+}
