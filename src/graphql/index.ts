@@ -5,6 +5,7 @@ import './scalars';
 import './errors';
 import './units';
 import './currency';
+import './currencies';
 import './batch';
 import './health';
 

@@ -10,12 +10,14 @@ type Json = Record<string, unknown>;
  * document leaves out (it knows the GraphQL types, not the checks behind them). A client or proxy
  * that validates against the document then refuses what the server would refuse for these bounds.
  */
+const BOUNDS_VALUE: Json = {
+  type: 'string',
+  pattern: DECIMAL_PATTERN.source,
+  description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
+};
+
 const BOUNDS: Readonly<Record<string, Json>> = {
-  value: {
-    type: 'string',
-    pattern: DECIMAL_PATTERN.source,
-    description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
-  },
+  value: BOUNDS_VALUE,
   decimals: { type: 'integer', minimum: 0, maximum: MAX_DECIMALS },
   date: { type: 'string', format: 'date' },
   items: { minItems: 1, maxItems: MAX_BATCH_ITEMS },
@@ -25,14 +27,22 @@ const CODE = CODE_SHAPE.source.replace(/^\^|\$$/g, '');
 /** Bounds of one field's inputs only: a currency route's `from` is a code, a unit route's is any unit text. */
 const FIELD_BOUNDS: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
   convertCurrency: { from: { type: 'string', pattern: CODE_SHAPE.source }, to: { type: 'string', pattern: CODE_SHAPE.source } },
-  rates: { symbols: { type: 'string', pattern: `^\\s*${CODE}\\s*(,\\s*${CODE}\\s*)*$`, maxLength: MAX_SYMBOLS_LENGTH } },
+  rates: {
+    // A list in GraphQL, a comma list in the query string.
+    symbols: { type: 'string', pattern: `^\\s*${CODE}\\s*(,\\s*${CODE}\\s*)*$`, maxLength: MAX_SYMBOLS_LENGTH },
+    base: { type: 'string', pattern: CODE_SHAPE.source },
+    amount: BOUNDS_VALUE,
+  },
+  currency: { code: { type: 'string', pattern: CODE_SHAPE.source } },
 };
 
 /** An input's schema with the server's bounds; a description the bounds do not give is kept. */
 function bounded(name: string, schema: Json, field?: string): Json {
   const bounds = (field === undefined ? undefined : FIELD_BOUNDS[field]?.[name]) ?? BOUNDS[name];
   if (!bounds) return schema;
-  return { ...schema, ...bounds, ...(bounds['description'] === undefined && schema['description'] !== undefined ? { description: schema['description'] } : {}) };
+  // A list argument bounded as a string (a comma list in the query string) keeps no `items`.
+  const { items: _items, ...scalar } = schema;
+  return { ...(bounds['type'] === 'string' ? scalar : schema), ...bounds, ...(bounds['description'] === undefined && schema['description'] !== undefined ? { description: schema['description'] } : {}) };
 }
 
 /** Every property of an object schema bounded by its name; no other member is accepted. */

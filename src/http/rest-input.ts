@@ -150,8 +150,8 @@ interface ArgCheck {
   leaf: GraphQLScalarType | GraphQLEnumType | undefined;
   /** coerceInputValue's result for a valid value, INVALID where it would report an error. */
   check: Check | undefined;
-  /** How a query string value is read: a whole number, a boolean, refused (a list) or as text. */
-  query: 'Int' | 'Boolean' | 'list' | 'text';
+  /** How a query string value is read: a whole number, a boolean, a comma list (a list of scalars), refused (any other list) or as text. */
+  query: 'Int' | 'Boolean' | 'commaList' | 'list' | 'text';
 }
 
 const compiledArgs = new WeakMap<readonly GraphQLArgument[], { byName: Map<string, ArgCheck>; checks: ArgCheck[] }>();
@@ -165,7 +165,7 @@ function compiled(args: readonly GraphQLArgument[]) {
       const inner = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
       const named = getNamedType(arg.type);
       const list = isListType(inner);
-      const query = list ? 'list' : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean') ? named.name : 'text';
+      const query = list ? (isScalarType(named) ? 'commaList' : 'list') : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean') ? named.name : 'text';
       const leaf = isLeafType(inner) ? inner : undefined;
       return { name: arg.name, type: arg.type, nonNull, list, leaf, check: leaf ? undefined : checker(arg.type), query };
     });
@@ -299,6 +299,8 @@ function parseLeaf(type: GraphQLScalarType | GraphQLEnumType, value: unknown, pa
 function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {
   // SOFA reads `name=` as no value at all: refuse it rather than answer for an input not sent.
   if (text === '') throw new ApiError('INVALID_REQUEST', `'${name}' is empty: give it a value or leave it out.`, { param: name });
+  // A list of scalars is a comma list in a query string (`symbols=USD,JPY`), its items trimmed.
+  if (arg.query === 'commaList') return text.split(',').map((item) => item.trim());
   if (arg.query === 'list') {
     throw new ApiError('INVALID_REQUEST', `'${name}' cannot be sent in the query string.`, { param: name });
   }

@@ -1,4 +1,5 @@
-import type { GraphQLSchema } from 'graphql';
+import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../graphql/context';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
@@ -41,6 +42,11 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   const sharedPath = new WeakSet<RequestContext>();
   /** HEAD requests: served as GET, their answer's body dropped. */
   const headRequests = new WeakSet<RequestContext>();
+  /**
+   * The list arguments of a request, as checked: SOFA reads a query string value of a list argument
+   * as a list of that one string (`symbols=USD,JPY` as ["USD,JPY"]), so its variables take these.
+   */
+  const listArgs = new WeakMap<RequestContext, Record<string, unknown>>();
 
   const admit = async (request: Request, url: URL, route: RestRoute, params: Record<string, string>, context: RequestContext) => {
     let body: unknown;
@@ -53,7 +59,12 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     if (route.access === 'key') await context.authenticate();
     await options.rateLimit(route.access, context);
     if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
-    checkRestInput(route, queryFields[route.field!]!.args, argsOfPath(route, params), url.searchParams, body);
+    const fieldArgs = queryFields[route.field!]!.args;
+    const checkedArgs = checkRestInput(route, fieldArgs, argsOfPath(route, params), url.searchParams, body);
+    if (route.method === 'GET') {
+      const lists = fieldArgs.filter((arg) => isListType(getNullableType(arg.type)) && checkedArgs[arg.name] != null);
+      if (lists.length > 0) listArgs.set(context, Object.fromEntries(lists.map((arg) => [arg.name, checkedArgs[arg.name]])));
+    }
     routeOf.set(context, route);
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
@@ -105,6 +116,12 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
         context.errorCode = api.code;
         endResponse(restErrorResponse(api, context.requestId));
       }
+    },
+
+    onExecute({ args }) {
+      const context = (args.contextValue as Partial<GraphQLContext> | undefined)?.requestContext;
+      const lists = context && listArgs.get(context);
+      if (lists) args.variableValues = { ...args.variableValues, ...lists };
     },
 
     async onResponse({ request, response, setResponse, serverContext }) {

@@ -6,7 +6,7 @@ import { pageOf, decodeCursor } from '../domain/currency/series-pages';
 import { parseAmountOptions, parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
 import { findCurrency, type CurrencyEntry } from '../domain/currency/registry';
 import { listCrossRates, type CrossListing } from '../domain/currency/rates-listing';
-import { FIRST_PUBLICATION, parseDate, requireHistoryPlan, requireKnownCurrency, requirePossibleDate } from '../domain/currency/request';
+import { FIRST_PUBLICATION, currencyCodeShape, parseDate, requireHistoryPlan, requireKnownCurrency, requirePossibleDate } from '../domain/currency/request';
 import { seriesCodes, seriesEntries, type SeriesEntry } from '../domain/currency/series';
 import type { SeriesGroup } from '../domain/currency/periods';
 import type { Publication } from '../domain/ecb';
@@ -57,7 +57,7 @@ export interface SeriesAnswer {
 
 export interface Currencies {
   listCurrencies(): Promise<CurrencyEntry[]>;
-  /** NOT_FOUND for anything the registry does not hold (a path segment, as units answer). */
+  /** INVALID_REQUEST for a code not written as three letters; NOT_FOUND for one the registry does not hold. */
   getCurrency(code: unknown): Promise<CurrencyEntry>;
   ratesFor(query: RatesForQuery, plan: PlanId, loader?: PublicationLoader): Promise<RatesAnswer>;
   series(query: SeriesQuery, plan: PlanId): Promise<SeriesAnswer>;
@@ -82,8 +82,11 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
     },
 
     async getCurrency(code) {
+      // A path segment that is not written like a code is a malformed input (400), one that is but
+      // names no currency of the registry is not found (404).
+      const shaped = currencyCodeShape(code, 'code');
       requireRates();
-      return findCurrency((await facts()).registry, code);
+      return findCurrency((await facts()).registry, shaped);
     },
 
     async ratesFor(query, plan, loader) {

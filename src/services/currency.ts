@@ -14,14 +14,21 @@ import { ratesUnavailable, resolvePublication } from './publication';
 import type { RatesReader } from './rates';
 import { notQuoted } from '../domain/currency/not-quoted';
 import type { HistoryFacts } from './currency-history';
+import { explainDate, explainLatest, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+
+/** The latest listing, with how today resolved to it and when the next publication is expected. */
+export type LatestRates = RatesListing & { resolved: DateResolution; nextPublication: NextPublication };
+
+/** A conversion whose rate says how the day asked for resolved to the publication used. */
+export type ExplainedConversion = CurrencyConversion & { rate: CurrencyConversion['rate'] & { resolved: DateResolution } };
 
 export type PublicationLoader = DataLoader<string, Publication | undefined>;
 
 export interface Currency {
   /** A currency conversion; `loader` batches the publication reads of one request. */
-  convert(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<CurrencyConversion>;
+  convert(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExplainedConversion>;
   rates(query: { date?: unknown; symbols?: unknown }, plan: PlanId, loader: PublicationLoader): Promise<RatesListing>;
-  latest(): RatesListing;
+  latest(): LatestRates;
 }
 
 export { RATES_RETRY_AFTER_SECONDS } from './publication';
@@ -40,6 +47,12 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
     if (absent && facts) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
   };
 
+  /** How `date` (or today, without one) resolved to `publication`. */
+  const resolution = (date: string | undefined, publication: Publication): DateResolution => {
+    const newest = rates.latest()?.date ?? publication.date;
+    return date === undefined ? explainLatest(newest, clock()) : explainDate(date, publication.date, newest);
+  };
+
   return {
     async convert(request, plan, loader) {
       const parsed = parseCurrencyRequest(request);
@@ -48,7 +61,8 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
       requireKnownCurrency(parsed.to, 'to', rates.knownCurrencies());
       const publication = await publicationFor(parsed.date, loader);
       await requireQuoted(publication, [[parsed.from, 'from'], [parsed.to, 'to']]);
-      return convertCurrency(parsed, publication);
+      const conversion = convertCurrency(parsed, publication);
+      return { ...conversion, rate: { ...conversion.rate, resolved: resolution(parsed.date, publication) } };
     },
 
     async rates(query, plan, loader) {
@@ -64,7 +78,8 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
     latest() {
       const latest = rates.latest();
       if (!latest) throw ratesUnavailable();
-      return listRates(latest);
+      const now = clock();
+      return { ...listRates(latest), resolved: explainLatest(latest.date, now), nextPublication: nextPublication(latest.date, now) };
     },
   };
 }
