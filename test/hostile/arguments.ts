@@ -37,6 +37,9 @@ const TEXT: Record<string, fc.Arbitrary<string>> = {
   rounding: fc.oneof(fc.constantFrom(...ROUNDING_MODES), fc.constantFrom('half_up', 'SIDEWAYS', 'HALF_UP ', 'UP\u0000', ...PROTOTYPE_KEYS), hostileText),
   date: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
   symbols: fc.oneof(fc.array(currency, { minLength: 1, maxLength: 4 }).map((codes) => codes.join(',')), fc.constantFrom(',,', ' USD', 'USD, GBP', 'USD,'.repeat(120))),
+  base: currency,
+  code: currency,
+  amount: fc.oneof(decimalValue, fc.constantFrom(...NUMBER_TRICKS)),
 };
 
 /** Hostile text for an argument (or any unknown name). */
@@ -50,6 +53,7 @@ export function argJson(name: string): fc.Arbitrary<unknown> {
   const asJson: Record<string, fc.Arbitrary<unknown>> = {
     decimals: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<unknown>(-1, 41, 1e10, 2.5, '2', true, -0, new RawJson('2.0'), new RawJson('1e999'))),
     value: fc.constantFrom<unknown>(12.5, 1, new RawJson('1e999999999'), new RawJson('123456789012345678901234567890'), ['1'], { value: '1' }),
+    symbols: fc.oneof(fc.array(currency, { maxLength: 4 }), fc.constantFrom<unknown>(['USD', null], [['USD']], Array.from({ length: 101 }, () => 'USD'))),
   };
   return fc.oneof({ weight: 4, arbitrary: argText(name) }, { weight: 1, arbitrary: asJson[name] ?? anyJson }, { weight: 1, arbitrary: anyJson });
 }
@@ -85,8 +89,15 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
   convertCurrency: currencyConversion,
   rates: fc.record({
     date: fc.option(publishedDate, { nil: undefined }),
-    symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }).map((codes) => codes.join(',')), { nil: undefined }),
+    // A list: as text (a query string) String() writes it as the comma list REST takes.
+    symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    base: fc.option(quotedCurrency, { nil: undefined }),
+    amount: fc.option(decimalValue, { nil: undefined }),
+    decimals: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+    rounding: fc.option(fc.constantFrom(...ROUNDING_MODES), { nil: undefined }),
   }),
+  currencies: fc.constant({}),
+  currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ') }),
   latestRates: fc.constant({}),
   health: fc.constant({}),
 };
