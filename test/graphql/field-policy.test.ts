@@ -26,6 +26,8 @@ const SAMPLES: Record<string, string> = {
   batch: `{ batch(items: [${ITEM}, ${ITEM}]) { succeeded } }`,
   rates: '{ rates { date } }',
   latestRates: '{ latestRates { date } }',
+  currencies: '{ currencies { code } }',
+  currency: '{ currency(code: "usd") { code } }',
   health: '{ health { status } }',
 };
 
