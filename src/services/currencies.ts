@@ -1,5 +1,5 @@
 import { addDays, berlinDate } from '../domain/calendar/berlin-time';
-import { explainDate, explainLatest, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+import { explainDate, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 import { publishedRate } from '../domain/currency/cross';
 import { notQuoted, type Asked } from '../domain/currency/not-quoted';
 import { pageOf, decodeCursor } from '../domain/currency/series-pages';
@@ -72,6 +72,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
   };
   const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> =>
     notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
+  const latestExplanation = memoizedLatestExplanation();
   const load = async (date: string, loader?: PublicationLoader): Promise<Publication | undefined> =>
     loader ? loader.load(date) : (await rates.loadPublications([date]))[0];
 
@@ -105,8 +106,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       if (absent !== undefined) throw await missing(absent, { date: publication.date }, absent === base ? 'base' : 'symbols');
       const listing = listCrossRates(publication, { base, symbols, ...options }, (code, param) => notQuoted(code, { date: publication.date }, undefined, param));
       if (date !== undefined) return { ...listing, resolved: explainDate(date, publication.date, latest.date) };
-      const now = clock();
-      return { ...listing, resolved: explainLatest(latest.date, now), nextPublication: nextPublication(latest.date, now) };
+      return { ...listing, ...latestExplanation(latest.date, clock()) };
     },
 
     async series(query, plan) {

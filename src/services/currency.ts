@@ -14,7 +14,7 @@ import { ratesUnavailable, resolvePublication } from './publication';
 import type { RatesReader } from './rates';
 import { notQuoted } from '../domain/currency/not-quoted';
 import type { HistoryFacts } from './currency-history';
-import { explainDate, explainLatest, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+import { explainDate, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 
 /** The latest listing, with how today resolved to it and when the next publication is expected. */
 export type LatestRates = RatesListing & { resolved: DateResolution; nextPublication: NextPublication };
@@ -47,10 +47,11 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
     if (absent && facts) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
   };
 
+  const latestExplanation = memoizedLatestExplanation();
   /** How `date` (or today, without one) resolved to `publication`. */
   const resolution = (date: string | undefined, publication: Publication): DateResolution => {
     const newest = rates.latest()?.date ?? publication.date;
-    return date === undefined ? explainLatest(newest, clock()) : explainDate(date, publication.date, newest);
+    return date === undefined ? latestExplanation(newest, clock()).resolved : explainDate(date, publication.date, newest);
   };
 
   return {
@@ -78,8 +79,7 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
     latest() {
       const latest = rates.latest();
       if (!latest) throw ratesUnavailable();
-      const now = clock();
-      return { ...listRates(latest), resolved: explainLatest(latest.date, now), nextPublication: nextPublication(latest.date, now) };
+      return { ...listRates(latest), ...latestExplanation(latest.date, clock()) };
     },
   };
 }

@@ -53,7 +53,7 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates and /v1/currencies on the whol
     for (let i = 0; i < 200; i++) {
       const day = isoDay(first + Math.floor(next() * ((last - first) / DAY + 1)) * DAY);
       // The publication in effect: the latest on or before the day.
-      const pub = history.findLast((p) => p.date <= day)!;
+      const pub = history.filter((p) => p.date <= day).at(-1)!;
       const codes = ['EUR', ...Object.keys(pub.rates)];
       const base = codes[Math.floor(next() * codes.length)]!;
       const amount = i % 3 === 0 ? `${Math.floor(next() * 1e6)}.${Math.floor(next() * 100)}` : undefined;
