@@ -1,13 +1,6 @@
 import type DataLoader from 'dataloader';
 import { convertCurrency, listRates, type CurrencyConversion, type RatesListing } from '../domain/currency/convert';
-import {
-  parseCurrencyRequest,
-  parseDate,
-  parseSymbols,
-  requireHistoryPlan,
-  requireKnownCurrency,
-  type CurrencyRequest,
-} from '../domain/currency/request';
+import { parseCurrencyRequest, requireHistoryPlan, requireKnownCurrency, type CurrencyRequest } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
 import type { PlanId } from '../domain/plans';
 import { ratesUnavailable, resolvePublication } from './publication';
@@ -27,7 +20,6 @@ export type PublicationLoader = DataLoader<string, Publication | undefined>;
 export interface Currency {
   /** A currency conversion; `loader` batches the publication reads of one request. */
   convert(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExplainedConversion>;
-  rates(query: { date?: unknown; symbols?: unknown }, plan: PlanId, loader: PublicationLoader): Promise<RatesListing>;
   latest(): LatestRates;
 }
 
@@ -64,16 +56,6 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
       await requireQuoted(publication, [[parsed.from, 'from'], [parsed.to, 'to']]);
       const conversion = convertCurrency(parsed, publication);
       return { ...conversion, rate: { ...conversion.rate, resolved: resolution(parsed.date, publication) } };
-    },
-
-    async rates(query, plan, loader) {
-      const date = parseDate(query.date);
-      const symbols = parseSymbols(query.symbols);
-      requireHistoryPlan(date, plan);
-      for (const code of symbols ?? []) requireKnownCurrency(code, 'symbols', rates.knownCurrencies());
-      const publication = await publicationFor(date, loader);
-      await requireQuoted(publication, (symbols ?? []).map((code) => [code, 'symbols'] as const));
-      return listRates(publication, symbols);
     },
 
     latest() {
