@@ -181,6 +181,10 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
       );
       expect(graphql).toEqual(restOutcome(rest));
       expect(Object.keys(rest.body.data.rates)).toEqual(['USD', 'GBP', 'EUR']);
+      // A long comma list (31 items, duplicates folded) is one list on both lanes.
+      const long = await rates(`?symbols=${'USD,jpy,'.repeat(15)}EUR`);
+      expect(long.status).toBe(200);
+      expect(Object.keys(long.body.data.rates)).toEqual(['USD', 'JPY', 'EUR']);
       // A comma list in a GraphQL list is one malformed code there.
       expect(await twin(`{ rates(symbols: ["USD,GBP"]) { date } }`, {}, free)).toEqual({ error: { code: 'INVALID_REQUEST', status: 400 } });
     });
