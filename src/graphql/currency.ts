@@ -1,13 +1,17 @@
 import { GraphQLError } from 'graphql';
-import type { CurrencyConversion, RatesListing } from '../domain/currency/convert';
+import type { CurrencyConversion } from '../domain/currency/convert';
+import type { DateResolution } from '../domain/currency/explain-date';
+import type { RatesAnswer } from '../services/currencies';
 import { builder } from './builder';
+import { DateResolutionRef, NextPublicationRef } from './currencies';
 import { policy } from './field-policy';
 import { QuantityRef, RoundingEnum, decimalsRule } from './units';
 
-const RATE_MAP_VALUE = /^\d+(\.\d+)?$/;
+const RATE_MAP_VALUE = /^-?\d+(\.\d+)?$/;
 
 builder.scalarType('RateMap', {
-  description: 'An object from upper-case currency code to a decimal string: units of that currency per 1 EUR, as published.',
+  description:
+    'An object from upper-case currency code to a decimal string: units of that currency per one unit of the base (EUR: as published), times the amount when one is given.',
   serialize: (value) => {
     if (typeof value !== 'object' || value === null) throw new TypeError('RateMap must be an object');
     for (const rate of Object.values(value)) if (typeof rate !== 'string' || !RATE_MAP_VALUE.test(rate)) throw new TypeError('bad rate');
@@ -18,12 +22,21 @@ builder.scalarType('RateMap', {
   },
 });
 
-const RateRef = builder.objectRef<CurrencyConversion['rate']>('Rate').implement({
+/** The rate of a conversion; the currency service adds how the day asked for resolved. */
+type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution };
+
+const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
   description: 'The ECB reference rate a currency conversion used.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
     source: t.exposeString('source', { description: 'Always "ecb".' }),
     value: t.field({ type: 'Decimal', description: 'The exact cross rate toRate ÷ fromRate (40 significant digits at most).', resolve: (r) => r.value }),
+    resolved: t.field({
+      type: DateResolutionRef,
+      nullable: true,
+      description: 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.',
+      resolve: (r) => r.resolved ?? null,
+    }),
   }),
 });
 
@@ -36,13 +49,21 @@ export const CurrencyConversionRef = builder.objectRef<CurrencyConversion>('Curr
   }),
 });
 
-const RatesRef = builder.objectRef<RatesListing>('Rates').implement({
-  description: 'One ECB publication of euro reference rates.',
+const RatesRef = builder.objectRef<RatesAnswer>('Rates').implement({
+  description: 'One ECB publication of reference rates, against EUR or any base, optionally times an amount.',
   fields: (t) => ({
-    date: t.field({ type: 'Date', resolve: (r) => r.date }),
-    base: t.exposeString('base', { description: 'Always "EUR".' }),
+    date: t.field({ type: 'Date', description: 'The publication used.', resolve: (r) => r.date }),
+    base: t.exposeString('base', { description: 'The base currency: each rate is units of that currency per one unit of the base. EUR by default.' }),
     source: t.exposeString('source', { description: 'Always "ecb".' }),
+    amount: t.field({ type: 'Decimal', nullable: true, description: 'The amount of the base every rate is multiplied by, as sent; null without one.', resolve: (r) => r.amount ?? null }),
     rates: t.field({ type: 'RateMap', resolve: (r) => r.rates }),
+    resolved: t.field({ type: DateResolutionRef, description: 'The day asked for, the publication used and whether it was carried forward.', resolve: (r) => r.resolved }),
+    nextPublication: t.field({
+      type: NextPublicationRef,
+      nullable: true,
+      description: 'For the latest publication (no `date`): when the next one is expected; null otherwise.',
+      resolve: (r) => r.nextPublication ?? null,
+    }),
   }),
 });
 
@@ -66,21 +87,26 @@ builder.queryFields((t) => ({
     ...policy({ access: 'key' }),
     type: RatesRef,
     nullable: true,
-    description: 'The ECB reference rates of a day (or the latest). Needs an API key; `date` needs the Developer plan. Uses no quota.',
+    description:
+      'The ECB reference rates of a day (or the latest), against EUR or any `base`, optionally times an `amount`. Needs an API key; `date` needs the Developer plan. Uses no quota.',
     args: {
-      date: t.arg({ type: 'Date', required: false }),
-      symbols: t.arg.string({ required: false, description: 'Comma-separated currency codes to list (default: all).' }),
+      date: t.arg({ type: 'Date', required: false, description: 'Use the publication in effect on this day (the latest on or before it).' }),
+      symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: all quoted that day). In REST: a comma-separated list.' }),
+      base: t.arg.string({ required: false, description: 'Base currency code, case-insensitive: each rate is rate(code) ÷ rate(base), exactly. EUR by default.' }),
+      amount: t.arg({ type: 'Decimal', required: false, description: 'Multiply every rate by this amount of the base, exactly.' }),
+      decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round each rate once to this many places (0 to 40).' }),
+      rounding: t.arg({ type: RoundingEnum, required: false }),
     },
     resolve: async (_, args, ctx) => {
       const caller = await ctx.requestContext.caller();
-      return ctx.services.currency.rates(args, caller.principal.account.plan, caller.publications);
+      return ctx.services.currencies.ratesFor(args, caller.principal.account.plan, caller.publications);
     },
   }),
   latestRates: t.field({
     ...policy({ access: 'public' }),
     type: RatesRef,
     nullable: true,
-    description: 'The latest ECB reference rates. Public.',
+    description: 'The latest ECB reference rates against EUR, with when the next publication is expected. Public.',
     resolve: (_, __, ctx) => ctx.services.currency.latest(),
   }),
 }));

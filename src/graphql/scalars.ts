@@ -62,9 +62,10 @@ export const SCALAR_JSON_SCHEMAS = {
   Date: { type: 'string', format: 'date', example: '2024-03-28' },
   RateMap: {
     type: 'object',
-    description: 'Upper-case currency code → units of that currency per 1 EUR, a decimal string exactly as the ECB published it.',
+    description:
+      'Upper-case currency code → units of that currency per one unit of the base, a decimal string: exactly as the ECB published it for base EUR without amount or decimals, else the exact quotient (times the amount, which may be negative).',
     propertyNames: { type: 'string', pattern: '^[A-Z]{3}$' },
-    additionalProperties: { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
+    additionalProperties: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' },
     example: { USD: '1.0811', JPY: '163.45' },
   },
 } as const;

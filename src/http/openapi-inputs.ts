@@ -11,12 +11,14 @@ type Json = Record<string, unknown>;
  * document leaves out (it knows the GraphQL types, not the checks behind them). A client or proxy
  * that validates against the document then refuses what the server would refuse for these bounds.
  */
+const BOUNDS_VALUE: Json = {
+  type: 'string',
+  pattern: DECIMAL_PATTERN.source,
+  description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
+};
+
 const BOUNDS: Readonly<Record<string, Json>> = {
-  value: {
-    type: 'string',
-    pattern: DECIMAL_PATTERN.source,
-    description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
-  },
+  value: BOUNDS_VALUE,
   decimals: { type: 'integer', minimum: 0, maximum: MAX_DECIMALS },
   date: { type: 'string', format: 'date' },
   items: { minItems: 1, maxItems: MAX_BATCH_ITEMS },
@@ -29,7 +31,8 @@ const SYMBOLS_LIST: Json = { type: 'string', pattern: `^\\s*${CODE}\\s*(,\\s*${C
 /** Bounds of one field's inputs only: a currency route's `from` is a code, a unit route's is any unit text. */
 const FIELD_BOUNDS: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
   convertCurrency: { from: { type: 'string', pattern: CODE_SHAPE.source }, to: { type: 'string', pattern: CODE_SHAPE.source } },
-  rates: { symbols: SYMBOLS_LIST },
+  rates: { symbols: SYMBOLS_LIST, base: { type: 'string', pattern: CODE_SHAPE.source }, amount: BOUNDS_VALUE },
+  currency: { code: { type: 'string', pattern: CODE_SHAPE.source } },
   rateSeries: {
     start: { type: 'string', format: 'date' },
     end: { type: 'string', format: 'date' },

@@ -57,7 +57,7 @@ const ROWS: readonly RouteRow[] = [
   { method: 'POST', path: '/v1/convert', field: 'convertPost', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units (JSON body)' },
   { method: 'POST', path: '/v1/batch', field: 'batch', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
   { method: 'POST', path: '/v1/currency/convert', field: 'convertCurrency', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert between currencies with the ECB reference rates' },
-  { method: 'GET', path: '/v1/currency/rates', field: 'rates', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day (history needs the Developer plan)' },
+  { method: 'GET', path: '/v1/currency/rates', field: 'rates', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day against any base, optionally times an amount (history needs the Developer plan)' },
   {
     method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', tag: 'Currency', cache: 'latest-rates', shared: true, etag: true,
     queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
@@ -67,6 +67,9 @@ const ROWS: readonly RouteRow[] = [
     method: 'GET', path: '/v1/currency/rates/series', field: 'rateSeries', tag: 'Currency', cache: 'complete-answer', formats: ['text/csv', 'application/x-ndjson'],
     summary: 'A time series of ECB reference rates, per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)',
   },
+  // The registry's dates move with each publication: cached as the latest rates are.
+  { method: 'GET', path: '/v1/currencies', field: 'currencies', tag: 'Currency', cache: 'latest-rates', etag: true, summary: 'Every currency the ECB has quoted, with its dates and successor' },
+  { method: 'GET', path: '/v1/currencies/:code', field: 'currency', tag: 'Currency', cache: 'latest-rates', etag: true, summary: 'One currency of the registry' },
   { method: 'GET', path: '/v1/health', field: 'health', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
   { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },
 ];

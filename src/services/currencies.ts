@@ -1,12 +1,12 @@
 import { addDays, berlinDate } from '../domain/calendar/berlin-time';
-import { explainDate, explainLatest, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+import { explainDate, memoizedLatestExplanation, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 import { publishedRate } from '../domain/currency/cross';
 import { notQuoted, type Asked } from '../domain/currency/not-quoted';
 import { pageOf, decodeCursor } from '../domain/currency/series-pages';
 import { parseAmountOptions, parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
 import { findCurrency, type CurrencyEntry } from '../domain/currency/registry';
 import { listCrossRates, type CrossListing } from '../domain/currency/rates-listing';
-import { FIRST_PUBLICATION, parseDate, requireHistoryPlan, requireKnownCurrency, requirePossibleDate } from '../domain/currency/request';
+import { FIRST_PUBLICATION, currencyCodeShape, parseDate, requireHistoryPlan, requireKnownCurrency, requirePossibleDate } from '../domain/currency/request';
 import { seriesCodes, seriesEntries, type SeriesEntry } from '../domain/currency/series';
 import type { SeriesGroup } from '../domain/currency/periods';
 import type { Publication } from '../domain/ecb';
@@ -62,7 +62,7 @@ export interface SeriesAnswer {
 
 export interface Currencies {
   listCurrencies(): Promise<CurrencyEntry[]>;
-  /** NOT_FOUND for anything the registry does not hold (a path segment, as units answer). */
+  /** INVALID_REQUEST for a code not written as three letters; NOT_FOUND for one the registry does not hold. */
   getCurrency(code: unknown): Promise<CurrencyEntry>;
   ratesFor(query: RatesForQuery, plan: PlanId, loader?: PublicationLoader): Promise<RatesAnswer>;
   series(query: SeriesQuery, plan: PlanId): Promise<SeriesAnswer>;
@@ -77,6 +77,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
   };
   const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> =>
     notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
+  const latestExplanation = memoizedLatestExplanation();
   const load = async (date: string, loader?: PublicationLoader): Promise<Publication | undefined> =>
     loader ? loader.load(date) : (await rates.loadPublications([date]))[0];
 
@@ -87,8 +88,11 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
     },
 
     async getCurrency(code) {
+      // A path segment that is not written like a code is a malformed input (400), one that is but
+      // names no currency of the registry is not found (404).
+      const shaped = currencyCodeShape(code, 'code');
       requireRates();
-      return findCurrency((await facts()).registry, code);
+      return findCurrency((await facts()).registry, shaped);
     },
 
     async ratesFor(query, plan, loader) {
@@ -107,8 +111,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       if (absent !== undefined) throw await missing(absent, { date: publication.date }, absent === base ? 'base' : 'symbols');
       const listing = listCrossRates(publication, { base, symbols, ...options }, (code, param) => notQuoted(code, { date: publication.date }, undefined, param));
       if (date !== undefined) return { ...listing, resolved: explainDate(date, publication.date, latest.date) };
-      const now = clock();
-      return { ...listing, resolved: explainLatest(latest.date, now), nextPublication: nextPublication(latest.date, now) };
+      return { ...listing, ...latestExplanation(latest.date, clock()) };
     },
 
     async series(query, plan) {

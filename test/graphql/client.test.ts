@@ -24,7 +24,7 @@ const ONE_DOCUMENT = /* GraphQL */ `
   query Everything($value: Decimal!) {
     unit(id: "ft") { id name symbol }
     convert(value: $value, from: "ft", to: "m", decimals: 2) { input { value unit } result { value unit } category }
-    rates(symbols: "USD,JPY") { date base rates }
+    rates(symbols: ["USD", "JPY"]) { date base rates }
   }
 `;
 

@@ -30,7 +30,7 @@ describe('currency over GraphQL', () => {
   });
 
   it('answers rates and units in one query', async () => {
-    const { body } = await t.graphql(print(RatesAndUnitsDocument), { date: '2024-03-29', symbols: 'USD' }, developer);
+    const { body } = await t.graphql(print(RatesAndUnitsDocument), { date: '2024-03-29', symbols: ['USD'] }, developer);
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({
       rates: { date: '2024-03-28', base: 'EUR', rates: { USD: '1.0811' } },

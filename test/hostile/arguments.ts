@@ -42,6 +42,8 @@ const TEXT: Record<string, fc.Arbitrary<string>> = {
   base: currency,
   group: fc.oneof(fc.constantFrom('day', 'week', 'month', 'year', 'MONTH', 'Week', 'fortnight', 'month ', 'dayy', ...PROTOTYPE_KEYS), hostileText),
   cursor: fc.oneof(fc.constantFrom('MXwyMDI0LTA0LTAxfDIwMjQtMDMtMDF8MjAyNC0wNC0zMHxkYXk', 'MXwyMDI0', 'bm9wZQ', '='), hostileText),
+  code: currency,
+  amount: fc.oneof(decimalValue, fc.constantFrom(...NUMBER_TRICKS)),
 };
 
 /** Hostile text for an argument (or any unknown name). */
@@ -55,6 +57,7 @@ export function argJson(name: string): fc.Arbitrary<unknown> {
   const asJson: Record<string, fc.Arbitrary<unknown>> = {
     decimals: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<unknown>(-1, 41, 1e10, 2.5, '2', true, -0, new RawJson('2.0'), new RawJson('1e999'))),
     value: fc.constantFrom<unknown>(12.5, 1, new RawJson('1e999999999'), new RawJson('123456789012345678901234567890'), ['1'], { value: '1' }),
+    symbols: fc.oneof(fc.array(currency, { maxLength: 4 }), fc.constantFrom<unknown>(['USD', null], [['USD']], Array.from({ length: 101 }, () => 'USD'))),
   };
   return fc.oneof({ weight: 4, arbitrary: argText(name) }, { weight: 1, arbitrary: asJson[name] ?? anyJson }, { weight: 1, arbitrary: anyJson });
 }
@@ -90,7 +93,12 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
   convertCurrency: currencyConversion,
   rates: fc.record({
     date: fc.option(publishedDate, { nil: undefined }),
-    symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }).map((codes) => codes.join(',')), { nil: undefined }),
+    // A list: as text (a query string) String() writes it as the comma list REST takes.
+    symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    base: fc.option(quotedCurrency, { nil: undefined }),
+    amount: fc.option(decimalValue, { nil: undefined }),
+    decimals: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+    rounding: fc.option(fc.constantFrom(...ROUNDING_MODES), { nil: undefined }),
   }),
   rateSeries: fc.record({
     start: fc.constantFrom('2024-03-01', '2024-03-27', '1999-01-01', '2014-03-28'),
@@ -99,6 +107,8 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
     symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }).map((codes) => codes.join(',')), { nil: undefined }),
     group: fc.option(fc.constantFrom('day', 'week', 'month', 'year'), { nil: undefined }),
   }),
+  currencies: fc.constant({}),
+  currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ') }),
   latestRates: fc.constant({}),
   health: fc.constant({}),
 };

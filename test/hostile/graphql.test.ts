@@ -28,13 +28,15 @@ const SELECTIONS: Record<string, string> = {
   unit: '{ id name symbol category aliases exact definition }',
   convert: '{ input { value unit } result { value unit } category }',
   convertPost: '{ input { value unit } result { value unit } category }',
-  convertCurrency: '{ input { value unit } result { value unit } rate { date source value } }',
+  convertCurrency: '{ input { value unit } result { value unit } rate { date source value resolved { requested publication carriedForward reason } } }',
   batch:
     '{ succeeded failed results { __typename ... on BatchSuccess { data { __typename ... on Conversion { result { value unit } } ' +
     '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { error { code message status param requestId } } } }',
-  rates: '{ date base source rates }',
-  latestRates: '{ date base source rates }',
   rateSeries: '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
+  rates: '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }',
+  latestRates: '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }',
+  currencies: '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }',
+  currency: '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }',
   health: '{ status version rates { date fetchedAt stale lastError } }',
 };
 
@@ -50,7 +52,7 @@ function literal(value: unknown, enumLike = false): string {
   return String(value);
 }
 
-const WRONG_TYPES = ['String', 'String!', 'Int', 'Int!', 'Decimal', 'Decimal!', 'Date', 'Rounding', '[String]', 'Boolean', 'Float', 'ID', 'BatchItemInput', '[BatchItemInput!]!'];
+const WRONG_TYPES = ['String', 'String!', 'Int', 'Int!', 'Decimal', 'Decimal!', 'Date', 'Rounding', '[String]', '[String!]', 'Boolean', 'Float', 'ID', 'BatchItemInput', '[BatchItemInput!]!'];
 
 interface GraphQLRequest {
   body: string;

@@ -120,7 +120,12 @@ export function expectData(data: unknown, where: string): void {
     expect(number, where).toMatch(OUTPUT_NUMBER);
     expect(number, where).not.toMatch(NEGATIVE_ZERO);
   }
-  if (record['base'] === 'EUR') for (const rate of Object.values(record['rates'] ?? {})) expect(rate, where).toMatch(RATE_NUMBER);
+  // Listed rates: as published (unsigned) without an amount; times an amount, any output number but never "-0".
+  for (const rate of Object.values(record['rates'] ?? {})) {
+    if (typeof record['base'] !== 'string') break;
+    expect(rate, where).toMatch(record['amount'] == null ? RATE_NUMBER : OUTPUT_NUMBER);
+    expect(rate, where).not.toMatch(NEGATIVE_ZERO);
+  }
   for (const nested of [record['results'], record['data']]) if (nested !== undefined) expectData(nested, where);
 }
 

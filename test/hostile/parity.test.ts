@@ -20,7 +20,11 @@ afterAll(async () => {
 const UNIT_ARGS = ['value', 'from', 'to', 'decimals', 'rounding'];
 const CURRENCY_ARGS = [...UNIT_ARGS, 'date'];
 const CONVERSION = '{ input { value unit } result { value unit } category }';
-const CURRENCY_CONVERSION = '{ input { value unit } result { value unit } rate { date source value } }';
+const CURRENCY_CONVERSION = '{ input { value unit } result { value unit } rate { date source value resolved { requested publication carriedForward reason } } }';
+const RATES = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
+const CURRENCY = '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
+const RATES_ARGS = ['date', 'symbols', 'base', 'amount', 'decimals', 'rounding'];
+const RATES_DECLARATIONS = '$date: Date, $symbols: [String!], $base: String, $amount: Decimal, $decimals: Int, $rounding: Rounding';
 const BATCH = '{ results { ... on BatchSuccess { __typename } ... on BatchFailure { error { code } } } }';
 
 /** The contract's code of a REST answer ("OK" for a 200), and its data. */
@@ -127,6 +131,35 @@ describe('the same conversion input gives the same answer through REST and Graph
         const graphql = await viaGraphQL('rateSeries', SERIES_DECLARATIONS, SERIES, objectText(variables));
         const { source: _source, ...data } = rest.data ?? {};
         expect(graphql, `for ?${show(query)}`).toEqual(rest.code === 'OK' ? { code: 'OK', data } : rest);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /v1/currency/rates and rates: symbols a comma list in the query string, a list in variables', async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('rates', RATES_ARGS, 'text'), async (generated) => {
+        const entries = queryEntries(generated.map(([name, value]) => [name, name === 'decimals' && /^\d{1,9}$/.test(String(value)) ? Number(value) : value]));
+        comparable(objectText(entries));
+        const query = entries.map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('&');
+        // The same input as variables: the comma list split as REST splits it, its items trimmed.
+        const variables = entries.map(([name, value]): [string, unknown] => [name, name === 'symbols' ? String(value).split(',').map((code) => code.trim()) : value]);
+        const rest = await viaRest('GET', `/v1/currency/rates${query === '' ? '' : `?${query}`}`);
+        const graphql = await viaGraphQL('rates', RATES_DECLARATIONS, RATES, objectText(variables));
+        expect(graphql, `for ?${show(query)}`).toEqual(rest);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /v1/currencies/:code and currency(code:)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fieldArgs('currency', ['code'], 'text'), async (entries) => {
+        const code = String(entries[0]?.[1] ?? '');
+        fc.pre(code !== '' && code !== '.' && code !== '..' && !/[\uD800-\uDFFF]/u.test(code));
+        const rest = await viaRest('GET', `/v1/currencies/${encodeURIComponent(code)}`);
+        const graphql = await viaGraphQL('currency', '$code: String!', CURRENCY, objectText([['code', code]]));
+        expect(graphql, `for ${show(code)}`).toEqual(rest);
       }),
       { numRuns: RUNS },
     );

@@ -76,7 +76,12 @@ describe.skipIf(!PRESENT)('currency conversion on the whole real ECB history', (
           expect(res.status).toBe(200);
           const rateOf = (code: string) => (code === 'EUR' ? '1' : publication.rates[code]!);
           expect(res.body.data.result.value).toBe(oracle(amount, rateOf(from), rateOf(to), decimals, rounding));
-          expect(res.body.data.rate).toEqual({ date: publication.date, source: 'ecb', value: oracle('1', rateOf(from), rateOf(to), undefined, 'HALF_EVEN') });
+          expect(res.body.data.rate).toEqual({
+            date: publication.date,
+            source: 'ecb',
+            value: oracle('1', rateOf(from), rateOf(to), undefined, 'HALF_EVEN'),
+            resolved: { requested: publication.date, publication: publication.date, carriedForward: false, reason: null },
+          });
         },
       ),
       { numRuns: 400, seed: 20261121 },

@@ -103,6 +103,20 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"xyz"}' },
           { method: 'GET', url: '/v1/currency/rates?symbols=USD,GBP', headers: auth(free.fast) },
           { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.fast) },
+          // Any base, an amount, rounding; symbols a comma list (SOFA alone would read it as one code).
+          { method: 'GET', url: '/v1/currency/rates?base=usd&symbols=JPY,%20eur,USD&amount=100&decimals=2&rounding=HALF_EVEN', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?base=JPY&date=2024-03-30', headers: auth(dev.fast) },
+          { method: 'GET', url: `/v1/currency/rates?symbols=${'USD,'.repeat(30)}JPY`, headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?symbols=USD,,JPY', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?base=dollars', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?base=XYZ', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?base=RUB&date=2024-03-28', headers: auth(dev.fast) },
+          { method: 'GET', url: '/v1/currency/rates?amount=1e3', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currencies', headers: {} },
+          { method: 'GET', url: '/v1/currencies?x=1', headers: {} },
+          { method: 'GET', url: '/v1/currencies/hrk', headers: {} },
+          { method: 'GET', url: '/v1/currencies/XYZ', headers: {} },
+          { method: 'GET', url: '/v1/currencies/dollars', headers: {} },
         ];
         for (const request of cases) await expectSameAnswer(request, keys);
       });
@@ -114,6 +128,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         '/v1/units?category=temperature',
         '/v1/units/ft',
         '/v1/currency/rates/latest',
+        '/v1/currencies',
+        '/v1/currencies/usd',
       ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
         // Both lanes get every request: each spends its own per-IP limit, which later answers show.
         const [etag, other] = [(await rawRequest(origins.yoga, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];

@@ -16,6 +16,7 @@ afterAll(() => t.close());
 const EXAMPLES: Record<string, string> = {
   '/v1/categories/:category': '/v1/categories/length',
   '/v1/units/:unit': '/v1/units/ft',
+  '/v1/currencies/:code': '/v1/currencies/usd',
   '/v1/convert': '/v1/convert?value=1&from=mile&to=km',
   '/v1/currency/rates': '/v1/currency/rates?symbols=USD',
   '/v1/currency/rates/series': '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31&group=week',

@@ -23,7 +23,12 @@ describe('POST /v1/currency/convert', () => {
     expect(res.body.data).toEqual({
       input: { value: '100', unit: 'USD' },
       result: { value: '15144.93', unit: 'JPY' },
-      rate: { date: '2024-04-02', source: 'ecb', value: '151.4492753623188405797101449275362318841' },
+      rate: {
+        date: '2024-04-02',
+        source: 'ecb',
+        value: '151.4492753623188405797101449275362318841',
+        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
+      },
     });
   });
 
@@ -72,13 +77,15 @@ describe('POST /v1/currency/convert', () => {
 describe('GET /v1/currency/rates', () => {
   it('lists the latest publication with a key, EUR included', async () => {
     const res = await t.call('GET', '/v1/currency/rates', { key: free });
-    expect(res.body.data).toEqual({ date: '2024-04-02', base: 'EUR', source: 'ecb', rates: { EUR: '1', USD: '1.0764', JPY: '163.02' } });
+    expect(res.body.data).toMatchObject({ date: '2024-04-02', base: 'EUR', source: 'ecb', amount: null, rates: { EUR: '1', USD: '1.0764', JPY: '163.02' } });
+    expect(Object.keys(res.body.data.rates)).toEqual(['EUR', 'USD', 'JPY']);
     expect((await t.call('GET', '/v1/currency/rates')).status).toBe(401);
   });
 
   it('lists chosen symbols of a past day on the Developer plan', async () => {
     const res = await t.call('GET', '/v1/currency/rates?date=2024-03-30&symbols=gbp,USD', { key: developer });
-    expect(res.body.data).toEqual({ date: '2024-03-28', base: 'EUR', source: 'ecb', rates: { GBP: '0.85550', USD: '1.0811' } });
+    expect(res.body.data).toMatchObject({ date: '2024-03-28', base: 'EUR', source: 'ecb', rates: { GBP: '0.85550', USD: '1.0811' } });
+    expect(res.body.data.rates).toEqual({ GBP: '0.85550', USD: '1.0811' });
     expect((await t.call('GET', '/v1/currency/rates?date=2024-03-30', { key: free })).status).toBe(403);
     expect((await t.call('GET', '/v1/currency/rates?symbols=USD,XYZ', { key: free })).body.error.code).toBe('UNKNOWN_CURRENCY');
   });

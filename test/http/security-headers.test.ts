@@ -23,7 +23,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const SAMPLE_PARAMS: Record<string, string> = { id: 'length', category: 'length' };
+const SAMPLE_PARAMS: Record<string, string> = { id: 'length', category: 'length', code: 'usd' };
 const SAMPLE_BODIES: Record<string, unknown> = {
   '/v1/convert': { value: '1', from: 'inch', to: 'cm' },
   '/v1/batch': { items: [{ value: '1', from: 'inch', to: 'cm' }] },

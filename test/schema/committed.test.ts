@@ -72,7 +72,7 @@ describe('GET /openapi.json', () => {
 
   it('types the rates as a map from currency code to decimal string', () => {
     const rates = served.components.schemas.Rates.properties.rates;
-    expect(rates).toMatchObject({ type: 'object', propertyNames: { pattern: '^[A-Z]{3}$' }, additionalProperties: { type: 'string', pattern: '^\\d+(\\.\\d+)?$' } });
+    expect(rates).toMatchObject({ type: 'object', propertyNames: { pattern: '^[A-Z]{3}$' }, additionalProperties: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' } });
   });
 
   it('documents 405 only as it happens: on no operation, and on every path with the methods Allow lists', () => {

@@ -161,7 +161,7 @@ describe('conversions and the plain listing explain a missing rate too', () => {
     const loader = new DataLoader((dates: readonly string[]) => rates.loadPublications(dates));
     const conversion = await refusal(currency.convert({ value: '1', from: 'EUR', to: 'HRK', date: '2023-01-02' }, 'developer', loader));
     expect(conversion).toEqual({ code: 'RATE_NOT_FOUND', param: 'to', message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).' });
-    const listing = await refusal(currency.rates({ symbols: 'USD,RUB' }, 'free', loader));
+    const listing = await refusal(createCurrencies(rates, () => NOW, historyFacts(rates)).ratesFor({ symbols: 'USD,RUB' }, 'free', loader));
     expect(listing).toEqual({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.' });
   });
 });

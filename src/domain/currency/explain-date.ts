@@ -1,4 +1,4 @@
-import { berlinDate, weekday } from '../calendar/berlin-time';
+import { addDays, berlinDate, berlinInstant, weekday } from '../calendar/berlin-time';
 import { isDue, latestExpectedPublication, nextPublicationTime, publicationTime } from '../calendar/ecb-schedule';
 import { isTargetBusinessDay } from '../calendar/target-calendar';
 
@@ -64,4 +64,29 @@ export function nextPublication(newest: string | undefined, now: Date): NextPubl
   }
   const at = nextPublicationTime(now);
   return { date: berlinDate(at), expectedAt: at.toISOString(), overdue: false };
+}
+
+/** What the latest listings say of their date: how today resolved, and the next publication. */
+export interface LatestExplanation {
+  resolved: DateResolution;
+  nextPublication: NextPublication;
+}
+
+/**
+ * explainLatest and nextPublication for the request path (the public latest route asks on every
+ * answer), the Intl work done once per period: nothing in them changes until Berlin's next
+ * midnight (today) or the next 16:00 on a business day (due or not, and which publication is
+ * expected), or until the newest publication held changes.
+ */
+export function memoizedLatestExplanation(): (newest: string, now: Date) => LatestExplanation {
+  let memo: { newest: string; fromMs: number; untilMs: number; value: LatestExplanation } | undefined;
+  return (newest, now) => {
+    const t = now.getTime();
+    if (!memo || memo.newest !== newest || t < memo.fromMs || t >= memo.untilMs) {
+      const midnight = berlinInstant(addDays(berlinDate(now), 1), 0).getTime();
+      const untilMs = Math.min(midnight, nextPublicationTime(now).getTime());
+      memo = { newest, fromMs: t, untilMs, value: { resolved: explainLatest(newest, now), nextPublication: nextPublication(newest, now) } };
+    }
+    return memo.value;
+  };
 }

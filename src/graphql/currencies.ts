@@ -1,0 +1,91 @@
+import type { DateResolution, NextPublication } from '../domain/currency/explain-date';
+import type { CurrencyEntry } from '../domain/currency/registry';
+import type { Succession } from '../domain/currency/successions';
+import { builder } from './builder';
+import { policy } from './field-policy';
+
+/**
+ * The currencies registry (every currency the ECB has ever quoted) and the types that explain how
+ * a date asked for resolved to a publication, shared by the rates listings and conversions.
+ */
+
+export const DateResolutionRef = builder.objectRef<DateResolution>('DateResolution').implement({
+  description: 'How the day asked for resolved to the ECB publication used.',
+  fields: (t) => ({
+    requested: t.field({ type: 'Date', description: 'The day asked for (without `date`: today in Europe/Berlin).', resolve: (r) => r.requested }),
+    publication: t.field({ type: 'Date', description: 'The publication used: the latest on or before the day asked for.', resolve: (r) => r.publication }),
+    carriedForward: t.exposeBoolean('carriedForward', { description: 'True when the publication is an earlier day’s.' }),
+    reason: t.string({
+      nullable: true,
+      description:
+        'Why, when carried forward (null otherwise): "weekend", "holiday" (a TARGET closing day), "not-yet-published" (a business day after the newest publication) or "no-publication" (a business day the ECB did not publish).',
+      resolve: (r) => r.reason ?? null,
+    }),
+  }),
+});
+
+export const NextPublicationRef = builder.objectRef<NextPublication>('NextPublication').implement({
+  description: 'When the next ECB publication is expected: 16:00 Europe/Berlin on the next TARGET business day.',
+  fields: (t) => ({
+    date: t.field({ type: 'Date', description: 'The business day it belongs to.', resolve: (n) => n.date }),
+    expectedAt: t.exposeString('expectedAt', { description: 'The expected moment, an ISO 8601 instant in UTC.' }),
+    overdue: t.exposeBoolean('overdue', { description: 'True when that moment has passed and the publication is not held yet.' }),
+  }),
+});
+
+const SuccessionKindEnum = builder.enumType('SuccessionKind', {
+  description: '`euro`: replaced by the euro at an irrevocable rate; `redenomination`: a new unit worth a fixed number of old ones.',
+  values: { euro: { value: 'euro' }, redenomination: { value: 'redenomination' } },
+});
+
+const SuccessionRef = builder.objectRef<Succession>('Succession').implement({
+  description: 'The currency that replaced this one by law, and the fixed rate.',
+  fields: (t) => ({
+    successor: t.exposeString('successor', { description: 'The code of the currency that replaced it.' }),
+    rate: t.field({
+      type: 'Decimal',
+      description: 'Units of the old currency per ONE unit of the successor, as the legal text writes it ("7.53450": 1 EUR = 7.53450 HRK).',
+      resolve: (s) => s.rate,
+    }),
+    since: t.field({ type: 'Date', description: 'The first day the successor was the currency.', resolve: (s) => s.since }),
+    kind: t.field({ type: SuccessionKindEnum, resolve: (s) => s.kind }),
+    source: t.exposeString('source', { description: 'The legal act that fixed the rate.' }),
+  }),
+});
+
+const CurrencyStatusEnum = builder.enumType('CurrencyStatus', {
+  description: '`active`: quoted in the newest ECB publication held (EUR always); `retired`: no longer quoted by the ECB.',
+  values: { active: { value: 'active' }, retired: { value: 'retired' } },
+});
+
+const CurrencyRef = builder.objectRef<CurrencyEntry>('Currency').implement({
+  description: 'A currency the ECB has quoted in its euro reference rates.',
+  fields: (t) => ({
+    code: t.exposeString('code', { description: 'ISO 4217 code, upper case.' }),
+    name: t.exposeString('name', { description: 'English name.' }),
+    numericCode: t.exposeString('numericCode', { nullable: true, description: 'ISO 4217 numeric code ("840").' }),
+    minorUnits: t.exposeInt('minorUnits', { nullable: true, description: 'ISO 4217 minor units (decimal places).' }),
+    firstDate: t.field({ type: 'Date', nullable: true, description: 'The first stored ECB publication that quotes it.', resolve: (c) => c.firstDate }),
+    lastDate: t.field({ type: 'Date', nullable: true, description: 'The last stored ECB publication that quotes it.', resolve: (c) => c.lastDate }),
+    status: t.field({ type: CurrencyStatusEnum, resolve: (c) => c.status }),
+    successor: t.field({ type: SuccessionRef, nullable: true, description: 'For a currency replaced by the euro or a redenomination.', resolve: (c) => c.successor }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  currencies: t.field({
+    ...policy({ access: 'public' }),
+    type: [CurrencyRef],
+    nullable: true,
+    description: 'Every currency the ECB has ever quoted, EUR first, then by code. Public.',
+    resolve: (_, __, ctx) => ctx.services.currencies.listCurrencies(),
+  }),
+  currency: t.field({
+    ...policy({ access: 'public' }),
+    type: CurrencyRef,
+    nullable: true,
+    description: 'One currency of the registry. Public.',
+    args: { code: t.arg.string({ required: true, description: 'Three-letter currency code, case-insensitive.' }) },
+    resolve: (_, args, ctx) => ctx.services.currencies.getCurrency(args.code),
+  }),
+}));

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Publication } from '../../src/domain/ecb';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
+
+/**
+ * The currencies registry, any base, amounts and dates explained, through the real server on both
+ * lanes (the fast lane, and Yoga with SOFA). Every answer is also checked against /openapi.json by
+ * `call`. The GraphQL twins must give the same data and the same codes for the same input.
+ */
+
+/** Made-up publications (not real ECB data) around a euro changeover: HRK quoted, then not. */
+const CHANGEOVER: Publication[] = [
+  { date: '2022-12-29', rates: { USD: '1.0649', HRK: '7.5360', JPY: '140.66' } },
+  { date: '2022-12-30', rates: { USD: '1.0666', HRK: '7.5365', JPY: '140.66' } },
+  { date: '2023-01-02', rates: { USD: '1.0683', JPY: '139.91' } },
+];
+
+const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
+const CURRENCY_SELECTION = '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
+
+describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
+  let t: TestApp;
+  let free: string;
+  let developer: string;
+  beforeAll(async () => {
+    // 2024-04-03 14:00 Berlin: the newest publication held is 2024-04-02, the next one is due at 16:00.
+    t = await createTestApp({ REST_FAST_LANE: lane }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+    free = await t.createKey('free');
+    developer = await t.createKey('developer');
+  });
+  afterAll(() => t.close());
+
+  /** The GraphQL twin of a REST call: its field's data, or its first error's code and status. */
+  const twin = async (document: string, variables: Record<string, unknown>, key?: string) => {
+    const { body } = await t.graphql(document, variables, key);
+    const field = Object.keys(body.data ?? {})[0]!;
+    return body.errors ? { error: { code: body.errors[0].extensions.code, status: body.errors[0].extensions.status } } : { data: body.data[field] };
+  };
+  const restOutcome = (res: { status: number; body: any }) =>
+    res.status === 200 ? { data: res.body.data } : { error: { code: res.body.error.code, status: res.body.error.status } };
+
+  describe('GET /v1/currencies', () => {
+    it('lists every currency the ECB has quoted, EUR first, public and cacheable with a strong ETag', async () => {
+      const res = await t.call('GET', '/v1/currencies');
+      expect(res.status).toBe(200);
+      const codes = res.body.data.map((c: { code: string }) => c.code);
+      expect(codes[0]).toBe('EUR');
+      expect(codes.slice(1)).toEqual([...codes.slice(1)].sort());
+      expect(codes).toEqual(expect.arrayContaining(['USD', 'JPY', 'GBP', 'RUB', 'HRK', 'ROL', 'TRL']));
+      expect(res.body.data[0]).toMatchObject({ code: 'EUR', name: 'Euro', numericCode: '978', minorUnits: 2, firstDate: '2024-03-27', lastDate: '2024-04-02', status: 'active', successor: null });
+      // Dates come from the stored history (here made up): GBP last quoted on 2024-03-28.
+      expect(res.body.data.find((c: { code: string }) => c.code === 'GBP')).toMatchObject({ firstDate: '2024-03-27', lastDate: '2024-03-28', status: 'retired' });
+      expect(res.headers.get('cache-control')).toBe('public, max-age=1800');
+      // The contract: only the latest rates route sends CORS headers.
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      const etag = res.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+      const again = await t.call('GET', '/v1/currencies', { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+    });
+
+    it('needs no key, takes no query parameters, and is the GraphQL field currencies', async () => {
+      expect((await t.call('GET', '/v1/currencies?base=USD')).body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'base' });
+      const rest = await t.call('GET', '/v1/currencies');
+      expect(await twin(`{ currencies ${CURRENCY_SELECTION} }`, {})).toEqual(restOutcome(rest));
+    });
+  });
+
+  describe('GET /v1/currencies/:code', () => {
+    it('gives one currency, case-insensitive, with the fixed rate of a currency the euro replaced', async () => {
+      const res = await t.call('GET', '/v1/currencies/hrk');
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        code: 'HRK',
+        name: 'Croatian Kuna',
+        numericCode: '191',
+        firstDate: null,
+        lastDate: null,
+        status: 'retired',
+        successor: { successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro' },
+      });
+      expect(res.body.data.successor.source).toMatch(/2866\/98/);
+      expect((await t.call('GET', '/v1/currencies/ROL')).body.data.successor).toMatchObject({ successor: 'RON', rate: '10000', kind: 'redenomination' });
+      expect(res.headers.get('etag')).toMatch(/^"/);
+    });
+
+    it.each([
+      ['XYZ', 404, 'NOT_FOUND'],
+      ['dollars', 400, 'INVALID_REQUEST'],
+      ['US', 400, 'INVALID_REQUEST'],
+      ['%C3%A9ur', 400, 'INVALID_REQUEST'],
+    ])('answers %s with %i %s, as its GraphQL twin does', async (code, status, errorCode) => {
+      const res = await t.call('GET', `/v1/currencies/${code}`);
+      expect(res.status).toBe(status);
+      expect(res.body.error).toMatchObject({ code: errorCode, param: 'code' });
+      expect(await twin(`query ($code: String!) { currency(code: $code) ${CURRENCY_SELECTION} }`, { code: decodeURIComponent(code) })).toEqual(restOutcome(res));
+    });
+
+    it('is the GraphQL field currency(code:)', async () => {
+      const rest = await t.call('GET', '/v1/currencies/usd');
+      expect(await twin(`{ currency(code: "usd") ${CURRENCY_SELECTION} }`, {})).toEqual(restOutcome(rest));
+    });
+  });
+
+  describe('GET /v1/currency/rates with base, amount, decimals and rounding', () => {
+    const rates = (query: string, key = free) => t.call('GET', `/v1/currency/rates${query}`, { key });
+
+    it('keeps the published strings for EUR, trailing zeros and all, and explains the date', async () => {
+      const res = await rates('?date=2024-03-30&symbols=GBP,usd', developer);
+      expect(res.body.data).toEqual({
+        date: '2024-03-28',
+        base: 'EUR',
+        source: 'ecb',
+        amount: null,
+        rates: { GBP: '0.85550', USD: '1.0811' },
+        resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' },
+        nextPublication: null,
+      });
+    });
+
+    it('gives exact cross rates against any base, the base itself "1"', async () => {
+      const res = await rates('?base=usd');
+      expect(res.status).toBe(200);
+      // 163.02 / 1.0764 and 1 / 1.0764, by the unrounded rule (40 significant digits, half-even).
+      expect(res.body.data).toMatchObject({
+        date: '2024-04-02',
+        base: 'USD',
+        amount: null,
+        rates: { USD: '1', EUR: '0.9290226681531029357116313638052768487551', JPY: '151.4492753623188405797101449275362318841' },
+      });
+      expect(Object.keys(res.body.data.rates)).toEqual(['USD', 'EUR', 'JPY']);
+    });
+
+    it('multiplies every rate by the amount and rounds once per entry', async () => {
+      const res = await rates('?base=USD&symbols=JPY,%20eur,USD&amount=100&decimals=2');
+      expect(res.body.data).toMatchObject({ base: 'USD', amount: '100', rates: { JPY: '15144.93', EUR: '92.90', USD: '100.00' } });
+      const down = await rates('?base=USD&symbols=JPY&amount=100&decimals=2&rounding=DOWN');
+      expect(down.body.data.rates).toEqual({ JPY: '15144.92' });
+      // The amount alone: exact, the published EUR strings no longer served as they are.
+      expect((await rates('?symbols=GBP,JPY&amount=2&date=2024-03-28', developer)).body.data.rates).toEqual({ GBP: '1.711', JPY: '326.9' });
+    });
+
+    it('explains the latest listing: today, the publication used and the next one expected', async () => {
+      const res = await rates('?symbols=USD');
+      expect(res.body.data.resolved).toEqual({ requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' });
+      expect(res.body.data.nextPublication).toEqual({ date: '2024-04-03', expectedAt: '2024-04-03T14:00:00.000Z', overdue: false });
+    });
+
+    it.each([
+      ['?base=dollars', 400, 'INVALID_REQUEST', 'base'],
+      ['?base=XYZ', 400, 'UNKNOWN_CURRENCY', 'base'],
+      ['?base=GBP', 404, 'RATE_NOT_FOUND', 'base'],
+      ['?symbols=USD,,JPY', 400, 'INVALID_REQUEST', 'symbols'],
+      ['?symbols=USD,XYZ', 400, 'UNKNOWN_CURRENCY', 'symbols'],
+      [`?symbols=${'USD,'.repeat(100)}JPY`, 400, 'INVALID_REQUEST', 'symbols'],
+      ['?amount=1e3', 400, 'INVALID_REQUEST', 'amount'],
+      ['?amount=%2B1', 400, 'INVALID_REQUEST', 'amount'],
+      ['?decimals=41', 400, 'INVALID_REQUEST', 'decimals'],
+      ['?rounding=SIDEWAYS', 400, 'INVALID_REQUEST', 'rounding'],
+      ['?base=USD&date=2024-03-28', 403, 'PLAN_REQUIRED', 'date'],
+    ])('answers %s with %i %s (param %s), as its GraphQL twin does', async (query, status, code, param) => {
+      const res = await rates(query);
+      expect(res.status).toBe(status);
+      expect(res.body.error).toMatchObject({ code, param });
+      const variables: Record<string, unknown> = {};
+      for (const [name, value] of new URLSearchParams(query)) variables[name] = name === 'symbols' ? value.split(',') : name === 'decimals' ? Number(value) : value;
+      const document = `query ($date: Date, $symbols: [String!], $base: String, $amount: Decimal, $decimals: Int, $rounding: Rounding) {
+        rates(date: $date, symbols: $symbols, base: $base, amount: $amount, decimals: $decimals, rounding: $rounding) ${RATES_SELECTION} }`;
+      expect(await twin(document, variables, free)).toEqual(restOutcome(res));
+    });
+
+    it('gives the same listing through GraphQL, symbols a list there and a comma list in REST', async () => {
+      const rest = await rates('?date=2024-03-29&base=jpy&symbols=USD,GBP,EUR&amount=1000&decimals=4&rounding=HALF_EVEN', developer);
+      expect(rest.status).toBe(200);
+      const graphql = await twin(
+        `{ rates(date: "2024-03-29", base: "jpy", symbols: ["USD", "GBP", "EUR"], amount: "1000", decimals: 4, rounding: HALF_EVEN) ${RATES_SELECTION} }`,
+        {},
+        developer,
+      );
+      expect(graphql).toEqual(restOutcome(rest));
+      expect(Object.keys(rest.body.data.rates)).toEqual(['USD', 'GBP', 'EUR']);
+      // A long comma list (31 items, duplicates folded) is one list on both lanes.
+      const long = await rates(`?symbols=${'USD,jpy,'.repeat(15)}EUR`);
+      expect(long.status).toBe(200);
+      expect(Object.keys(long.body.data.rates)).toEqual(['USD', 'JPY', 'EUR']);
+      // A comma list in a GraphQL list is one malformed code there.
+      expect(await twin(`{ rates(symbols: ["USD,GBP"]) { date } }`, {}, free)).toEqual({ error: { code: 'INVALID_REQUEST', status: 400 } });
+    });
+
+    it('keeps the latest route parameter-free and explains its date', async () => {
+      const res = await t.call('GET', '/v1/currency/rates/latest');
+      expect(res.body.data).toMatchObject({
+        date: '2024-04-02',
+        base: 'EUR',
+        amount: null,
+        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true },
+        nextPublication: { date: '2024-04-03', overdue: false },
+      });
+      expect((await t.call('GET', '/v1/currency/rates/latest?base=USD')).body.error).toMatchObject({ code: 'INVALID_REQUEST' });
+    });
+  });
+
+  describe('POST /v1/currency/convert', () => {
+    it('says how the date asked for resolved', async () => {
+      const dated = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-31' } });
+      expect(dated.body.data.rate.resolved).toEqual({ requested: '2024-03-31', publication: '2024-03-28', carriedForward: true, reason: 'weekend' });
+      const exact = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-28' } });
+      expect(exact.body.data.rate.resolved).toEqual({ requested: '2024-03-28', publication: '2024-03-28', carriedForward: false, reason: null });
+      const latest = await t.call('POST', '/v1/currency/convert', { key: free, body: { value: '1', from: 'USD', to: 'JPY' } });
+      expect(latest.body.data.rate.resolved).toMatchObject({ requested: '2024-04-03', publication: '2024-04-02', reason: 'not-yet-published' });
+    });
+  });
+});
+
+describe('RATE_NOT_FOUND after a euro changeover', () => {
+  let t: TestApp;
+  let developer: string;
+  beforeAll(async () => {
+    t = await createTestApp({}, { rates: tableRates(CHANGEOVER), clock: () => new Date('2023-01-03T12:00:00Z') });
+    developer = await t.createKey('developer');
+  });
+  afterAll(() => t.close());
+
+  const MESSAGE = 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).';
+
+  it('names the last quoted day and the fixed rate, on the listing, as a base and in a conversion', async () => {
+    for (const [query, param] of [['?symbols=HRK', 'symbols'], ['?base=hrk', 'base'], ['?date=2023-01-02&symbols=USD,HRK', 'symbols']] as const) {
+      const res = await t.call('GET', `/v1/currency/rates${query}`, { key: developer });
+      expect(res.status, query).toBe(404);
+      expect(res.body.error, query).toMatchObject({ code: 'RATE_NOT_FOUND', param, message: MESSAGE });
+    }
+    const convert = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '100', from: 'HRK', to: 'EUR' } });
+    expect(convert.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'from', message: MESSAGE });
+    const { body } = await t.graphql('{ rates(symbols: ["HRK"]) { date } }', {}, developer);
+    expect(body.errors[0]).toMatchObject({ message: MESSAGE, extensions: { code: 'RATE_NOT_FOUND', status: 404 } });
+  });
+
+  it('still lists HRK on a day it was quoted, and the registry dates it from the history', async () => {
+    const res = await t.call('GET', '/v1/currency/rates?date=2023-01-01&symbols=HRK&base=USD', { key: developer });
+    expect(res.body.data).toMatchObject({ date: '2022-12-30', rates: { HRK: '7.065910369398087380461278829926870429402' } });
+    expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend' });
+    const hrk = await t.call('GET', '/v1/currencies/HRK');
+    expect(hrk.body.data).toMatchObject({ firstDate: '2022-12-29', lastDate: '2022-12-30', status: 'retired', successor: { rate: '7.53450', since: '2023-01-01' } });
+  });
+});
