@@ -2,8 +2,12 @@ import { MAX_BATCH_ITEMS } from '../domain/batch';
 import { CODE_SHAPE } from '../domain/currency/codes';
 import { MAX_SYMBOLS_LENGTH } from '../domain/currency/request';
 import { DECIMAL_PATTERN, MAX_DECIMALS } from '../domain/decimal';
+import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 
 type Json = Record<string, unknown>;
+
+/** JSON Schema counts characters (code points), as parseExpression does. */
+const UNIT_TEXT_BOUNDS: Json = { type: 'string', minLength: 1, maxLength: MAX_EXPRESSION_LENGTH };
 
 /**
  * The server's bounds on each input, by the name every route and batch item gives it: what SOFA's
@@ -17,6 +21,9 @@ const BOUNDS: Readonly<Record<string, Json>> = {
     description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
   },
   decimals: { type: 'integer', minimum: 0, maximum: MAX_DECIMALS },
+  // A unit, a unit expression or (in a batch item) a currency code; a currency route's are codes (FIELD_BOUNDS).
+  from: UNIT_TEXT_BOUNDS,
+  to: UNIT_TEXT_BOUNDS,
   date: { type: 'string', format: 'date' },
   items: { minItems: 1, maxItems: MAX_BATCH_ITEMS },
 };

@@ -8,7 +8,7 @@ import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
 import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
-import { parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
+import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
 import { Rational } from '../domain/rational';
@@ -51,6 +51,14 @@ export interface ExpressionDeps {
 const isPlain = (token: unknown): token is string =>
   typeof token === 'string' && (findUnit(token) !== undefined || knownCurrency(token) !== undefined);
 
+/**
+ * Whether a request is today's unit conversion: both ends a catalogue unit (or a currency code, which
+ * today's conversion explains) and no date. Such a request is answered by convertUnitsOrExplain alone,
+ * synchronously, without reading the expression parser or its cache: two map lookups first.
+ */
+export const isPlainRequest = (request: Pick<ExpressionRequest, 'from' | 'to' | 'date'>): boolean =>
+  (request.date === undefined || request.date === null) && isPlain(request.from) && isPlain(request.to);
+
 const dateWithoutCurrency = (): ApiError =>
   new ApiError('INVALID_REQUEST', 'date applies only where a currency occurs in from or to.', { param: 'date' });
 
@@ -59,13 +67,19 @@ const dateWithoutCurrency = (): ApiError =>
  * syntax), plan (a date needs history), existence (names, currencies, dimensions), then rates.
  */
 export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
+  if (isPlainRequest(request)) {
+    // Today's path and today's order of checks (value, decimals, rounding, from, to).
+    return convertUnitsOrExplain({ value: request.value as string, from: request.from as string, to: request.to as string, ...roundingOf(request) });
+  }
   const value = parseDecimalValue(request.value, 'value');
   const decimals = parseDecimals(request.decimals);
   const rounding = parseRounding(request.rounding);
   const date = parseDate(request.date);
   const text = request.value as string;
   if (isPlain(request.from) && isPlain(request.to)) {
-    if (date !== undefined) throw dateWithoutCurrency();
+    // A plain pair with a date. Two units have no use for it; a currency code at an end is refused
+    // as today (the currency route, or INCOMPATIBLE_UNITS), which says more than the date would.
+    if (findUnit(request.from) !== undefined && findUnit(request.to) !== undefined) throw dateWithoutCurrency();
     return convertUnitsOrExplain({ value: text, from: request.from, to: request.to, decimals, rounding });
   }
   const from = parseExpression(request.from, 'from');
@@ -83,4 +97,12 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   if (money === undefined || publication === undefined) return conversion;
   const rates = Object.fromEntries(money.currencies.map((code) => [code, rateOf(publication, code, 'from')]));
   return { ...conversion, rate: { date: publication.date, source: RATE_SOURCE, value: money.rate, rates } };
+}
+
+/** `decimals` and `rounding` as today's unit conversion takes them: absent when null. */
+function roundingOf(request: ExpressionRequest): { decimals?: number; rounding?: RoundingMode } {
+  return {
+    ...(request.decimals === null || request.decimals === undefined ? {} : { decimals: request.decimals as number }),
+    ...(request.rounding === null || request.rounding === undefined ? {} : { rounding: request.rounding as RoundingMode }),
+  };
 }
