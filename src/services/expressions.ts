@@ -8,11 +8,11 @@ import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
 import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
-import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
+import { parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
 import { Rational } from '../domain/rational';
-import type { UnitConversion } from '../domain/units/convert';
+import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
   conversionAnswer, convertExpressionExact, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
 } from '../domain/units/expression';
@@ -68,8 +68,9 @@ const dateWithoutCurrency = (): ApiError =>
  */
 export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
   if (isPlainRequest(request)) {
-    // Today's path and today's order of checks (value, decimals, rounding, from, to).
-    return convertUnitsOrExplain({ value: request.value as string, from: request.from as string, to: request.to as string, ...roundingOf(request) });
+    // Today's path and today's order of checks (value, decimals, rounding, from, to), given the
+    // request as it is: its parsers read a null decimals or rounding as absent, as they always did.
+    return convertUnitsOrExplain(request as UnitConversionRequest);
   }
   const value = parseDecimalValue(request.value, 'value');
   const decimals = parseDecimals(request.decimals);
@@ -97,12 +98,4 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   if (money === undefined || publication === undefined) return conversion;
   const rates = Object.fromEntries(money.currencies.map((code) => [code, rateOf(publication, code, 'from')]));
   return { ...conversion, rate: { date: publication.date, source: RATE_SOURCE, value: money.rate, rates } };
-}
-
-/** `decimals` and `rounding` as today's unit conversion takes them: absent when null. */
-function roundingOf(request: ExpressionRequest): { decimals?: number; rounding?: RoundingMode } {
-  return {
-    ...(request.decimals === null || request.decimals === undefined ? {} : { decimals: request.decimals as number }),
-    ...(request.rounding === null || request.rounding === undefined ? {} : { rounding: request.rounding as RoundingMode }),
-  };
 }
