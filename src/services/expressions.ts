@@ -8,13 +8,13 @@ import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
 import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
-import { parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
+import { isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
 import { Rational } from '../domain/rational';
 import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
-  conversionAnswer, convertExpressionExact, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
+  conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
 } from '../domain/units/expression';
 import { findUnit } from '../domain/units/lookup';
 import type { PublicationLoader } from './currency';
@@ -72,7 +72,8 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
     // request as it is: its parsers read a null decimals or rounding as absent, as they always did.
     return convertUnitsOrExplain(request as UnitConversionRequest);
   }
-  const value = parseDecimalValue(request.value, 'value');
+  // The value is checked first; its exact rational is made only where the linear plan does not answer.
+  if (typeof request.value !== 'string' || !isDecimalText(request.value)) parseDecimalValue(request.value, 'value');
   const decimals = parseDecimals(request.decimals);
   const rounding = parseRounding(request.rounding);
   const date = parseDate(request.date);
@@ -92,6 +93,11 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   resolveExpression(from, 'from', isCurrency);
   resolveExpression(to, 'to', isCurrency);
   requireSameDimension(from, to);
+  if (written.length === 0) {
+    const linear = convertLinearExpressions(text, from, to, decimals, rounding);
+    if (linear !== undefined) return linear;
+  }
+  const value = parseDecimalValue(text, 'value');
   const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
   const exact = convertExpressionExact(value, from, to, (code, param) => Rational.parse(rateOf(publication!, code, param)));
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
