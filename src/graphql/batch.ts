@@ -6,25 +6,28 @@ import { policy } from './field-policy';
 import { errorBody } from './error-body';
 import { ErrorRef } from './errors';
 import { CurrencyConversionRef } from './currency';
-import { ConversionRef, RoundingEnum } from './units';
+import { ConversionRef, RoundingEnum, UNIT_TEXT } from './units';
+
+const UNIT_TEXT_START = UNIT_TEXT.charAt(0).toLowerCase() + UNIT_TEXT.slice(1);
 
 const BatchItemInput = builder.inputType('BatchItemInput', {
   description:
-    'One conversion of a batch. When `from` and `to` are both currency codes it is a currency conversion, otherwise a unit conversion. Values are checked per item: a bad value fails that item only.',
+    'One conversion of a batch. When `from` and `to` are both currency codes it is a currency conversion, otherwise a unit conversion (units or unit expressions, as for `convert`). Values are checked per item: a bad value fails that item only.',
   fields: (t) => ({
     value: t.string({ required: true, description: 'A decimal string, as for `convert`.' }),
-    from: t.string({ required: true }),
-    to: t.string({ required: true }),
+    from: t.string({ required: true, description: `A currency code, or ${UNIT_TEXT_START}` }),
+    to: t.string({ required: true, description: `A currency code, or ${UNIT_TEXT_START}` }),
     decimals: t.int({ required: false, description: '0 to 40.' }),
     rounding: t.field({ type: RoundingEnum, required: false }),
-    date: t.string({ required: false, description: 'YYYY-MM-DD, currency items only (Developer plan and above).' }),
+    date: t.string({ required: false, description: 'YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above).' }),
   }),
 });
 
 const ConversionResultRef = builder.unionType('ConversionResult', {
   description: 'A unit conversion or a currency conversion.',
   types: [ConversionRef, CurrencyConversionRef],
-  resolveType: (value) => ('rate' in value ? CurrencyConversionRef : ConversionRef),
+  // A unit conversion always has a category (and a rate too when an expression names currencies).
+  resolveType: (value) => ('category' in value ? ConversionRef : CurrencyConversionRef),
 });
 
 const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('BatchSuccess').implement({

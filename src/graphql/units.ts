@@ -8,9 +8,10 @@ import {
   listUnits,
   unitsOfCategory,
   type CategoryDef,
-  type UnitConversion,
   type UnitDef,
 } from '../domain/units';
+import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
+import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
 import { builder } from './builder';
 import { policy } from './field-policy';
 
@@ -67,26 +68,60 @@ const QuantityRef = builder.objectRef<{ value: string; unit: string }>('Quantity
   description: 'A value in a unit (or a currency).',
   fields: (t) => ({
     value: t.field({ type: 'Decimal', resolve: (q) => q.value }),
-    unit: t.exposeString('unit', { description: 'Canonical unit id, or upper-case currency code.' }),
+    unit: t.exposeString('unit', { description: 'Canonical unit id, upper-case currency code, or canonical unit expression (`kilometer/hour` is `km/h` written as an expression, `USD/megawatt_hour`).' }),
   }),
 });
 
-export const ConversionRef = builder.objectRef<UnitConversion>('Conversion').implement({
+const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').implement({
+  description: 'The ECB reference rates a unit expression with currencies used: one publication.',
+  fields: (t) => ({
+    date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
+    source: t.exposeString('source', { description: 'Always "ecb".' }),
+    value: t.field({
+      type: 'Decimal',
+      description: "The cross rate: what one of `from`'s money is in `to`'s money (exact, or to 40 significant digits).",
+      resolve: (r) => r.value,
+    }),
+    rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR).', resolve: (r) => r.rates }),
+  }),
+});
+
+export const ConversionRef = builder.objectRef<ExpressionConversionAnswer>('Conversion').implement({
   description: 'The result of a unit conversion, computed exactly.',
   fields: (t) => ({
     input: t.field({ type: QuantityRef, resolve: (c) => c.input }),
     result: t.field({ type: QuantityRef, resolve: (c) => c.result }),
-    category: t.exposeString('category'),
+    category: t.exposeString('category', {
+      description: 'The category of the units, or of the dimension of a unit expression; `derived` when no category has it (m/s², anything with money).',
+    }),
+    // Not `rate`: in the batch's union a field of that name with another type (CurrencyConversion's
+    // Rate!) makes SOFA alias both, which would rename the currency items' `rate` in REST answers.
+    exchangeRate: t.field({
+      type: ExpressionRateRef,
+      nullable: true,
+      description: 'Only when a currency occurs in `from` or `to`: the publication used and the cross rate. Null otherwise, and left out of REST answers.',
+      resolve: (c) => c.rate ?? null,
+    }),
   }),
 });
 export { QuantityRef };
 
+/** What `from` and `to` take, wherever a unit is taken (also batch items). */
+export const UNIT_TEXT =
+  `Unit id, symbol or alias (as written, it keeps meaning that unit: \`km/h\`, \`L/100 km\`), or a unit expression of at most ${MAX_EXPRESSION_LENGTH} characters: ` +
+  'products and quotients of units and ECB currency codes with integer exponents, such as `m/s^2`, `kg*m/s²`, `EUR/kWh`, `USD/gal`. See docs/unit-expressions.md.';
+
 const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
   value: t.arg({ type: 'Decimal', required: true, description: 'The value to convert, as a decimal string.' }),
-  from: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }),
-  to: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }),
+  from: t.arg.string({ required: true, description: UNIT_TEXT }),
+  to: t.arg.string({ required: true, description: UNIT_TEXT }),
   decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round the result once to this many places (0 to 40).' }),
   rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
+  date: t.arg({
+    type: 'Date',
+    required: false,
+    description: 'Only where a currency occurs in `from` or `to`: use the ECB rates in effect on this day (the latest publication on or before it). Needs the Developer plan.',
+  }),
 });
 
 /**
@@ -137,7 +172,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }) },
     resolve: (_, { id }) => getUnit(id),
   }),
-  convert: convertField(t, 'Converts a value between two units of one category, exactly. Needs an API key.'),
+  convert: convertField(
+    t,
+    'Converts a value between two units of one category, or between two unit expressions of one dimension (currencies at the ECB rates), exactly. Needs an API key; `date` needs the Developer plan.',
+  ),
   convertPost: convertField(
     t,
     'Same as `convert`; it backs POST /v1/convert (a REST route maps to exactly one field).',

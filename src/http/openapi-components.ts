@@ -42,7 +42,10 @@ export function errorStatusesOf(route: RestRoute): number[] {
   if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));
   // Currency routes need the rates; keyed routes need the account database.
   if (route.tag === 'Currency' || route.access === 'key') statuses.add(503);
-  if (route.tag === 'Currency' && route.access === 'key') [403, 404].forEach((s) => statuses.add(s));
+  // A date (the Developer plan's) and the rates of a day: the currency routes', and a unit
+  // conversion's whose expressions name currencies (a batch answers those per item, with 200).
+  const takesDates = route.tag === 'Currency' || route.field === 'convert' || route.field === 'convertPost';
+  if (takesDates && route.access === 'key') [403, 404].forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);
 }
 

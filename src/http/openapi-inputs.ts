@@ -3,8 +3,12 @@ import { CODE_SHAPE } from '../domain/currency/codes';
 import { SERIES_GROUPS } from '../domain/currency/periods';
 import { MAX_SYMBOLS_LENGTH } from '../domain/currency/request';
 import { DECIMAL_PATTERN, MAX_DECIMALS } from '../domain/decimal';
+import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 
 type Json = Record<string, unknown>;
+
+/** JSON Schema counts characters (code points), as parseExpression does. */
+const UNIT_TEXT_BOUNDS: Json = { type: 'string', minLength: 1, maxLength: MAX_EXPRESSION_LENGTH };
 
 /**
  * The server's bounds on each input, by the name every route and batch item gives it: what SOFA's
@@ -20,6 +24,9 @@ const BOUNDS_VALUE: Json = {
 const BOUNDS: Readonly<Record<string, Json>> = {
   value: BOUNDS_VALUE,
   decimals: { type: 'integer', minimum: 0, maximum: MAX_DECIMALS },
+  // A unit, a unit expression or (in a batch item) a currency code; a currency route's are codes (FIELD_BOUNDS).
+  from: UNIT_TEXT_BOUNDS,
+  to: UNIT_TEXT_BOUNDS,
   date: { type: 'string', format: 'date' },
   items: { minItems: 1, maxItems: MAX_BATCH_ITEMS },
 };

@@ -40,12 +40,15 @@ export function restSuccessParts(route: RestRoute, body: string | Buffer, cache:
 }
 
 /**
- * A REST answer's text without `"param":null`: GraphQL must answer a selected nullable field, but a
- * REST error leaves `param` out when no one input is at fault, in a batch item as at the top level.
- * Safe on the text: inside a JSON string every `"` is escaped, so the sequence only occurs as a member.
+ * A REST answer's text without `"param":null` and `"exchangeRate":null`: GraphQL must answer a
+ * selected nullable field, but a REST error leaves `param` out when no one input is at fault, in a
+ * batch item as at the top level, and a unit conversion has an `exchangeRate` only when a unit
+ * expression names a currency (a plain conversion's answer is what it always was). Safe on the
+ * text: inside a JSON string every `"` is escaped, so the sequences only occur as members.
  */
 export function withoutNullParams(json: string): string {
-  return json.includes(',"param":null') ? json.replaceAll(',"param":null', '') : json;
+  const text = json.includes(',"param":null') ? json.replaceAll(',"param":null', '') : json;
+  return text.includes(',"exchangeRate":null') ? text.replaceAll(',"exchangeRate":null', '') : text;
 }
 
 export function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {

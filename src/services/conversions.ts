@@ -1,17 +1,21 @@
 import { classifyItem, type BatchItem } from '../domain/batch';
 import { convertUnitsOrExplain } from '../domain/conversion';
 import type { CurrencyConversion } from '../domain/currency/convert';
-import { parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
+import { parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError, INTERNAL_MESSAGE } from '../domain/errors';
 import { quotaExceeded, type QuotaState } from '../domain/quota';
-import type { UnitConversion } from '../domain/units/convert';
 import type { Principal } from './auth';
 import type { Currency, PublicationLoader } from './currency';
+import { convertExpression, isPlainRequest, type ExpressionConversionAnswer } from './expressions';
 import type { QuotaMeter } from './quota';
+import type { RatesReader } from './rates';
 
-/** A currency conversion's inputs are a batch item's; a unit conversion's the same without `date`. */
+/**
+ * A currency conversion's inputs are a batch item's, and so are a unit conversion's: `from` and `to`
+ * are units or unit expressions, and `date` picks the rates of the currencies an expression names.
+ */
 export type CurrencyArgs = BatchItem;
-export type ConversionArgs = Omit<BatchItem, 'date'>;
+export type ConversionArgs = BatchItem;
 
 /** Who asks, and the per-request publication loader (one cache read for a whole batch). */
 export interface Caller {
@@ -28,7 +32,7 @@ export interface Caller {
 }
 
 /** A failed item keeps its ApiError (and the request's id): the edge renders it as the contract's error object. */
-export type BatchEntry = { ok: true; data: UnitConversion | CurrencyConversion } | { ok: false; error: ApiError; requestId: string };
+export type BatchEntry = { ok: true; data: ExpressionConversionAnswer | CurrencyConversion } | { ok: false; error: ApiError; requestId: string };
 
 export interface BatchOutcome {
   results: BatchEntry[];
@@ -37,13 +41,16 @@ export interface BatchOutcome {
 }
 
 export interface Conversions {
-  units(args: ConversionArgs, caller: Caller): Promise<UnitConversion>;
+  /** A unit conversion: catalogue units as today, or unit expressions (currencies included). */
+  units(args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer>;
   currency(args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion>;
   batch(items: readonly BatchItem[], caller: Caller): Promise<BatchOutcome>;
 }
 
 export interface ConversionDeps {
   currency: Currency;
+  /** The rates a unit expression with currencies reads. */
+  rates: RatesReader;
   quota: QuotaMeter;
   clock: () => Date;
   /** Logs an unexpected error of one batch item (the item answers INTERNAL, the batch goes on). */
@@ -51,10 +58,9 @@ export interface ConversionDeps {
 }
 
 /** The conversion use cases; GraphQL resolvers (and so REST) call only these. */
-export function createConversions({ currency, quota, clock, onUnexpected }: ConversionDeps): Conversions {
-  const convertUnit = (args: ConversionArgs): UnitConversion =>
-    convertUnitsOrExplain({ value: args.value, from: args.from, to: args.to, ...optional(args) });
-  const units = async (args: ConversionArgs): Promise<UnitConversion> => convertUnit(args);
+export function createConversions({ currency, rates, quota, clock, onUnexpected }: ConversionDeps): Conversions {
+  const units = (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> =>
+    convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications });
 
   const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
     currency.convert(args, caller.principal.account.plan, caller.publications);
@@ -74,20 +80,20 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
   };
 
   /**
-   * Batch items arrive with types checked but values not: every value rule applies per item. A unit
-   * item is computed at once (no promise per item); a currency item answers a promise, started in
-   * this tick so that the DataLoader reads the publications of all of them at once.
+   * Batch items arrive with types checked but values not: every value rule applies per item. A
+   * plain unit item is computed at once (no promise per item); a currency item, or a unit item with
+   * an expression (it may name currencies, and carry a date), answers a promise, started in this
+   * tick so that the DataLoader reads the publications of all of them at once.
    */
   const attempt = (entry: BatchItem, caller: Caller): BatchEntry | Promise<BatchEntry> => {
     try {
-      if (classifyItem(entry) === 'currency') {
-        return currencyConversion(entry, caller).then(
+      const kind = classifyItem(entry);
+      if (kind === 'currency' || !isPlainRequest(entry)) {
+        const converted: Promise<ExpressionConversionAnswer | CurrencyConversion> = kind === 'currency' ? currencyConversion(entry, caller) : units(entry, caller);
+        return converted.then(
           (data): BatchEntry => ({ ok: true, data }),
           (error: unknown): BatchEntry => ({ ok: false, error: errorShape(error, caller.requestId, onUnexpected), requestId: caller.requestId }),
         );
-      }
-      if (entry.date !== undefined && entry.date !== null) {
-        throw new ApiError('INVALID_REQUEST', 'date applies to currency conversions only.', { param: 'date' });
       }
       // decimals and rounding are checked before the value here (the item's order), then again, passing, inside.
       const decimals = parseDecimals(entry.decimals);
@@ -144,7 +150,7 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
   };
 
   return {
-    units: (args, caller) => charged(() => units(args), caller),
+    units: (args, caller) => charged(() => units(args, caller), caller),
     currency: (args, caller) => charged(() => currencyConversion(args, caller), caller),
     async batch(items, caller) {
       const results = await convertWithin(items, caller);
@@ -152,13 +158,6 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
       const succeeded = results.filter((r) => r.ok).length;
       return { results, succeeded, failed: results.length - succeeded };
     },
-  };
-}
-
-function optional(args: ConversionArgs): { decimals?: number; rounding?: RoundingMode } {
-  return {
-    ...(args.decimals === null || args.decimals === undefined ? {} : { decimals: args.decimals }),
-    ...(args.rounding === null || args.rounding === undefined ? {} : { rounding: args.rounding }),
   };
 }
 

@@ -8,13 +8,13 @@ import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
 import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
-import { parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
+import { isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
 import { Rational } from '../domain/rational';
-import type { UnitConversion } from '../domain/units/convert';
+import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
-  conversionAnswer, convertExpressionExact, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
+  conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
 } from '../domain/units/expression';
 import { findUnit } from '../domain/units/lookup';
 import type { PublicationLoader } from './currency';
@@ -51,6 +51,14 @@ export interface ExpressionDeps {
 const isPlain = (token: unknown): token is string =>
   typeof token === 'string' && (findUnit(token) !== undefined || knownCurrency(token) !== undefined);
 
+/**
+ * Whether a request is today's unit conversion: both ends a catalogue unit (or a currency code, which
+ * today's conversion explains) and no date. Such a request is answered by convertUnitsOrExplain alone,
+ * synchronously, without reading the expression parser or its cache: two map lookups first.
+ */
+export const isPlainRequest = (request: Pick<ExpressionRequest, 'from' | 'to' | 'date'>): boolean =>
+  (request.date === undefined || request.date === null) && isPlain(request.from) && isPlain(request.to);
+
 const dateWithoutCurrency = (): ApiError =>
   new ApiError('INVALID_REQUEST', 'date applies only where a currency occurs in from or to.', { param: 'date' });
 
@@ -59,13 +67,21 @@ const dateWithoutCurrency = (): ApiError =>
  * syntax), plan (a date needs history), existence (names, currencies, dimensions), then rates.
  */
 export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
-  const value = parseDecimalValue(request.value, 'value');
+  if (isPlainRequest(request)) {
+    // Today's path and today's order of checks (value, decimals, rounding, from, to), given the
+    // request as it is: its parsers read a null decimals or rounding as absent, as they always did.
+    return convertUnitsOrExplain(request as UnitConversionRequest);
+  }
+  // The value is checked first; its exact rational is made only where the linear plan does not answer.
+  if (typeof request.value !== 'string' || !isDecimalText(request.value)) parseDecimalValue(request.value, 'value');
   const decimals = parseDecimals(request.decimals);
   const rounding = parseRounding(request.rounding);
   const date = parseDate(request.date);
   const text = request.value as string;
   if (isPlain(request.from) && isPlain(request.to)) {
-    if (date !== undefined) throw dateWithoutCurrency();
+    // A plain pair with a date. Two units have no use for it; a currency code at an end is refused
+    // as today (the currency route, or INCOMPATIBLE_UNITS), which says more than the date would.
+    if (findUnit(request.from) !== undefined && findUnit(request.to) !== undefined) throw dateWithoutCurrency();
     return convertUnitsOrExplain({ value: text, from: request.from, to: request.to, decimals, rounding });
   }
   const from = parseExpression(request.from, 'from');
@@ -77,6 +93,11 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   resolveExpression(from, 'from', isCurrency);
   resolveExpression(to, 'to', isCurrency);
   requireSameDimension(from, to);
+  if (written.length === 0) {
+    const linear = convertLinearExpressions(text, from, to, decimals, rounding);
+    if (linear !== undefined) return linear;
+  }
+  const value = parseDecimalValue(text, 'value');
   const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
   const exact = convertExpressionExact(value, from, to, (code, param) => Rational.parse(rateOf(publication!, code, param)));
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);

@@ -80,6 +80,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
     conversions: createConversions({
       currency,
+      rates,
       quota,
       clock,
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),

@@ -5,14 +5,16 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-/** One conversion of a batch. When `from` and `to` are both currency codes it is a currency conversion, otherwise a unit conversion. Values are checked per item: a bad value fails that item only. */
+/** One conversion of a batch. When `from` and `to` are both currency codes it is a currency conversion, otherwise a unit conversion (units or unit expressions, as for `convert`). Values are checked per item: a bad value fails that item only. */
 export type BatchItemInput = {
-  /** YYYY-MM-DD, currency items only (Developer plan and above). */
+  /** YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above). */
   date?: string | null | undefined;
   /** 0 to 40. */
   decimals?: number | null | undefined;
+  /** A currency code, or unit id, symbol or alias (as written, it keeps meaning that unit: `km/h`, `L/100 km`), or a unit expression of at most 200 characters: products and quotients of units and ECB currency codes with integer exponents, such as `m/s^2`, `kg*m/s²`, `EUR/kWh`, `USD/gal`. See docs/unit-expressions.md. */
   from: string;
   rounding?: Rounding | null | undefined;
+  /** A currency code, or unit id, symbol or alias (as written, it keeps meaning that unit: `km/h`, `L/100 km`), or a unit expression of at most 200 characters: products and quotients of units and ECB currency codes with integer exponents, such as `m/s^2`, `kg*m/s²`, `EUR/kWh`, `USD/gal`. See docs/unit-expressions.md. */
   to: string;
   /** A decimal string, as for `convert`. */
   value: string;

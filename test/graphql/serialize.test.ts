@@ -22,7 +22,10 @@ const failure = errorBody(incompatible, 'req-1');
 
 describe('selectAllJson', () => {
   it('a conversion, and null', () => {
-    expect(JSON.parse(same('convert', unit)!)).toEqual(unit);
+    // Every field is selected: a plain conversion's exchangeRate is null (REST answers leave it out).
+    expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, exchangeRate: null });
+    const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' } } };
+    expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, exchangeRate: priced.rate });
     expect(same('convert', null)).toBe('null');
   });
 

@@ -18,9 +18,10 @@ type Json = Record<string, any>;
 const SAMPLES = 400;
 /**
  * What JSON Schema does not say: a value's meaning and whether the catalogue knows it, not its shape;
- * and relations between inputs (a range's order, a cursor belonging to its own query).
+ * and relations between inputs (a range's order, a cursor belonging to its own query); a unit
+ * expression's grammar (its length is a bound, and stays one); a date where no currency occurs.
  */
-const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series/;
+const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series|is not a valid unit expression: (?!it is longer)|date applies only where/;
 
 let h: HostileApp;
 let documentCheck: DocumentCheck;

@@ -165,6 +165,40 @@ describe('the same conversion input gives the same answer through REST and Graph
     );
   });
 
+  it('unit expressions, currencies and dates included: POST /v1/convert, GET /v1/convert and convert give the same answer', async () => {
+    // Names the parser knows, a misspelt one, a lower-case code, an affine unit; operators and exponents in range and out of it.
+    const names = fc.constantFrom('m', 'km', 's', 'h', 'kg', 'g', 'L', 'gal', 'kWh', 'MWh', 'J', 'N', 'ft', 'mi', 'GB', 'EUR', 'USD', 'JPY', 'GBP', 'RUB', 'K', '°C', 'kilometr', 'usd', 'km/h');
+    const expression = fc
+      .array(fc.tuple(fc.constantFrom('*', '/', ' ', '·'), names, fc.constantFrom('', '', '^2', '^-1', '²', '^13')), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.map(([op, name, exponent], i) => `${i === 0 ? '' : op}${name}${exponent}`).join(''));
+    const request = fc.record(
+      {
+        value: fc.constantFrom('1', '0.25', '-3.5', '1000000'),
+        from: expression,
+        to: expression,
+        decimals: fc.nat({ max: 6 }),
+        date: fc.constantFrom('2024-03-27', '2024-03-30', '2024-04-02', '2024-04-05', '1998-12-31'),
+      },
+      { requiredKeys: ['value', 'from', 'to'] },
+    );
+    const selection = '{ input { value unit } result { value unit } category exchangeRate { date source value rates } }';
+    // REST leaves a null exchangeRate out; GraphQL answers the selected field.
+    const withoutNullRate = (outcome: { code: string; data: any }) =>
+      outcome.data?.exchangeRate === null ? { ...outcome, data: Object.fromEntries(Object.entries(outcome.data).filter(([k]) => k !== 'exchangeRate')) } : outcome;
+    await fc.assert(
+      fc.asyncProperty(request, async (args) => {
+        const json = JSON.stringify(args);
+        const post = await viaRest('POST', '/v1/convert', json);
+        const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)])).toString();
+        const get = await viaRest('GET', `/v1/convert?${query}`);
+        const graphql = await viaGraphQL('convert', `${UNIT_DECLARATIONS}, $date: Date`, selection, json);
+        expect(get, `GET for ${show(json)}`).toEqual(post);
+        expect(withoutNullRate(graphql), `GraphQL for ${show(json)}`).toEqual(post);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('POST /v1/batch and batch: the same code for the whole request, or for each item', async () => {
     const codes = (outcome: { code: string; data: any }) =>
       outcome.code !== 'OK' ? outcome.code : outcome.data.results.map((r: any) => r.error?.code ?? 'OK');

@@ -121,6 +121,42 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         for (const request of cases) await expectSameAnswer(request, keys);
       });
 
+      it('for unit expressions, with currencies and dates, and their refusals', async () => {
+        const [dev, free] = [await twinKeys('developer'), await twinKeys('free')];
+        const keys = { template: [dev.fast, free.fast], fast: [dev.fast, free.fast], yoga: [dev.yoga, free.yoga] };
+        const json = { 'content-type': 'application/json' };
+        const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+        const get = (key: string, query: Record<string, string>) => ({ method: 'GET', url: `/v1/convert?${new URLSearchParams(query).toString()}`, headers: auth(key) });
+        const post = (key: string, url: string, body: unknown) => ({ method: 'POST', url, headers: { ...auth(key), ...json }, rawBody: JSON.stringify(body) });
+        const cases = [
+          [get(dev.fast, { value: '9.80665', from: 'm/s²', to: 'ft/s^2' }), 200],
+          [get(free.fast, { value: '9.80665', from: 'm/s²', to: 'ft/s^2', decimals: '2', rounding: 'DOWN' }), 200],
+          [get(dev.fast, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-30' }), 200],
+          [get(dev.fast, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh' }), 200],
+          [get(free.fast, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-30' }), 403],
+          [get(free.fast, { value: '1', from: 'm/s', to: 'kg' }), 400],
+          [get(free.fast, { value: '1', from: 'kilometr/h', to: 'm/s' }), 400],
+          [get(free.fast, { value: '1', from: 'm^99999', to: 'm^2' }), 400],
+          [get(free.fast, { value: '1', from: '°C/min', to: 'K/s' }), 400],
+          [get(free.fast, { value: '1', from: 'km', to: 'm', date: '2024-03-28' }), 400],
+          [post(dev.fast, '/v1/convert', { value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }), 200],
+          [post(free.fast, '/v1/convert', { value: '12', from: 'kg*m/s^2', to: 'lbf', decimals: 4 }), 200],
+          [post(dev.fast, '/v1/convert', { value: '1', from: 'GBP/kg', to: 'EUR/kg', date: '2024-04-02' }), 404],
+          [post(dev.fast, '/v1/batch', {
+            items: [
+              { value: '1', from: 'm', to: 'ft' },
+              { value: '1', from: 'kW*h', to: 'MJ' },
+              { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-28' },
+              { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' },
+              { value: '1', from: 'km/h', to: 'kg' },
+              { value: '1', from: 'm', to: 'ft', date: '2024-03-28' },
+            ],
+          }), 200],
+          [post(free.fast, '/v1/batch', { items: [{ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }, { value: '3.459', from: 'USD/gal', to: 'EUR/L' }] }), 200],
+        ] as const;
+        for (const [request, status] of cases) expect((await lanes.sameAnswer(request, keys)).status).toBe(status);
+      });
+
       it.each([
         '/v1/categories',
         '/v1/categories/length',

@@ -55,7 +55,8 @@ export function parseExpression(text: unknown, param: string): CompiledExpressio
   }
   const unit = findUnit(text);
   if (unit !== undefined) return wholeUnit(text, unit);
-  if (text.length > MAX_EXPRESSION_LENGTH) {
+  // Counted in characters (code points), as the OpenAPI document's maxLength counts them.
+  if (text.length > MAX_EXPRESSION_LENGTH && [...text].length > MAX_EXPRESSION_LENGTH) {
     throw expressionError(param, text, `it is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   }
   const cached = cache.get(text);

@@ -3,16 +3,18 @@
  * exact rational, then printed once by the contract's number rules (formatDecimal). Currencies
  * enter as 1/rate euros per unit of the currency (ECB rates are quoted per euro).
  */
-import { formatDecimal, parseDecimalValue, parseDecimals, parseRounding } from '../../decimal';
+import { formatDecimal, formatFraction, parseDecimalValue, parseDecimals, parseRounding, pow10, type RoundingMode } from '../../decimal';
 import { ApiError } from '../../errors';
 import { quoteInput } from '../../quote-input';
 import { Rational } from '../../rational';
+import type { UnitDef } from '../catalogue';
 import type { UnitConversion } from '../convert';
 import { convertUnitsExact } from '../convert';
+import { unitNumbers } from '../factors';
 import { categoryDimension, formatDimension, sameDimension } from '../dimensions';
 import { findCategory, findUnit } from '../lookup';
 import { parseExpression } from './cache';
-import { pow, type CompiledExpression } from './compile';
+import { pow, type CompiledExpression, type Compound } from './compile';
 import { resolveExpression, type IsCurrency } from './resolve';
 
 /** Units of `code` per euro, exactly as published; `param` names the side for RATE_NOT_FOUND. */
@@ -73,6 +75,63 @@ export function convertExpressionExact(value: Rational, from: CompiledExpression
   const toMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(to, 'to', rateOf!);
   const exact = fromBase(toBase(value, from, fromMoney), to, toMoney);
   return { value: exact, money: currencies.length === 0 ? undefined : { currencies, rate: fromMoney.div(toMoney) } };
+}
+
+/**
+ * A side that converts by one factor: a compound without currencies, or a whole linear catalogue
+ * unit (by its catalogue object: a whole unit's compiled form is made afresh per request).
+ */
+type LinearSide = Compound | UnitDef;
+
+function linearSide(expression: CompiledExpression): LinearSide | undefined {
+  if (expression.kind === 'compound') return expression.currencies.length === 0 ? expression : undefined;
+  return expression.unit.kind === 'linear' ? expression.unit : undefined;
+}
+
+function factorOf(side: LinearSide): Rational {
+  if ('kind' in side && side.kind === 'compound') return side.unitFactor;
+  const unit = side as UnitDef;
+  const base = categoryBase(unit.category);
+  return unitNumbers(unit).factor.div(unitNumbers(base.unit).factor).mul(base.factor);
+}
+
+/**
+ * from's factor over to's, once per pair of sides: held by the sides themselves (weakly), so a
+ * compound's pairs live as long as it stays in the parse cache, and catalogue pairs are at most
+ * units² entries.
+ */
+const pairFactors = new WeakMap<LinearSide, WeakMap<LinearSide, Rational>>();
+
+function pairFactor(from: LinearSide, to: LinearSide): Rational {
+  let row = pairFactors.get(from);
+  if (row === undefined) pairFactors.set(from, (row = new WeakMap()));
+  let factor = row.get(to);
+  if (factor === undefined) row.set(to, (factor = factorOf(from).div(factorOf(to))));
+  return factor;
+}
+
+/**
+ * The common repeated request, answered as a pair of plain linear units is (conversion.ts): a valid
+ * decimal `text` between two linear sides of one dimension without currencies is its digits times
+ * the pair's factor, printed once (formatFraction prints num/den unreduced exactly as formatDecimal
+ * prints the reduced value). Undefined for anything else, which convertExpressionExact answers:
+ * the same rational (value × from's factor ÷ to's), so the same digits.
+ */
+export function convertLinearExpressions(
+  text: string, from: CompiledExpression, to: CompiledExpression, decimals: number | undefined, rounding: RoundingMode,
+): ExpressionConversion | undefined {
+  const a = linearSide(from);
+  const b = a === undefined ? undefined : linearSide(to);
+  if (b === undefined || !sameDimension(from.dimension, to.dimension)) return undefined;
+  const factor = pairFactor(a!, b);
+  const dot = text.indexOf('.');
+  const digits = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
+  const places = dot < 0 ? 0 : text.length - dot - 1;
+  return {
+    input: { value: text, unit: from.canonical },
+    result: { value: formatFraction(digits * factor.num, pow10(places) * factor.den, decimals, rounding), unit: to.canonical },
+    category: from.category,
+  };
 }
 
 export interface ExpressionConversionRequest {
