@@ -296,8 +296,8 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         status: 400,
         code: 'INCOMPATIBLE_UNITS',
         param: 'to',
-        // Two catalogue units: refused as before, by their categories.
-        message: 'Cannot convert speed (kilometer_per_hour) to mass (kilogram).',
+        // Two catalogue units: refused by their categories, as before, and by their dimensions.
+        message: 'Cannot convert speed (kilometer_per_hour) to mass (kilogram): speed is length·time⁻¹, mass is mass.',
       });
       expect(await refusal(() => free, { value: '1', from: 'km/s', to: 'kg' })).toMatchObject({
         code: 'INCOMPATIBLE_UNITS',

@@ -53,6 +53,19 @@ describe('plain catalogue units keep today\'s path', () => {
   });
 });
 
+describe('two catalogue units of different categories', () => {
+  it('are refused with both dimensions written out, as an expression is', async () => {
+    const { run } = setup();
+    expect(await refusal(run({ value: '1', from: 'km/h', to: 'kg' }))).toMatchObject({
+      code: 'INCOMPATIBLE_UNITS',
+      param: 'to',
+      message: 'Cannot convert speed (kilometer_per_hour) to mass (kilogram): speed is length·time⁻¹, mass is mass.',
+    });
+    expect((await refusal(run({ value: '1', from: 'kg', to: 'USD' }))).message)
+      .toBe("Cannot convert mass (kilogram) to a currency ('USD'): mass is mass, a currency is money.");
+  });
+});
+
 describe('expressions without a currency need no rates', () => {
   it('converts while no rates have ever been loaded, reading none', async () => {
     const { rates, run } = setup([]);

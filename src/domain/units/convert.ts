@@ -6,6 +6,7 @@ import { ApiError } from '../errors';
 import { quoteInput } from '../quote-input';
 import type { Rational } from '../rational';
 import type { UnitDef } from './catalogue';
+import { describeUnitDimension, formatDimension, MONEY } from './dimensions';
 import { unitNumbers } from './factors';
 import { findUnit } from './lookup';
 
@@ -58,7 +59,14 @@ function currencyError(from: Resolved, to: Resolved): ApiError {
   }
   const describe = (r: Resolved): string => ('currency' in r ? `a currency (${quoteInput(r.currency)})` : `${r.category} (${r.id})`);
   const param = 'currency' in to ? 'to' : 'from';
-  return new ApiError('INCOMPATIBLE_UNITS', `Cannot convert ${describe(from)} to ${describe(to)}.`, { param });
+  return new ApiError('INCOMPATIBLE_UNITS', `Cannot convert ${describe(from)} to ${describe(to)}: ${dimensions(from, to)}.`, { param });
+}
+
+/** "speed is length·time⁻¹, mass is mass": both sides' dimensions, as expressions write them. */
+function dimensions(from: Resolved, to: Resolved): string {
+  const side = (r: Resolved): string =>
+    'currency' in r ? `a currency is ${formatDimension(MONEY)}` : `${r.category} is ${describeUnitDimension(r)}`;
+  return `${side(from)}, ${side(to)}`;
 }
 
 function toBase(value: Rational, unit: UnitDef): Rational {
@@ -106,7 +114,7 @@ function fromBase(base: Rational, unit: UnitDef, from: UnitDef): Rational {
  */
 export function convertUnitsExact(value: Rational, from: UnitDef, to: UnitDef): Rational {
   if (from.category !== to.category) {
-    const message = `Cannot convert ${from.category} (${from.id}) to ${to.category} (${to.id}).`;
+    const message = `Cannot convert ${from.category} (${from.id}) to ${to.category} (${to.id}): ${dimensions(from, to)}.`;
     throw new ApiError('INCOMPATIBLE_UNITS', message, { param: 'to' });
   }
   return fromBase(toBase(value, from), to, from);

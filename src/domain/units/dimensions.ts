@@ -9,7 +9,7 @@
  * base of plane angle for that reason; the euro because ECB rates are quoted per euro).
  */
 import { Rational } from '../rational';
-import { CATEGORIES } from './catalogue';
+import { CATEGORIES, type UnitDef } from './catalogue';
 
 export const BASE_QUANTITIES = ['length', 'mass', 'time', 'temperature', 'data', 'angle', 'money'] as const;
 export type BaseQuantity = (typeof BASE_QUANTITIES)[number];
@@ -102,4 +102,16 @@ export function formatDimension(d: Dimension): string {
     return e === 0 ? [] : [e === 1 ? q : q + superscript(e)];
   });
   return parts.length === 0 ? 'dimensionless' : parts.join('·');
+}
+
+/**
+ * What a catalogue unit measures, for messages: its category's dimension, which is what it converts
+ * within. A reciprocal unit (L/100 km) counts the inverse of that dimension, which is said too, so
+ * that "fuel_economy is length⁻²" does not read as a mistake about litres per kilometre.
+ */
+export function describeUnitDimension(unit: Pick<UnitDef, 'id' | 'category' | 'kind'>): string {
+  const { dimension } = categoryDimension(unit.category);
+  const text = formatDimension(dimension);
+  if (unit.kind !== 'reciprocal') return text;
+  return `${text} (${unit.id} counts its reciprocal, ${formatDimension(dimension.map((e) => -e))})`;
 }

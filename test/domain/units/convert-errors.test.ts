@@ -38,9 +38,21 @@ describe('convertUnits refuses bad input with the contract\'s codes', () => {
     expect(long.message.length).toBeLessThan(120);
   });
 
-  it('names both categories and units when they do not match', () => {
-    const error = expectApiError(() => convertUnits(request({ to: 'kg' })), 'INCOMPATIBLE_UNITS', 'to');
-    expect(error.message).toBe('Cannot convert length (meter) to mass (kilogram).');
+  it.each([
+    ['meter', 'kg', 'Cannot convert length (meter) to mass (kilogram): length is length, mass is mass.'],
+    ['km/h', 'kg', 'Cannot convert speed (kilometer_per_hour) to mass (kilogram): speed is length·time⁻¹, mass is mass.'],
+    ['kWh', 'W', 'Cannot convert energy (kilowatt_hour) to power (watt): energy is length²·mass·time⁻², power is length²·mass·time⁻³.'],
+    ['°C', 's', 'Cannot convert temperature (celsius) to time (second): temperature is temperature, time is time.'],
+    ['rpm', 'degree', 'Cannot convert frequency (revolution_per_minute) to angle (degree): frequency is time⁻¹, angle is angle.'],
+    ['km/L', 'L', 'Cannot convert fuel_economy (kilometer_per_liter) to volume (liter): fuel_economy is length⁻², volume is length³.'],
+    // A reciprocal unit counts the inverse of its category's dimension (litres per distance is an area), which is said.
+    ['L/100 km', 'L', 'Cannot convert fuel_economy (liter_per_100_kilometers) to volume (liter): fuel_economy is length⁻² ' +
+      '(liter_per_100_kilometers counts its reciprocal, length²), volume is length³.'],
+    ['m²', 'gal (US)/100 mi', 'Cannot convert area (square_meter) to fuel_economy (gallon_us_per_100_miles): area is length², ' +
+      'fuel_economy is length⁻² (gallon_us_per_100_miles counts its reciprocal, length²).'],
+  ])('%s -> %s names both categories, units and dimensions', (from, to, message) => {
+    const error = expectApiError(() => convertUnits(request({ from, to })), 'INCOMPATIBLE_UNITS', 'to');
+    expect(error.message).toBe(message);
   });
 });
 
@@ -75,8 +87,8 @@ describe('convertUnits with isCurrency: a unit with a currency is INCOMPATIBLE_U
   const isCurrency = (token: string) => ['USD', 'EUR'].includes(token.toUpperCase());
 
   it.each([
-    ['meter', 'USD', 'INCOMPATIBLE_UNITS', 'to', "Cannot convert length (meter) to a currency ('USD').", undefined],
-    ['usd', 'kg', 'INCOMPATIBLE_UNITS', 'from', "Cannot convert a currency ('usd') to mass (kilogram).", undefined],
+    ['meter', 'USD', 'INCOMPATIBLE_UNITS', 'to', "Cannot convert length (meter) to a currency ('USD'): length is length, a currency is money.", undefined],
+    ['usd', 'kg', 'INCOMPATIBLE_UNITS', 'from', "Cannot convert a currency ('usd') to mass (kilogram): a currency is money, mass is mass.", undefined],
     ['USD', 'EUR', 'UNKNOWN_UNIT', 'from', "'USD' and 'EUR' are currencies.", 'currency-conversion'],
     ['USD', 'nope', 'UNKNOWN_UNIT', 'to', "Unit 'nope' is not known.", 'units'],
   ] as const)('%s -> %s is %s on %s', (from, to, code, param, message, seeAlso) => {

@@ -95,6 +95,9 @@ describe('conversions between expressions', () => {
       .toBe("Cannot convert 'EUR/kWh' to 'USD/kg': 'EUR/kWh' is length⁻²·mass⁻¹·time²·money, 'USD/kg' is mass⁻¹·money.");
     expect(expectApiError(() => convert({ value: '1', from: 'm/m', to: 's' }), 'INCOMPATIBLE_UNITS', 'to').message)
       .toBe("Cannot convert 'm/m' to 's': 'm/m' is dimensionless, 's' is time.");
+    // A whole reciprocal unit converts within its category's dimension; the message says what it counts.
+    expect(expectApiError(() => convert({ value: '1', from: 'L/100 km', to: 'm^2' }), 'INCOMPATIBLE_UNITS', 'to').message)
+      .toBe("Cannot convert 'L/100 km' to 'm^2': 'L/100 km' is length⁻² (liter_per_100_kilometers counts its reciprocal, length²), 'm^2' is length².");
     // turn/min is an angle per time; the catalogue counts rpm as a frequency (1/60 Hz)
     expectApiError(() => convert({ value: '1', from: 'turn/min', to: 'rpm' }), 'INCOMPATIBLE_UNITS', 'to');
   });

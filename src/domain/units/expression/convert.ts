@@ -11,7 +11,7 @@ import type { UnitDef } from '../catalogue';
 import type { UnitConversion } from '../convert';
 import { convertUnitsExact } from '../convert';
 import { unitNumbers } from '../factors';
-import { categoryDimension, formatDimension, sameDimension } from '../dimensions';
+import { categoryDimension, describeUnitDimension, formatDimension, sameDimension } from '../dimensions';
 import { findCategory, findUnit } from '../lookup';
 import { parseExpression } from './cache';
 import { pow, type CompiledExpression, type Compound } from './compile';
@@ -58,7 +58,9 @@ export function requireSameDimension(from: CompiledExpression, to: CompiledExpre
   if (sameDimension(from.dimension, to.dimension)) return;
   const f = quoteInput(from.source);
   const t = quoteInput(to.source);
-  const message = `Cannot convert ${f} to ${t}: ${f} is ${formatDimension(from.dimension)}, ${t} is ${formatDimension(to.dimension)}.`;
+  // A whole catalogue unit is described as the plain refusal describes it (a reciprocal unit's note included).
+  const describe = (e: CompiledExpression): string => (e.kind === 'unit' ? describeUnitDimension(e.unit) : formatDimension(e.dimension));
+  const message = `Cannot convert ${f} to ${t}: ${f} is ${describe(from)}, ${t} is ${describe(to)}.`;
   throw new ApiError('INCOMPATIBLE_UNITS', message, { param: 'to' });
 }
 
