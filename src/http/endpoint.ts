@@ -1,0 +1,100 @@
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { ApiError } from '../domain/errors';
+import type { GraphQLContext } from '../graphql/context';
+import type { RequestContext } from '../services/request-context';
+import { isJsonContentType, notJson, parseJsonBody } from './body';
+import { toApiError } from './errors';
+import { checkRestInput, type QueryParams } from './rest-input';
+import { restErrorParts, type ResponseParts } from './rest-response';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute } from './routes';
+import { SHARED_CORS_HEADERS } from './shared-resource';
+
+/**
+ * A row of the route table compiled once, for both ways a REST request is executed (the field's
+ * resolver called directly by the fast lane, or SOFA through Yoga): what every request on the route
+ * needs, prepared before the first one, and the steps both executions take in the contract's order
+ * (body, key, rate limit, inputs). Only execution differs between them.
+ */
+export interface Endpoint {
+  readonly route: RestRoute;
+  /** The Query field that answers it; undefined for a route served outside GraphQL (the OpenAPI document). */
+  readonly field: GraphQLField<unknown, GraphQLContext> | undefined;
+  /** Its request-metric label, the path in OpenAPI form (`/v1/units/{unit}`). */
+  readonly label: string;
+  /** The CORS fields every answer of a shared route carries, whatever its status; none elsewhere. */
+  readonly cors: Readonly<Record<string, string>>;
+  /** Cache-Control of a successful answer (a latest-rates route's lasts until the next publication). */
+  cacheControl(): string;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Every route of the table as an endpoint whose field is this schema's, keyed by its row. */
+export function compileEndpoints(schema: GraphQLSchema, latestMaxAge: () => number): ReadonlyMap<RestRoute, Endpoint> {
+  const fields = schema.getQueryType()!.getFields();
+  return new Map(
+    ROUTES.map((route) => {
+      const cache = route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : constant(cacheControl(route, latestMaxAge));
+      const endpoint: Endpoint = {
+        route,
+        field: route.field === undefined ? undefined : fields[route.field],
+        label: routeTemplate(route),
+        cors: route.shared ? SHARED_CORS_HEADERS : NO_HEADERS,
+        cacheControl: cache,
+      };
+      return [route, endpoint];
+    }),
+  );
+}
+
+function constant(value: string): () => string {
+  return () => value;
+}
+
+/** The JSON body of a POST route (415 for another media type, 413 past the route's limit, 400 unless JSON); a GET has none. */
+export async function readRouteBody(
+  route: RestRoute,
+  contentType: string | null,
+  read: (limit: number) => Promise<string>,
+): Promise<{ text: string; value: unknown } | undefined> {
+  if (route.method !== 'POST') return undefined;
+  if (!isJsonContentType(contentType)) throw notJson();
+  const text = await read(route.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  return { text, value: parseJsonBody(text) };
+}
+
+/** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
+export async function admitCaller(route: RestRoute, context: RequestContext, spendRateLimit: (kind: Access, context: RequestContext) => Promise<void>): Promise<void> {
+  if (route.access === 'key') await context.authenticate();
+  await spendRateLimit(route.access, context);
+}
+
+/**
+ * The request's inputs as the field's arguments, checked strictly (rest-input.ts); a route that takes
+ * no query parameters refuses any first, naming the first one.
+ */
+export function checkedArgs(endpoint: Endpoint, params: Record<string, string>, search: QueryParams, hasQuery: boolean, body: unknown): Record<string, unknown> {
+  const route = endpoint.route;
+  if (route.queryHint && hasQuery) throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
+  return checkRestInput(route, endpoint.field!.args, argsOfPath(route, params), search, body);
+}
+
+/** The error as a REST caller reads it: the domain names the GraphQL argument (`id`), the caller sent the path's `:unit` or `:category`. */
+export function forRestCaller(error: ApiError, route: RestRoute): ApiError {
+  if (error.param === undefined) return error;
+  const param = pathParamOf(route, error.param);
+  return param === error.param ? error : new ApiError(error.code, error.message, { ...error.details, param });
+}
+
+/**
+ * The answer to a REST request that failed, for both executions: an unexpected error logged, the
+ * code noted for the access log, the error in the caller's terms (with the route, when one was
+ * matched: see forRestCaller).
+ */
+export function failedAnswer(error: unknown, route: RestRoute | undefined, context: RequestContext, log: Logger): ResponseParts {
+  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+  const api = toApiError(error);
+  context.errorCode = api.code;
+  return restErrorParts(route === undefined ? api : forRestCaller(api, route), context.requestId);
+}
