@@ -5,12 +5,12 @@ import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import { isJsonContentType, notJson, parseJsonBody, readBodyText } from './body';
-import { restErrorResponse, toApiError } from './errors';
+import { readBodyText } from './body';
+import { admitCaller, checkedArgs, compileEndpoints, failedAnswer, readRouteBody, type Endpoint } from './endpoint';
+import { restErrorResponse } from './errors';
 import { requestContextOf } from './request-context';
-import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
-import { checkRestInput } from './rest-input';
-import { bodyInit, restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
+import { allowedMethods, matchPath, pathFor, pathParamOf } from './routes';
+import { bodyInit, restSuccessParts, toResponse, withoutNullParams, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 export interface RestSurfaceOptions {
@@ -32,34 +32,26 @@ export interface RestSurfaceOptions {
  * requests this plugin let through.
  */
 export function useRestSurface(options: RestSurfaceOptions): Plugin {
-  const queryFields = options.schema.getQueryType()!.getFields();
-  const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
+  const endpoints = compileEndpoints(options.schema, () => options.services.rates.latestMaxAgeSeconds());
 
-  /** The REST route each request is being served by, for the way out. */
-  const routeOf = new WeakMap<RequestContext, RestRoute>();
+  /** The endpoint each request is being served by, for the way out. */
+  const endpointOf = new WeakMap<RequestContext, Endpoint>();
   /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
   const sharedPath = new WeakSet<RequestContext>();
   /** HEAD requests: served as GET, their answer's body dropped. */
   const headRequests = new WeakSet<RequestContext>();
 
-  const admit = async (request: Request, url: URL, route: RestRoute, params: Record<string, string>, context: RequestContext) => {
-    let body: unknown;
-    let text = '';
-    if (route.method === 'POST') {
-      if (!isJsonContentType(request.headers.get('content-type'))) throw notJson();
-      text = await readBodyText(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT);
-      body = parseJsonBody(text);
-    }
-    if (route.access === 'key') await context.authenticate();
-    await options.rateLimit(route.access, context);
-    if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
-    checkRestInput(route, queryFields[route.field!]!.args, argsOfPath(route, params), url.searchParams, body);
-    routeOf.set(context, route);
+  const admit = async (request: Request, url: URL, endpoint: Endpoint, params: Record<string, string>, context: RequestContext) => {
+    const route = endpoint.route;
+    const body = await readRouteBody(route, request.headers.get('content-type'), (limit) => readBodyText(request, limit));
+    await admitCaller(route, context, options.rateLimit);
+    checkedArgs(endpoint, params, url.searchParams, url.search !== '', body?.value);
+    endpointOf.set(context, endpoint);
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
     const checked = new URL(pathFor(route, params), url);
     checked.search = url.searchParams.toString();
-    return new Request(checked, { method: route.method, headers: request.headers, ...(route.method === 'POST' ? { body: text } : {}) });
+    return new Request(checked, { method: route.method, headers: request.headers, ...(body === undefined ? {} : { body: body.text }) });
   };
 
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */
@@ -76,12 +68,13 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       const allow = allowedMethods(match.routes);
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
-    if (route.field !== undefined) return admit(request, url, route, match.params, context);
-    await options.rateLimit(route.access, context);
+    const endpoint = endpoints.get(route)!;
+    if (route.field !== undefined) return admit(request, url, endpoint, match.params, context);
+    await admitCaller(route, context, options.rateLimit);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
     const document = options.openapi();
     return new Response(document, {
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cacheOf(route), 'content-length': String(Buffer.byteLength(document)) },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(document)) },
     });
   };
 
@@ -100,30 +93,14 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
           endResponse(restErrorResponse(new ApiError('INVALID_REQUEST', 'The request body was cut off.'), context.requestId));
           return;
         }
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-        const api = toApiError(error);
-        context.errorCode = api.code;
-        endResponse(restErrorResponse(api, context.requestId));
+        endResponse(toResponse(failedAnswer(error, undefined, context, options.log)));
       }
     },
 
     async onResponse({ request, response, setResponse, serverContext }) {
       const context = requestContextOf(serverContext);
-      const route = routeOf.get(context);
-      let final = response;
-      if (route && response.status === 200) {
-        // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
-        final = merged(response, restSuccessParts(route, `{"data":${withoutNullParams(await response.text())}}`, cacheOf(route), request.headers.get('if-none-match')));
-      } else if (route) {
-        // SOFA's error handler cannot see the request: give its error body this request's id.
-        const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };
-        if (payload.error) payload.error.requestId = context.requestId;
-        context.errorCode ??= payload.error?.code;
-        // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
-        if (payload.error?.param !== undefined) payload.error.param = pathParamOf(route, payload.error.param);
-        const body = JSON.stringify(payload);
-        final = merged(response, { status: response.status, headers: { 'content-length': String(Buffer.byteLength(body)) }, body });
-      }
+      const endpoint = endpointOf.get(context);
+      let final = endpoint ? await sofaAnswer(response, endpoint, request, context) : response;
       final.headers.set('x-request-id', context.requestId);
       if (sharedPath.has(context)) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
       // node:http sends no body for HEAD by itself; in-process (yoga.fetch) the body is dropped here.
@@ -131,6 +108,24 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       if (final !== response) setResponse(final);
     },
   };
+}
+
+/**
+ * SOFA's answer in the contract's terms: a success is the bare field value, which the contract wraps
+ * in `{"data": ...}` (text splicing avoids a re-parse) with the route's Cache-Control and ETag; an
+ * error is given this request's id (SOFA's error handler cannot see the request) and the REST
+ * caller's parameter names.
+ */
+async function sofaAnswer(response: Response, endpoint: Endpoint, request: Request, context: RequestContext): Promise<Response> {
+  if (response.status === 200) {
+    return merged(response, restSuccessParts(endpoint.route, `{"data":${withoutNullParams(await response.text())}}`, endpoint.cacheControl(), request.headers.get('if-none-match')));
+  }
+  const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };
+  if (payload.error) payload.error.requestId = context.requestId;
+  context.errorCode ??= payload.error?.code;
+  if (payload.error?.param !== undefined) payload.error.param = pathParamOf(endpoint.route, payload.error.param);
+  const body = JSON.stringify(payload);
+  return merged(response, { status: response.status, headers: { 'content-length': String(Buffer.byteLength(body)) }, body });
 }
 
 /** A new response with these parts over the old one's headers (the limit headers set before). */
