@@ -4,9 +4,9 @@ import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
 import type { RequestContext } from '../services/request-context';
 import { isJsonContentType, notJson, parseJsonBody } from './body';
-import { toApiError } from './errors';
+import { restErrorParts, toApiError } from './errors';
 import { checkRestInput, type QueryParams } from './rest-input';
-import { restErrorParts, type ResponseParts } from './rest-response';
+import type { ResponseParts } from './rest-response';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 

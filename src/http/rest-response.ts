@@ -1,6 +1,3 @@
-import type { ApiError } from '../domain/errors';
-import { errorBody } from '../graphql/error-body';
-import { errorHeaders } from './error-headers';
 import type { RestRoute } from './routes';
 import { etagMatches, strongEtag } from './shared-resource';
 
@@ -14,16 +11,6 @@ export interface ResponseParts {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** `{"error": {...}}` with the table's status, the headers the error requires, never cached. */
-export function restErrorParts(error: ApiError, requestId: string): ResponseParts {
-  const body = JSON.stringify({ error: errorBody(error, requestId) });
-  return {
-    status: error.status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
-    body,
-  };
-}
 
 /**
  * A route's `{"data": ...}` answer with its Cache-Control; on a route with `etag` also a strong ETag
