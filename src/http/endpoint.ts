@@ -7,7 +7,7 @@ import { isJsonContentType, notJson, parseJsonBody } from './body';
 import { restErrorParts, toApiError } from './errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from './rest-response';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute } from './routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute, type RouteMatch } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 
 /**
@@ -30,22 +30,45 @@ export interface Endpoint {
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** Every route of the table as an endpoint whose field is this schema's, keyed by its row. */
-export function compileEndpoints(schema: GraphQLSchema, latestMaxAge: () => number): ReadonlyMap<RestRoute, Endpoint> {
-  const fields = schema.getQueryType()!.getFields();
-  return new Map(
-    ROUTES.map((route) => {
-      const cache = route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : constant(cacheControl(route, latestMaxAge));
-      const endpoint: Endpoint = {
-        route,
-        field: route.field === undefined ? undefined : fields[route.field],
-        label: routeTemplate(route),
-        cors: route.shared ? SHARED_CORS_HEADERS : NO_HEADERS,
-        cacheControl: cache,
-      };
-      return [route, endpoint];
-    }),
-  );
+/** A request's place in the table: the routes on its path (for 404 and 405), and the endpoint its method reaches. */
+export interface EndpointMatch {
+  readonly match: RouteMatch;
+  /** Undefined when no route on the path takes the method (405). */
+  readonly endpoint: Endpoint | undefined;
+}
+
+/** Every route of the table compiled once, shared by both executions. */
+export class Endpoints {
+  private readonly byRoute: ReadonlyMap<RestRoute, Endpoint>;
+
+  constructor(schema: GraphQLSchema, latestMaxAge: () => number) {
+    const fields = schema.getQueryType()!.getFields();
+    this.byRoute = new Map(ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fields[route.field], latestMaxAge)]));
+  }
+
+  /** The endpoint of a row of the table. */
+  of(route: RestRoute): Endpoint {
+    return this.byRoute.get(route)!;
+  }
+
+  /** Where a (decoded-as-it-came) path and a method lead; HEAD reaches GET's endpoint (RFC 9110 9.3.2: its body is not sent). Undefined off the table (404). */
+  find(pathname: string, method: string | undefined): EndpointMatch | undefined {
+    const match = matchPath(pathname);
+    if (match === undefined) return undefined;
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const route = match.routes.find((r) => r.method === wanted);
+    return { match, endpoint: route === undefined ? undefined : this.byRoute.get(route) };
+  }
+}
+
+function compileEndpoint(route: RestRoute, field: GraphQLField<unknown, GraphQLContext> | undefined, latestMaxAge: () => number): Endpoint {
+  return {
+    route,
+    field,
+    label: routeTemplate(route),
+    cors: route.shared ? SHARED_CORS_HEADERS : NO_HEADERS,
+    cacheControl: route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : constant(cacheControl(route, latestMaxAge)),
+  };
 }
 
 function constant(value: string): () => string {

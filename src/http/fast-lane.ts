@@ -11,7 +11,7 @@ import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { readNodeBody, readNodeBytes } from './body';
-import { admitCaller, checkedArgs, compileEndpoints, failedAnswer, readRouteBody, type Endpoint } from './endpoint';
+import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type Endpoints } from './endpoint';
 import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
 import { createLaneWriter, GRAPHQL_LABEL, type LaneWriter } from './lane-writer';
 import type { ServerContext } from './request-context';
@@ -21,7 +21,6 @@ import { toGraphQLError } from './errors';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import { restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
-import { matchPath, type RestRoute } from './routes';
 import { headerText, plainPathEnd } from './target';
 import { withCostExtensions } from './use-cost-extensions';
 
@@ -32,6 +31,8 @@ export interface FastLaneOptions {
    * inputs, after which the directive would spend nothing (pointsOf is 0 for a REST request).
    */
   schema: GraphQLSchema;
+  /** The route table compiled once (shared with the REST edge in front of SOFA), its fields this schema's. */
+  endpoints: Endpoints;
   services: AppServices;
   contextServices: RequestContextServices;
   /** Spends one request of the caller's rate limit, as the REST edge does (throws RATE_LIMIT_EXCEEDED). */
@@ -72,7 +73,6 @@ const LARGE_BODY = 8192;
  * both lanes to identical answers.
  */
 export function createFastLane(options: FastLaneOptions): FastLane {
-  const endpoints = compileEndpoints(options.schema, () => options.services.rates.latestMaxAgeSeconds());
   const execute = directExecution(options.schema);
   const prebuilt = new PrebuiltAnswers();
   const known = new KnownTargets();
@@ -129,7 +129,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
   return (req, res) => {
     const started = performance.now();
-    const owned = laneRequestOf(req, known, endpoints, options.yoga);
+    const owned = laneRequestOf(req, known, options.endpoints, options.yoga);
     if (owned === undefined) return false;
     writer.entered();
     const served =
@@ -186,7 +186,7 @@ type Owned =
 const ENCODED_DOT = /%2e/i;
 
 /** Whether the lane owns this request, and as what; undefined leaves it to Yoga. */
-function laneRequestOf(req: IncomingMessage, known: KnownTargets, endpoints: ReadonlyMap<RestRoute, Endpoint>, yoga: GraphQLYoga | undefined): Owned | undefined {
+function laneRequestOf(req: IncomingMessage, known: KnownTargets, endpoints: Endpoints, yoga: GraphQLYoga | undefined): Owned | undefined {
   const target = req.url ?? '';
   // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
   const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -201,10 +201,9 @@ function laneRequestOf(req: IncomingMessage, known: KnownTargets, endpoints: Rea
   // Without a fragment, the path ends at `?` or at the end.
   const end = plainPathEnd(target);
   if (end < 0 || target.includes('#') || ENCODED_DOT.test(target)) return undefined;
-  const match = matchPath(target.slice(0, end));
-  const route = match?.routes.find((r) => r.method === method);
-  if (!match || !route || route.field === undefined) return undefined;
-  return { kind: 'rest', endpoint: endpoints.get(route)!, params: match.params, query: target.slice(end + 1) };
+  const found = endpoints.find(target.slice(0, end), req.method);
+  if (found?.endpoint?.field === undefined) return undefined;
+  return { kind: 'rest', endpoint: found.endpoint, params: found.match.params, query: target.slice(end + 1) };
 }
 
 /** Request targets whose pre-built answer is known: past this many, the map starts again; longer targets are not kept. */

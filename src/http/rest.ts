@@ -1,21 +1,19 @@
-import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
-import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
 import { readBodyText } from './body';
-import { admitCaller, checkedArgs, compileEndpoints, failedAnswer, readRouteBody, type Endpoint } from './endpoint';
+import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type Endpoints } from './endpoint';
 import { restErrorResponse } from './errors';
 import { requestContextOf } from './request-context';
-import { allowedMethods, matchPath, pathFor, pathParamOf } from './routes';
+import { allowedMethods, pathFor, pathParamOf } from './routes';
 import { bodyInit, restSuccessParts, toResponse, withoutNullParams, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 export interface RestSurfaceOptions {
-  schema: GraphQLSchema;
-  services: AppServices;
+  /** The route table compiled once (shared with the fast lane). */
+  endpoints: Endpoints;
   log: Logger;
   /** The post-processed OpenAPI document, served at /openapi.json. */
   openapi: () => string;
@@ -32,8 +30,6 @@ export interface RestSurfaceOptions {
  * requests this plugin let through.
  */
 export function useRestSurface(options: RestSurfaceOptions): Plugin {
-  const endpoints = compileEndpoints(options.schema, () => options.services.rates.latestMaxAgeSeconds());
-
   /** The endpoint each request is being served by, for the way out. */
   const endpointOf = new WeakMap<RequestContext, Endpoint>();
   /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
@@ -59,18 +55,17 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
     // HEAD is a GET whose body is dropped on the way out (RFC 9110 9.3.2): same checks, same limits.
     const head = request.method === 'HEAD';
     if (head) headRequests.add(context);
-    const match = matchPath(url.pathname);
-    if (!match) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
+    const found = options.endpoints.find(url.pathname, request.method);
+    if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
+    const { match, endpoint } = found;
     if (match.routes.some((r) => r.shared)) sharedPath.add(context);
-    const route = match.routes.find((r) => r.method === (head ? 'GET' : request.method));
-    if (!route) {
+    if (!endpoint) {
       if (request.method === 'OPTIONS' && sharedPath.has(context)) return preflightResponse();
       const allow = allowedMethods(match.routes);
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
-    const endpoint = endpoints.get(route)!;
-    if (route.field !== undefined) return admit(request, url, endpoint, match.params, context);
-    await admitCaller(route, context, options.rateLimit);
+    if (endpoint.field !== undefined) return admit(request, url, endpoint, match.params, context);
+    await admitCaller(endpoint.route, context, options.rateLimit);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
     const document = options.openapi();
     return new Response(document, {
