@@ -107,11 +107,11 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     if (route.prebuilt) {
       const built = prebuilt.of(route, value, serialise);
       if (route.method === 'GET' && !route.queryHint) known.remember(req.url ?? '', endpoint, built);
-      return restSuccessParts(route, built.body, endpoint.cacheControl(), ifNoneMatch, built.etag);
+      return restSuccessParts(endpoint, built.body, ifNoneMatch, built.etag);
     }
     // A large answer (a batch) is encoded once here: byteLength and res.end would each walk the text.
     const text = withoutNullParams(serialise());
-    return restSuccessParts(route, text.length < LARGE_BODY ? text : Buffer.from(text), endpoint.cacheControl(), ifNoneMatch);
+    return restSuccessParts(endpoint, text.length < LARGE_BODY ? text : Buffer.from(text), ifNoneMatch);
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
@@ -120,7 +120,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     let parts: ResponseParts;
     try {
       await admitCaller(endpoint.route, context, options.spendRateLimit);
-      parts = restSuccessParts(endpoint.route, built.body, endpoint.cacheControl(), headerText(req.headers['if-none-match']), built.etag);
+      parts = restSuccessParts(endpoint, built.body, headerText(req.headers['if-none-match']), built.etag);
     } catch (error) {
       parts = failedAnswer(error, endpoint.route, context, options.log);
     }
@@ -192,7 +192,7 @@ function laneRequestOf(req: IncomingMessage, known: KnownTargets, endpoints: End
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   if (method === 'GET') {
     const hit = known.get(target);
-    if (hit) return { kind: 'known', endpoint: hit.endpoint, answer: hit.answer };
+    if (hit) return hit;
   }
   if (target === GRAPHQL_PATH) {
     const mediaType = yoga && graphQLLaneMediaType(req);
@@ -218,16 +218,16 @@ const MAX_KNOWN_TARGET_LENGTH = 256;
  * targets cannot grow it.
  */
 class KnownTargets {
-  private readonly targets = new Map<string, { endpoint: Endpoint; answer: PrebuiltAnswer }>();
+  private readonly targets = new Map<string, Owned & { kind: 'known' }>();
 
-  get(target: string): { endpoint: Endpoint; answer: PrebuiltAnswer } | undefined {
+  get(target: string): (Owned & { kind: 'known' }) | undefined {
     return this.targets.get(target);
   }
 
   remember(target: string, endpoint: Endpoint, answer: PrebuiltAnswer): void {
     if (target.length > MAX_KNOWN_TARGET_LENGTH || this.targets.has(target)) return;
     if (this.targets.size >= MAX_KNOWN_TARGETS) this.targets.clear();
-    this.targets.set(target, { endpoint, answer });
+    this.targets.set(target, { kind: 'known', endpoint, answer });
   }
 }
 

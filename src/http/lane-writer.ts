@@ -82,12 +82,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
 
   const send: LaneWriter['send'] = async (req, res, endpoint, context, parts, started) => {
     const label = endpoint?.label ?? GRAPHQL_LABEL;
-    const fixed = (headers: Record<string, string>) => {
-      Object.assign(headers, API_SECURITY_HEADERS);
-      if (endpoint) Object.assign(headers, endpoint.cors);
-      headers['x-request-id'] = context.requestId;
-    };
-    fixed(parts.headers);
+    stamp(parts.headers, endpoint, context);
     let limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers);
     if (limits instanceof Promise) {
       try {
@@ -100,7 +95,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
         else {
           if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
           const failed = restErrorParts(toApiError(error), context.requestId);
-          fixed(failed.headers);
+          stamp(failed.headers, endpoint, context);
           return outbox.post({ req, res, label, started, parts: failed, context });
         }
       }
@@ -110,4 +105,11 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
   };
 
   return { send, entered: outbox.entered, unexpected, record };
+}
+
+/** The headers every answer of the lane carries, whatever its status: security, CORS on a shared route, the request id. */
+function stamp(headers: Record<string, string>, endpoint: Endpoint | undefined, context: RequestContext): void {
+  Object.assign(headers, API_SECURITY_HEADERS);
+  if (endpoint) Object.assign(headers, endpoint.cors);
+  headers['x-request-id'] = context.requestId;
 }

@@ -113,7 +113,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
  */
 async function sofaAnswer(response: Response, endpoint: Endpoint, request: Request, context: RequestContext): Promise<Response> {
   if (response.status === 200) {
-    return merged(response, restSuccessParts(endpoint.route, `{"data":${withoutNullParams(await response.text())}}`, endpoint.cacheControl(), request.headers.get('if-none-match')));
+    return merged(response, restSuccessParts(endpoint, `{"data":${withoutNullParams(await response.text())}}`, request.headers.get('if-none-match')));
   }
   const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };
   if (payload.error) payload.error.requestId = context.requestId;
