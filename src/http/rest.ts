@@ -30,19 +30,15 @@ export interface RestSurfaceOptions {
  * requests this plugin let through.
  */
 export function useRestSurface(options: RestSurfaceOptions): Plugin {
-  /** The endpoint each request is being served by, for the way out. */
-  const endpointOf = new WeakMap<RequestContext, Endpoint>();
-  /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
-  const sharedPath = new WeakSet<RequestContext>();
-  /** HEAD requests: served as GET, their answer's body dropped. */
-  const headRequests = new WeakSet<RequestContext>();
+  /** What the way out needs of each request the edge saw. */
+  const passages = new WeakMap<RequestContext, Passage>();
 
-  const admit = async (request: Request, url: URL, endpoint: Endpoint, params: Record<string, string>, context: RequestContext) => {
+  const admit = async (request: Request, url: URL, endpoint: Endpoint, params: Record<string, string>, passage: Passage, context: RequestContext) => {
     const route = endpoint.route;
     const body = await readRouteBody(route, request.headers.get('content-type'), (limit) => readBodyText(request, limit));
     await admitCaller(route, context, options.rateLimit);
     checkedArgs(endpoint, params, url.searchParams, url.search !== '', body?.value);
-    endpointOf.set(context, endpoint);
+    passage.endpoint = endpoint;
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
     const checked = new URL(pathFor(route, params), url);
@@ -53,18 +49,18 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */
   const dispatch = async (request: Request, url: URL, context: RequestContext): Promise<Response | Request> => {
     // HEAD is a GET whose body is dropped on the way out (RFC 9110 9.3.2): same checks, same limits.
-    const head = request.method === 'HEAD';
-    if (head) headRequests.add(context);
+    const passage: Passage = { head: request.method === 'HEAD', cors: undefined, endpoint: undefined };
+    passages.set(context, passage);
     const found = options.endpoints.find(url.pathname, request.method);
     if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
     const { match, endpoint } = found;
-    if (match.routes.some((r) => r.shared)) sharedPath.add(context);
+    if (match.routes.some((r) => r.shared)) passage.cors = SHARED_CORS_HEADERS;
     if (!endpoint) {
-      if (request.method === 'OPTIONS' && sharedPath.has(context)) return preflightResponse();
+      if (request.method === 'OPTIONS' && passage.cors) return preflightResponse();
       const allow = allowedMethods(match.routes);
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
-    if (endpoint.field !== undefined) return admit(request, url, endpoint, match.params, context);
+    if (endpoint.field !== undefined) return admit(request, url, endpoint, match.params, passage, context);
     await admitCaller(endpoint.route, context, options.rateLimit);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
     const document = options.openapi();
@@ -94,15 +90,25 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
 
     async onResponse({ request, response, setResponse, serverContext }) {
       const context = requestContextOf(serverContext);
-      const endpoint = endpointOf.get(context);
-      let final = endpoint ? await sofaAnswer(response, endpoint, request, context) : response;
+      const passage = passages.get(context);
+      let final = passage?.endpoint ? await sofaAnswer(response, passage.endpoint, request, context) : response;
       final.headers.set('x-request-id', context.requestId);
-      if (sharedPath.has(context)) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
+      if (passage?.cors) for (const [name, value] of Object.entries(passage.cors)) final.headers.set(name, value);
       // node:http sends no body for HEAD by itself; in-process (yoga.fetch) the body is dropped here.
-      if (headRequests.has(context) && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
+      if (passage?.head && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
       if (final !== response) setResponse(final);
     },
   };
+}
+
+/** What the way out needs of a request the edge saw. */
+interface Passage {
+  /** HEAD: served as GET, its answer's body dropped. */
+  head: boolean;
+  /** On a shared (any-origin) path, the CORS fields every answer carries, whatever its status. */
+  cors: Readonly<Record<string, string>> | undefined;
+  /** The endpoint SOFA serves it by, once the edge let it through. */
+  endpoint: Endpoint | undefined;
 }
 
 /**
