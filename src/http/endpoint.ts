@@ -1,4 +1,4 @@
-import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { GraphQLField, GraphQLFieldMap, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { GraphQLContext } from '../graphql/context';
@@ -43,7 +43,7 @@ export class Endpoints {
 
   constructor(schema: GraphQLSchema, latestMaxAge: () => number) {
     const fields = schema.getQueryType()!.getFields();
-    this.byRoute = new Map(ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fields[route.field], latestMaxAge)]));
+    this.byRoute = new Map(ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fieldOf(route, fields), latestMaxAge)]));
   }
 
   /** The endpoint of a row of the table. */
@@ -59,6 +59,13 @@ export class Endpoints {
     const route = match.routes.find((r) => r.method === wanted);
     return { match, endpoint: route === undefined ? undefined : this.byRoute.get(route) };
   }
+}
+
+/** The Query field a row names; a row naming a field the schema lacks stops the start, rather than failing each request. */
+function fieldOf(route: RestRoute, fields: GraphQLFieldMap<unknown, GraphQLContext>): GraphQLField<unknown, GraphQLContext> {
+  const field = fields[route.field!];
+  if (field === undefined) throw new TypeError(`${route.method} ${route.path} names Query.${route.field}, which the schema does not have.`);
+  return field;
 }
 
 function compileEndpoint(route: RestRoute, field: GraphQLField<unknown, GraphQLContext> | undefined, latestMaxAge: () => number): Endpoint {

@@ -202,7 +202,7 @@ function laneRequestOf(req: IncomingMessage, known: KnownTargets, endpoints: End
   const end = plainPathEnd(target);
   if (end < 0 || target.includes('#') || ENCODED_DOT.test(target)) return undefined;
   const found = endpoints.find(target.slice(0, end), req.method);
-  if (found?.endpoint?.field === undefined) return undefined;
+  if (found?.endpoint?.route.field === undefined) return undefined;
   return { kind: 'rest', endpoint: found.endpoint, params: found.match.params, query: target.slice(end + 1) };
 }
 

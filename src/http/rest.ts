@@ -60,7 +60,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       const allow = allowedMethods(match.routes);
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
-    if (endpoint.field !== undefined) return admit(request, url, endpoint, match.params, passage, context);
+    if (endpoint.route.field !== undefined) return admit(request, url, endpoint, match.params, passage, context);
     await admitCaller(endpoint.route, context, options.rateLimit);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
     const document = options.openapi();
