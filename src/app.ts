@@ -13,6 +13,7 @@ import { parseTrustProxy } from './domain/client-ip';
 import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
+import { Endpoints } from './http/endpoint';
 import { createFastLane, type FastLane } from './http/fast-lane';
 import { GRAPHQL_PATH } from './http/graphql-lane';
 import { graphQLContextFactory, requestContextOf, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
@@ -95,6 +96,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     context.rateLimitSpent = true;
   };
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
+  /** Each route of the table compiled once, for the fast lane and the REST edge alike. */
+  const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: executable,
@@ -128,8 +131,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       // Before the REST edge: it answers everything under /account and ends the request there.
       useAccountPage({ services, trust, log: logger }),
       useRestSurface({
-        schema,
-        services,
+        endpoints,
         log: logger,
         openapi: () => openapi,
         passThrough: [GRAPHQL_PATH, '/account', '/account/'],
@@ -156,7 +158,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     ],
   });
   const fastLane = config.restFastLane
-    ? createFastLane({ schema, services, contextServices, spendRateLimit, trust, log: logger, clock, metrics, yoga })
+    ? createFastLane({ schema, endpoints, services, contextServices, spendRateLimit, trust, log: logger, clock, metrics, yoga })
     : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!fastLane?.(req, res)) void yoga(req, res);

@@ -1,8 +1,16 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
-import { clientMessage } from '../graphql/error-body';
+import { clientMessage, errorBody } from '../graphql/error-body';
 import { errorHeaders } from './error-headers';
-import { restErrorParts, toResponse } from './rest-response';
+import { lowerCased, toResponse, type ResponseParts } from './rest-response';
+import { BASELINE_HEADERS } from './use-security-headers';
+
+/*
+ * The one place errors are rendered, from the one table (domain/errors.ts), for both surfaces: REST
+ * (restErrorParts, and the same answer as a Fetch Response, on a node:http response or as raw bytes)
+ * and GraphQL (toGraphQLError, graphQLErrorOf).
+ */
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
 export function toApiError(error: unknown): ApiError {
@@ -49,9 +57,39 @@ function innermost(error: GraphQLError): Error | undefined {
   return current;
 }
 
-/** `{"error": {...}}` with the table's status and the headers the error requires (see rest-response.ts). */
+/** `{"error": {...}}` with the table's status, the headers the error requires, never cached. */
+export function restErrorParts(error: ApiError, requestId: string): ResponseParts {
+  const body = JSON.stringify({ error: errorBody(error, requestId) });
+  return {
+    status: error.status,
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
+    body,
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The same answer as a Fetch Response (the Yoga lane, SOFA's error handler, pages). */
 export function restErrorResponse(error: ApiError, requestId: string): Response {
   return toResponse(restErrorParts(error, requestId));
+}
+
+/**
+ * The same answer written on a node:http response outside both lanes (metrics, odd request targets),
+ * with the headers every answer carries and the reason phrase; a HEAD gets no body.
+ */
+export function writeRestError(res: ServerResponse, error: ApiError, requestId: string, extra: Readonly<Record<string, string>> = {}): void {
+  const parts = restErrorParts(error, requestId);
+  res.writeHead(parts.status, STATUS_CODES[parts.status], { ...BASELINE_HEADERS, ...parts.headers, 'x-request-id': requestId, ...extra });
+  res.end(res.req.method === 'HEAD' ? undefined : parts.body);
+}
+
+/** The same answer as the raw bytes of a whole HTTP/1.1 response, for a socket no response object owns; the connection is closed after it. */
+export function rawErrorResponse(error: ApiError, requestId: string): string {
+  const parts = restErrorParts(error, requestId);
+  const headers = { ...parts.headers, connection: 'close', 'x-request-id': requestId, ...BASELINE_HEADERS };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 ${parts.status} ${STATUS_CODES[parts.status]}\r\n${lines.join('\r\n')}\r\n\r\n${parts.body}`;
 }
 
 /**

@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Logger } from 'pino';
 import type { MetricsAccess } from '../config';
 import { ApiError } from '../domain/errors';
-import { errorBody } from '../graphql/error-body';
-import { errorHeaders } from './error-headers';
 import type { Metrics } from '../metrics';
 import type { Socket } from 'node:net';
-import { answerClientErrors, BASELINE_HEADERS, rawErrorResponse } from './client-error';
+import { answerClientErrors } from './client-error';
+import { rawErrorResponse, writeRestError } from './errors';
+import { BASELINE_HEADERS } from './use-security-headers';
 import { answerOddMethods, answerOddTarget, withReasonPhrase } from './odd-requests';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
 import type { FastLane } from './fast-lane';
@@ -107,10 +107,10 @@ async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: 
   const requestId = randomUUID();
   // Anyone not allowed gets the answer of a path that does not exist: nothing tells them it does.
   if (!mayReadMetrics(req, options)) {
-    return sendError(res, new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), requestId);
+    return writeRestError(res, new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), requestId);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), requestId);
+    return writeRestError(res, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), requestId);
   }
   try {
     const text = await options.metrics.render();
@@ -118,7 +118,7 @@ async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: 
     res.end(req.method === 'HEAD' ? undefined : text);
   } catch (error) {
     options.logger.error({ err: error, requestId }, 'metrics could not be collected');
-    sendError(res, new ApiError('INTERNAL', 'The metrics could not be collected.'), requestId);
+    writeRestError(res, new ApiError('INTERNAL', 'The metrics could not be collected.'), requestId);
   }
 }
 
@@ -141,16 +141,4 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const sent = /^bearer +(\S+)$/i.exec(header?.trim() ?? '')?.[1] ?? '';
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(sent), digest(token));
-}
-
-function sendError(res: ServerResponse, error: ApiError, requestId: string): void {
-  const body = JSON.stringify({ error: errorBody(error, requestId) });
-  res.writeHead(error.status, {
-    ...BASELINE_HEADERS,
-    ...errorHeaders(error),
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
-  });
-  res.end(body);
 }

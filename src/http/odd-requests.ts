@@ -3,9 +3,8 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
-import { errorBody } from '../graphql/error-body';
-import { BASELINE_HEADERS, rawErrorResponse } from './client-error';
-import { errorHeaders } from './error-headers';
+import { rawErrorResponse, writeRestError } from './errors';
+import { BASELINE_HEADERS } from './use-security-headers';
 
 /** The methods this server answers somewhere: what `OPTIONS *` and a refused CONNECT name. */
 export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
@@ -47,9 +46,7 @@ function missingHost(req: IncomingMessage, res: ServerResponse): boolean {
 
 /** The contract's error as the answer, then the connection closes (what follows on it cannot be trusted). */
 export function refuse(res: ServerResponse, error: ApiError): true {
-  const requestId = randomUUID();
-  const body = JSON.stringify({ error: errorBody(error, requestId) });
-  answer(res, error.status, { ...errorHeaders(error), 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId, connection: 'close' }, body);
+  writeRestError(res, error, randomUUID(), { connection: 'close' });
   return true;
 }
 

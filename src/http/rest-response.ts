@@ -1,7 +1,4 @@
-import type { ApiError } from '../domain/errors';
-import { errorBody } from '../graphql/error-body';
-import { errorHeaders } from './error-headers';
-import type { RestRoute } from './routes';
+import type { Endpoint } from './endpoint';
 import { etagMatches, strongEtag } from './shared-resource';
 
 /** A REST answer before it is written, by Yoga (as a Response) or by the fast lane (node:http). */
@@ -15,24 +12,15 @@ export interface ResponseParts {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** `{"error": {...}}` with the table's status, the headers the error requires, never cached. */
-export function restErrorParts(error: ApiError, requestId: string): ResponseParts {
-  const body = JSON.stringify({ error: errorBody(error, requestId) });
-  return {
-    status: error.status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
-    body,
-  };
-}
-
 /**
- * A route's `{"data": ...}` answer with its Cache-Control; on a route with `etag` also a strong ETag
- * of the exact bytes (`etag`, when the caller kept it with the bytes), and 304 Not Modified, with
- * the same validator and caching fields but no body, when the client already has them.
+ * An endpoint's `{"data": ...}` answer with its Cache-Control, for both executions; on a route with
+ * `etag` also a strong ETag of the exact bytes (`etag`, when the caller kept it with the bytes), and
+ * 304 Not Modified, with the same validator and caching fields but no body, when the client already
+ * has them.
  */
-export function restSuccessParts(route: RestRoute, body: string | Buffer, cache: string, ifNoneMatch: string | null, etag?: string): ResponseParts {
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': cache, 'content-length': String(Buffer.byteLength(body)) };
-  if (!route.etag) return { status: 200, headers, body };
+export function restSuccessParts(endpoint: Endpoint, body: string | Buffer, ifNoneMatch: string | null, etag?: string): ResponseParts {
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(body)) };
+  if (!endpoint.route.etag) return { status: 200, headers, body };
   headers['etag'] = etag ?? strongEtag(body);
   if (!etagMatches(ifNoneMatch, headers['etag'])) return { status: 200, headers, body };
   delete headers['content-type'];

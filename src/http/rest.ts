@@ -1,23 +1,22 @@
-import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
-import type { GraphQLContext } from '../graphql/context';
+import { getNullableType, isListType } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { GraphQLContext } from '../graphql/context';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
-import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import { isJsonContentType, notJson, parseJsonBody, readBodyText } from './body';
-import { restErrorResponse, toApiError } from './errors';
+import { readBodyText } from './body';
+import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type Endpoints } from './endpoint';
+import { restErrorResponse } from './errors';
 import { requestContextOf } from './request-context';
-import { allowedMethods, argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathFor, pathParamOf, type RestRoute } from './routes';
-import { checkRestInput } from './rest-input';
 import { negotiatedParts, negotiates } from './answer-formats';
-import { bodyInit, restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
+import { allowedMethods, pathFor, pathParamOf } from './routes';
+import { bodyInit, restSuccessParts, toResponse, withoutNullParams, type ResponseParts } from './rest-response';
 import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
 
 export interface RestSurfaceOptions {
-  schema: GraphQLSchema;
-  services: AppServices;
+  /** The route table compiled once (shared with the fast lane). */
+  endpoints: Endpoints;
   log: Logger;
   /** The post-processed OpenAPI document, served at /openapi.json. */
   openapi: () => string;
@@ -34,62 +33,45 @@ export interface RestSurfaceOptions {
  * requests this plugin let through.
  */
 export function useRestSurface(options: RestSurfaceOptions): Plugin {
-  const queryFields = options.schema.getQueryType()!.getFields();
-  const cacheOf = (route: RestRoute) => cacheControl(route, () => options.services.rates.latestMaxAgeSeconds());
+  /** What the way out needs of each request the edge saw. */
+  const passages = new WeakMap<RequestContext, Passage>();
 
-  /** The REST route each request is being served by, for the way out. */
-  const routeOf = new WeakMap<RequestContext, RestRoute>();
-  /** Requests on a shared (any-origin) path: every answer carries `Access-Control-Allow-Origin: *`. */
-  const sharedPath = new WeakSet<RequestContext>();
-  /** List arguments of a REST request as checked (from comma lists), for its execution by SOFA. */
-  const listArgs = new WeakMap<RequestContext, Record<string, unknown>>();
-  /** HEAD requests: served as GET, their answer's body dropped. */
-  const headRequests = new WeakSet<RequestContext>();
-
-  const admit = async (request: Request, url: URL, route: RestRoute, params: Record<string, string>, context: RequestContext) => {
-    let body: unknown;
-    let text = '';
-    if (route.method === 'POST') {
-      if (!isJsonContentType(request.headers.get('content-type'))) throw notJson();
-      text = await readBodyText(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT);
-      body = parseJsonBody(text);
-    }
-    if (route.access === 'key') await context.authenticate();
-    await options.rateLimit(route.access, context);
-    if (route.queryHint && url.search !== '') throw new ApiError('INVALID_REQUEST', route.queryHint, { param: url.searchParams.keys().next().value });
-    const field = queryFields[route.field!]!;
-    const args = checkRestInput(route, field.args, argsOfPath(route, params), url.searchParams, body);
-    routeOf.set(context, route);
+  const admit = async (request: Request, url: URL, endpoint: Endpoint, params: Record<string, string>, passage: Passage, context: RequestContext) => {
+    const route = endpoint.route;
+    const body = await readRouteBody(route, request.headers.get('content-type'), (limit) => readBodyText(request, limit));
+    await admitCaller(route, context, options.rateLimit);
+    const args = checkedArgs(endpoint, params, url.searchParams, url.search !== '', body?.value);
+    passage.endpoint = endpoint;
     // SOFA would read a comma list as a list of one string: execution gets the list checked here.
-    const lists = field.args.filter((arg) => route.method === 'GET' && isListType(getNullableType(arg.type)) && args[arg.name] != null);
-    if (lists.length > 0) listArgs.set(context, Object.fromEntries(lists.map((arg) => [arg.name, args[arg.name]])));
+    const lists = route.method === 'GET' ? endpoint.field!.args.filter((arg) => isListType(getNullableType(arg.type)) && args[arg.name] != null) : [];
+    if (lists.length > 0) passage.lists = Object.fromEntries(lists.map((arg) => [arg.name, args[arg.name]]));
     // SOFA reads the inputs again, its own way (it cuts the query string at a second `?`, decodes
     // path segments again, reads a GET body): hand it exactly what was checked, encoded afresh.
     const checked = new URL(pathFor(route, params), url);
     checked.search = url.searchParams.toString();
-    return new Request(checked, { method: route.method, headers: request.headers, ...(route.method === 'POST' ? { body: text } : {}) });
+    return new Request(checked, { method: route.method, headers: request.headers, ...(body === undefined ? {} : { body: body.text }) });
   };
 
   /** Answers what it can itself (errors, preflight, the OpenAPI document); else admits the request. */
   const dispatch = async (request: Request, url: URL, context: RequestContext): Promise<Response | Request> => {
     // HEAD is a GET whose body is dropped on the way out (RFC 9110 9.3.2): same checks, same limits.
-    const head = request.method === 'HEAD';
-    if (head) headRequests.add(context);
-    const match = matchPath(url.pathname);
-    if (!match) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
-    if (match.routes.some((r) => r.shared)) sharedPath.add(context);
-    const route = match.routes.find((r) => r.method === (head ? 'GET' : request.method));
-    if (!route) {
-      if (request.method === 'OPTIONS' && sharedPath.has(context)) return preflightResponse();
+    const passage: Passage = { head: request.method === 'HEAD', cors: undefined, endpoint: undefined };
+    passages.set(context, passage);
+    const found = options.endpoints.find(url.pathname, request.method);
+    if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(url.pathname)}. See GET /openapi.json.`);
+    const { match, endpoint } = found;
+    if (match.routes.some((r) => r.shared)) passage.cors = SHARED_CORS_HEADERS;
+    if (!endpoint) {
+      if (request.method === 'OPTIONS' && passage.cors) return preflightResponse();
       const allow = allowedMethods(match.routes);
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${quoteInput(url.pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
-    if (route.field !== undefined) return admit(request, url, route, match.params, context);
-    await options.rateLimit(route.access, context);
+    if (endpoint.route.field !== undefined) return admit(request, url, endpoint, match.params, passage, context);
+    await admitCaller(endpoint.route, context, options.rateLimit);
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${url.pathname} takes no query parameters.`);
     const document = options.openapi();
     return new Response(document, {
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cacheOf(route), 'content-length': String(Buffer.byteLength(document)) },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(document)) },
     });
   };
 
@@ -108,49 +90,60 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
           endResponse(restErrorResponse(new ApiError('INVALID_REQUEST', 'The request body was cut off.'), context.requestId));
           return;
         }
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-        const api = toApiError(error);
-        context.errorCode = api.code;
-        endResponse(restErrorResponse(api, context.requestId));
+        endResponse(toResponse(failedAnswer(error, undefined, context, options.log)));
       }
     },
 
     onExecute({ args, executeFn, setExecuteFn }) {
-      const lists = listArgs.get((args.contextValue as unknown as GraphQLContext).requestContext);
+      const lists = passages.get((args.contextValue as unknown as GraphQLContext).requestContext)?.lists;
       if (lists) setExecuteFn((given) => executeFn({ ...given, variableValues: { ...given.variableValues, ...lists } }));
     },
 
     async onResponse({ request, response, setResponse, serverContext }) {
       const context = requestContextOf(serverContext);
-      const route = routeOf.get(context);
-      let final = response;
-      if (route && response.status === 200) {
-        // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
-        const json = `{"data":${withoutNullParams(await response.text())}}`;
-        const ifNoneMatch = request.headers.get('if-none-match');
-        final = merged(
-          response,
-          negotiates(route)
-            ? negotiatedParts(route, json, { accept: request.headers.get('accept'), ifNoneMatch, query: new URL(request.url).search.slice(1) })
-            : restSuccessParts(route, json, cacheOf(route), ifNoneMatch),
-        );
-      } else if (route) {
-        // SOFA's error handler cannot see the request: give its error body this request's id.
-        const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };
-        if (payload.error) payload.error.requestId = context.requestId;
-        context.errorCode ??= payload.error?.code;
-        // The domain names the GraphQL argument (`id`); REST callers sent the path's `:unit` or `:category`.
-        if (payload.error?.param !== undefined) payload.error.param = pathParamOf(route, payload.error.param);
-        const body = JSON.stringify(payload);
-        final = merged(response, { status: response.status, headers: { 'content-length': String(Buffer.byteLength(body)) }, body });
-      }
+      const passage = passages.get(context);
+      let final = passage?.endpoint ? await sofaAnswer(response, passage.endpoint, request, context) : response;
       final.headers.set('x-request-id', context.requestId);
-      if (sharedPath.has(context)) for (const [name, value] of Object.entries(SHARED_CORS_HEADERS)) final.headers.set(name, value);
+      if (passage?.cors) for (const [name, value] of Object.entries(passage.cors)) final.headers.set(name, value);
       // node:http sends no body for HEAD by itself; in-process (yoga.fetch) the body is dropped here.
-      if (headRequests.has(context) && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
+      if (passage?.head && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
       if (final !== response) setResponse(final);
     },
   };
+}
+
+/** What the way out needs of a request the edge saw. */
+interface Passage {
+  /** HEAD: served as GET, its answer's body dropped. */
+  head: boolean;
+  /** On a shared (any-origin) path, the CORS fields every answer carries, whatever its status. */
+  cors: Readonly<Record<string, string>> | undefined;
+  /** The endpoint SOFA serves it by, once the edge let it through. */
+  endpoint: Endpoint | undefined;
+  /** Its list arguments as checked (from comma lists), which SOFA's execution takes instead of its own reading. */
+  lists?: Record<string, unknown>;
+}
+
+/**
+ * SOFA's answer in the contract's terms: a success is the bare field value, which the contract wraps
+ * in `{"data": ...}` (text splicing avoids a re-parse) with the route's Cache-Control and ETag; an
+ * error is given this request's id (SOFA's error handler cannot see the request) and the REST
+ * caller's parameter names.
+ */
+async function sofaAnswer(response: Response, endpoint: Endpoint, request: Request, context: RequestContext): Promise<Response> {
+  if (response.status === 200) {
+    // SOFA answers with the bare field value; the contract wraps it. Text splicing avoids a re-parse.
+    const json = `{"data":${withoutNullParams(await response.text())}}`;
+    const ifNoneMatch = request.headers.get('if-none-match');
+    if (negotiates(endpoint.route)) return merged(response, negotiatedParts(endpoint.route, json, { accept: request.headers.get('accept'), ifNoneMatch, query: new URL(request.url).search.slice(1) }));
+    return merged(response, restSuccessParts(endpoint, json, ifNoneMatch));
+  }
+  const payload = (await response.json()) as { error?: { code?: string; requestId?: string; param?: string } };
+  if (payload.error) payload.error.requestId = context.requestId;
+  context.errorCode ??= payload.error?.code;
+  if (payload.error?.param !== undefined) payload.error.param = pathParamOf(endpoint.route, payload.error.param);
+  const body = JSON.stringify(payload);
+  return merged(response, { status: response.status, headers: { 'content-length': String(Buffer.byteLength(body)) }, body });
 }
 
 /** A new response with these parts over the old one's headers (the limit headers set before). */

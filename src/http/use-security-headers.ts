@@ -40,6 +40,9 @@ const ALWAYS = {
 /** What every non-HTML answer carries: the fast lane writes these itself, the plugin below adds them to Yoga's. */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': API_CSP };
 
+/** The headers every answer written outside Yoga carries (contract section 10): never cached, and the security headers. */
+export const BASELINE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...API_SECURITY_HEADERS };
+
 /**
  * Security headers on every response (contract section 10): REST, GraphQL, errors, 304s and
  * preflights alike. First in the plugin list, so its onResponse sees every answer, early ones too.
