@@ -13,6 +13,7 @@ import {
 import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
 import { builder } from './builder';
+import { DateResolutionRef } from './currencies';
 import { policy } from './field-policy';
 
 export const RoundingEnum = builder.enumType('Rounding', {
@@ -83,6 +84,13 @@ const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').im
       resolve: (r) => r.value,
     }),
     rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR).', resolve: (r) => r.rates }),
+    // Typed as the currency conversion's Rate.resolved is (nullable), so a batch selecting both agrees.
+    resolved: t.field({
+      type: DateResolutionRef,
+      nullable: true,
+      description: 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.',
+      resolve: (r) => r.resolved,
+    }),
   }),
 });
 
