@@ -13,7 +13,6 @@ import {
 import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
 import { builder } from './builder';
-import { DateResolutionRef } from './currencies';
 import { policy } from './field-policy';
 
 export const RoundingEnum = builder.enumType('Rounding', {
@@ -73,7 +72,7 @@ const QuantityRef = builder.objectRef<{ value: string; unit: string }>('Quantity
   }),
 });
 
-const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').implement({
+export const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').implement({
   description: 'The ECB reference rates a unit expression with currencies used: one publication.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
@@ -84,13 +83,7 @@ const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').im
       resolve: (r) => r.value,
     }),
     rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR).', resolve: (r) => r.rates }),
-    // Typed as the currency conversion's Rate.resolved is (nullable), so a batch selecting both agrees.
-    resolved: t.field({
-      type: DateResolutionRef,
-      nullable: true,
-      description: 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.',
-      resolve: (r) => r.resolved,
-    }),
+    // `resolved` (how the day asked for resolved) is added beside the currency conversion's own, in currency.ts.
   }),
 });
 
