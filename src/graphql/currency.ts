@@ -5,7 +5,7 @@ import type { RatesAnswer } from '../services/currencies';
 import { builder } from './builder';
 import { DateResolutionRef, NextPublicationRef } from './currencies';
 import { policy } from './field-policy';
-import { QuantityRef, RoundingEnum, decimalsRule } from './units';
+import { ExpressionRateRef, QuantityRef, RoundingEnum, decimalsRule } from './units';
 
 const RATE_MAP_VALUE = /^-?\d+(\.\d+)?$/;
 
@@ -22,6 +22,8 @@ builder.scalarType('RateMap', {
   },
 });
 
+const RESOLVED_TEXT = 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.';
+
 /** The rate of a conversion; the currency service adds how the day asked for resolved. */
 type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution };
 
@@ -34,11 +36,17 @@ const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
     resolved: t.field({
       type: DateResolutionRef,
       nullable: true,
-      description: 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.',
+      description: RESOLVED_TEXT,
       resolve: (r) => r.resolved ?? null,
     }),
   }),
 });
+
+// A unit expression with currencies says how its date resolved exactly as a currency conversion
+// does: the same field, type and nullability, so a batch selecting both reads them alike.
+builder.objectField(ExpressionRateRef, 'resolved', (t) =>
+  t.field({ type: DateResolutionRef, nullable: true, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
+);
 
 export const CurrencyConversionRef = builder.objectRef<CurrencyConversion>('CurrencyConversion').implement({
   description: 'The result of a currency conversion: value × toRate ÷ fromRate, exactly, rounded once if `decimals` is set.',

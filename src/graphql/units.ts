@@ -72,7 +72,7 @@ const QuantityRef = builder.objectRef<{ value: string; unit: string }>('Quantity
   }),
 });
 
-const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').implement({
+export const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').implement({
   description: 'The ECB reference rates a unit expression with currencies used: one publication.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
@@ -83,6 +83,7 @@ const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').im
       resolve: (r) => r.value,
     }),
     rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR).', resolve: (r) => r.rates }),
+    // `resolved` (how the day asked for resolved) is added beside the currency conversion's own, in currency.ts.
   }),
 });
 

@@ -60,7 +60,7 @@ export interface ConversionDeps {
 /** The conversion use cases; GraphQL resolvers (and so REST) call only these. */
 export function createConversions({ currency, rates, quota, clock, onUnexpected }: ConversionDeps): Conversions {
   const units = (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> =>
-    convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications });
+    convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications, explainer: currency.explainer });
 
   const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
     currency.convert(args, caller.principal.account.plan, caller.publications);

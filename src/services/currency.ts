@@ -3,11 +3,10 @@ import { convertCurrency, listRates, type CurrencyConversion, type RatesListing 
 import { parseCurrencyRequest, requireHistoryPlan, requireKnownCurrency, type CurrencyRequest } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
 import type { PlanId } from '../domain/plans';
-import { ratesUnavailable, resolvePublication } from './publication';
+import { createPublicationExplainer, ratesUnavailable, resolvePublication, type PublicationExplainer } from './publication';
 import type { RatesReader } from './rates';
-import { notQuoted } from '../domain/currency/not-quoted';
 import type { HistoryFacts } from './currency-history';
-import { explainDate, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+import { memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 
 /** The latest listing, with how today resolved to it and when the next publication is expected. */
 export type LatestRates = RatesListing & { resolved: DateResolution; nextPublication: NextPublication };
@@ -21,6 +20,8 @@ export interface Currency {
   /** A currency conversion; `loader` batches the publication reads of one request. */
   convert(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExplainedConversion>;
   latest(): LatestRates;
+  /** How this service explains a publication's date and a currency it does not quote; unit expressions say the same. */
+  explainer: PublicationExplainer;
 }
 
 export { RATES_RETRY_AFTER_SECONDS } from './publication';
@@ -33,18 +34,8 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
   const publicationFor = (date: string | undefined, loader: PublicationLoader): Promise<Publication> =>
     resolvePublication(rates, clock, date, loader);
 
-  /** The explained RATE_NOT_FOUND for the first code the publication does not quote, if any. */
-  const requireQuoted = async (publication: Publication, codes: readonly (readonly [string, string])[]): Promise<void> => {
-    const absent = codes.find(([code]) => code !== 'EUR' && publication.rates[code] === undefined);
-    if (absent && facts) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
-  };
-
+  const explainer = createPublicationExplainer(rates, clock, facts);
   const latestExplanation = memoizedLatestExplanation();
-  /** How `date` (or today, without one) resolved to `publication`. */
-  const resolution = (date: string | undefined, publication: Publication): DateResolution => {
-    const newest = rates.latest()?.date ?? publication.date;
-    return date === undefined ? latestExplanation(newest, clock()).resolved : explainDate(date, publication.date, newest);
-  };
 
   return {
     async convert(request, plan, loader) {
@@ -53,9 +44,9 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
       requireKnownCurrency(parsed.from, 'from', rates.knownCurrencies());
       requireKnownCurrency(parsed.to, 'to', rates.knownCurrencies());
       const publication = await publicationFor(parsed.date, loader);
-      await requireQuoted(publication, [[parsed.from, 'from'], [parsed.to, 'to']]);
+      await explainer.requireQuoted(publication, [[parsed.from, 'from'], [parsed.to, 'to']]);
       const conversion = convertCurrency(parsed, publication);
-      return { ...conversion, rate: { ...conversion.rate, resolved: resolution(parsed.date, publication) } };
+      return { ...conversion, rate: { ...conversion.rate, resolved: explainer.resolution(parsed.date, publication) } };
     },
 
     latest() {
@@ -63,5 +54,7 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
       if (!latest) throw ratesUnavailable();
       return { ...listRates(latest), ...latestExplanation(latest.date, clock()) };
     },
+
+    explainer,
   };
 }

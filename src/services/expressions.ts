@@ -7,6 +7,7 @@
 import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
 import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
+import type { DateResolution } from '../domain/currency/explain-date';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
 import { isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
@@ -14,11 +15,11 @@ import type { PlanId } from '../domain/plans';
 import { Rational } from '../domain/rational';
 import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
-  conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression,
+  conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression, type CompiledExpression,
 } from '../domain/units/expression';
 import { findUnit } from '../domain/units/lookup';
 import type { PublicationLoader } from './currency';
-import { resolvePublication } from './publication';
+import { resolvePublication, type PublicationExplainer } from './publication';
 import type { RatesReader } from './rates';
 
 /** The same inputs as a currency conversion; `date` only where a currency occurs, and only on plans with history. */
@@ -33,6 +34,8 @@ export interface ExpressionRate {
   value: string;
   /** Every currency that occurs, in units per euro as published ("1" for EUR). */
   rates: Record<string, string>;
+  /** The day asked for (without `date`, today in Berlin), the publication used, and whether it is an earlier day's. */
+  resolved: DateResolution;
 }
 
 /** The contract's Conversion (units as canonical expressions), plus `rate` when a currency occurs. */
@@ -46,6 +49,8 @@ export interface ExpressionDeps {
   clock: () => Date;
   /** The request's publication loader (one cache read for a whole batch). */
   publications: PublicationLoader;
+  /** The currency conversions' own explanations of a date and of a currency not quoted, so both say the same. */
+  explainer: PublicationExplainer;
 }
 
 const isPlain = (token: unknown): token is string =>
@@ -58,6 +63,9 @@ const isPlain = (token: unknown): token is string =>
  */
 export const isPlainRequest = (request: Pick<ExpressionRequest, 'from' | 'to' | 'date'>): boolean =>
   (request.date === undefined || request.date === null) && isPlain(request.from) && isPlain(request.to);
+
+const sideCodes = (expression: CompiledExpression, param: 'from' | 'to'): [string, string][] =>
+  expression.kind === 'compound' ? expression.currencies.map((c): [string, string] => [c.code, param]) : [];
 
 const dateWithoutCurrency = (): ApiError =>
   new ApiError('INVALID_REQUEST', 'date applies only where a currency occurs in from or to.', { param: 'date' });
@@ -99,9 +107,12 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   }
   const value = parseDecimalValue(text, 'value');
   const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
+  // In the order the exact conversion asks for rates (from's currencies, then to's), so the same one is blamed.
+  if (publication !== undefined) await deps.explainer.requireQuoted(publication, [...sideCodes(from, 'from'), ...sideCodes(to, 'to')]);
   const exact = convertExpressionExact(value, from, to, (code, param) => Rational.parse(rateOf(publication!, code, param)));
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
   if (money === undefined || publication === undefined) return conversion;
   const rates = Object.fromEntries(money.currencies.map((code) => [code, rateOf(publication, code, 'from')]));
-  return { ...conversion, rate: { date: publication.date, source: RATE_SOURCE, value: money.rate, rates } };
+  const resolved = deps.explainer.resolution(date, publication);
+  return { ...conversion, rate: { date: publication.date, source: RATE_SOURCE, value: money.rate, rates, resolved } };
 }

@@ -1,8 +1,11 @@
 import { berlinDate } from '../domain/calendar/berlin-time';
+import { explainDate, memoizedLatestExplanation, type DateResolution } from '../domain/currency/explain-date';
+import { notQuoted } from '../domain/currency/not-quoted';
 import { requirePossibleDate } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
 import type { PublicationLoader } from './currency';
+import type { HistoryFacts } from './currency-history';
 import type { RatesReader } from './rates';
 
 /** Seconds a client should wait before asking again while no rates have ever been loaded. */
@@ -28,4 +31,31 @@ export async function resolvePublication(
   const publication = resolved === undefined ? undefined : await loader.load(resolved);
   if (!publication) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates on or before ${date}.`, { param: 'date' });
   return publication;
+}
+
+/** What every answer that used a publication says of it, currency conversions and unit expressions alike. */
+export interface PublicationExplainer {
+  /** How `date` (or today in Berlin, without one) resolved to `publication`. */
+  resolution(date: string | undefined, publication: Publication): DateResolution;
+  /**
+   * RATE_NOT_FOUND for the first of `codes` (each with the input it came from) that `publication`
+   * does not quote, saying when the currency was last quoted and the fixed rate to use; nothing
+   * when all are quoted, or when no `facts` were given (the caller's plain refusal then answers).
+   */
+  requireQuoted(publication: Publication, codes: readonly (readonly [code: string, param: string])[]): Promise<void>;
+}
+
+/** `facts` (the quote spans of the whole history) are read only when a currency is not quoted. */
+export function createPublicationExplainer(rates: RatesReader, clock: () => Date, facts?: () => Promise<HistoryFacts>): PublicationExplainer {
+  const latestExplanation = memoizedLatestExplanation();
+  return {
+    resolution(date, publication) {
+      const newest = rates.latest()?.date ?? publication.date;
+      return date === undefined ? latestExplanation(newest, clock()).resolved : explainDate(date, publication.date, newest);
+    },
+    async requireQuoted(publication, codes) {
+      const absent = codes.find(([code]) => code !== 'EUR' && publication.rates[code] === undefined);
+      if (absent && facts) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
+    },
+  };
 }

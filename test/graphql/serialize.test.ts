@@ -24,7 +24,8 @@ describe('selectAllJson', () => {
   it('a conversion, and null', () => {
     // Every field is selected: a plain conversion's exchangeRate is null (REST answers leave it out).
     expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, exchangeRate: null });
-    const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' } } };
+    const resolved = { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' };
+    const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, resolved } };
     expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, exchangeRate: priced.rate });
     expect(same('convert', null)).toBe('null');
   });

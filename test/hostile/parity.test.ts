@@ -181,7 +181,7 @@ describe('the same conversion input gives the same answer through REST and Graph
       },
       { requiredKeys: ['value', 'from', 'to'] },
     );
-    const selection = '{ input { value unit } result { value unit } category exchangeRate { date source value rates } }';
+    const selection = '{ input { value unit } result { value unit } category exchangeRate { date source value rates resolved { requested publication carriedForward reason } } }';
     // REST leaves a null exchangeRate out; GraphQL answers the selected field.
     const withoutNullRate = (outcome: { code: string; data: any }) =>
       outcome.data?.exchangeRate === null ? { ...outcome, data: Object.fromEntries(Object.entries(outcome.data).filter(([k]) => k !== 'exchangeRate')) } : outcome;

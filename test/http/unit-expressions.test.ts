@@ -18,8 +18,9 @@ const ECB = resolve(process.cwd(), '../shared/ecb');
 const CATALOGUE = resolve(process.cwd(), '../shared/units/catalogue.json');
 const PRESENT = sharedDataPresent(ECB) && sharedDataPresent(CATALOGUE);
 
-/** A day after the last publication of the history (2026-04-13). */
+/** A day after the last publication of the history (2026-04-13): a Tuesday, a TARGET business day. */
 const NOW = new Date('2026-07-07T10:00:00Z');
+const LATEST = '2026-04-13';
 
 // --- the oracle: fractions of BigInts ---
 
@@ -131,6 +132,8 @@ interface Case {
   date?: string;
   /** The publication the date resolves to (the latest on or before it). */
   publication?: string;
+  /** Why an earlier day's publication answers, when the date has none of its own. */
+  reason?: 'weekend' | 'not-yet-published';
   decimals?: number;
   rounding?: Mode;
 }
@@ -144,8 +147,8 @@ const CASES: Case[] = [
   { value: '4186', from: 'J/(kg*K)', to: 'BTU/(lb*°R)', fromTerms: [['joule', 1], ['kilogram', -1], ['kelvin', -1]], toTerms: [['btu', 1], ['pound', -1], ['rankine', -1]], canonical: ['joule/(kelvin*kilogram)', 'btu/(pound*rankine)'], category: 'derived' },
   { value: '-2.5', from: 'm^3/s', to: 'ft³/min', fromTerms: [['meter', 3], ['second', -1]], toTerms: [['foot', 3], ['minute', -1]], canonical: ['meter^3/second', 'foot^3/minute'], category: 'derived', decimals: 3, rounding: 'FLOOR' },
   // Currencies on historical dates: a Saturday after a Good Friday, a Saturday, a Monday.
-  { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', fromTerms: [['EUR', 1], ['kilowatt_hour', -1]], toTerms: [['USD', 1], ['megawatt_hour', -1]], canonical: ['EUR/kilowatt_hour', 'USD/megawatt_hour'], category: 'derived', date: '2024-03-30', publication: '2024-03-28' },
-  { value: '3.459', from: 'USD/gal', to: 'EUR/L', fromTerms: [['USD', 1], ['gallon_us', -1]], toTerms: [['EUR', 1], ['liter', -1]], canonical: ['USD/gallon_us', 'EUR/liter'], category: 'derived', date: '2019-06-15', publication: '2019-06-14' },
+  { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', fromTerms: [['EUR', 1], ['kilowatt_hour', -1]], toTerms: [['USD', 1], ['megawatt_hour', -1]], canonical: ['EUR/kilowatt_hour', 'USD/megawatt_hour'], category: 'derived', date: '2024-03-30', publication: '2024-03-28', reason: 'weekend' },
+  { value: '3.459', from: 'USD/gal', to: 'EUR/L', fromTerms: [['USD', 1], ['gallon_us', -1]], toTerms: [['EUR', 1], ['liter', -1]], canonical: ['USD/gallon_us', 'EUR/liter'], category: 'derived', date: '2019-06-15', publication: '2019-06-14', reason: 'weekend' },
   { value: '1500', from: 'JPY/m^2', to: 'GBP/ft²', fromTerms: [['JPY', 1], ['meter', -2]], toTerms: [['GBP', 1], ['foot', -2]], canonical: ['JPY/meter^2', 'GBP/foot^2'], category: 'derived', date: '2008-09-15', publication: '2008-09-15', decimals: 4, rounding: 'UP' },
 ];
 
@@ -196,6 +199,10 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         source: 'ecb',
         value: format(money),
         rates: Object.fromEntries(codes.map((code) => [code, code === 'EUR' ? '1' : rates[code]!])),
+        // Without a date the day asked for is today in Berlin, whose publication is not held yet.
+        resolved: c.date === undefined
+          ? { requested: '2026-07-07', publication: c.publication, carriedForward: true, reason: 'not-yet-published' }
+          : { requested: c.date, publication: c.publication, carriedForward: c.reason !== undefined, reason: c.reason ?? null },
       };
     }
     return answer;
@@ -212,7 +219,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
   const query = (c: Case) => new URLSearchParams(Object.entries(args(c)).map(([k, v]) => [k, String(v)])).toString();
   const GRAPHQL = `query($value: Decimal!, $from: String!, $to: String!, $decimals: Int, $rounding: Rounding, $date: Date) {
     convert(value: $value, from: $from, to: $to, decimals: $decimals, rounding: $rounding, date: $date) {
-      input { value unit } result { value unit } category exchangeRate { date source value rates }
+      input { value unit } result { value unit } category exchangeRate { date source value rates resolved { requested publication carriedForward reason } }
     }
   }`;
 
@@ -241,16 +248,36 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     expect(res.body.data).toMatchObject({ succeeded: 10, failed: 0 });
     expect(res.headers.get('x-quota-remaining')).toBe(String(Number(res.headers.get('x-quota-limit')) - 10));
     const graphql = await t.graphql(
-      'query($items: [BatchItemInput!]!) { batch(items: $items) { results { ... on BatchSuccess { data { ... on Conversion { result { value unit } exchangeRate { date value } } } } } } }',
+      'query($items: [BatchItemInput!]!) { batch(items: $items) { results { ... on BatchSuccess { data { ... on Conversion { result { value unit } exchangeRate { date value resolved { requested carriedForward } } } } } } } }',
       { items: CASES.map(args) },
       key,
     );
     expect(graphql.body.data.batch.results.map((r: any) => r.data)).toEqual(
       CASES.map((c) => {
-        const want = expected(c) as { result: unknown; exchangeRate?: { date: string; value: string } };
-        return { result: want.result, exchangeRate: want.exchangeRate === undefined ? null : { date: want.exchangeRate.date, value: want.exchangeRate.value } };
+        const want = expected(c) as { result: unknown; exchangeRate?: { date: string; value: string; resolved: { requested: string; carriedForward: boolean } } };
+        const rate = want.exchangeRate;
+        return {
+          result: want.result,
+          exchangeRate: rate === undefined ? null : { date: rate.date, value: rate.value, resolved: { requested: rate.resolved.requested, carriedForward: rate.resolved.carriedForward } },
+        };
       }),
     );
+  });
+
+  it('a Saturday is carried forward from the Friday publication, alike through GET, POST, a batch and GraphQL', async () => {
+    const c = CASES[8]!; // 2019-06-15, a Saturday
+    const resolved = { requested: '2019-06-15', publication: '2019-06-14', carriedForward: true, reason: 'weekend' };
+    const get = await t.call('GET', `/v1/convert?${query(c)}`, { key: developer });
+    expect(get.body.data.exchangeRate.resolved).toEqual(resolved);
+    const post = await t.call('POST', '/v1/convert', { key: developer, body: args(c) });
+    expect(post.body.data.exchangeRate.resolved).toEqual(resolved);
+    const batch = await t.call('POST', '/v1/batch', { key: developer, body: { items: [args(c)] } });
+    expect(batch.body.data.results[0].data.exchangeRate.resolved).toEqual(resolved);
+    const graphql = await t.graphql(GRAPHQL, args(c), developer);
+    expect(graphql.body.data.convert.exchangeRate.resolved).toEqual(resolved);
+    // The currency route says the same of the same day.
+    const currency = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'EUR', date: '2019-06-15' } });
+    expect(currency.body.data.rate.resolved).toEqual(resolved);
   });
 
   it('rounds once: decimals and every mode on the exact value, not on its 40-digit print', async () => {
@@ -318,8 +345,9 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     it('a free key asking for a historical date is PLAN_REQUIRED; without a date it converts at the latest rates', async () => {
       expect(await refusal(() => free, args(CASES[7]!))).toMatchObject({ status: 403, code: 'PLAN_REQUIRED', param: 'date' });
       const latest = await t.call('POST', '/v1/convert', { key: free, body: { ...args(CASES[7]!), date: undefined } });
-      expect(latest.body.data.exchangeRate.date).toBe('2026-04-13');
-      expect(latest.body.data).toEqual(expected({ ...CASES[7]!, publication: '2026-04-13' }));
+      expect(latest.body.data.exchangeRate.date).toBe(LATEST);
+      expect(latest.body.data).toEqual(expected({ ...CASES[7]!, date: undefined, reason: undefined, publication: LATEST }));
+      expect(latest.body.data.exchangeRate.resolved).toEqual({ requested: '2026-07-07', publication: LATEST, carriedForward: true, reason: 'not-yet-published' });
     });
 
     it('a huge exponent is a clear 400', async () => {
@@ -335,6 +363,35 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
       const error = await refusal(() => free, { value: '1', from: '°C/min', to: 'K/s' });
       expect(error).toMatchObject({ status: 400, code: 'INVALID_REQUEST', param: 'from' });
       expect(error.message).toMatch(/temperature differences/);
+    });
+
+    it('a currency the euro replaced is RATE_NOT_FOUND saying when it was last quoted and the fixed rate, as the currency routes say', async () => {
+      const hrk = 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).';
+      const request = { value: '1', from: 'HRK/kWh', to: 'EUR/kWh', date: '2023-06-01' };
+      expect(await refusal(() => developer, request)).toEqual({ status: 404, code: 'RATE_NOT_FOUND', param: 'from', message: hrk, requestId: expect.any(String) });
+      const graphql = await t.graphql(GRAPHQL, request, developer);
+      expect(graphql.body.errors[0]).toMatchObject({ message: hrk, extensions: { code: 'RATE_NOT_FOUND', param: 'from' } });
+      // The currency route's own answer for the same day and currency.
+      const currency = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'HRK', to: 'EUR', date: '2023-06-01' } });
+      expect(currency.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'from', message: hrk });
+      // Without a date, at the latest rates; and blaming `to` where the currency is written there.
+      expect(await refusal(() => free, { value: '1', from: 'EUR/kg', to: 'BGN/kg' })).toMatchObject({
+        code: 'RATE_NOT_FOUND',
+        param: 'to',
+        message: 'BGN was last quoted on 2025-12-31; since 2026-01-01 1 EUR = 1.95583 BGN (irrevocable).',
+      });
+    });
+
+    it('a batch item needing a currency not quoted fails alone, with the same message', async () => {
+      const res = await t.call('POST', '/v1/batch', { key: developer, body: { items: [args(CASES[8]!), { value: '1', from: 'HRK/kWh', to: 'EUR/kWh', date: '2023-06-01' }] } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.results[0]).toEqual({ data: expected(CASES[8]!) });
+      expect(res.body.data.results[1].error).toMatchObject({
+        code: 'RATE_NOT_FOUND',
+        param: 'from',
+        message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).',
+      });
+      expect(res.body.data).toMatchObject({ succeeded: 1, failed: 1 });
     });
 
     it('a date where no currency occurs is refused', async () => {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { convertUnitsOrExplain } from '../../src/domain/conversion';
 import type { Publication } from '../../src/domain/ecb';
 import type { PlanId } from '../../src/domain/plans';
+import { historyFacts } from '../../src/services/currency-history';
 import { convertExpression, type ExpressionRequest } from '../../src/services/expressions';
+import { createPublicationExplainer } from '../../src/services/publication';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /** A made-up publication quoting XTS (the ISO code for testing), which is in no static list. */
@@ -11,12 +13,15 @@ const WITH_TEST_CODE: Publication = { date: '2024-04-03', rates: { USD: '1.0790'
 
 function setup(publications: Publication[] = MADE_UP_PUBLICATIONS) {
   const rates = tableRates(publications);
+  const clock = () => new Date('2024-04-03T10:00:00Z');
+  const explainer = createPublicationExplainer(rates, clock, historyFacts(rates));
   const run = (request: ExpressionRequest, plan: PlanId = 'developer') =>
     convertExpression(request, {
       plan,
       rates,
-      clock: () => new Date('2024-04-03T10:00:00Z'),
+      clock,
       publications: new DataLoader((dates: readonly string[]) => rates.loadPublications(dates)),
+      explainer,
     });
   return { rates, run };
 }
@@ -92,7 +97,11 @@ describe('expressions with currencies use one publication and report it', () => 
       input: { value: '0.25', unit: 'EUR/kilowatt_hour' },
       result: { value: '269.1', unit: 'USD/megawatt_hour' }, // 0.25 × 1000 × 1.0764
       category: 'derived',
-      rate: { date: '2024-04-02', source: 'ecb', value: '1.0764', rates: { EUR: '1', USD: '1.0764' } },
+      rate: {
+        date: '2024-04-02', source: 'ecb', value: '1.0764', rates: { EUR: '1', USD: '1.0764' },
+        // Without a date the day asked for is today in Berlin, a business day not published yet at 12:00.
+        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
+      },
     });
   });
 
@@ -100,8 +109,17 @@ describe('expressions with currencies use one publication and report it', () => 
     const { rates, run } = setup();
     const answer = await run({ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-30' });
     expect(answer.result).toEqual({ value: '0.845223503012519997039195105768285186413', unit: 'EUR/liter' });
-    expect(answer.rate).toEqual({ date: '2024-03-28', source: 'ecb', value: '0.9249838127832762926648783646286189991675', rates: { EUR: '1', USD: '1.0811' } });
+    expect(answer.rate).toEqual({
+      date: '2024-03-28', source: 'ecb', value: '0.9249838127832762926648783646286189991675', rates: { EUR: '1', USD: '1.0811' },
+      resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' },
+    });
     expect(rates.reads).toEqual([['2024-03-28']]);
+  });
+
+  it('says a publication of the day asked for is not carried forward', async () => {
+    const { run } = setup();
+    const answer = await run({ value: '1', from: 'EUR/kWh', to: 'JPY/kWh', date: '2024-03-27' });
+    expect(answer.rate?.resolved).toEqual({ requested: '2024-03-27', publication: '2024-03-27', carriedForward: false });
   });
 
   it('rounds once with decimals and rounding', async () => {
@@ -132,6 +150,19 @@ describe('expressions with currencies use one publication and report it', () => 
   ] as const)('%j on the %s plan is %s (%s)', async (request, plan, code, param) => {
     const { run } = setup();
     expect(await refusal(run(request, plan))).toMatchObject({ code, param });
+  });
+
+  it.each([
+    // GBP is left out of the made-up Friday-after-Easter publication: when it was last quoted
+    [{ value: '1', from: 'GBP/kg', to: 'EUR/kg' }, 'from', 'GBP was last quoted on 2024-03-28; the ECB has not quoted it since.'],
+    [{ value: '1', from: 'EUR/kg', to: 'RUB/kg', date: '2024-03-28' }, 'to', 'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.'],
+    // from's currencies are asked for first, as the exact conversion asks for their rates
+    [{ value: '1', from: 'RUB/kg', to: 'GBP/kg' }, 'from', 'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.'],
+    // a currency the euro replaced: its last quote and the fixed rate to use
+    [{ value: '1', from: 'HRK/kWh', to: 'EUR/kWh', date: '2024-03-28' }, 'from', 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).'],
+  ] as const)('%j is RATE_NOT_FOUND on %s, saying when it was last quoted', async (request, param, message) => {
+    const { run } = setup([{ date: '2022-12-30', rates: { USD: '1.0666', HRK: '7.5365' } }, ...MADE_UP_PUBLICATIONS]);
+    expect(await refusal(run(request))).toEqual({ code: 'RATE_NOT_FOUND', param, message });
   });
 
   it('is SERVICE_UNAVAILABLE while no rates are loaded, and checks dimensions before asking', async () => {
