@@ -1,4 +1,5 @@
 import { addDays, berlinDate } from '../domain/calendar/berlin-time';
+import { nextBusinessDay } from '../domain/calendar/target-calendar';
 import { explainDate, memoizedLatestExplanation, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 import { publishedRate } from '../domain/currency/cross';
 import { notQuoted, type Asked } from '../domain/currency/not-quoted';
@@ -123,7 +124,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
       if (!planAllowsHistory(plan)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
       for (const code of [base, ...(symbols ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
-      requireRates();
+      const newest = requireRates().date;
       const dates = allDates(rates);
       // The first page starts at the first publication held when the range starts before it.
       const first = dates[0] ?? FIRST_PUBLICATION;
@@ -141,8 +142,14 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
       // Complete: the answer to this very query can no longer change. The page's own end counts,
       // not the day it is clipped to (a range reaching into the future gains tomorrow's
-      // publication), and a cursor that is still to appear would change it as well.
-      const complete = page.to < nextPublication(rates.latest()?.date, clock()).date && (page.nextCursor === undefined || more);
+      // publication), and a cursor that is still to appear would change it as well. The first
+      // publication that may still join is the next expected one, or, while the rates held are
+      // behind (a refresh failing for days), the business day after the newest held: every
+      // publication since then is still to arrive.
+      const expected = nextPublication(newest, clock()).date;
+      const afterNewest = nextBusinessDay(newest);
+      const open = afterNewest < expected ? afterNewest : expected;
+      const complete = page.to < open && (page.nextCursor === undefined || more);
       return {
         start: from,
         end: to,

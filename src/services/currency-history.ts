@@ -69,3 +69,19 @@ export function historyFacts(rates: RatesReader): () => Promise<HistoryFacts> {
     return facts;
   };
 }
+
+/**
+ * Computes `facts` in the background each time the rates change, and at once when some are held
+ * already, so that no request (the first registry answer, or the first RATE_NOT_FOUND that names a
+ * currency's last quote after a publication) folds the whole history on its own path. Only for a
+ * reader that announces its changes: without that, the first request after a change computes them.
+ * Returns the unsubscribe.
+ */
+export function precomputeOnRevision(rates: RatesReader, facts: () => Promise<HistoryFacts>): () => void {
+  if (!rates.onRevision) return () => undefined;
+  // A failure is forgotten by historyFacts; the request that needs the facts retries and answers it.
+  const compute = (): void => void facts().catch(() => undefined);
+  const unsubscribe = rates.onRevision(compute);
+  if (rates.latest()) compute();
+  return unsubscribe;
+}

@@ -9,7 +9,7 @@ import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
 import { createCurrencies, type Currencies } from './currencies';
-import { historyFacts } from './currency-history';
+import { historyFacts, precomputeOnRevision } from './currency-history';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createQuotaMeter, type QuotaMeter } from './quota';
@@ -59,6 +59,7 @@ export interface ServiceDependencies {
 export function createServices({ config, store, rates, clock, logger, limiters, metrics }: ServiceDependencies): AppServices {
   // The quote spans of the whole history, computed once per rates revision, for both.
   const facts = historyFacts(rates);
+  precomputeOnRevision(rates, facts);
   const currency = createCurrency(rates, clock, facts);
   const quota = createQuotaMeter(
     store,

@@ -31,6 +31,12 @@ export interface RatesReader {
    * found by walking resolveDate back from the latest.
    */
   publicationDates?(): readonly string[];
+  /**
+   * Calls `listener` each time the held rates change (an import, a refresh, another process's
+   * write), once the new ones are served; returns the unsubscribe. Optional: what is computed from
+   * the whole history is then computed on the first request after a change instead.
+   */
+  onRevision?(listener: () => void): () => void;
   status(): RatesStatus;
   /** Seconds a response for the latest publication may be cached: at most 3600, never past the next expected publication. */
   latestMaxAgeSeconds(): number;

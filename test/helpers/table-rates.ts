@@ -30,3 +30,35 @@ export const MADE_UP_PUBLICATIONS: Publication[] = [
   { date: '2024-03-28', rates: { USD: '1.0811', JPY: '163.45', GBP: '0.85550' } },
   { date: '2024-04-02', rates: { USD: '1.0764', JPY: '163.02' } },
 ];
+
+/**
+ * tableRates that can be replaced by new publications, announcing each replacement to its
+ * `onRevision` listeners as the cache-backed service does. `reads` counts reads across replacements.
+ */
+export function revisableRates(publications: Publication[]) {
+  let current = tableRates(publications);
+  const reads: string[][] = [];
+  const listeners = new Set<() => void>();
+  const reader: RatesReader & { reads: string[][]; publish(next: Publication[]): void } = {
+    reads,
+    latest: () => current.latest(),
+    resolveDate: (date) => current.resolveDate(date),
+    loadPublications: async (dates) => {
+      reads.push([...dates]);
+      return current.loadPublications(dates);
+    },
+    knownCurrencies: () => current.knownCurrencies(),
+    publicationDates: () => current.publicationDates!(),
+    onRevision: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    status: () => current.status(),
+    latestMaxAgeSeconds: () => current.latestMaxAgeSeconds(),
+    publish(next) {
+      current = tableRates(next);
+      for (const listener of listeners) listener();
+    },
+  };
+  return reader;
+}

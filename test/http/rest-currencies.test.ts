@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
+import { MADE_UP_PUBLICATIONS, revisableRates, tableRates } from '../helpers/table-rates';
 
 /**
  * The currencies registry, any base, amounts and dates explained, through the real server on both
@@ -243,5 +243,25 @@ describe('RATE_NOT_FOUND after a euro changeover', () => {
     expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend' });
     const hrk = await t.call('GET', '/v1/currencies/HRK');
     expect(hrk.body.data).toMatchObject({ firstDate: '2022-12-29', lastDate: '2022-12-30', status: 'retired', successor: { rate: '7.53450', since: '2023-01-01' } });
+  });
+});
+
+describe('the registry after a new publication', () => {
+  it('is computed in the background when the rates change, so the first request after it reads no publication', async () => {
+    const rates = revisableRates(MADE_UP_PUBLICATIONS.slice(0, 2));
+    const t = await createTestApp({}, { rates, clock: () => new Date('2024-04-03T12:00:00Z') });
+    try {
+      await vi.waitFor(() => expect(rates.reads.length).toBeGreaterThan(0));
+      const reads = rates.reads.length;
+      rates.publish(MADE_UP_PUBLICATIONS);
+      // The background fold of the new history is under way: it reads, a request need not.
+      await vi.waitFor(() => expect(rates.reads.length).toBeGreaterThan(reads));
+      const settled = rates.reads.length;
+      const res = await t.call('GET', '/v1/currencies/EUR');
+      expect(res.body.data).toMatchObject({ lastDate: '2024-04-02' });
+      expect(rates.reads.length).toBe(settled);
+    } finally {
+      await t.close();
+    }
   });
 });

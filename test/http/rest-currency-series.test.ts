@@ -227,3 +227,27 @@ for (const lane of ['on', 'off'] as const) {
     });
   });
 }
+
+describe('a series while the rates held are behind (the refresh has been failing)', () => {
+  let t: TestApp;
+  let developer: string;
+  beforeAll(async () => {
+    // 2024-06-12, 14:00 Berlin: the newest publication held is still 2024-04-03; April's later ones and May's were published but are not held.
+    t = await createTestApp({ KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-06-12T12:00:00Z') });
+    developer = await t.createKey('developer');
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['2024-03-31', true],
+    ['2024-04-03', true],
+    ['2024-04-04', false],
+    ['2024-05-31', false],
+  ])('up to %s (ended in the past) is complete: %s: a page that reaches past the newest publication held is still missing some', async (end, complete) => {
+    const res = await t.call('GET', `/v1/currency/rates/series?start=2024-03-01&end=${end}&symbols=USD`, { key: developer });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ end, complete });
+    expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
+    expect(res.headers.get('etag') !== null).toBe(complete);
+  });
+});

@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCurrency } from '../../src/services/currency';
-import { historyFacts } from '../../src/services/currency-history';
+import { historyFacts, precomputeOnRevision } from '../../src/services/currency-history';
 import { createCurrencies } from '../../src/services/currencies';
 import { csvLines } from '../../src/domain/currency/series-export';
 import type { Publication } from '../../src/domain/ecb';
 import type { ErrorCode } from '../../src/domain/errors';
-import { tableRates } from '../helpers/table-rates';
+import { revisableRates, tableRates } from '../helpers/table-rates';
 
 // Made-up publications in the ECB's form (not real ECB data). HRK ends 2022-12-30 (the euro came
 // 2023-01-01); 2022-12-31 and 2023-01-01 are a weekend; RUB is quoted only at the start.
@@ -45,6 +45,32 @@ describe('the registry use cases', () => {
     await currencies.getCurrency('usd');
     await currencies.listCurrencies();
     expect(rates.reads.length).toBe(reads);
+  });
+
+  it('with a reader that announces its changes, computes the registry off the request path: at once, and after each new publication', async () => {
+    const rates = revisableRates(PUBS.slice(0, 3));
+    const facts = historyFacts(rates);
+    precomputeOnRevision(rates, facts);
+    const currencies = createCurrencies(rates, () => NOW, facts);
+    await vi.waitFor(() => expect(rates.reads.length).toBeGreaterThan(0));
+    await facts();
+    let reads = rates.reads.length;
+    expect((await currencies.getCurrency('EUR')).lastDate).toBe('2022-12-30');
+    expect(rates.reads.length).toBe(reads);
+
+    rates.publish(PUBS);
+    await facts();
+    reads = rates.reads.length;
+    expect((await currencies.getCurrency('EUR')).lastDate).toBe('2023-01-03');
+    expect((await currencies.getCurrency('HRK')).status).toBe('retired');
+    expect(rates.reads.length).toBe(reads);
+  });
+
+  it('leaves a reader that does not announce its changes alone until asked', async () => {
+    const rates = tableRates(PUBS);
+    precomputeOnRevision(rates, historyFacts(rates));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rates.reads).toEqual([]);
   });
 
   it('answers NOT_FOUND for a code the ECB never quoted, SERVICE_UNAVAILABLE before any rates', async () => {

@@ -14,6 +14,7 @@ export class HeldRates {
   private readonly clock: () => Date;
   private current: RatesSnapshot = EMPTY_SNAPSHOT;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<() => void>();
 
   constructor(cache: RatesCache, clock: () => Date) {
     this.cache = cache;
@@ -22,6 +23,12 @@ export class HeldRates {
 
   get snapshot(): RatesSnapshot {
     return this.current;
+  }
+
+  /** Calls `listener` after every swap of the snapshot; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   newest(): string | undefined {
@@ -67,7 +74,7 @@ export class HeldRates {
         const latest =
           changed.find((pub) => pub.date === newest) ??
           (newest === this.current.latest?.date ? this.current.latest : (await this.cache.readPublications([newest]))[0]);
-        this.current = snapshotOf(index, latest, revision);
+        this.swap(snapshotOf(index, latest, revision));
       }
       return { publications: incoming.length, added, replaced };
     });
@@ -81,8 +88,20 @@ export class HeldRates {
   private async reloadNow(force: boolean): Promise<boolean> {
     const revision = await this.cache.readRevision();
     if (!force && revision === this.current.revision) return false;
-    this.current = await loadSnapshot(this.cache, revision);
+    this.swap(await loadSnapshot(this.cache, revision));
     return true;
+  }
+
+  /** A listener's fault is its own: the rates it was told about are held all the same. */
+  private swap(next: RatesSnapshot): void {
+    this.current = next;
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch {
+        // nothing to undo
+      }
+    }
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {

@@ -81,6 +81,10 @@ export class EcbRatesService implements RatesService {
     return this.held.snapshot.dates;
   }
 
+  onRevision(listener: () => void): () => void {
+    return this.held.onChange(listener);
+  }
+
   status(): RatesStatus {
     const newest = this.held.newest();
     const stale = this.isStale(newest, this.parts.clock());

@@ -66,6 +66,19 @@ describe('importFile', () => {
     expect(rates.publicationDates?.()).toBe(after);
   });
 
+  it('tells revision listeners of each change it serves, not of an import that changes nothing', async () => {
+    const rates = t.service();
+    const seen: (string | undefined)[] = [];
+    const unsubscribe = rates.onRevision?.(() => seen.push(rates.latest()?.date));
+    await rates.importFile(fixture('hist-wide.csv'));
+    expect(seen).toEqual(['2026-04-13']);
+    await rates.importFile(fixture('hist-wide.csv'));
+    expect(seen).toEqual(['2026-04-13']);
+    unsubscribe?.();
+    await rates.importFile(fixture('daily-next.xml'));
+    expect(seen).toEqual(['2026-04-13']);
+  });
+
   it('a day equal as decimals keeps the stored strings; a different one replaces it (RateTable.merge rule)', async () => {
     const rates = t.service();
     await rates.importFile(fixture('hist-wide.csv'));
@@ -183,5 +196,16 @@ describe('restart and shared cache', () => {
     await vi.waitFor(() => expect(server.status()).toMatchObject({ date: '2026-04-13', fetchedAt: TUESDAY_EVENING.toISOString() }), WAIT);
     expect(server.latest()?.date).toBe('2026-04-13');
     expect(server.knownCurrencies().has('ISK')).toBe(true);
+  });
+
+  it('tells revision listeners when it reloads what another process wrote', async () => {
+    const server = t.service();
+    await server.start();
+    const told: string[] = [];
+    server.onRevision?.(() => told.push(server.latest()?.date ?? 'none'));
+    const cli = t.service();
+    await cli.importFile(fixture('hist-wide.csv'));
+    await cli.stop();
+    await vi.waitFor(() => expect(told).toEqual(['2026-04-13']), WAIT);
   });
 });
