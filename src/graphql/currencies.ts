@@ -29,7 +29,7 @@ export const NextPublicationRef = builder.objectRef<NextPublication>('NextPublic
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'The business day it belongs to.', resolve: (n) => n.date }),
     expectedAt: t.exposeString('expectedAt', { description: 'The expected moment, an ISO 8601 instant in UTC.' }),
-    overdue: t.exposeBoolean('overdue', { description: 'True when that moment has passed and the publication is not held yet.' }),
+    overdue: t.exposeBoolean('overdue', { description: 'True when a publication already due (its 16:00 passed) is not held yet: the rates held are behind.' }),
   }),
 });
 

@@ -1,5 +1,5 @@
 import { addDays, berlinDate, berlinInstant, weekday } from '../calendar/berlin-time';
-import { isDue, latestExpectedPublication, nextPublicationTime, publicationTime } from '../calendar/ecb-schedule';
+import { isDue, nextPublicationTime } from '../calendar/ecb-schedule';
 import { isTargetBusinessDay } from '../calendar/target-calendar';
 
 /**
@@ -49,21 +49,18 @@ export interface NextPublication {
   date: string;
   /** 16:00 Europe/Berlin on that day, as an ISO 8601 instant (UTC). */
   expectedAt: string;
-  /** True when that moment has passed and the publication is not held yet. */
+  /** True when a publication already due (its 16:00 has passed) is not held yet: the rates are behind. */
   overdue: boolean;
 }
 
 /**
- * The publication after `newest`: when one is due (its 16:00 has passed and it is not held), that
- * one, overdue; otherwise the next 16:00 Berlin on a TARGET business day after `now`.
+ * The next publication: 16:00 Berlin on the next TARGET business day after `now`, always a moment
+ * to come (what a client schedules its next fetch by). `overdue` says whether the rates held are
+ * already behind: a publication whose 16:00 has passed is not held (a refresh failing, or late).
  */
 export function nextPublication(newest: string | undefined, now: Date): NextPublication {
-  if (isDue(newest, now)) {
-    const date = latestExpectedPublication(now);
-    return { date, expectedAt: publicationTime(date).toISOString(), overdue: true };
-  }
   const at = nextPublicationTime(now);
-  return { date: berlinDate(at), expectedAt: at.toISOString(), overdue: false };
+  return { date: berlinDate(at), expectedAt: at.toISOString(), overdue: isDue(newest, now) };
 }
 
 /** What the latest listings say of their date: how today resolved, and the next publication. */

@@ -34,8 +34,11 @@ describe('every date explained', () => {
     ['2024-03-27', '2024-03-28T10:00:00Z', { date: '2024-03-28', expectedAt: '2024-03-28T15:00:00.000Z', overdue: false }],
     // Thursday evening: the next TARGET day is Tuesday (Good Friday, Easter Monday); 16:00 CEST is 14:00 UTC.
     ['2024-03-28', '2024-03-28T18:00:00Z', { date: '2024-04-02', expectedAt: '2024-04-02T14:00:00.000Z', overdue: false }],
-    // Thursday 17:00 CET without Thursday's publication: it is due, and overdue.
-    ['2024-03-27', '2024-03-28T16:00:00Z', { date: '2024-03-28', expectedAt: '2024-03-28T15:00:00.000Z', overdue: true }],
+    // Thursday 17:00 CET without Thursday's publication: the next is still Tuesday's, and the rates held are behind.
+    ['2024-03-27', '2024-03-28T16:00:00Z', { date: '2024-04-02', expectedAt: '2024-04-02T14:00:00.000Z', overdue: true }],
+    // Months behind (a history that stops in April, a clock in November): a moment to come, overdue.
+    ['2026-04-13', '2026-11-26T10:00:00Z', { date: '2026-11-26', expectedAt: '2026-11-26T15:00:00.000Z', overdue: true }],
+    ['2026-04-13', '2026-11-26T16:00:00Z', { date: '2026-11-27', expectedAt: '2026-11-27T15:00:00.000Z', overdue: true }],
   ])('newest %s at %s: the next publication is %j', (newest, now, expected) => {
     expect(nextPublication(newest, new Date(now))).toEqual(expected);
   });
