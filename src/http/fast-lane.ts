@@ -116,11 +116,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   };
   const logging = () => options.log.isLevelEnabled('info');
 
-  const contextOf = (req: IncomingMessage) =>
-    new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req) });
+  // REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
+  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
+    new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req), confirmsBeforeAnswer });
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string, target: string, started: number) => {
-    const context = contextOf(req);
+    const context = contextOf(req, true);
     let parts: ResponseParts;
     try {
       let body: unknown;
@@ -155,7 +156,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
   const serveKnown = async (req: IncomingMessage, res: ServerResponse, route: RestRoute, answer: PrebuiltAnswer, started: number) => {
-    const context = contextOf(req);
+    const context = contextOf(req, true);
     let parts: ResponseParts;
     try {
       await admit(route, context);
