@@ -76,34 +76,34 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
     if (caller.allowance === 0) throw quota.refusal(caller.principal.account);
     let result = await convert();
     // The state the charge read is reported on a refusal too: the headers need no second read.
-    const { granted, state } = await chargeChecked(caller, 1, async () => {
-      result = await convert();
-      return 1;
-    });
+    let charge = await quota.chargeUpTo(caller.principal.account, 1, caller.keysRevision);
+    if (charge.stale) {
+      charge = await chargeChecked(caller, 1, async () => {
+        result = await convert();
+        return 1;
+      });
+    } else if (caller.keysRevision !== undefined) caller.keyConfirmed?.(caller.keysRevision);
+    const { granted, state } = charge;
     caller.reportCharge(granted, state);
     if (granted === 0) throw quotaExceeded(clock(), state.limit);
     return result;
   };
 
   /**
-   * Charges `wanted` conversions. When the caller's key was taken unconfirmed and the charge found
-   * the keys changed since (nothing was charged), the key is checked again in full: revoked, the
-   * request fails UNAUTHORIZED uncharged; still active under another account or plan, the work is
-   * done again under it (`redo`, answering what it now wants charged) before the charge is retried.
+   * After a charge that found the keys changed since the caller's key was taken unconfirmed (it
+   * charged nothing): the key is checked again in full (revoked: the request fails UNAUTHORIZED,
+   * uncharged); still active under another account or plan, the work is done again under it
+   * (`redo`, answering what it now wants charged); then `wanted` is charged again.
    */
   const chargeChecked = async (caller: Caller, wanted: number, redo: () => Promise<number>): Promise<Charge> => {
-    let revision = caller.keysRevision;
     for (;;) {
-      const charge = await quota.chargeUpTo(caller.principal.account, wanted, revision);
-      if (!charge.stale) {
-        if (revision !== undefined) caller.keyConfirmed?.(revision);
-        return charge;
-      }
       const before = caller.principal.account;
       caller.principal = await caller.recheckKey!();
-      revision = undefined;
       if (caller.principal.account.id !== before.id || caller.principal.account.plan !== before.plan) wanted = await redo();
       if (wanted === 0) return { granted: 0, state: await quota.state(caller.principal.account) };
+      // Checked in full now: this charge checks no revision, so it cannot be stale.
+      const charge = await quota.chargeUpTo(caller.principal.account, wanted);
+      if (!charge.stale) return charge;
     }
   };
 
@@ -139,10 +139,14 @@ export function createConversions({ currency, quota, clock, onUnexpected }: Conv
   const chargeBatch = async (results: BatchEntry[], caller: Caller, redo: () => Promise<BatchEntry[]>): Promise<BatchEntry[]> => {
     const successes = results.filter((r) => r.ok).length;
     if (successes === 0) return results;
-    const { granted, state } = await chargeChecked(caller, successes, async () => {
-      results = await redo();
-      return results.filter((r) => r.ok).length;
-    });
+    let charge = await quota.chargeUpTo(caller.principal.account, successes, caller.keysRevision);
+    if (charge.stale) {
+      charge = await chargeChecked(caller, successes, async () => {
+        results = await redo();
+        return results.filter((r) => r.ok).length;
+      });
+    } else if (caller.keysRevision !== undefined) caller.keyConfirmed?.(caller.keysRevision);
+    const { granted, state } = charge;
     caller.reportCharge(granted, state);
     let seen = 0;
     results.forEach((entry, i) => {

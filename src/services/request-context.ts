@@ -120,6 +120,8 @@ export class RequestContext {
    * checks it again in full; rejects with UNAUTHORIZED when it was revoked.
    */
   recheckKey(): Promise<Principal> {
+    // Until the check answers, the request has no principal (as before its first authentication).
+    this.principal = undefined;
     this.authenticating = this.checkKey();
     return this.authenticating;
   }
@@ -162,8 +164,13 @@ export class RequestContext {
   }
 
   /** What a conversion field needs: the key, this request's loader, and how much it may compute. */
-  async caller(responseKey?: string): Promise<Caller> {
-    const principal = await this.authenticate();
+  caller(responseKey?: string): Caller | Promise<Caller> {
+    // Authenticated already (the REST edge did it): no promise more.
+    if (this.principal) return this.callerOf(this.principal, responseKey);
+    return this.authenticate().then((principal) => this.callerOf(principal, responseKey));
+  }
+
+  private callerOf(principal: Principal, responseKey: string | undefined): Caller {
     return {
       principal,
       keysRevision: this.unconfirmedRevision,
