@@ -84,17 +84,19 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
   const spendOne = async (kind: 'public' | 'key', context: RequestContext) => {
     try {
-      context.rateLimit = await limiters.consume(kind, kind === 'key' ? (await context.authenticate()).keyId : context.clientBucket);
+      // The edges authenticate first: the key's id is there without another await.
+      const bucket = kind === 'key' ? (context.principal ?? (await context.authenticate())).keyId : context.clientBucket;
+      context.rateLimit = await limiters.consume(kind, bucket);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
       throw error;
     }
   };
   /** The REST edge and GraphiQL spend the caller's request rate limit here: the field they run spends nothing more. */
-  const spendRateLimit = async (kind: 'public' | 'key', context: RequestContext) => {
-    await spendOne(kind, context);
-    context.rateLimitSpent = true;
-  };
+  const spendRateLimit = (kind: 'public' | 'key', context: RequestContext) =>
+    spendOne(kind, context).then(() => {
+      context.rateLimitSpent = true;
+    });
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
   /** Each route of the table compiled once, for the fast lane and the REST edge alike. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());

@@ -9,6 +9,10 @@
  *   node dist/bench/inproc.js rest 20000      # or: units 20000, batch 50
  *   INPROC_HTTP_SERVER=1 node dist/bench/inproc.js rest 20000   # through main.ts's node:http front
  *
+ * INPROC_CONFIG=postgres+redis (or postgres, sqlite+redis; configs.ts) puts the account store on a
+ * database of its own on TEST_DATABASE_URL and the rate limits on TEST_REDIS_URL: the CPU printed is
+ * still this process's only, so the round trips cost their protocol work here and nothing else.
+ *
  * By default the requests go straight to createApp's handler. With INPROC_HTTP_SERVER=1 they go
  * through the listener createHttpServer (src/http/node-server.ts) wraps around it, as in main.ts:
  * the request path and route label, the 'close' listener and the two request metrics per request.
@@ -20,12 +24,13 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { openStore } from '../../src/data/open-store';
+import { migrateDatabase, openStore } from '../../src/data/open-store';
 import { parseTrustProxy } from '../../src/domain/client-ip';
 import { createHttpServer } from '../../src/http/node-server';
 import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import { batchItems } from './batch';
+import { configsFrom, connectConfig } from './configs';
 import { NO_RATES } from './no-rates';
 import { CONVERT_PATH } from './targets';
 
@@ -77,9 +82,22 @@ function frontOf(app: ReturnType<typeof createApp>, config: ReturnType<typeof lo
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measurement-inproc-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_RATE_LIMIT: '1000000', KEY_RATE_LIMIT: '1000000' });
+  const bench = configsFrom({ configs: process.env.INPROC_CONFIG ?? 'sqlite' }, process.env)[0]!;
+  const { connection, drop } = await connectConfig(bench, process.env);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_RATE_LIMIT: '1000000',
+    KEY_RATE_LIMIT: '1000000',
+    ...(connection.databaseUrl ? { DATABASE_URL: connection.databaseUrl } : {}),
+  });
+  if (connection.databaseUrl) await migrateDatabase(config);
   const store = openStore(config);
-  const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
+  const limiters = await createRateLimiters({
+    publicPerMinute: config.publicRateLimit,
+    keyPerSecond: config.keyRateLimit,
+    ...(connection.redisUrl ? { redisUrl: connection.redisUrl, keyPrefix: connection.redisPrefix! } : {}),
+  });
   const logger = createLogger('silent');
   const app = createApp({ config, store, rates: NO_RATES, limiters, logger });
   const handler = process.env.INPROC_HTTP_SERVER === '1' ? frontOf(app, config, logger) : app.handler;
@@ -120,9 +138,10 @@ async function main() {
     const counted = /^measurement_http_requests_total\{.*,status="200"\} (\d+)$/m.exec(exposition)?.[1];
     if (counted !== String(1 + warm + count)) throw new Error(`the metrics counted ${counted ?? 'nothing'}, not ${1 + warm + count} answers`);
   }
-  console.log(`${what}${via}: ${count} requests, ${((used.user + used.system) / count).toFixed(1)} µs CPU per request`);
+  console.log(`${what}${via} [${bench.name}]: ${count} requests, ${((used.user + used.system) / count).toFixed(1)} µs CPU per request`);
   await limiters.close();
   await store.close();
+  await drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

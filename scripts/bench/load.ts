@@ -68,7 +68,7 @@ function fire(target: Target, expectBody: string, seconds: number, o: LoadOption
         // A body that changes mid-run (an error, a 429 envelope with status 200, an item refused
         // inside a batch) counts as a mismatch; the first one is kept for the report.
         verifyBody: (body) => {
-          if (body === expectBody) return true;
+          if ((target.steady ? target.steady(String(body)) : body) === expectBody) return true;
           onMismatch(String(body));
           return false;
         },

@@ -73,7 +73,12 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
   let probing = false;
   const guarded = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-    if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable' || typeof method !== 'function') continue;
+    if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable') continue;
+    if (typeof method !== 'function') {
+      // A capability (chargesReadKeysRevision), kept as it is.
+      guarded[name] = method;
+      continue;
+    }
     guarded[name] = (...args: unknown[]) =>
       withDeadline(method(...args), deadlineMs).then(
         (result) => {

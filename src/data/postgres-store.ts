@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ApiError } from '../domain/errors';
@@ -63,16 +64,18 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
   const ledger = quotaLedger(pool);
   return {
     ...store,
-    // With a charge id, the charge goes through the ledger, so that it can be cancelled if its
-    // outcome is never known (quota-ledger.ts); without one, the store's own statement.
-    async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId) {
-      if (chargeId === undefined) return store.consumeQuotaUpTo(accountId, month, limit, wanted);
+    chargesReadKeysRevision: true,
+    // With a charge id (or a keys revision to check), the charge goes through the ledger, so that
+    // it can be cancelled if its outcome is never known and reads the keys revision
+    // (quota-ledger.ts); without either, the store's own statement.
+    async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision) {
+      if (chargeId === undefined && keysRevision === undefined) return store.consumeQuotaUpTo(accountId, month, limit, wanted);
       // The arguments are checked (and an unknown account named) by the store's own method.
       if (!Number.isSafeInteger(limit) || limit < 0 || !Number.isSafeInteger(wanted) || wanted < 1 || !isQuotaMonth(month)) {
         return store.consumeQuotaUpTo(accountId, month, limit, wanted);
       }
       try {
-        return await ledger.charge(chargeId, accountId, month, limit, wanted);
+        return await ledger.charge(chargeId ?? randomUUID(), accountId, month, limit, wanted, keysRevision);
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code === '23503') throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
         throw error;

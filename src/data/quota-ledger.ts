@@ -2,17 +2,23 @@ import type pg from 'pg';
 import { NO_DEADLINE } from './pg-client';
 
 /**
- * Charges that can be cancelled by their id, on PostgreSQL. A charge whose answer never arrived
- * (deadline passed, connection lost) may still commit later: the statement can sit in a network
- * buffer and reach the server after the request was answered 503. So every charge writes a row of
- * its own id in the same transaction as the usage it adds, and a request that gives up cancels that
- * id (cancelCharges): whichever reaches the server first, the two serialise on the id's primary key.
+ * Charges that can be cancelled by their id, on PostgreSQL. A charge whose answer never arrived (deadline passed, connection lost)
+ * may still commit later: the statement can sit in a network buffer and reach the server after the
+ * request was answered 503. So every charge writes a row of its own id in the same transaction as
+ * the usage it adds, and a request that gives up cancels that id (cancelCharges): whichever reaches
+ * the server first, the two serialise on the id's primary key.
  * - the cancellation first: it leaves a cancelled row; the charge finds the id taken and grants 0;
  * - the charge first (or still running: the cancellation waits for its commit): the cancellation
  *   marks the row cancelled and takes the granted amount back out of the usage, once (a second
  *   cancellation of the same id finds it cancelled and does nothing).
  * Rows older than KEEP are pruned: long after any late statement could still arrive.
+ *
+ * The same statement reads the keys revision (key-cache.ts), so a turn's charge and its revision
+ * read are one round trip: given the revision its caller authenticated under, a charge made after
+ * the keys changed grants nothing and says so (`keysRevision` differs), and the caller checks its
+ * keys again before it charges anew.
  */
+
 const DDL = `
 CREATE TABLE IF NOT EXISTS quota_charges (
   id          TEXT PRIMARY KEY,
@@ -23,11 +29,24 @@ CREATE TABLE IF NOT EXISTS quota_charges (
   created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS quota_charges_created ON quota_charges (created_at);
-CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, OUT o_granted bigint, OUT o_used bigint)
+-- Earlier versions created a five-argument charge_quota; it stays for their processes during an
+-- upgrade (a different argument list is another function to PostgreSQL).
+CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, p_revision bigint,
+  OUT o_granted bigint, OUT o_used bigint, OUT o_revision bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_before bigint;
 BEGIN
+  -- Read first, in this statement's own snapshot: a revocation committed before the charge was
+  -- sent is seen here.
+  SELECT r.value INTO o_revision FROM revisions r WHERE r.name = 'keys';
+  IF p_revision IS NOT NULL AND o_revision IS DISTINCT FROM p_revision THEN
+    -- The keys changed since the caller authenticated: nothing is charged and no id is kept (the
+    -- caller charges again, under a new id, once its key is checked).
+    o_granted := 0;
+    o_used := 0;
+    RETURN;
+  END IF;
   INSERT INTO quota_charges (id, account_id, month) VALUES (p_id, p_account, p_month) ON CONFLICT (id) DO NOTHING;
   IF NOT FOUND THEN
     -- Cancelled before it ran: it counts nothing.
@@ -73,9 +92,21 @@ const LEDGER_LOCK = 0x5175_6f74; // "Quot"
 const KEEP = '10 minutes';
 const PRUNE_EVERY_MS = 60_000;
 
+export interface LedgerCharge {
+  granted: number;
+  /** The month's usage after the charge (0 when it was refused for a moved revision). */
+  used: number;
+  /** The keys revision the statement read before charging, when one was given to check. */
+  keysRevision?: number;
+}
+
 export interface QuotaLedger {
-  /** Grants up to `wanted` under `limit` as charge `id` (one round trip); what was granted and the usage after. */
-  charge(id: string, accountId: string, month: string, limit: number, wanted: number): Promise<{ granted: number; used: number }>;
+  /**
+   * Grants up to `wanted` under `limit` as charge `id` (one round trip); what was granted and the
+   * usage after. With `keysRevision`, also the keys revision the statement read: one that has moved
+   * from it grants nothing and keeps no id.
+   */
+  charge(id: string, accountId: string, month: string, limit: number, wanted: number, keysRevision?: number): Promise<LedgerCharge>;
   /** Cancels these charges (idempotent): what they granted is taken back; one not run yet will grant nothing. */
   cancel(ids: readonly string[]): Promise<void>;
 }
@@ -83,6 +114,7 @@ export interface QuotaLedger {
 export function quotaLedger(pool: pg.Pool): QuotaLedger {
   let ready: Promise<void> | undefined;
   let prunedAt = 0;
+  // Created on first use, not by a migration: the schema versions stay those of the accounts.
   const ensure = () =>
     (ready ??= (async () => {
       const client = await pool.connect();
@@ -100,6 +132,7 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
       ready = undefined;
       throw error;
     }));
+  let created = false;
   const prune = () => {
     const now = Date.now();
     if (now - prunedAt < PRUNE_EVERY_MS) return;
@@ -107,12 +140,23 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
     pool.query(`DELETE FROM quota_charges WHERE created_at < now() - interval '${KEEP}'`).catch(() => undefined);
   };
   return {
-    async charge(id, accountId, month, limit, wanted) {
-      await ensure();
+    async charge(id, accountId, month, limit, wanted, keysRevision) {
+      // Once created, no promise more per charge.
+      if (!created) {
+        await ensure();
+        created = true;
+      }
       prune();
       // Named: parsed and planned once per connection, then only bound and executed.
-      const { rows } = await pool.query<{ o_granted: string; o_used: string }>({ name: 'charge_quota', text: 'SELECT o_granted, o_used FROM charge_quota($1, $2, $3, $4, $5)', values: [id, accountId, month, wanted, limit] });
-      return { granted: Number(rows[0]!.o_granted), used: Number(rows[0]!.o_used) };
+      const { rows } = await pool.query<{ o_granted: string; o_used: string; o_revision: string }>({
+        name: 'charge_quota',
+        text: 'SELECT o_granted, o_used, o_revision FROM charge_quota($1, $2, $3, $4, $5, $6)',
+        values: [id, accountId, month, wanted, limit, keysRevision ?? null],
+      });
+      const row = rows[0]!;
+      if (keysRevision === undefined) return { granted: Number(row.o_granted), used: Number(row.o_used) };
+      if (row.o_revision === null) throw new Error('the keys revision is missing (migrations not applied)');
+      return { granted: Number(row.o_granted), used: Number(row.o_used), keysRevision: Number(row.o_revision) };
     },
     async cancel(ids) {
       if (ids.length === 0) return;

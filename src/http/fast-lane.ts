@@ -79,12 +79,13 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const known = new KnownTargets();
   const bucketOf = socketBuckets(options.trust);
   const writer = createLaneWriter(options);
-  const contextOf = (req: IncomingMessage) =>
-    new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req) });
+  // REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
+  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
+    new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req), confirmsBeforeAnswer });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, params: Record<string, string>, query: string, started: number) => {
-    const context = contextOf(req);
+    const context = contextOf(req, true);
     let parts: ResponseParts;
     try {
       const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
@@ -119,7 +120,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
   const serveKnown = async (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, built: PrebuiltAnswer, started: number) => {
-    const context = contextOf(req);
+    const context = contextOf(req, true);
     let parts: ResponseParts;
     try {
       await admitCaller(endpoint.route, context, options.spendRateLimit);

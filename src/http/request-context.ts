@@ -45,6 +45,8 @@ export function useRequestContext(contextServices: RequestContextServices, trust
 export function requestContextServices(services: AppServices): RequestContextServices {
   return {
     authenticate: services.authenticate,
+    ...(services.unconfirmedPrincipal ? { unconfirmedPrincipal: services.unconfirmedPrincipal } : {}),
+    keysRevision: services.keysRevision,
     loadPublications: (dates) => services.rates.loadPublications(dates),
     quotaState: services.quota.state,
   };

@@ -32,6 +32,10 @@ export function limitHeaders(
   clock: () => Date,
   has: (lowerCaseName: string) => boolean,
 ): Record<string, string> | Promise<Record<string, string>> {
+  // A key taken from the cache unconfirmed (the fast lane's REST answers) is confirmed before its
+  // answer goes: a revoked key's answer becomes UNAUTHORIZED (thrown to the edge, which answers it).
+  const confirming = context.confirmKey();
+  if (confirming) return confirming.then(() => limitHeaders(context, quota, clock, has));
   if (context.principal && !context.quota) return quota.state(context.principal.account).then((state) => limitFields(context, state, clock, has));
   return limitFields(context, context.quota, clock, has);
 }

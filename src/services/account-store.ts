@@ -113,8 +113,24 @@ export interface AccountStore {
    * atomic step: what many requests of one account ask for in one event-loop turn is written at once
    * (group commit). Committed when the promise resolves. NOT_FOUND for an unknown account. With a
    * `chargeId`, the charge can be cancelled later (cancelCharges) when its outcome stayed unknown.
+   * A store with `chargesReadKeysRevision` also returns the keys revision, read by the same
+   * statement, and, given `keysRevision` (the one its caller authenticated under), charges nothing
+   * when the revision has moved from it.
    */
-  consumeQuotaUpTo(accountId: string, month: string, limit: number, wanted: number, chargeId?: string): Promise<{ granted: number; used: number }>;
+  consumeQuotaUpTo(
+    accountId: string,
+    month: string,
+    limit: number,
+    wanted: number,
+    chargeId?: string,
+    keysRevision?: number,
+  ): Promise<{ granted: number; used: number; keysRevision?: number }>;
+  /**
+   * True when consumeQuotaUpTo reads the keys revision in its own statement (PostgreSQL): a
+   * request authenticated from the key cache can then skip the turn's revision read and let its
+   * charge check the revision (key-cache.ts). Absent where a revision read costs no round trip.
+   */
+  readonly chargesReadKeysRevision?: boolean;
   /**
    * Where a charge's outcome can be unknown to its caller (a network between them: PostgreSQL),
    * `chargeId` names it and this cancels charges by their ids, idempotently: what a cancelled charge

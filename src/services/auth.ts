@@ -55,6 +55,20 @@ export async function authenticate(
   return { account: found.account, keyId: found.key.id };
 }
 
+/**
+ * The principal of a key the cache found active in its last revision, without reading the revision
+ * (KeyCache.unconfirmedToken): undefined for anything else, which `authenticate` then checks in
+ * full. The caller holds the answer until a statement sent after this call found `revision`
+ * unchanged.
+ */
+export function unconfirmedPrincipal(authorization: string | null | undefined, cache: KeyCache, apiEnv: 'development' | 'production'): { principal: Principal; revision: number } | undefined {
+  if (!authorization || authorization.length > MAX_HEADER_LENGTH) return undefined;
+  const parts = authorization.trim().split(/ +/);
+  if (parts.length !== 2 || parts[0]!.toLowerCase() !== 'bearer' || !parts[1]!.startsWith(`msr_${keyEnvFor(apiEnv)}_`)) return undefined;
+  const hit = cache.unconfirmedToken(parts[1]!);
+  return hit && { principal: { account: hit.found.account, keyId: hit.found.key.id }, revision: hit.revision };
+}
+
 function invalidKey(message: string): ApiError {
   return new ApiError('UNAUTHORIZED', message, { challenge: { realm: KEY_REALM, invalid: true } });
 }

@@ -7,7 +7,7 @@ import { quotaExceeded, type QuotaState } from '../domain/quota';
 import type { Principal } from './auth';
 import type { Currency, PublicationLoader } from './currency';
 import { convertExpression, isPlainRequest, type ExpressionConversionAnswer } from './expressions';
-import type { QuotaMeter } from './quota';
+import type { Charge, QuotaMeter } from './quota';
 import type { RatesReader } from './rates';
 
 /**
@@ -29,6 +29,15 @@ export interface Caller {
   allowance: number | undefined;
   /** Receives each charge: the conversions it counted and the quota state after it (X-Quota-* headers, GraphQL's cost extensions). */
   reportCharge(granted: number, state: QuotaState): void;
+  /**
+   * The keys revision the principal was found active in, not confirmed since (RequestContext): the
+   * charge checks it in its own statement. Undefined when the key was checked in full.
+   */
+  keysRevision?: number | undefined;
+  /** The key checked again in full after its charge found the keys changed; UNAUTHORIZED when revoked. */
+  recheckKey?(): Promise<Principal>;
+  /** The charge found `revision` unchanged: the key stands. */
+  keyConfirmed?(revision: number): void;
 }
 
 /** A failed item keeps its ApiError (and the request's id): the edge renders it as the contract's error object. */
@@ -71,12 +80,37 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
    */
   const charged = async <T>(convert: () => Promise<T>, caller: Caller): Promise<T> => {
     if (caller.allowance === 0) throw quota.refusal(caller.principal.account);
-    const result = await convert();
+    let result = await convert();
     // The state the charge read is reported on a refusal too: the headers need no second read.
-    const { granted, state } = await quota.chargeUpTo(caller.principal.account, 1);
+    let charge = await quota.chargeUpTo(caller.principal.account, 1, caller.keysRevision);
+    if (charge.stale) {
+      charge = await chargeChecked(caller, 1, async () => {
+        result = await convert();
+        return 1;
+      });
+    } else if (caller.keysRevision !== undefined) caller.keyConfirmed?.(caller.keysRevision);
+    const { granted, state } = charge;
     caller.reportCharge(granted, state);
     if (granted === 0) throw quotaExceeded(clock(), state.limit);
     return result;
+  };
+
+  /**
+   * After a charge that found the keys changed since the caller's key was taken unconfirmed (it
+   * charged nothing): the key is checked again in full (revoked: the request fails UNAUTHORIZED,
+   * uncharged); still active under another account or plan, the work is done again under it
+   * (`redo`, answering what it now wants charged); then `wanted` is charged again.
+   */
+  const chargeChecked = async (caller: Caller, wanted: number, redo: () => Promise<number>): Promise<Charge> => {
+    for (;;) {
+      const before = caller.principal.account;
+      caller.principal = await caller.recheckKey!();
+      if (caller.principal.account.id !== before.id || caller.principal.account.plan !== before.plan) wanted = await redo();
+      if (wanted === 0) return { granted: 0, state: await quota.state(caller.principal.account) };
+      // Checked in full now: this charge checks no revision, so it cannot be stale.
+      const charge = await quota.chargeUpTo(caller.principal.account, wanted);
+      if (!charge.stale) return charge;
+    }
   };
 
   /**
@@ -104,11 +138,21 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
     }
   };
 
-  /** One conversion of quota per successful item, in order; items past the quota fail QUOTA_EXCEEDED. */
-  const chargeBatch = async (results: BatchEntry[], caller: Caller): Promise<void> => {
+  /**
+   * One conversion of quota per successful item, in order; items past the quota fail QUOTA_EXCEEDED.
+   * The results are the batch's; `redo` converts it again (the key's plan changed under it).
+   */
+  const chargeBatch = async (results: BatchEntry[], caller: Caller, redo: () => Promise<BatchEntry[]>): Promise<BatchEntry[]> => {
     const successes = results.filter((r) => r.ok).length;
-    if (successes === 0) return;
-    const { granted, state } = await quota.chargeUpTo(caller.principal.account, successes);
+    if (successes === 0) return results;
+    let charge = await quota.chargeUpTo(caller.principal.account, successes, caller.keysRevision);
+    if (charge.stale) {
+      charge = await chargeChecked(caller, successes, async () => {
+        results = await redo();
+        return results.filter((r) => r.ok).length;
+      });
+    } else if (caller.keysRevision !== undefined) caller.keyConfirmed?.(caller.keysRevision);
+    const { granted, state } = charge;
     caller.reportCharge(granted, state);
     let seen = 0;
     results.forEach((entry, i) => {
@@ -116,6 +160,7 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
         results[i] = { ok: false, error: quotaExceeded(clock(), state.limit), requestId: caller.requestId };
       }
     });
+    return results;
   };
 
   /**
@@ -153,8 +198,7 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
     units: (args, caller) => charged(() => units(args, caller), caller),
     currency: (args, caller) => charged(() => currencyConversion(args, caller), caller),
     async batch(items, caller) {
-      const results = await convertWithin(items, caller);
-      await chargeBatch(results, caller);
+      const results = await chargeBatch(await convertWithin(items, caller), caller, () => convertWithin(items, caller));
       const succeeded = results.filter((r) => r.ok).length;
       return { results, succeeded, failed: results.length - succeeded };
     },

@@ -4,7 +4,8 @@ import type { Principal } from './auth';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createAccounts, type Accounts } from './accounts';
-import { authenticate } from './auth';
+import { authenticate, unconfirmedPrincipal } from './auth';
+import { ApiError } from '../domain/errors';
 import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
@@ -31,6 +32,13 @@ export interface AppServices {
   readonly keyUse: KeyUseRecorder;
   /** Checks an Authorization header; throws UNAUTHORIZED. */
   authenticate(authorization: string | null): Promise<Principal>;
+  /**
+   * Where a charge reads the keys revision in its own statement (PostgreSQL): the principal of a
+   * key the cache found active, without reading the revision now (RequestContext confirms it).
+   */
+  unconfirmedPrincipal?(authorization: string | null): { principal: Principal; revision: number } | undefined;
+  /** Reads the keys revision (once per turn, shared with the key cache's lookups). */
+  keysRevision(): Promise<number>;
   health(): HealthReport;
 }
 
@@ -61,14 +69,15 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
   const facts = historyFacts(rates);
   precomputeOnRevision(rates, facts);
   const currency = createCurrency(rates, clock, facts);
+  const keys = createKeyCache(store);
   const quota = createQuotaMeter(
     store,
     clock,
     (account, count) => metrics?.quotaRefused(account.plan, count),
     // Retried until the database answers; the outage itself is logged once by the store.
     (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
+    (revision) => keys.observe(revision),
   );
-  const keys = createKeyCache(store);
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
     config,
@@ -94,6 +103,22 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
       keyUse.note(principal.keyId);
       return principal;
     },
+    ...(store.chargesReadKeysRevision
+      ? {
+          unconfirmedPrincipal: (authorization: string | null) => {
+            const hit = unconfirmedPrincipal(authorization, keys, config.apiEnv);
+            if (hit) keyUse.note(hit.principal.keyId);
+            return hit;
+          },
+        }
+      : {}),
+    // While the database is known to be away, fail at once (503) rather than spend another deadline.
+    keysRevision: () => (store.knownUnreachable?.() ? Promise.reject(databaseAway()) : keys.confirm()),
     health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
   };
+}
+
+/** What a read refused while the database is away answers (the store's own faults say the same). */
+function databaseAway(): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'The account database is unavailable; try again shortly.', { retryAfterSeconds: 5 });
 }

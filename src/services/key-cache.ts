@@ -13,6 +13,16 @@ export interface KeyCache extends KeyLookup {
    * before is answered only after this turn's revision check, as every lookup.
    */
   knownToken(token: string): Promise<NonNullable<Found> | undefined> | undefined;
+  /**
+   * The active key whose exact text is `token` as of the last revision this cache read, without
+   * reading it now, and that revision: the caller must not answer before a statement sent after
+   * this call has found the revision unchanged (a charge that checks it, or `confirm`).
+   */
+  unconfirmedToken(token: string): { found: NonNullable<Found>; revision: number } | undefined;
+  /** Reads the revision now (once per turn, shared with the lookups), and answers it. */
+  confirm(): Promise<number>;
+  /** A keys revision some statement read (a charge): a moved one empties the cache. */
+  observe(revision: number): void;
 }
 
 /** More distinct keys than a server sees in one revision: past it the cache starts again. */
@@ -56,6 +66,17 @@ export function createKeyCache(store: KeyLookup & Pick<AccountStore, 'keysRevisi
   };
 
   return {
+    unconfirmedToken(token) {
+      const found = revision === undefined ? undefined : byHash.get(hashApiKey(token));
+      return found && { found, revision: revision! };
+    },
+    confirm: () => checkRevision().then(() => revision!),
+    observe(current) {
+      // Revisions only grow: an older one a slower statement read changes nothing.
+      if (revision !== undefined && current <= revision) return;
+      clear();
+      revision = current;
+    },
     knownToken(token) {
       const hash = hashApiKey(token);
       if (!byHash.has(hash)) return undefined;

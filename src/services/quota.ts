@@ -5,9 +5,22 @@ import { ApiError } from '../domain/errors';
 import { currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
 import { PLANS } from '../domain/plans';
 
+/** A charge's outcome: `stale` when nothing was charged because the keys revision had moved (then `state` means nothing). */
+export interface Charge {
+  granted: number;
+  state: QuotaState;
+  stale?: true;
+}
+
 export interface QuotaMeter {
-  /** Counts up to `wanted` conversions, atomically (fewer when the quota runs out); returns how many were granted and the state after. */
-  chargeUpTo(account: Account, wanted: number): Promise<{ granted: number; state: QuotaState }>;
+  /**
+   * Counts up to `wanted` conversions, atomically (fewer when the quota runs out); returns how many
+   * were granted and the state after. With `keysRevision` (the keys revision the caller's key was
+   * found active in, not read since: RequestContext), a store that reads the revision in the
+   * charge's statement (AccountStore.chargesReadKeysRevision) charges nothing if it has moved and
+   * the answer says `stale`: the caller checks its key again and charges anew.
+   */
+  chargeUpTo(account: Account, wanted: number, keysRevision?: number): Promise<Charge>;
   /** The account's quota this month, counting nothing (for the headers of calls that cost none). */
   state(account: Account): Promise<QuotaState>;
   /** QUOTA_EXCEEDED for this account, without counting or reading anything. */
@@ -30,22 +43,37 @@ export function createQuotaMeter(
   clock: () => Date,
   onRefused?: (account: Account, count: number) => void,
   onCancelError?: (error: unknown) => void,
+  /** Each keys revision a charge's statement read (the key cache empties itself when it moved). */
+  onKeysRevision?: (revision: number) => void,
 ): QuotaMeter {
   const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
   const cancellations = createChargeCancellations(store, onCancelError);
 
   interface Waiter {
     wanted: number;
-    resolve(result: { granted: number; state: QuotaState }): void;
+    resolve(result: Charge): void;
     reject(error: unknown): void;
   }
-  let pending = new Map<string, { account: Account; wanted: number; waiters: Waiter[] }>();
+  interface Group {
+    account: Account;
+    keysRevision: number | undefined;
+    wanted: number;
+    waiters: Waiter[];
+  }
+  /** By account, and by the keys revision checked (requests of one turn almost always share it). */
+  let pending = new Map<string, Group>();
+  const checksRevision = store.chargesReadKeysRevision === true;
 
-  const commit = async (account: Account, month: string, wanted: number, waiters: readonly Waiter[]) => {
+  const commit = async ({ account, keysRevision, wanted, waiters }: Group, month: string) => {
     const chargeId = store.cancelCharges ? randomUUID() : undefined;
     try {
       const limit = limitOf(account);
-      const { granted, used } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId);
+      const { granted, used, keysRevision: current } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision);
+      if (current !== undefined) onKeysRevision?.(current);
+      if (keysRevision !== undefined && current !== keysRevision) {
+        for (const waiter of waiters) waiter.resolve({ granted: 0, state: { limit, used }, stale: true });
+        return;
+      }
       let left = granted;
       for (const waiter of waiters) {
         const share = Math.min(waiter.wanted, left);
@@ -63,18 +91,21 @@ export function createQuotaMeter(
     const groups = pending;
     pending = new Map();
     const month = currentMonth(clock());
-    for (const group of groups.values()) void commit(group.account, month, group.wanted, group.waiters);
+    for (const group of groups.values()) void commit(group, month);
   };
 
-  const chargeUpTo = (account: Account, wanted: number) =>
-    new Promise<{ granted: number; state: QuotaState }>((resolve, reject) => {
+  const chargeUpTo = (account: Account, wanted: number, revision?: number) =>
+    new Promise<Charge>((resolve, reject) => {
       if (pending.size === 0) setImmediate(flush);
-      const group = pending.get(account.id);
+      // A store that cannot check the revision is never given one: its callers read it themselves.
+      const keysRevision = checksRevision ? revision : undefined;
+      const name = keysRevision === undefined ? account.id : `${account.id} ${keysRevision}`;
+      const group = pending.get(name);
       if (group) {
         group.wanted += wanted;
         group.waiters.push({ wanted, resolve, reject });
       } else {
-        pending.set(account.id, { account, wanted, waiters: [{ wanted, resolve, reject }] });
+        pending.set(name, { account, keysRevision, wanted, waiters: [{ wanted, resolve, reject }] });
       }
     });
 

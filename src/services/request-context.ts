@@ -11,6 +11,14 @@ import type { PublicationLoader } from './currency';
 /** What a request context needs from the services; app.ts wires them, tests may pass their own. */
 export interface RequestContextServices {
   authenticate(authorization: string | null): Promise<Principal>;
+  /**
+   * The principal of a key the key cache found active, without this turn's revision read, and the
+   * revision it was found in (auth.ts unconfirmedPrincipal); undefined when the key must be checked
+   * in full. Absent where a revision read costs no round trip.
+   */
+  unconfirmedPrincipal?(authorization: string | null): { principal: Principal; revision: number } | undefined;
+  /** Reads the keys revision (once per turn, shared): what `confirmKey` compares with. */
+  keysRevision?(): Promise<number>;
   loadPublications(dates: readonly string[]): Promise<(Publication | undefined)[]>;
   /** The account's quota this month, counting nothing. */
   quotaState(account: Account): Promise<QuotaState>;
@@ -21,6 +29,12 @@ export interface RequestContextInit {
   authorization: string | null;
   /** The caller's per-IP rate-limit bucket, computed on first use (TRUST_PROXY decides the address). */
   clientBucket: () => string;
+  /**
+   * The edge holds every answer until confirmKey() has settled (the fast lane's REST answers do,
+   * in limitHeaders): the key may then be taken from the key cache unconfirmed, and its charge's
+   * statement (or a revision read at the answer) confirms it.
+   */
+  confirmsBeforeAnswer?: boolean;
 }
 
 /** One conversion field of a document, in document order, and how many conversions it asks for. */
@@ -62,6 +76,12 @@ export class RequestContext {
   /** The code of the error this request was answered with (a GraphQL result's first error), for its access-log line. */
   errorCode: string | undefined;
 
+  /**
+   * The keys revision the principal was found active in, while no statement sent since has found it
+   * unchanged; undefined once confirmed, or when the key was checked in full.
+   */
+  unconfirmedRevision: number | undefined;
+
   private authenticating: Promise<Principal> | undefined;
   private bucket: string | undefined;
   private loader: PublicationLoader | undefined;
@@ -74,8 +94,59 @@ export class RequestContext {
 
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
   authenticate(): Promise<Principal> {
-    this.authenticating ??= this.services.authenticate(this.init.authorization).then((principal) => (this.principal = principal));
+    if (this.authenticating) return this.authenticating;
+    const quick = this.init.confirmsBeforeAnswer ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
+    if (quick) {
+      this.principal = quick.principal;
+      this.unconfirmedRevision = quick.revision;
+      this.authenticating = Promise.resolve(quick.principal);
+    } else {
+      this.authenticating = this.checkKey();
+    }
     return this.authenticating;
+  }
+
+  /** The key checked in full, after this turn's revision read (UNAUTHORIZED when it is no longer active). */
+  private checkKey(): Promise<Principal> {
+    return this.services.authenticate(this.init.authorization).then((principal) => {
+      this.principal = principal;
+      this.unconfirmedRevision = undefined;
+      return principal;
+    });
+  }
+
+  /**
+   * The keys changed after the key was taken unconfirmed (its charge found the revision moved):
+   * checks it again in full; rejects with UNAUTHORIZED when it was revoked.
+   */
+  recheckKey(): Promise<Principal> {
+    // Until the check answers, the request has no principal (as before its first authentication),
+    // and nothing is left to confirm: the check reads the revision itself.
+    this.principal = undefined;
+    this.unconfirmedRevision = undefined;
+    this.authenticating = this.checkKey();
+    return this.authenticating;
+  }
+
+  /** A statement sent after the key was taken found `revision` unchanged: the key stands. */
+  keyConfirmed(revision: number): void {
+    if (revision === this.unconfirmedRevision) this.unconfirmedRevision = undefined;
+  }
+
+  /**
+   * Undefined when nothing is left to confirm; else reads the keys revision and, when it has moved,
+   * checks the key again (rejecting with UNAUTHORIZED when it was revoked). The edge calls it before
+   * it answers (confirmsBeforeAnswer).
+   */
+  confirmKey(): Promise<void> | undefined {
+    const revision = this.unconfirmedRevision;
+    // An answer that says the database is away is what a full check would answer now too.
+    if (revision === undefined || this.errorCode === 'SERVICE_UNAVAILABLE') return undefined;
+    if (!this.services.keysRevision) return this.recheckKey().then(() => undefined);
+    return this.services.keysRevision().then(async (current) => {
+      if (current === revision) this.keyConfirmed(revision);
+      else await this.recheckKey();
+    });
   }
 
   /** Whether the request carries an Authorization header at all (valid or not). */
@@ -95,10 +166,18 @@ export class RequestContext {
   }
 
   /** What a conversion field needs: the key, this request's loader, and how much it may compute. */
-  async caller(responseKey?: string): Promise<Caller> {
-    const principal = await this.authenticate();
+  caller(responseKey?: string): Caller | Promise<Caller> {
+    // Authenticated already (the REST edge did it): no promise more.
+    if (this.principal) return this.callerOf(this.principal, responseKey);
+    return this.authenticate().then((principal) => this.callerOf(principal, responseKey));
+  }
+
+  private callerOf(principal: Principal, responseKey: string | undefined): Caller {
     return {
       principal,
+      keysRevision: this.unconfirmedRevision,
+      recheckKey: () => this.recheckKey(),
+      keyConfirmed: (revision) => this.keyConfirmed(revision),
       requestId: this.requestId,
       publications: this.publications,
       allowance: responseKey === undefined ? undefined : this.allowances?.get(responseKey),

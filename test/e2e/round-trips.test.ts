@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config';
 import { migrateDatabase, openStore } from '../../src/data/open-store';
 import { parseTrustProxy } from '../../src/domain/client-ip';
 import { keyEnvFor } from '../../src/domain/keys';
+import { PLANS } from '../../src/domain/plans';
 import { createHttpServer } from '../../src/http/node-server';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
@@ -165,6 +166,9 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     // request more (a revision read or a key lookup each) would pass the bound.
     expect(result.sqlPerRequest, result.sql.slice(0, 20).join('\n')).toBeLessThanOrEqual(0.6);
     expect(result.sqlPerRequest).toBeGreaterThan(0);
+    // One statement per turn: the charge reads the keys revision itself, so a turn whose requests
+    // all charge sends no revision read of its own (nor any other statement).
+    expect(result.sql.filter((sql) => !sql.includes('charge_quota')), result.sql.slice(0, 20).join('\n')).toEqual([]);
     expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(REDIS_ONE_KEY);
     expect(result.redisPerRequest).toBeGreaterThan(0);
     process.stdout.write(`round trips, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
@@ -178,9 +182,56 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     process.stdout.write(`round trips, GraphQL, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
   });
 
+  const month = () => new Date().toISOString().slice(0, 7);
+  const get = async (target: string, key: string) => {
+    const response = await fetch(base + target, { headers: { authorization: `Bearer ${key}` } });
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  };
+
+  it('a key revoked after it was cached: the next convert is refused 401 and charges nothing', async () => {
+    const account = await store.createAccount({ plan: 'business' });
+    const created = await store.createKey(account.id, keyEnvFor(apiEnv));
+    expect((await get(CONVERT, created.key)).status).toBe(200);
+    const used = await store.monthlyUsage(account.id, month());
+    // Another process's revocation: this server's key cache is not told, only the revision moves.
+    await store.revokeKey(created.record.id);
+    const refused = await get(CONVERT, created.key);
+    expect(refused.status, refused.body).toBe(401);
+    expect(JSON.parse(refused.body).error.code).toBe('UNAUTHORIZED');
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(await store.monthlyUsage(account.id, month())).toBe(used);
+  });
+
+  it('a key revoked after it was cached: an answer that charges nothing (a bad input) is refused 401 too', async () => {
+    const account = await store.createAccount({ plan: 'business' });
+    const created = await store.createKey(account.id, keyEnvFor(apiEnv));
+    expect((await get(CONVERT, created.key)).status).toBe(200);
+    const bad = '/v1/convert?value=twelve&from=inch&to=centimeter';
+    expect((await get(bad, created.key)).status).toBe(400);
+    await store.revokeKey(created.record.id);
+    const refused = await get(bad, created.key);
+    expect(refused.status, refused.body).toBe(401);
+  });
+
+  it("a plan changed after the key was cached: the next convert is charged and answered under the new plan", async () => {
+    const email = `rt-${randomBytes(4).toString('hex')}@example.com`;
+    const account = await store.createAccount({ email, plan: 'free' });
+    const created = await store.createKey(account.id, keyEnvFor(apiEnv));
+    const first = await get(CONVERT, created.key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-quota-limit')).toBe(String(PLANS.free.monthlyQuota));
+    await store.setPlan(email, 'business');
+    const next = await get(CONVERT, created.key);
+    expect(next.status, next.body).toBe(200);
+    expect(next.headers.get('x-quota-limit')).toBe(String(PLANS.business.monthlyQuota));
+    expect(next.headers.get('x-quota-remaining')).toBe(String(PLANS.business.monthlyQuota - 2));
+    expect(await store.monthlyUsage(account.id, month())).toBe(2);
+  });
+
   it('a key per client: a charge per account and turn, at most one Redis command per request', async () => {
     const result = await measure(await newKeys(CLIENTS));
     expect(result.sqlPerRequest, result.sql.slice(0, 20).join('\n')).toBeLessThanOrEqual(1.6);
+    expect(result.sql.filter((sql) => !sql.includes('charge_quota')), result.sql.slice(0, 20).join('\n')).toEqual([]);
     expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(1);
     process.stdout.write(`round trips, ${CLIENTS} keys: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
   });
