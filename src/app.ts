@@ -16,7 +16,7 @@ import { buildOpenApiDocument } from './http/openapi';
 import { Endpoints } from './http/endpoint';
 import { createFastLane, type FastLane } from './http/fast-lane';
 import { GRAPHQL_PATH } from './http/graphql-lane';
-import { graphQLContextFactory, requestContextOf, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
+import { graphQLContextFactory, requestContextOf, requestContexts, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
 import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
@@ -80,7 +80,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     },
   });
   const executable = rateLimits.transformer(schema);
-  const contextServices = requestContextServices(services);
+  /** Each request's context, built the same way by the fast lane and the Yoga path. */
+  const contextOf = requestContexts(requestContextServices(services), trust);
   /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
   const spendOne = async (kind: 'public' | 'key', context: RequestContext) => {
     try {
@@ -120,7 +121,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     plugins: [
       // First, so that its onResponse sets the headers before any later hook copies the response.
       useSecurityHeaders(),
-      useRequestContext(contextServices, trust),
+      useRequestContext(contextOf),
       useLimitHeaders(services.quota, clock),
       useGraphiQL({
         enabled: config.graphiql,
@@ -160,7 +161,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     ],
   });
   const fastLane = config.restFastLane
-    ? createFastLane({ schema, endpoints, services, contextServices, spendRateLimit, trust, log: logger, clock, metrics, yoga })
+    ? createFastLane({ schema, endpoints, services, contextOf, spendRateLimit, log: logger, clock, metrics, yoga })
     : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!fastLane?.(req, res)) void yoga(req, res);

@@ -94,6 +94,15 @@ export async function readRouteBody(
   return { text, value: parseJsonBody(text) };
 }
 
+/**
+ * The headers every answer on a route's path carries whatever its status, set the same way by both
+ * executions: CORS on a shared path, then the request id.
+ */
+export function stampAnswer(set: (name: string, value: string) => void, cors: Readonly<Record<string, string>> | undefined, requestId: string): void {
+  if (cors) for (const name of Object.keys(cors)) set(name, cors[name]!);
+  set('x-request-id', requestId);
+}
+
 /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
 export async function admitCaller(route: RestRoute, context: RequestContext, spendRateLimit: (kind: Access, context: RequestContext) => Promise<void>): Promise<void> {
   if (route.access === 'key') await context.authenticate();

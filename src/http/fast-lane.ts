@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -9,14 +8,13 @@ import { conversionsAsked, policyOf } from '../graphql/field-policy';
 import { directResolver } from '../graphql/direct-resolver';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
-import { RequestContext, type RequestContextServices } from '../services/request-context';
+import type { RequestContext } from '../services/request-context';
 import { readNodeBody, readNodeBytes } from './body';
 import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type Endpoints } from './endpoint';
 import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
 import { createLaneWriter, GRAPHQL_LABEL, type LaneWriter } from './lane-writer';
-import type { ServerContext } from './request-context';
+import type { RequestOrigin, ServerContext } from './request-context';
 import { withErrorCodes } from './use-error-codes';
-import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 import { toGraphQLError } from './errors';
 import { negotiatedParts, negotiates } from './answer-formats';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
@@ -35,10 +33,10 @@ export interface FastLaneOptions {
   /** The route table compiled once (shared with the REST edge in front of SOFA), its fields this schema's. */
   endpoints: Endpoints;
   services: AppServices;
-  contextServices: RequestContextServices;
+  /** Each request's context, built as the Yoga path builds it (request-context.ts). */
+  contextOf(origin: RequestOrigin): RequestContext;
   /** Spends one request of the caller's rate limit, as the REST edge does (throws RATE_LIMIT_EXCEEDED). */
   spendRateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
-  trust: TrustProxy;
   log: Logger;
   clock: () => Date;
   /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the lane). */
@@ -77,11 +75,10 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   const execute = directExecution(options.schema);
   const prebuilt = new PrebuiltAnswers();
   const known = new KnownTargets();
-  const bucketOf = socketBuckets(options.trust);
   const writer = createLaneWriter(options);
   // REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
   const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
-    new RequestContext(options.contextServices, { authorization: req.headers.authorization ?? null, clientBucket: () => bucketOf(req), confirmsBeforeAnswer });
+    options.contextOf({ authorization: req.headers.authorization ?? null, forwardedFor: headerText(req.headers['x-forwarded-for']), socket: req.socket, confirmsBeforeAnswer });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, params: Record<string, string>, query: string, started: number) => {
@@ -233,22 +230,6 @@ class KnownTargets {
     if (this.targets.size >= MAX_KNOWN_TARGETS) this.targets.clear();
     this.targets.set(target, { kind: 'known', endpoint, answer });
   }
-}
-
-/** The client's rate-limit bucket; a keep-alive connection's is computed once per socket (without X-Forwarded-For). */
-function socketBuckets(trust: TrustProxy): (req: IncomingMessage) => string {
-  const buckets = new WeakMap<Socket, string>();
-  return (req) => {
-    const forwarded = headerText(req.headers['x-forwarded-for']);
-    const address = req.socket.remoteAddress ?? '127.0.0.1';
-    if (forwarded !== null) return rateLimitBucket(clientIp(address, forwarded, trust));
-    let bucket = buckets.get(req.socket);
-    if (bucket === undefined) {
-      bucket = rateLimitBucket(clientIp(address, null, trust));
-      if (req.socket.remoteAddress !== undefined) buckets.set(req.socket, bucket);
-    }
-    return bucket;
-  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import type { Endpoint } from './endpoint';
+import { stampAnswer, type Endpoint } from './endpoint';
 import { restErrorParts, toApiError } from './errors';
 import type { ResponseParts } from './rest-response';
 import { GRAPHQL_PATH } from './graphql-lane';
@@ -110,6 +110,5 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
 /** The headers every answer of the lane carries, whatever its status: security, CORS on a shared route, the request id. */
 function stamp(headers: Record<string, string>, endpoint: Endpoint | undefined, context: RequestContext): void {
   Object.assign(headers, API_SECURITY_HEADERS);
-  if (endpoint) Object.assign(headers, endpoint.cors);
-  headers['x-request-id'] = context.requestId;
+  stampAnswer((name, value) => (headers[name] = value), endpoint?.cors, context.requestId);
 }

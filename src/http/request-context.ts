@@ -21,18 +21,49 @@ export function requestContextOf(serverContext: object): RequestContext {
   return context;
 }
 
+/** Where a request came from, as both paths read it: the socket node:http gives (absent in-process) and two headers. */
+export interface RequestOrigin {
+  authorization: string | null;
+  forwardedFor: string | null;
+  socket: { readonly remoteAddress?: string | undefined } | undefined;
+  /** The answer confirms a key taken from the cache unconfirmed before it goes (the fast lane's REST answers, in limitHeaders). */
+  confirmsBeforeAnswer?: boolean;
+}
+
 /**
- * Builds the request's context before anything else runs, in one place for every request. Yoga hands
- * its context factory a copy of the server context, so the context must exist before that copy is
- * made: then the REST edge, the resolvers and the response hooks all hold the same object. Yoga's
- * own early answers (GraphiQL) end the request before any user plugin's onRequest: this plugin's
- * onResponse, which runs before the others', gives those a context too.
+ * Builds each request's context, for the fast lane and the Yoga path alike. The client's rate-limit
+ * bucket is worked out when first asked for; a keep-alive connection's is computed once per socket
+ * (without X-Forwarded-For, which may differ from one request to the next).
  */
-export function useRequestContext(contextServices: RequestContextServices, trust: TrustProxy): Plugin<Record<string, unknown>, ServerContext> {
+export function requestContexts(contextServices: RequestContextServices, trust: TrustProxy): (origin: RequestOrigin) => RequestContext {
+  const buckets = new WeakMap<object, string>();
+  const bucketOf = ({ forwardedFor, socket }: RequestOrigin) => {
+    const address = socket?.remoteAddress ?? '127.0.0.1';
+    if (forwardedFor !== null) return rateLimitBucket(clientIp(address, forwardedFor, trust));
+    let bucket = socket && buckets.get(socket);
+    if (bucket === undefined) {
+      bucket = rateLimitBucket(clientIp(address, null, trust));
+      if (socket?.remoteAddress !== undefined) buckets.set(socket, bucket);
+    }
+    return bucket;
+  };
+  return (origin) =>
+    new RequestContext(contextServices, { authorization: origin.authorization, clientBucket: () => bucketOf(origin), confirmsBeforeAnswer: origin.confirmsBeforeAnswer ?? false });
+}
+
+/**
+ * Gives the request its context before anything else runs. Yoga hands its context factory a copy
+ * of the server context, so the context must exist before that copy is made: then the REST edge,
+ * the resolvers and the response hooks all hold the same object. Yoga's own early answers
+ * (GraphiQL) end the request before any user plugin's onRequest: this plugin's onResponse, which
+ * runs before the others', gives those a context too.
+ */
+export function useRequestContext(contextOf: (origin: RequestOrigin) => RequestContext): Plugin<Record<string, unknown>, ServerContext> {
   const ensure = (request: Request, serverContext: ServerContext) => {
-    serverContext.requestContext ??= new RequestContext(contextServices, {
+    serverContext.requestContext ??= contextOf({
       authorization: request.headers.get('authorization'),
-      clientBucket: () => rateLimitBucket(clientIp(serverContext.req?.socket?.remoteAddress ?? '127.0.0.1', request.headers.get('x-forwarded-for'), trust)),
+      forwardedFor: request.headers.get('x-forwarded-for'),
+      socket: serverContext.req?.socket,
     });
   };
   return {

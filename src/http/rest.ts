@@ -6,7 +6,7 @@ import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import type { RequestContext } from '../services/request-context';
 import { readBodyText } from './body';
-import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type Endpoints } from './endpoint';
+import { admitCaller, checkedArgs, failedAnswer, readRouteBody, stampAnswer, type Endpoint, type Endpoints } from './endpoint';
 import { restErrorResponse } from './errors';
 import { requestContextOf } from './request-context';
 import { negotiatedParts, negotiates } from './answer-formats';
@@ -103,8 +103,7 @@ export function useRestSurface(options: RestSurfaceOptions): Plugin {
       const context = requestContextOf(serverContext);
       const passage = passages.get(context);
       let final = passage?.endpoint ? await sofaAnswer(response, passage.endpoint, request, context) : response;
-      final.headers.set('x-request-id', context.requestId);
-      if (passage?.cors) for (const [name, value] of Object.entries(passage.cors)) final.headers.set(name, value);
+      stampAnswer((name, value) => final.headers.set(name, value), passage?.cors, context.requestId);
       // node:http sends no body for HEAD by itself; in-process (yoga.fetch) the body is dropped here.
       if (passage?.head && final.body !== null) final = new Response(null, { status: final.status, headers: final.headers });
       if (final !== response) setResponse(final);

@@ -4,6 +4,7 @@ import { startOfNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import type { RequestContext } from '../services/request-context';
 import { requestContextOf } from './request-context';
+import { requestQuota } from './use-limit-headers';
 
 /**
  * What a GraphQL answer reports in `extensions`, as GitHub's and Shopify's GraphQL APIs report a
@@ -24,23 +25,17 @@ export interface CostExtensions {
 
 /**
  * The cost extensions of a request's answer. Synchronous when nothing is left to read (no key, or a
- * charge already reported the quota); otherwise the quota is read once and kept on the context, so
- * the X-Quota-* headers written next report the very same state.
+ * charge already reported the quota); otherwise the quota is read once (requestQuota), so the
+ * X-Quota-* headers written next report the very same state.
  */
 export function costExtensions(context: RequestContext, quota: QuotaMeter, clock: () => Date): CostExtensions | Promise<CostExtensions> {
-  if (context.principal && !context.quota) {
-    const { account } = context.principal;
-    return quota.state(account).then((state) => {
-      context.quota ??= state;
-      return extensionsOf(context, clock);
-    });
-  }
-  return extensionsOf(context, clock);
+  const state = requestQuota(context, quota);
+  return state instanceof Promise ? state.then((read) => extensionsOf(context, read, clock)) : extensionsOf(context, state, clock);
 }
 
-function extensionsOf(context: RequestContext, clock: () => Date): CostExtensions {
+function extensionsOf(context: RequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
   const extensions: CostExtensions = { cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions } };
-  if (context.principal && context.quota) extensions.quota = quotaOf(context.quota, clock());
+  if (state) extensions.quota = quotaOf(state, clock());
   if (context.rateLimit) {
     const { policy, remaining, resetSeconds } = context.rateLimit;
     extensions.rateLimit = { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds, remaining, resetSeconds };

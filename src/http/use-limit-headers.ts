@@ -36,8 +36,19 @@ export function limitHeaders(
   // answer goes: a revoked key's answer becomes UNAUTHORIZED (thrown to the edge, which answers it).
   const confirming = context.confirmKey();
   if (confirming) return confirming.then(() => limitHeaders(context, quota, clock, has));
-  if (context.principal && !context.quota) return quota.state(context.principal.account).then((state) => limitFields(context, state, clock, has));
-  return limitFields(context, context.quota, clock, has);
+  const state = requestQuota(context, quota);
+  return state instanceof Promise ? state.then((read) => limitFields(context, read, clock, has)) : limitFields(context, state, clock, has);
+}
+
+/**
+ * A keyed request's quota as it leaves it: what its charge reported, or else read once from the
+ * store and kept on the context, so that the headers and a GraphQL answer's extensions tell the
+ * same state. Undefined without a key.
+ */
+export function requestQuota(context: RequestContext, quota: QuotaMeter): QuotaState | undefined | Promise<QuotaState> {
+  if (!context.principal) return undefined;
+  if (context.quota) return context.quota;
+  return quota.state(context.principal.account).then((state) => (context.quota ??= state));
 }
 
 function limitFields(context: RequestContext, state: QuotaState | undefined, clock: () => Date, has: (lowerCaseName: string) => boolean): Record<string, string> {
@@ -46,7 +57,7 @@ function limitFields(context: RequestContext, state: QuotaState | undefined, clo
     headers['ratelimit-policy'] = rateLimitPolicyField(context.rateLimit.policy);
     headers['ratelimit'] = rateLimitField(context.rateLimit);
   }
-  if (context.principal && state) Object.assign(headers, quotaHeaders(state, clock()));
+  if (state) Object.assign(headers, quotaHeaders(state, clock()));
   if (context.retryAfter !== undefined && !has('retry-after')) headers['retry-after'] = String(context.retryAfter);
   return headers;
 }

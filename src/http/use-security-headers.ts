@@ -40,6 +40,9 @@ const ALWAYS = {
 /** What every non-HTML answer carries: the fast lane writes these itself, the plugin below adds them to Yoga's. */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': API_CSP };
 
+/** What an HTML page carries unless it sets a value itself. */
+const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': csp(HTML_CSP) };
+
 /** The headers every answer written outside Yoga carries (contract section 10): never cached, and the security headers. */
 export const BASELINE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...API_SECURITY_HEADERS };
 
@@ -52,10 +55,8 @@ export function useSecurityHeaders(): Plugin {
     onResponse({ response }) {
       // A page may set a stricter or a needed value itself (the account page keeps its Referer
       // same-origin so that browsers send a real Origin on its forms): it is kept.
-      for (const [name, value] of Object.entries(ALWAYS)) if (!response.headers.has(name)) response.headers.set(name, value);
-      if (response.headers.has('content-security-policy')) return;
       const html = /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
-      response.headers.set('content-security-policy', html ? csp(HTML_CSP) : API_CSP);
+      for (const [name, value] of Object.entries(html ? HTML_SECURITY_HEADERS : API_SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
     },
   };
 }

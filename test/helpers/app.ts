@@ -14,7 +14,7 @@ import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/rates';
 import { OpenApiContract } from './contract';
-import { loopbackServer, rawRequest, wireTarget } from './http';
+import { frontServer, rawRequest, wireTarget } from './http';
 import { tableRates } from './table-rates';
 
 export interface CallOptions {
@@ -57,13 +57,14 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const store = overrides.store ?? openStore(config);
   const rates = overrides.rates ?? tableRates([]);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
-  const app = createApp({ config, store, rates, limiters, logger: overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), ...(overrides.clock ? { clock: overrides.clock } : {}) });
+  const logger = overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const app = createApp({ config, store, rates, limiters, logger, ...(overrides.clock ? { clock: overrides.clock } : {}) });
   // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
   const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);
-  // REST calls go over loopback HTTP through the app's node:http listener, as in production: the
-  // fast lane answers them (REST_FAST_LANE=off: Yoga and SOFA do).
-  const server = loopbackServer(app.handler);
+  // REST calls go over loopback HTTP through the node:http front main.ts runs: the fast lane
+  // answers them (REST_FAST_LANE=off: Yoga and SOFA do).
+  const server = frontServer(app, { logger, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) });
 
   const createAccountKey: TestApp['createAccountKey'] = async (plan = 'free') => {
     const account = await store.createAccount({ plan });

@@ -1,5 +1,10 @@
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { App } from '../../src/app';
+import { parseTrustProxy } from '../../src/domain/client-ip';
+import { createHttpServer } from '../../src/http/node-server';
+import { createLogger } from '../../src/logger';
 
 /** A raw HTTP/1.1 answer: what went over the wire, headers lower-cased by Node. */
 export interface RawAnswer {
@@ -8,16 +13,36 @@ export interface RawAnswer {
   text: string;
 }
 
+/** Header limits far above Node's 16 KiB: the suites test the app's answers to huge headers, not Node's parser. */
+const SUITE_HEADER_LIMIT = 4 * 1024 * 1024;
+
 /** A listener on a loopback port, started on first use and closed by `close`. */
 export function loopbackServer(listener: RequestListener) {
+  return onLoopback(() => {
+    const server = createServer({ maxHeaderSize: SUITE_HEADER_LIMIT }, listener);
+    server.keepAliveTimeout = 1000;
+    return server;
+  });
+}
+
+/**
+ * An app behind the node:http front main.ts runs (createHttpServer: the fast lane first when on,
+ * then Yoga), on a loopback port started on first use, with the suites' header limit.
+ */
+export function frontServer(app: Pick<App, 'yoga' | 'fastLane' | 'metrics'>, options: { logger?: Logger; trustProxy?: string } = {}) {
+  const { logger = createLogger('silent'), trustProxy } = options;
+  return onLoopback(() =>
+    createHttpServer({ handler: app.yoga, fastLane: app.fastLane, logger, metrics: app.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(trustProxy), maxHeaderSize: SUITE_HEADER_LIMIT }),
+  );
+}
+
+function onLoopback(make: () => Server) {
   let server: Server | undefined;
   let origin: Promise<string> | undefined;
   return {
     origin(): Promise<string> {
       origin ??= new Promise((resolve) => {
-        // Header limits far above Node's 16 KiB: the suites test the app's answers to huge headers, not Node's parser.
-        server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, listener);
-        server.keepAliveTimeout = 1000;
+        server = make();
         server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`));
       });
       return origin;

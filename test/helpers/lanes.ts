@@ -4,13 +4,13 @@ import { migrateDatabase } from '../../src/data/open-store';
 import { currentMonth } from '../../src/domain/quota';
 import type { PlanId } from '../../src/domain/plans';
 import { createTestApp, type TestApp } from './app';
-import { loopbackServer, rawRequest, type RawAnswer } from './http';
+import { frontServer, rawRequest, type RawAnswer } from './http';
 import { freshDatabase, type FreshDatabase } from './postgres';
 import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
 
 /**
- * Two apps on one store, rates and clock, each on a loopback port: the fast lane on (`fast`) and off
- * (`yoga`: Yoga, and SOFA for REST). The parity suites send every request to both, with the keys of
+ * Two apps on one store, rates and clock, each behind the node:http front main.ts runs, on a
+ * loopback port: the fast lane on (`fast`) and off (`yoga`: Yoga, and SOFA for REST). The parity suites send every request to both, with the keys of
  * twin accounts, and require the same status, headers (but the request id and the date) and body
  * (but the request id). On SQLite, or on a fresh PostgreSQL database.
  */
@@ -58,7 +58,7 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
   }
   const fast = await createTestApp(env, { rates, clock: () => NOW });
   const yoga = await createTestApp({ ...env, REST_FAST_LANE: 'off' }, { rates, clock: () => NOW, store: fast.store });
-  const servers = [loopbackServer(fast.app.handler), loopbackServer(yoga.app.handler)] as const;
+  const servers = [frontServer(fast.app), frontServer(yoga.app)] as const;
   const origins = { fast: await servers[0].origin(), yoga: await servers[1].origin() };
 
   const twinKeys = async (plan: PlanId, used = 0) => {

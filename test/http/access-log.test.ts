@@ -9,13 +9,15 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
+import { createHttpServer } from '../../src/http/node-server';
+import { parseTrustProxy } from '../../src/domain/client-ip';
 import type { AccountStore } from '../../src/services/account-store';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /** The app on a real node:http server, its log lines captured as parsed JSON. */
 let server: Server;
 let base: string;
-/** The same app behind its fast lane, as main.ts runs it. */
+/** The same app behind the node:http front main.ts runs (the fast lane first). */
 let laneServer: Server;
 let laneBase: string;
 let store: AccountStore;
@@ -35,11 +37,11 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const { yoga, handler } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  const { yoga, fastLane, metrics } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
   server = createServer(yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  laneServer = createServer(handler);
+  laneServer = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => laneServer.listen(0, '127.0.0.1', resolve));
   laneBase = `http://127.0.0.1:${(laneServer.address() as { port: number }).port}`;
 });

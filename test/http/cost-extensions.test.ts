@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentMonth } from '../../src/domain/quota';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { loopbackServer, rawRequest } from '../helpers/http';
+import { frontServer, rawRequest } from '../helpers/http';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /**
@@ -22,10 +22,10 @@ describe.each([
   ['Yoga', { REST_FAST_LANE: 'off' }],
 ] as const)('GraphQL cost extensions through %s', (_, env) => {
   let t: TestApp;
-  let server: ReturnType<typeof loopbackServer>;
+  let server: ReturnType<typeof frontServer>;
   beforeAll(async () => {
     t = await createTestApp(env, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => NOW });
-    server = loopbackServer(t.app.handler);
+    server = frontServer(t.app);
   });
   afterAll(async () => {
     await server.close();

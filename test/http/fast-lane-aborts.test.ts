@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -7,6 +7,8 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { createRateLimiters } from '../../src/http/rate-limit';
+import { createHttpServer } from '../../src/http/node-server';
+import { parseTrustProxy } from '../../src/domain/client-ip';
 import type { AccountStore } from '../../src/services/account-store';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -34,9 +36,11 @@ beforeAll(async () => {
       done();
     },
   });
-  const app = createApp({ config, store, logger: pino({ level: 'info' }, sink), limiters, rates: tableRates(MADE_UP_PUBLICATIONS) });
+  const logger = pino({ level: 'info' }, sink);
+  const app = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS) });
   expect(app.fastLane).toBeDefined();
-  server = createServer(app.handler);
+  // Behind the node:http front main.ts runs, whose own log lines count too.
+  server = createHttpServer({ handler: app.yoga, fastLane: app.fastLane, logger, metrics: app.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
 });

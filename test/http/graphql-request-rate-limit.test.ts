@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { loopbackServer, rawRequest } from '../helpers/http';
+import { frontServer, rawRequest } from '../helpers/http';
 
 /**
  * Every GraphQL request spends one request of its IP's public limit before its document is parsed,
  * unless it spends its key's: a document that resolves no rate-limited field (`__typename`,
  * introspection, one that does not validate) is no way around the limit. Over loopback, through
- * the app's node:http listener: the GraphQL lane (REST_FAST_LANE=on) and Yoga's adapter (off).
+ * the node:http front main.ts runs: the GraphQL lane (REST_FAST_LANE=on) and Yoga's adapter (off).
  */
-const opened: Array<{ t: TestApp; server: ReturnType<typeof loopbackServer> }> = [];
+const opened: Array<{ t: TestApp; server: ReturnType<typeof frontServer> }> = [];
 afterEach(async () => {
   for (const { t, server } of opened.splice(0)) {
     await server.close();
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 async function setUp(lane: 'on' | 'off', env: Record<string, string>) {
   const t = await createTestApp({ REST_FAST_LANE: lane, ...env });
-  const server = loopbackServer(t.app.handler);
+  const server = frontServer(t.app);
   opened.push({ t, server });
   const origin = await server.origin();
   const graphql = async (query: string, options: { key?: string; accept?: string } = {}) => {
