@@ -14,13 +14,14 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`node --import tsx src/main.ts`, in a process group of its own) with
+ * Starts the real server (`node --max-semi-space-size=16 --import tsx src/main.ts`, in a process group of its own) with
  * PORT=0 and the given environment, and resolves when it logs "listening on http://…:PORT". Node
  * itself with tsx's loader, not the tsx CLI: killing the CLI would leave its node child serving.
  * The caller must `kill()` it (afterAll), also when the test fails; `killAllServers()` does for all.
  */
 export async function startServer(env: Record<string, string | undefined>, options: { timeoutMs?: number; inheritEnv?: boolean } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // The young generation's size as `npm start` sets it (V8 takes it from the command line only).
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', 'src/main.ts'], {
     // inheritEnv false: only PATH and what is given (a test that must not see the runner's variables).
     env: { ...(options.inheritEnv === false ? { PATH: process.env.PATH } : process.env), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
