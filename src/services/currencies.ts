@@ -1,9 +1,8 @@
 import { addDays, berlinDate } from '../domain/calendar/berlin-time';
-import { nextBusinessDay } from '../domain/calendar/target-calendar';
-import { explainDate, memoizedLatestExplanation, nextPublication, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+import { explainDate, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 import { publishedRate } from '../domain/currency/cross';
 import { notQuoted, type Asked } from '../domain/currency/not-quoted';
-import { pageOf, decodeCursor } from '../domain/currency/series-pages';
+import { decodeCursor, isPageComplete, pageOf } from '../domain/currency/series-pages';
 import { parseAmountOptions, parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
 import { findCurrency, type CurrencyEntry } from '../domain/currency/registry';
 import { listCrossRates, type CrossListing } from '../domain/currency/rates-listing';
@@ -140,16 +139,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       }
       const codes = symbols ?? seriesCodes(publications, base);
       const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
-      // Complete: the answer to this very query can no longer change. The page's own end counts,
-      // not the day it is clipped to (a range reaching into the future gains tomorrow's
-      // publication), and a cursor that is still to appear would change it as well. The first
-      // publication that may still join is the next expected one, or, while the rates held are
-      // behind (a refresh failing for days), the business day after the newest held: every
-      // publication since then is still to arrive.
-      const expected = nextPublication(newest, clock()).date;
-      const afterNewest = nextBusinessDay(newest);
-      const open = afterNewest < expected ? afterNewest : expected;
-      const complete = page.to < open && (page.nextCursor === undefined || more);
+      const complete = isPageComplete(page, more, newest, clock());
       return {
         start: from,
         end: to,

@@ -1,6 +1,8 @@
 import { addDays } from '../calendar/berlin-time';
+import { nextBusinessDay } from '../calendar/target-calendar';
 import { isCalendarDate } from '../dates';
 import { ApiError } from '../errors';
+import { nextPublication } from './explain-date';
 import { addYears, periodOf, SERIES_GROUPS, type SeriesGroup } from './periods';
 
 /** A series call covers at most this many years; a longer range continues with the cursor. */
@@ -32,6 +34,21 @@ export function pageOf(range: SeriesRange, from: string = range.start): SeriesPa
   // A window of ten years always holds a whole period, so `to` never falls before `from`.
   const to = period.end === limit ? limit : addDays(period.start, -1);
   return { from, to, nextCursor: encodeCursor(range, addDays(to, 1)) };
+}
+
+/**
+ * Whether the answer to a page can no longer change (an ECB correction of a past day aside). The
+ * page's own end counts, not the day it is clipped to (a range reaching into the future gains
+ * tomorrow's publication), and a next cursor that is still to appear (`more` false) would change it
+ * as well. The first publication that may still join is the next expected one, or, while the rates
+ * held are behind (a refresh failing for days), the business day after the newest held: every
+ * publication since then is still to arrive.
+ */
+export function isPageComplete(page: SeriesPage, more: boolean, newest: string, now: Date): boolean {
+  const expected = nextPublication(newest, now).date;
+  const afterNewest = nextBusinessDay(newest);
+  const open = afterNewest < expected ? afterNewest : expected;
+  return page.to < open && (page.nextCursor === undefined || more);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, pageOf, type SeriesRange } from '../../../src/domain/currency/series-pages';
+import { decodeCursor, encodeCursor, isPageComplete, pageOf, type SeriesRange } from '../../../src/domain/currency/series-pages';
 import { periodOf } from '../../../src/domain/currency/periods';
 import { addDays } from '../../../src/domain/calendar/berlin-time';
 import { expectApiError } from '../helpers';
@@ -49,5 +49,21 @@ describe('a series call covers at most ten years; a cursor goes on', () => {
     ['base64 of nonsense', Buffer.from('1|x|y').toString('base64url')],
   ])('refuses a cursor of %s with INVALID_REQUEST', (_what, cursor) => {
     expectApiError(() => decodeCursor(cursor, range), 'INVALID_REQUEST', 'cursor');
+  });
+});
+
+describe('a page is complete once no publication can join it', () => {
+  it.each([
+    // Wednesday's rates held, Thursday before 16:00 CET: Thursday's may still join.
+    [{ from: '2024-03-01', to: '2024-03-27' }, false, '2024-03-27', '2024-03-28T10:00:00Z', true],
+    [{ from: '2024-03-01', to: '2024-03-28' }, false, '2024-03-27', '2024-03-28T10:00:00Z', false],
+    // Rates months behind: everything after the newest held is still to arrive.
+    [{ from: '2026-04-01', to: '2026-04-13' }, false, '2026-04-13', '2026-11-26T10:00:00Z', true],
+    [{ from: '2026-04-01', to: '2026-05-31' }, false, '2026-04-13', '2026-11-26T10:00:00Z', false],
+    // A next page that is not out yet would change the answer (its cursor).
+    [{ from: '2010-01-01', to: '2019-12-31', nextCursor: 'c' }, false, '2024-03-27', '2024-03-28T10:00:00Z', false],
+    [{ from: '2010-01-01', to: '2019-12-31', nextCursor: 'c' }, true, '2024-03-27', '2024-03-28T10:00:00Z', true],
+  ])('%j, more %s, newest %s at %s: %s', (page, more, newest, now, complete) => {
+    expect(isPageComplete(page, more, newest, new Date(now))).toBe(complete);
   });
 });
