@@ -6,6 +6,7 @@ import { parseEcbFile, type Publication } from '../../src/domain/ecb';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { sharedDataPresent } from '../helpers/shared-data';
 import { tableRates } from '../helpers/table-rates';
+import { seededRandom as random } from '../helpers/random';
 
 // The real ECB history lives beside the project (../shared/ecb); it is read, never copied in.
 const DIR = resolve(process.cwd(), '../shared/ecb');
@@ -17,17 +18,6 @@ const D = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
 
 /** The contract's unrounded rule: exact within 40 significant digits, else half-even to 40; no trailing zeros. */
 const unrounded = (value: Decimal): string => value.toSignificantDigits(40, D.ROUND_HALF_EVEN).toFixed();
-
-/** Seeded PRNG (mulberry32): the same cases on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -11,6 +11,7 @@ import { createCurrencies } from '../../../src/services/currencies';
 import { sharedDataPresent } from '../../helpers/shared-data';
 import { tableRates } from '../../helpers/table-rates';
 import { parseCsv } from './csv-reader';
+import { seededRandom as random } from '../../helpers/random';
 
 // The real ECB history lives outside the project (../shared/ecb); it is read, never copied in.
 const DIR = resolve(process.cwd(), '../shared/ecb');
@@ -54,17 +55,6 @@ function oracleQuotient(num: bigint, den: bigint): string {
   digits = digits.padStart(places + 1, '0');
   const text = `${digits.slice(0, -places)}.${digits.slice(-places)}`.replace(/0+$/, '').replace(/\.$/, '');
   return text;
-}
-
-/** Seeded PRNG (mulberry32): the same 200 cases on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('the BigInt oracle of these checks', () => {
