@@ -1,4 +1,3 @@
-import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -14,10 +13,9 @@ import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { Endpoints } from './http/endpoint';
-import { createFastLane, type FastLane } from './http/fast-lane';
+import { createEdge, type Edge } from './http/edge';
 import { GRAPHQL_PATH } from './http/graphql-lane';
 import { graphQLContextFactory, requestContextOf, requestContexts, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
-import { useRestSurface } from './http/rest';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
 import { useGraphQLLimits } from './http/use-graphql-limits';
@@ -29,6 +27,7 @@ import type { RateLimiters } from './http/rate-limit';
 import { rateLimitDirectiveFor } from './http/rate-limit-directive';
 import type { RequestContext } from './services/request-context';
 import { useConversionBudget } from './http/use-conversion-budget';
+import { useSofaExecution } from './http/sofa-execution';
 import { useCostExtensions } from './http/use-cost-extensions';
 import { useRequestLog } from './http/use-request-log';
 import { useSecurityHeaders } from './http/use-security-headers';
@@ -53,10 +52,10 @@ export interface AppDependencies {
 export interface App {
   yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   services: AppServices;
-  /** The node:http listener: the REST fast lane (unless REST_FAST_LANE=off), then Yoga for the rest. */
+  /** The node:http listener: the edge, then Yoga for what it leaves (GraphQL, GraphiQL, the account pages). */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The fast lane alone (undefined when off): true when it took the request. */
-  fastLane: FastLane | undefined;
+  /** The edge alone: true when it took the request. */
+  edge: Edge;
   metrics: Metrics;
 }
 
@@ -80,7 +79,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     },
   });
   const executable = rateLimits.transformer(schema);
-  /** Each request's context, built the same way by the fast lane and the Yoga path. */
+  /** Each request's context, built the same way by the edge and the Yoga path. */
   const contextOf = requestContexts(requestContextServices(services), trust);
   /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
   const spendOne = async (kind: 'public' | 'key', context: RequestContext) => {
@@ -93,13 +92,13 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       throw error;
     }
   };
-  /** The REST edge and GraphiQL spend the caller's request rate limit here: the field they run spends nothing more. */
+  /** The edge and GraphiQL spend the caller's request rate limit here: the field they run spends nothing more. */
   const spendRateLimit = (kind: 'public' | 'key', context: RequestContext) =>
     spendOne(kind, context).then(() => {
       context.rateLimitSpent = true;
     });
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
-  /** Each route of the table compiled once, for the fast lane and the REST edge alike. */
+  /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
@@ -131,42 +130,32 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         log: logger,
         rateLimit: (serverContext) => spendRateLimit('public', requestContextOf(serverContext)),
       }),
-      // Before the REST edge: it answers everything under /account and ends the request there.
       useAccountPage({ services, trust, log: logger }),
-      useRestSurface({
-        endpoints,
-        log: logger,
-        openapi: () => openapi,
-        passThrough: [GRAPHQL_PATH, '/account', '/account/'],
-        rateLimit: spendRateLimit,
-      }),
       useErrorCodes(logger),
-      // After useErrorCodes, as the fast lane's GraphQL answers take the two steps.
+      // After useErrorCodes, as the GraphQL lane's answers take the two steps.
       useCostExtensions(services.quota, clock),
       // Before the document limits: the contract checks the rate limit before validation.
       useRequestRateLimit(spendOne),
       useGraphQLLimits(),
       useConversionBudget(),
       useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),
-      useSofa({
+      useSofaExecution({
         basePath: '/v1',
         routes: sofaRoutes(),
         customScalars: SCALAR_JSON_SCHEMAS,
         ignore: everyObjectType(schema),
-        // The REST edge fills in the request id (SOFA's handler cannot see the request).
+        // The edge fills in the request id (SOFA's handler cannot see the request).
         errorHandler: (errors) => restErrorResponse(toApiError(errors[0]), '') as never,
       }),
       // Last, so that it logs the status and headers every other hook has settled (a 304 included).
       useRequestLog(logger),
     ],
   });
-  const fastLane = config.restFastLane
-    ? createFastLane({ schema, endpoints, services, contextOf, spendRateLimit, log: logger, clock, metrics, yoga })
-    : undefined;
+  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!fastLane?.(req, res)) void yoga(req, res);
+    if (!edge(req, res)) void yoga(req, res);
   };
-  return { yoga, services, handler, fastLane, metrics };
+  return { yoga, services, handler, edge, metrics };
 }
 
 const DEFAULT_QUERY = `# Units and categories are public; conversions need a key:

@@ -77,7 +77,7 @@ export interface Config {
   keyRateLimit: number;
   /** MAX_CONNECTIONS: open client connections at most; the next ones get a 503 and are closed. */
   maxConnections: number;
-  /** REST routes served by the node:http fast lane (true) or everything through Yoga and SOFA. */
+  /** How the edge executes a REST route's field: its resolver directly (true), or SOFA through Yoga; GraphQL through the edge's lane (true) or Yoga's adapter. */
   restFastLane: boolean;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;

@@ -66,8 +66,8 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const { yoga, fastLane } = createApp({ config, store, logger, rates, limiters, metrics });
-const server = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections });
+const { yoga, edge } = createApp({ config, store, logger, rates, limiters, metrics });
+const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
 const onListenError = (error: NodeJS.ErrnoException) => {

@@ -1,6 +1,6 @@
 /**
- * What the fast lane's promise chain costs under the bench's load, apart from the work it chains
- * (issue 8: would a lane with no awaits reach GET /v1/convert ≥ 0.5x?). A synthetic measurement, not
+ * What the edge's promise chain costs under the bench's load, apart from the work it chains
+ * (would an edge with no awaits reach GET /v1/convert ≥ 0.5x?). A synthetic measurement, not
  * the app: node:http handlers that do the same synchronous work (a CPU spin of `--work` µs) either in
  * one piece or split over `--steps` awaited async steps, as the lane's `serve` → `admit` →
  * `authenticate` → `spendRateLimit` → `resolve` → `send` chain is, and that write their answers

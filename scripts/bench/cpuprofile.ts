@@ -42,7 +42,7 @@ export interface ProfileSummary {
 export type Groups = Record<string, readonly string[]>;
 
 /**
- * The layers of this stack, grouped as docs/benchmarks.md and issue 8 discuss them
+ * The layers of this stack, grouped as docs/benchmarks.md discusses them
  * (`npm run bench:profile -- dir --stack-groups`). The groups overlap on a stack (SOFA runs inside
  * the Fetch adapter), so their inclusive shares do not add up.
  */

@@ -1,5 +1,5 @@
 /**
- * In-process driver for the fast lane (issue 8's per-request costs without sockets or autocannon):
+ * In-process driver for the edge (its per-request costs without sockets or autocannon):
  * N requests through the app's node:http listener with fake req/res objects, sequentially. Under
  * `valgrind --tool=callgrind` the compiled bundle gives instruction counts, which do not move with
  * the machine's load but do move by about 2 % between runs of one build (V8 compiles on threads of
@@ -74,7 +74,7 @@ function call(handler: (req: IncomingMessage, res: ServerResponse) => void, meth
 
 /** The request listener of main.ts's node:http server (never listening): createHttpServer around the app's handler. */
 function frontOf(app: ReturnType<typeof createApp>, config: ReturnType<typeof loadConfig>, logger: ReturnType<typeof createLogger>): RequestListener {
-  const server = createHttpServer({ handler: app.yoga, fastLane: app.fastLane, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
+  const server = createHttpServer({ handler: app.yoga, edge: app.edge, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
   const [listener] = server.listeners('request') as RequestListener[];
   if (!listener) throw new Error('createHttpServer registered no request listener');
   return listener;

@@ -11,7 +11,7 @@ interface PothosFieldExtensions {
 }
 
 /**
- * A root field's resolver for callers that checked the arguments already (the REST fast lane):
+ * A root field's resolver for callers that checked the arguments already (the REST edge):
  * the field's own resolver, after its arguments' zod rules have run synchronously, with the error
  * plugin-zod gives (zodValidationError). plugin-zod's wrapper runs the same rules through
  * `parseAsync` and three awaits per call, a visible share of a fast-lane conversion's own work
@@ -56,7 +56,7 @@ export function directResolver(field: GraphQLField<unknown, GraphQLContext>): Re
  * argument's schema into a `looseObject({})` per input object, which checks nothing but copies each
  * one (each of a batch's items, a large share of its allocations). The copy has
  * the same fields and values as the object, so the resolver's answer is the same; the parity tests
- * hold the fast lane to that. Undefined (keep plugin-zod's validator) for anything else.
+ * hold the edge to that. Undefined (keep plugin-zod's validator) for anything else.
  */
 function ownRule(arg: GraphQLArgument): z.ZodType | undefined {
   // A nullable argument's validator also lets null and undefined through (plugin-zod's combine): kept.

@@ -5,7 +5,7 @@ import type { RateLimitKind } from '../domain/rate-limit';
  * What a root field costs its caller, declared once on the field's Pothos definition (`...policy({...})`)
  * and read from the built schema everywhere else: the field's rate-limit directive, the access of
  * the REST route it backs (src/http/routes.ts), the document limits and cost plan (limits.ts,
- * cost.ts) and the fast lane's charge. test/graphql/field-policy.test.ts runs every field to check
+ * cost.ts) and the edge's charge. test/graphql/field-policy.test.ts runs every field to check
  * that its resolver behaves as declared.
  */
 export interface FieldPolicy {

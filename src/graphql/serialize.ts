@@ -14,7 +14,7 @@ import {
 /**
  * What GraphQL execution would answer for a field's value when every field of its type is selected,
  * as SOFA selects them for REST: the same field resolvers, the same scalar `serialize`, the same
- * union `resolveType`, in the schema's declared field order. The fast lane uses it to answer REST
+ * union `resolveType`, in the schema's declared field order. The edge uses it to answer REST
  * routes without parsing, validating and executing a document per request; the parity tests hold
  * it to SOFA's answers byte for byte. Resolvers below the root must be synchronous (they are: they
  * read the object they are given); a promise is a TypeError, never a silently wrong answer.

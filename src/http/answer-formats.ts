@@ -8,7 +8,7 @@ import { etagMatches, strongEtag } from './shared-resource';
 /**
  * Answers of routes that negotiate their media type (`formats`) or whose caching depends on the
  * answer (`cache: 'complete-answer'`). Both lanes hand it the same `{"data": ...}` text (SOFA's, or
- * the fast lane's identical serialisation) and the same request facts, so both write the same bytes
+ * the direct execution's identical serialisation) and the same request facts, so both write the same bytes
  * and headers: the alternative formats are rendered from the JSON answer, never from a second
  * resolution.
  */

@@ -23,7 +23,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 }
 
 /**
- * readBodyText for a node:http request (the fast lane). The rest of an oversized body is read and
+ * readBodyText for a node:http request (the edge). The rest of an oversized body is read and
  * dropped, not left in the socket, so the 413 reaches the client.
  */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -61,7 +61,7 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<strin
 
 /**
  * The bytes of a node:http request's body whose Content-Length the caller has already held to its
- * limit (node:http ends the body there): the fast lane keeps them as they came, so that a request it
+ * limit (node:http ends the body there): the edge keeps them as they came, so that a request it
  * leaves to Yoga after reading gets them unchanged.
  */
 export function readNodeBytes(req: IncomingMessage): Promise<Buffer> {

@@ -12,7 +12,7 @@ import { SHARED_CORS_HEADERS } from './shared-resource';
 
 /**
  * A row of the route table compiled once, for both ways a REST request is executed (the field's
- * resolver called directly by the fast lane, or SOFA through Yoga): what every request on the route
+ * resolver called directly, or SOFA through Yoga: edge.ts): what every request on the route
  * needs, prepared before the first one, and the steps both executions take in the contract's order
  * (body, key, rate limit, inputs). Only execution differs between them.
  */

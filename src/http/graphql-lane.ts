@@ -8,7 +8,7 @@ import { headerText } from './target';
 import { documentTextRefusal } from './use-graphql-limits';
 
 /**
- * What the fast lane needs to answer `POST /graphql` as Yoga does: which requests it may take from
+ * What the edge's GraphQL lane needs to answer `POST /graphql` as Yoga does: which requests it may take from
  * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
  * lane runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
  * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to

@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import { stampAnswer, type Endpoint } from './endpoint';
+import { stampAnswer } from './endpoint';
 import { restErrorParts, toApiError } from './errors';
 import type { ResponseParts } from './rest-response';
 import { GRAPHQL_PATH } from './graphql-lane';
@@ -25,10 +25,16 @@ export interface LaneWriterOptions {
   metrics: Pick<Metrics, 'request'>;
 }
 
-/** How the fast lane writes its answers, times them for the metrics and logs them. */
+/** Where an answer is counted (its request-metric label) and the CORS fields it carries: its endpoint's, or its path's. */
+export interface AnswerPlace {
+  readonly label: string;
+  readonly cors: Readonly<Record<string, string>> | undefined;
+}
+
+/** How the edge writes its answers, times them for the metrics and logs them. */
 export interface LaneWriter {
   /** The headers every answer carries (security, CORS on a shared route, request id, limits), then one writeHead and one end. */
-  send(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint | undefined, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
+  send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace | undefined, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
   /** A request entered the lane in this turn (see outbox.ts). */
   entered(): void;
   /** The answer to a request whose serving threw: a bare 500, or nothing when the client has gone. */
@@ -60,7 +66,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
       // the server's, and no one left to answer.
       options.log.debug({ err: error }, 'the client closed its connection before the answer');
     } else {
-      options.log.error({ err: error }, 'unexpected error in the fast lane');
+      options.log.error({ err: error }, 'unexpected error at the edge');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
     }
     res.end();
@@ -80,9 +86,9 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
   };
   const outbox = createOutbox(write);
 
-  const send: LaneWriter['send'] = async (req, res, endpoint, context, parts, started) => {
-    const label = endpoint?.label ?? GRAPHQL_LABEL;
-    stamp(parts.headers, endpoint, context);
+  const send: LaneWriter['send'] = async (req, res, place, context, parts, started) => {
+    const label = place?.label ?? GRAPHQL_LABEL;
+    stamp(parts.headers, place, context);
     let limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers);
     if (limits instanceof Promise) {
       try {
@@ -91,11 +97,11 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
         // The quota could not be read for the headers (the database went away): a GraphQL result
         // stands without them; a REST answer becomes that error in the contract's shape (503 with
         // Retry-After), not a bare 500.
-        if (endpoint === undefined) limits = {};
+        if (place === undefined) limits = {};
         else {
           if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
           const failed = restErrorParts(toApiError(error), context.requestId);
-          stamp(failed.headers, endpoint, context);
+          stamp(failed.headers, place, context);
           return outbox.post({ req, res, label, started, parts: failed, context });
         }
       }
@@ -108,7 +114,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
 }
 
 /** The headers every answer of the lane carries, whatever its status: security, CORS on a shared route, the request id. */
-function stamp(headers: Record<string, string>, endpoint: Endpoint | undefined, context: RequestContext): void {
+function stamp(headers: Record<string, string>, place: AnswerPlace | undefined, context: RequestContext): void {
   Object.assign(headers, API_SECURITY_HEADERS);
-  stampAnswer((name, value) => (headers[name] = value), endpoint?.cors, context.requestId);
+  stampAnswer((name, value) => (headers[name] = value), place?.cors, context.requestId);
 }

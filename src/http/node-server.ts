@@ -10,18 +10,19 @@ import { rawErrorResponse, writeRestError } from './errors';
 import { BASELINE_HEADERS } from './use-security-headers';
 import { answerOddMethods, answerOddTarget, withReasonPhrase } from './odd-requests';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
-import type { FastLane } from './fast-lane';
+import type { Edge } from './edge';
 import { routeLabel } from './routes';
 import { pathOf } from './target';
 
 export interface HttpServerOptions {
-  /** Everything but /metrics and what the fast lane serves: the Yoga app. */
+  /** What the edge leaves but /metrics (GraphQL, GraphiQL, the account pages): the Yoga app. */
   handler: RequestListener;
   /**
-   * Tried first: it answers the requests it owns, records their request metrics itself when it
-   * writes them, and returns true; for any other request it returns false and the handler serves it.
+   * Tried first: it answers the requests it owns (every REST route, and every path off the table),
+   * records their request metrics itself when it writes them, and returns true; for any other
+   * request it returns false and the handler serves it.
    */
-  fastLane?: FastLane;
+  edge: Edge;
   logger: Logger;
   metrics: Metrics;
   /** Who may read /metrics (METRICS). */
@@ -45,12 +46,11 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const CHECK_INTERVAL_MS = 1_000;
 
 /**
- * The node:http server in front of the app: it hands the fast lane what it owns, times every other
+ * The node:http server in front of the app: it hands the edge what it owns, times every other
  * request for the metrics (by route template, never the raw URL), answers GET /metrics itself, and
  * gives parser-level refusals (431, 408, 413, 400) the contract's body.
  */
 export function createHttpServer(options: HttpServerOptions): Server {
-  const fastLane = options.fastLane;
   const refused = new WeakSet<Socket>();
   const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS, ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }) };
   const server = createServer({ requireHostHeader: false, ...limits }, (req, res) => {
@@ -60,7 +60,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       options.metrics.request('other', 'other', res.statusCode, 0);
       return;
     }
-    if (fastLane?.(req, res)) return;
+    if (options.edge(req, res)) return;
     withReasonPhrase(res);
     const started = performance.now();
     const pathname = pathOf(req.url);

@@ -15,7 +15,7 @@ import { COMPLETE_CACHE_CONTROL } from './answer-formats';
 import { errorResponsesOf, ETAG_HEADER, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
-import { preflightResponse, SHARED_CORS_HEADERS } from './shared-resource';
+import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +119,7 @@ function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
 /** The CORS preflight of a shared resource: any origin, GET and HEAD, no credentials. */
 function preflightOperation(route: RestRoute): Json {
   const header = (value: string) => ({ required: true, schema: { type: 'string', const: value } });
-  const preflight = preflightResponse();
+  const preflight = preflightParts();
   return {
     summary: 'CORS preflight',
     tags: [route.tag],
@@ -128,7 +128,7 @@ function preflightOperation(route: RestRoute): Json {
     responses: {
       '204': {
         description: 'Any origin may read this resource, without credentials.',
-        headers: Object.fromEntries([...preflight.headers].map(([name, value]) => [canonicalHeader(name), header(value)])),
+        headers: Object.fromEntries(Object.entries(preflight.headers).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => [canonicalHeader(name), header(value)])),
       },
     },
   };

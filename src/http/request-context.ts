@@ -10,6 +10,13 @@ export interface ServerContext {
   /** node:http's IncomingMessage; only its socket's peer address is read. */
   req?: { readonly socket?: { readonly remoteAddress?: string | undefined } | undefined };
   requestContext?: RequestContext;
+  /** A route's execution by SOFA for the edge (sofa-execution.ts): the edge writes, times and logs its answer. */
+  execution?: true;
+}
+
+/** Whether Yoga serves this request for the edge, which answers it itself. */
+export function isExecution(serverContext: object): boolean {
+  return (serverContext as ServerContext).execution === true;
 }
 
 /** The request's context; a TypeError names the mistake when a hook runs before useRequestContext. */
@@ -26,12 +33,12 @@ export interface RequestOrigin {
   authorization: string | null;
   forwardedFor: string | null;
   socket: { readonly remoteAddress?: string | undefined } | undefined;
-  /** The answer confirms a key taken from the cache unconfirmed before it goes (the fast lane's REST answers, in limitHeaders). */
+  /** The answer confirms a key taken from the cache unconfirmed before it goes (the edge's REST answers with the lane on, in limitHeaders). */
   confirmsBeforeAnswer?: boolean;
 }
 
 /**
- * Builds each request's context, for the fast lane and the Yoga path alike. The client's rate-limit
+ * Builds each request's context, for the edge and the Yoga path alike. The client's rate-limit
  * bucket is worked out when first asked for; a keep-alive connection's is computed once per socket
  * (without X-Forwarded-For, which may differ from one request to the next).
  */
@@ -53,10 +60,10 @@ export function requestContexts(contextServices: RequestContextServices, trust: 
 
 /**
  * Gives the request its context before anything else runs. Yoga hands its context factory a copy
- * of the server context, so the context must exist before that copy is made: then the REST edge,
- * the resolvers and the response hooks all hold the same object. Yoga's own early answers
- * (GraphiQL) end the request before any user plugin's onRequest: this plugin's onResponse, which
- * runs before the others', gives those a context too.
+ * of the server context, so the context must exist before that copy is made: then the resolvers
+ * and the response hooks all hold the same object. Yoga's own early answers (GraphiQL) end the
+ * request before any user plugin's onRequest: this plugin's onResponse, which runs before the
+ * others', gives those a context too, and every answer of Yoga's its request id.
  */
 export function useRequestContext(contextOf: (origin: RequestOrigin) => RequestContext): Plugin<Record<string, unknown>, ServerContext> {
   const ensure = (request: Request, serverContext: ServerContext) => {
@@ -68,7 +75,10 @@ export function useRequestContext(contextOf: (origin: RequestOrigin) => RequestC
   };
   return {
     onRequest: ({ request, serverContext }) => ensure(request, serverContext),
-    onResponse: ({ request, serverContext }) => ensure(request, serverContext),
+    onResponse: ({ request, response, serverContext }) => {
+      ensure(request, serverContext);
+      response.headers.set('x-request-id', serverContext.requestContext!.requestId);
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Endpoint } from './endpoint';
 import { etagMatches, strongEtag } from './shared-resource';
 
-/** A REST answer before it is written, by Yoga (as a Response) or by the fast lane (node:http). */
+/** An answer before the edge writes it (node:http), or as a Fetch Response for Yoga's plugins. */
 export interface ResponseParts {
   status: number;
   /** Lower-case names: both lanes write the same fields, and a later one never doubles an earlier one. */

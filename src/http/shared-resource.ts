@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ResponseParts } from './rest-response';
 
 /**
  * The CORS answer of a shared (public, any-origin) route: the literal star, never credentials, and
@@ -10,8 +11,8 @@ export const SHARED_CORS_HEADERS = {
 } as const;
 
 /** The preflight answer of a shared route: GET only, with the headers a CDN-friendly client sends. */
-export function preflightResponse(): Response {
-  return new Response(null, {
+export function preflightParts(): ResponseParts {
+  return {
     status: 204,
     headers: {
       ...SHARED_CORS_HEADERS,
@@ -19,7 +20,8 @@ export function preflightResponse(): Response {
       'access-control-allow-headers': 'If-None-Match, Cache-Control',
       'access-control-max-age': '86400',
     },
-  });
+    body: null,
+  };
 }
 
 /** A strong validator of the exact body bytes. */

@@ -1,6 +1,6 @@
 /**
  * Request targets that WHATWG URL parsing (what Yoga does to every request) leaves as they are, so
- * that the node:http front and the fast lane may read their path without a URL object.
+ * that the node:http front and the edge may read their path without a URL object.
  */
 /** Characters a path may hold unchanged by URL parsing (RFC 3986 pchar and `/`; `.` and `%` are checked apart). */
 const PLAIN = new Uint8Array(128);
@@ -15,7 +15,7 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /**
  * Where the pathname of a target that URL parsing leaves as it is ends (at `?`, `#` or the end); -1 for any other target.
- * The one test of an ordinary origin-form target: the metrics front and the fast lane both use it.
+ * The one test of an ordinary origin-form target: the metrics front and the edge both use it.
  */
 export function plainPathEnd(url: string): number {
   if (url.charCodeAt(0) !== SLASH || url.charCodeAt(1) === SLASH) return -1;

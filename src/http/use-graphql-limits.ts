@@ -44,7 +44,7 @@ let rememberedLength = 0;
 
 /**
  * Why a document's text is refused before it is parsed (its size in bytes, then its bracket
- * nesting), or undefined when it is within both. The plugin above throws it; the fast lane leaves
+ * nesting), or undefined when it is within both. The plugin above throws it; the GraphQL lane leaves
  * such a document to Yoga, which then refuses it exactly so. A text that passed is remembered.
  */
 export function documentTextRefusal(query: string): GraphQLError | undefined {

@@ -9,7 +9,7 @@ const refusal = (message: string) => graphQLErrorOf(new ApiError('INVALID_REQUES
  * Every JSON body is parsed here, within `limit` bytes: Yoga matches `application/json`
  * case-sensitively, where media types are not (RFC 9110), and its own body limit (maxRequestBodySize)
  * pipes every body through a TransformStream, whose pipeline builds an AbortController and a
- * DOMException per request, on every POST /graphql. The limit is the REST edge's reader.
+ * DOMException per request, on every POST /graphql. The limit is the REST routes' reader.
  */
 async function parseJsonBody(request: Request, limit: number): Promise<GraphQLParams> {
   let text: string;

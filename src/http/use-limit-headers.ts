@@ -3,7 +3,7 @@ import { secondsToNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import { rateLimitField, rateLimitPolicyField } from './rate-limit';
 import type { RequestContext } from '../services/request-context';
-import { requestContextOf } from './request-context';
+import { isExecution, requestContextOf } from './request-context';
 
 /**
  * The limits a caller is under, on every response, REST and GraphQL alike: the request rate limit
@@ -14,6 +14,7 @@ import { requestContextOf } from './request-context';
 export function useLimitHeaders(quota: QuotaMeter, clock: () => Date): Plugin {
   return {
     async onResponse({ response, serverContext }) {
+      if (isExecution(serverContext)) return;
       // A quota that cannot be read (the database went away) leaves its headers out; the answer stands.
       const headers = await Promise.resolve(limitHeaders(requestContextOf(serverContext), quota, clock, (name) => response.headers.has(name))).catch(() => ({}));
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
@@ -24,7 +25,7 @@ export function useLimitHeaders(quota: QuotaMeter, clock: () => Date): Plugin {
 /**
  * The limit headers of a request's answer, lower-cased; `has` says which the answer already carries.
  * Synchronous when nothing is left to read (no key, or a charge already reported the quota): the
- * fast lane then writes them without a promise.
+ * edge then writes them without a promise.
  */
 export function limitHeaders(
   context: RequestContext,
@@ -32,7 +33,7 @@ export function limitHeaders(
   clock: () => Date,
   has: (lowerCaseName: string) => boolean,
 ): Record<string, string> | Promise<Record<string, string>> {
-  // A key taken from the cache unconfirmed (the fast lane's REST answers) is confirmed before its
+  // A key taken from the cache unconfirmed (the edge's REST answers) is confirmed before its
   // answer goes: a revoked key's answer becomes UNAUTHORIZED (thrown to the edge, which answers it).
   const confirming = context.confirmKey();
   if (confirming) return confirming.then(() => limitHeaders(context, quota, clock, has));

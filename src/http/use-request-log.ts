@@ -1,12 +1,13 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../services/request-context';
-import { requestContextOf } from './request-context';
+import { isExecution, requestContextOf } from './request-context';
 
 /** One log line per request: id, method, path (never the query string or headers), status, error code, time, key id. */
 export function useRequestLog(logger: Logger): Plugin {
   return {
     async onResponse({ request, response, serverContext }) {
+      if (isExecution(serverContext)) return;
       const context = requestContextOf(serverContext);
       // Errors answered before any step that notes the code (the account page, GraphiQL's limit, media types): read from the body.
       if (context.errorCode === undefined && response.status >= 400) context.errorCode = await errorCodeOf(response);
@@ -15,7 +16,7 @@ export function useRequestLog(logger: Logger): Plugin {
   };
 }
 
-/** The access-log line, written the same way by both lanes. */
+/** The access-log line, written the same way by the edge and for Yoga's answers. */
 export function logRequest(logger: Logger, entry: { method: string; path: string; status: number; context: RequestContext }): void {
   const { context } = entry;
   logger.info(

@@ -37,7 +37,7 @@ const ALWAYS = {
   'x-frame-options': 'DENY',
 } as const;
 
-/** What every non-HTML answer carries: the fast lane writes these itself, the plugin below adds them to Yoga's. */
+/** What every non-HTML answer carries: the edge writes these itself, the plugin below adds them to Yoga's. */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': API_CSP };
 
 /** What an HTML page carries unless it sets a value itself. */

@@ -41,7 +41,7 @@ const KEY_ID = '(key_[0-9A-Za-z]{16})';
 
 /**
  * The account page (`GET /account` and its form posts): it answers every path under /account
- * itself and ends the request before the REST edge sees it. Handlers parse the form, call the
+ * itself (the edge leaves /account to Yoga). Handlers parse the form, call the
  * accounts service, and redirect (post, then redirect) or render.
  */
 export function useAccountPage({ services, trust, log }: AccountPageOptions): Plugin {

@@ -30,7 +30,7 @@ export interface RequestContextInit {
   /** The caller's per-IP rate-limit bucket, computed on first use (TRUST_PROXY decides the address). */
   clientBucket: () => string;
   /**
-   * The edge holds every answer until confirmKey() has settled (the fast lane's REST answers do,
+   * The edge holds every answer until confirmKey() has settled (its REST answers do with REST_FAST_LANE on,
    * in limitHeaders): the key may then be taken from the key cache unconfirmed, and its charge's
    * statement (or a revision read at the answer) confirms it.
    */
@@ -60,7 +60,7 @@ export class RequestContext {
   quota: QuotaState | undefined;
   /** The request rate limit after this request's last spend, for the RateLimit headers. */
   rateLimit: RateLimitState | undefined;
-  /** The REST edge spent this request's rate limit before checking its inputs: the field it runs spends nothing more. */
+  /** The edge spent this request's rate limit before checking its inputs: the field it runs spends nothing more. */
   rateLimitSpent = false;
   /**
    * The GraphQL edge spent one request of this kind (the key's, or the IP's public limit) before
@@ -167,7 +167,7 @@ export class RequestContext {
 
   /** What a conversion field needs: the key, this request's loader, and how much it may compute. */
   caller(responseKey?: string): Caller | Promise<Caller> {
-    // Authenticated already (the REST edge did it): no promise more.
+    // Authenticated already (the edge did it): no promise more.
     if (this.principal) return this.callerOf(this.principal, responseKey);
     return this.authenticate().then((principal) => this.callerOf(principal, responseKey));
   }

@@ -18,7 +18,7 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
   beforeAll(async () => {
     if (!available) throw new Error(`${CHROMIUM} is absent: CI needs Debian's chromium for the GraphiQL browser tests.`);
     t = await createTestApp();
-    server = createServer(t.app.yoga);
+    server = createServer(t.app.handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({

@@ -11,7 +11,7 @@ let server: Server;
 let endpoint: string;
 beforeAll(async () => {
   t = await createTestApp({}, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
-  server = createServer(t.app.yoga);
+  server = createServer(t.app.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 });

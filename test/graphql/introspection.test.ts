@@ -11,7 +11,7 @@ let base: string;
 beforeAll(async () => {
   // Every GraphQL request spends one of the IP's public requests: this suite sends more than a minute's 60.
   t = await createTestApp({ PUBLIC_RATE_LIMIT: '100000' });
-  server = createServer(t.app.yoga);
+  server = createServer(t.app.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

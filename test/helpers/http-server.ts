@@ -10,7 +10,7 @@ import type { TestApp } from './app';
 export async function listen(t: TestApp, options: { metricsAccess?: MetricsAccess; trustProxy?: string; maxConnections?: number } = {}): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
   const server = createHttpServer({
     handler: t.app.yoga,
-    fastLane: t.app.fastLane,
+    edge: t.app.edge,
     logger: createLogger('silent'),
     metrics: t.app.metrics,
     metricsAccess: options.metricsAccess ?? { mode: 'local' },

@@ -29,10 +29,10 @@ export function loopbackServer(listener: RequestListener) {
  * An app behind the node:http front main.ts runs (createHttpServer: the fast lane first when on,
  * then Yoga), on a loopback port started on first use, with the suites' header limit.
  */
-export function frontServer(app: Pick<App, 'yoga' | 'fastLane' | 'metrics'>, options: { logger?: Logger; trustProxy?: string } = {}) {
+export function frontServer(app: Pick<App, 'yoga' | 'edge' | 'metrics'>, options: { logger?: Logger; trustProxy?: string } = {}) {
   const { logger = createLogger('silent'), trustProxy } = options;
   return onLoopback(() =>
-    createHttpServer({ handler: app.yoga, fastLane: app.fastLane, logger, metrics: app.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(trustProxy), maxHeaderSize: SUITE_HEADER_LIMIT }),
+    createHttpServer({ handler: app.yoga, edge: app.edge, logger, metrics: app.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(trustProxy), maxHeaderSize: SUITE_HEADER_LIMIT }),
   );
 }
 

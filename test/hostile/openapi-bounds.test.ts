@@ -27,7 +27,7 @@ let h: HostileApp;
 let documentCheck: DocumentCheck;
 beforeAll(async () => {
   h = await createHostileApp();
-  documentCheck = new DocumentCheck(await (await h.t.app.yoga.fetch('http://localhost/openapi.json')).json());
+  documentCheck = new DocumentCheck((await h.t.call('GET', '/openapi.json')).body);
 });
 afterAll(() => h.t.close());
 

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,11 +37,13 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const { yoga, fastLane, metrics } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
-  server = createServer(yoga);
+  const { yoga, edge, metrics } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  // The same app with REST_FAST_LANE=off: SOFA executes the routes, Yoga's adapter serves GraphQL.
+  const off = createApp({ config: { ...config, restFastLane: false }, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  server = createHttpServer({ handler: off.yoga, edge: off.edge, logger, metrics: off.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  laneServer = createHttpServer({ handler: yoga, fastLane, logger, metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
+  laneServer = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => laneServer.listen(0, '127.0.0.1', resolve));
   laneBase = `http://127.0.0.1:${(laneServer.address() as { port: number }).port}`;
 });
@@ -85,8 +87,8 @@ describe('the error code in the access log', () => {
     fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
 
   it.each([
-    ['the Yoga lane', () => base],
-    ['the fast lane', () => laneBase],
+    ['REST_FAST_LANE=off', () => base],
+    ['REST_FAST_LANE=on', () => laneBase],
   ])('names the code of a REST error, of a GraphQL error, and none on a success (%s)', async (_, origin) => {
     expect(await loggedLineOf(await fetch(`${origin()}/v1/units/furlongs`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await loggedLineOf(await fetch(`${origin()}/v1/convert?value=1&from=inch&to=foot`))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });

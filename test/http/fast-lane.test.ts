@@ -28,7 +28,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const twinKeys: LanePair['twinKeys'] = (plan, used) => lanes.twinKeys(plan, used);
     const expectSameAnswer: LanePair['expectSameAnswer'] = (request, keys) => lanes.expectSameAnswer(request, keys);
 
-    describe('which requests the fast lane takes', () => {
+    describe('which requests the edge takes (every one but Yoga\'s and /metrics)', () => {
       // Its own app: requests the lane takes spend rate limit, which the parity checks below compare.
       let probe: TestApp;
       beforeAll(async () => {
@@ -40,7 +40,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         // A request that never sends its body: the lane's answer (if it takes it) is not awaited here.
         const req = { method, url, headers: { 'content-length': '999999999' }, socket: {}, resume: () => undefined } as unknown as IncomingMessage;
         const res = { writeHead: () => res, end: () => undefined, headersSent: false } as unknown as ServerResponse;
-        return probe.app.fastLane!(req, res);
+        return probe.app.edge(req, res);
       };
 
       it.each<[string, string, boolean]>([
@@ -48,17 +48,22 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         ['GET', '/v1/convert?value=1&from=m&to=ft', true],
         ['GET', '/graphql', false],
         ['POST', '/graphql', false],
-        ['GET', '/openapi.json', false],
+        ['GET', '/graphql/assets/nope.js', false],
         ['GET', '/account', false],
-        ['GET', '/v1/nope', false],
-        ['DELETE', '/v1/convert', false],
+        ['POST', '/account/keys', false],
+        ['GET', '/metrics', false],
+        ['GET', '/openapi.json', true],
+        ['GET', '/v1/nope', true],
+        ['GET', '/graphql/nope', true],
+        ['DELETE', '/v1/convert', true],
         ['HEAD', '/v1/units', true],
         ['HEAD', '/v1/convert?value=1&from=m&to=ft', true],
-        ['HEAD', '/v1/batch', false],
-        ['OPTIONS', '/v1/currency/rates/latest', false],
-        ['GET', '/v1/units/../categories', false],
-        ['GET', '/v1/units/%2e%2e', false],
-        ['GET', 'http://localhost/v1/units', false],
+        ['HEAD', '/v1/batch', true],
+        ['OPTIONS', '/v1/currency/rates/latest', true],
+        ['GET', '/v1/units/../categories', true],
+        ['GET', '/v1/units/%2e%2e', true],
+        ['GET', '/v1/units/../../account', false],
+        ['GET', 'http://localhost/v1/units', true],
       ])('%s %s: %s', (method, url, expected) => {
         expect(owns(method, url)).toBe(expected);
       });
@@ -203,7 +208,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
                 resolve({ status, headers: written, body: body?.toString() ?? '' });
               },
             };
-            expect(fast.app.fastLane!(req, res as unknown as ServerResponse)).toBe(true);
+            expect(fast.app.edge(req, res as unknown as ServerResponse)).toBe(true);
           });
         const spellings = (word: string, count: number) =>
           Array.from({ length: count }, (_, i) => [...word].map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c)).join(''));
@@ -233,7 +238,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           new Promise<void>((resolve) => {
             const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '192.0.2.8' } } as unknown as IncomingMessage;
             const res = { headersSent: false, writeHead: () => res, end: () => (order.push(`answer ${i}`), resolve()) };
-            expect(fast.app.fastLane!(req, res as unknown as ServerResponse)).toBe(true);
+            expect(fast.app.edge(req, res as unknown as ServerResponse)).toBe(true);
           });
         await enter('/v1/units/meter', -1); // known from here on: answered without any I/O
         order.length = 0;

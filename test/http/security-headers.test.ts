@@ -13,7 +13,7 @@ let key: string;
 beforeAll(async () => {
   t = await createTestApp({}, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
   key = await t.createKey('developer');
-  server = createServer(t.app.yoga);
+  server = createServer(t.app.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -11,7 +11,7 @@ let t: TestApp;
 let served: any;
 beforeAll(async () => {
   t = await createTestApp();
-  served = await (await t.app.yoga.fetch('http://localhost/openapi.json')).json();
+  served = (await t.call('GET', '/openapi.json')).body;
 });
 afterAll(() => t.close());
 

@@ -1,0 +1,322 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
+import type { GraphQLContext } from '../graphql/context';
+import { selectAllJson } from '../graphql/serialize';
+import { conversionsAsked, policyOf } from '../graphql/field-policy';
+import { directResolver } from '../graphql/direct-resolver';
+import type { Metrics } from '../metrics';
+import type { AppServices } from '../services';
+import type { RequestContext } from '../services/request-context';
+import { readNodeBody, readNodeBytes } from './body';
+import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints } from './endpoint';
+import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
+import { ASSETS_PATH } from './graphiql/bundle';
+import { createLaneWriter, GRAPHQL_LABEL, type AnswerPlace, type LaneWriter } from './lane-writer';
+import type { RequestOrigin, ServerContext } from './request-context';
+import { withErrorCodes } from './use-error-codes';
+import { toGraphQLError } from './errors';
+import { negotiatedParts, negotiates } from './answer-formats';
+import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
+import { queryParams } from './rest-input';
+import { restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
+import { allowedMethods, routeLabel } from './routes';
+import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
+import { sofaExecution } from './sofa-execution';
+import { headerText, plainPathEnd } from './target';
+import { withCostExtensions } from './use-cost-extensions';
+
+export interface EdgeOptions {
+  /**
+   * The schema whose root resolvers serve the routes, without the rate-limit directive's wrappers:
+   * the edge spends the caller's request limit itself (spendRateLimit) before it checks the
+   * inputs, after which the directive would spend nothing (pointsOf is 0 for a REST request).
+   */
+  schema: GraphQLSchema;
+  /** The route table, compiled once. */
+  endpoints: Endpoints;
+  services: AppServices;
+  /** Each request's context, built as the Yoga path builds it (request-context.ts). */
+  contextOf(origin: RequestOrigin): RequestContext;
+  /** Spends one request of the caller's rate limit (throws RATE_LIMIT_EXCEEDED). */
+  spendRateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
+  log: Logger;
+  clock: () => Date;
+  /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the edge). */
+  metrics: Pick<Metrics, 'request'>;
+  /** The Yoga server: SOFA's execution (REST_FAST_LANE=off), and the GraphQL lane's parameters step. */
+  yoga: GraphQLYoga;
+  /**
+   * REST_FAST_LANE: on, a route's field resolver is called directly and `POST /graphql` with a JSON
+   * body is served by the GraphQL lane; off, SOFA executes the routes through Yoga and every GraphQL
+   * request goes to Yoga's own adapter. Admission, inputs and every header are the edge's either way.
+   */
+  lane: boolean;
+  /** The post-processed OpenAPI document, served at /openapi.json. */
+  openapi(): string;
+}
+
+/** Yoga's node:http listener, its parameters step (graphql-yoga's YogaServer.getResultForParams) and its Fetch handler. */
+export type GraphQLYoga = RequestListener & Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'getResultForParams' | 'handleRequest'>;
+
+/** A node:http listener that answers when it owns the request and returns false when Yoga should. */
+export type Edge = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** A REST request the edge admitted, its inputs checked, ready for execution. */
+export interface RouteCall {
+  req: IncomingMessage;
+  endpoint: Endpoint;
+  params: Record<string, string>;
+  query: string;
+  /** A POST route's body as sent. */
+  body: string | undefined;
+  args: Record<string, unknown>;
+  context: RequestContext;
+}
+
+/** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
+const LARGE_BODY = 8192;
+
+/**
+ * The one REST edge: the node:http front hands it every request but those Yoga answers itself
+ * (GraphQL and GraphiQL, the account pages) and /metrics. Each row of the route table is an
+ * endpoint (endpoint.ts): its body, key, rate limit and inputs are checked here in the contract's
+ * order, then its field is executed (its resolver called directly, or SOFA through Yoga with the
+ * lane off), and the answer is written with every header it carries, in one `res.end()` sent
+ * together with the other answers of its event-loop turn (lane-writer.ts). Known targets of the
+ * pre-built catalogue routes skip straight to the answer. With the lane on it also takes
+ * `POST /graphql` with a JSON body (serveGraphQL). The parity suites (test/http/fast-lane.test.ts,
+ * graphql-lane.test.ts) hold both executions to identical answers.
+ */
+export function createEdge(options: EdgeOptions): Edge {
+  const prebuilt = new PrebuiltAnswers();
+  const known = new KnownTargets();
+  const writer = createLaneWriter(options);
+  // With the lane, REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
+  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
+    options.contextOf({ authorization: req.headers.authorization ?? null, forwardedFor: headerText(req.headers['x-forwarded-for']), socket: req.socket, confirmsBeforeAnswer });
+  const serveGraphQL = graphQLServer(options, writer, contextOf);
+  const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
+
+  /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
+  const routeAnswer = async (req: IncomingMessage, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
+    const { found, pathname, query } = owned;
+    if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
+    const endpoint = found.endpoint;
+    if (!endpoint) {
+      if (req.method === 'OPTIONS' && found.match.routes.some((r) => r.shared)) return preflightParts();
+      const allow = allowedMethods(found.match.routes);
+      throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${quoteInput(pathname)}; use ${allow}.`, { allow: allow.split(', ') });
+    }
+    const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
+    await admitCaller(endpoint.route, context, options.spendRateLimit);
+    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, options.openapi());
+    const args = checkedArgs(endpoint, found.match.params, queryParams(query), query !== '', body?.value);
+    return execute({ req, endpoint, params: found.match.params, query, body: body?.text, args, context });
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, started: number) => {
+    const context = contextOf(req, options.lane);
+    let parts: ResponseParts;
+    try {
+      parts = await routeAnswer(req, owned, context);
+    } catch (error) {
+      // A client gone before its body was read has no answer to get: `unexpected` notes it, at debug.
+      if (req.socket.destroyed) throw error;
+      parts = failedAnswer(error, owned.found?.endpoint?.route, context, options.log);
+    }
+    await writer.send(req, res, placeOf(owned), context, parts, started);
+  };
+
+  /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
+  const serveKnown = async (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, built: PrebuiltAnswer, started: number) => {
+    const context = contextOf(req, true);
+    let parts: ResponseParts;
+    try {
+      await admitCaller(endpoint.route, context, options.spendRateLimit);
+      parts = restSuccessParts(endpoint, built.body, headerText(req.headers['if-none-match']), built.etag);
+    } catch (error) {
+      parts = failedAnswer(error, endpoint.route, context, options.log);
+    }
+    await writer.send(req, res, endpoint, context, parts, started);
+  };
+
+  return (req, res) => {
+    const started = performance.now();
+    const owned = ownedRequest(req, known, options.endpoints, options.lane);
+    if (owned === undefined) return false;
+    writer.entered();
+    const served =
+      owned.kind === 'known' ? serveKnown(req, res, owned.endpoint, owned.answer, started)
+      : owned.kind === 'graphql' ? serveGraphQL(req, res, owned.mediaType, started)
+      : serve(req, res, owned, started);
+    served.catch(writer.unexpected(req, res, started));
+    return true;
+  };
+}
+
+/** A route's field run by its resolver, its answer serialised as SOFA would select it; a pre-built route's bytes kept (and its target remembered). */
+function directExecution(options: EdgeOptions, prebuilt: PrebuiltAnswers, known: KnownTargets) {
+  const run = fieldRunner(options.schema);
+  return async (call: RouteCall): Promise<ResponseParts> => {
+    const graphQLContext: GraphQLContext = { requestContext: call.context, services: options.services, log: options.log };
+    const { endpoint, req } = call;
+    const value = await run(endpoint.field!, call.args, graphQLContext);
+    const serialise = () => `{"data":${selectAllJson(options.schema, endpoint.field!.type, value, graphQLContext)}}`;
+    if (!endpoint.route.prebuilt) return jsonAnswer(call, serialise());
+    const built = prebuilt.of(endpoint.route, value, serialise);
+    if (endpoint.route.method === 'GET' && !endpoint.route.queryHint) known.remember(req.url ?? '', endpoint, built);
+    return restSuccessParts(endpoint, built.body, headerText(req.headers['if-none-match']), built.etag);
+  };
+}
+
+/** A route's `{"data": ...}` text as its answer: other media types (CSV, NDJSON) rendered from it, a large one (a batch) encoded once. */
+function jsonAnswer(call: RouteCall, json: string): ResponseParts {
+  const text = withoutNullParams(json);
+  const ifNoneMatch = headerText(call.req.headers['if-none-match']);
+  const route = call.endpoint.route;
+  if (negotiates(route)) return negotiatedParts(route, text, { accept: headerText(call.req.headers.accept), ifNoneMatch, query: call.query });
+  return restSuccessParts(call.endpoint, text.length < LARGE_BODY ? text : Buffer.from(text), ifNoneMatch);
+}
+
+/** A route served outside GraphQL: the OpenAPI document. */
+function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: string): ResponseParts {
+  if (query !== '') throw new ApiError('INVALID_REQUEST', `${pathname} takes no query parameters.`);
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(document)) };
+  return { status: 200, headers, body: document };
+}
+
+/** Where an answer goes in the metrics and which CORS fields it carries: its endpoint's, or its path's off the table. */
+function placeOf({ found, pathname }: RestRequest): AnswerPlace {
+  if (found?.endpoint) return found.endpoint;
+  return { label: routeLabel(pathname), cors: found?.match.routes.some((r) => r.shared) ? SHARED_CORS_HEADERS : undefined };
+}
+
+/**
+ * `POST /graphql` as Yoga answers it (graphql-lane.ts): the body read here, its parameters run by
+ * Yoga's own getResultForParams, the result coded as useErrorCodes codes it, its cost extensions
+ * added as useCostExtensions adds them, and written as Yoga's processRegularResult writes it, with
+ * the headers every answer carries. A body the lane will not run goes to Yoga with the bytes
+ * already read (the Fetch adapter takes a read body as `req.body`), and its answer is timed as the
+ * node:http front times Yoga's.
+ */
+function graphQLServer(options: EdgeOptions, writer: LaneWriter, contextOf: (req: IncomingMessage) => RequestContext) {
+  const yoga = options.yoga;
+  return async (req: IncomingMessage, res: ServerResponse, mediaType: GraphQLMediaType, started: number) => {
+    const bytes = await readNodeBytes(req);
+    const params = graphQLParamsOf(bytes);
+    if (params === undefined) {
+      (req as IncomingMessage & { body?: Buffer }).body = bytes;
+      res.once('close', () => writer.record(req, GRAPHQL_LABEL, res.statusCode, started));
+      void yoga(req, res);
+      return;
+    }
+    const context = contextOf(req);
+    let result: ExecutionResult;
+    try {
+      result = (await yoga.getResultForParams({ params, request: laneRequest(req) }, { req, requestContext: context })) as ExecutionResult;
+    } catch (error) {
+      // Yoga turns a step that throws into a masked error the same way (its handleError).
+      options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+      result = { errors: [toGraphQLError(error)] };
+    }
+    const answered = await withCostExtensions(withErrorCodes(result, context, options.log), context, options.services.quota, options.clock);
+    await writer.send(req, res, undefined, context, graphQLAnswer(answered, mediaType), started);
+  };
+}
+
+/** What the edge serves a request as, when it owns it. */
+type Owned = { kind: 'known'; endpoint: Endpoint; answer: PrebuiltAnswer } | { kind: 'graphql'; mediaType: GraphQLMediaType } | RestRequest;
+
+interface RestRequest {
+  kind: 'rest';
+  pathname: string;
+  query: string;
+  /** Its place in the route table; undefined off it (404). */
+  found: EndpointMatch | undefined;
+}
+
+/** Paths Yoga answers (GraphQL, GraphiQL's page and assets, the account pages), and the node:http front's /metrics. */
+function yogaOwns(pathname: string): boolean {
+  return pathname === GRAPHQL_PATH || pathname === '/metrics' || pathname === '/account' || pathname.startsWith('/account/') || pathname.startsWith(`${ASSETS_PATH}/`);
+}
+
+/** Whether the edge owns this request, and as what; undefined leaves it to Yoga. */
+function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endpoints, lane: boolean): Owned | undefined {
+  const target = req.url ?? '';
+  // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const hit = known.get(target);
+    if (hit) return hit;
+  }
+  if (target === GRAPHQL_PATH) {
+    const mediaType = lane ? graphQLLaneMediaType(req) : undefined;
+    return mediaType ? { kind: 'graphql', mediaType } : undefined;
+  }
+  const parts = targetParts(target);
+  if (parts === undefined || yogaOwns(parts.pathname)) return undefined;
+  return { kind: 'rest', ...parts, found: endpoints.find(parts.pathname, req.method) };
+}
+
+/**
+ * The pathname and query of a target as WHATWG URL parsing reads it (what Yoga does): an ordinary
+ * origin-form target is cut at `?` without a URL object (target.ts); undefined if it does not parse.
+ */
+function targetParts(target: string): { pathname: string; query: string } | undefined {
+  const end = plainPathEnd(target);
+  if (end >= 0 && !target.includes('#')) return { pathname: target.slice(0, end), query: target.slice(end + 1) };
+  try {
+    const url = new URL(target, 'http://localhost');
+    return { pathname: url.pathname, query: url.search.slice(1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Request targets whose pre-built answer is known: past this many, the map starts again; longer targets are not kept. */
+const MAX_KNOWN_TARGETS = 4096;
+const MAX_KNOWN_TARGET_LENGTH = 256;
+
+/**
+ * GET targets of pre-built routes (`/v1/units/meter`) whose answer was found once: the answer
+ * depends on the catalogue and the target alone, so the next request for the same target skips
+ * route matching, input checks and the resolver; the key, rate-limit and If-None-Match steps
+ * still run for it. Only answered targets are kept, and the map starts again when full, so made-up
+ * targets cannot grow it.
+ */
+class KnownTargets {
+  private readonly targets = new Map<string, Owned & { kind: 'known' }>();
+
+  get(target: string): (Owned & { kind: 'known' }) | undefined {
+    return this.targets.get(target);
+  }
+
+  remember(target: string, endpoint: Endpoint, answer: PrebuiltAnswer): void {
+    if (target.length > MAX_KNOWN_TARGET_LENGTH || this.targets.has(target)) return;
+    if (this.targets.size >= MAX_KNOWN_TARGETS) this.targets.clear();
+    this.targets.set(target, { kind: 'known', endpoint, answer });
+  }
+}
+
+/**
+ * Each root field called as GraphQL execution would call it for a document of that one field: its
+ * conversions planned first, then its resolver with its argument rules checked synchronously
+ * (graphql/direct-resolver.ts).
+ */
+function fieldRunner(schema: GraphQLSchema) {
+  const queryType = schema.getQueryType()!;
+  const resolvers = new Map(Object.values(queryType.getFields()).map((field) => [field, directResolver(field)]));
+  return async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext): Promise<unknown> => {
+    const conversions = conversionsAsked(policyOf(field), args);
+    if (conversions > 0) {
+      const planned = graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
+      if (planned) await planned;
+    }
+    // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
+    const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: queryType, schema };
+    return resolvers.get(field)!(undefined, args, graphQLContext, info as never);
+  };
+}
