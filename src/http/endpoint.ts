@@ -11,10 +11,9 @@ import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, R
 import { SHARED_CORS_HEADERS } from './shared-resource';
 
 /**
- * A row of the route table compiled once, for both ways a REST request is executed (the field's
- * resolver called directly, or SOFA through Yoga: edge.ts): what every request on the route
- * needs, prepared before the first one, and the steps both executions take in the contract's order
- * (body, key, rate limit, inputs). Only execution differs between them.
+ * A row of the route table compiled once: what every request on the route needs, prepared before
+ * the first one, and the steps the edge (edge.ts) takes for it in the contract's order (body, key,
+ * rate limit, inputs) before the field is executed, by its resolver or by SOFA.
  */
 export interface Endpoint {
   readonly route: RestRoute;
@@ -37,7 +36,7 @@ export interface EndpointMatch {
   readonly endpoint: Endpoint | undefined;
 }
 
-/** Every route of the table compiled once, shared by both executions. */
+/** Every route of the table compiled once. */
 export class Endpoints {
   private readonly byRoute: ReadonlyMap<RestRoute, Endpoint>;
 
@@ -94,15 +93,6 @@ export async function readRouteBody(
   return { text, value: parseJsonBody(text) };
 }
 
-/**
- * The headers every answer on a route's path carries whatever its status, set the same way by both
- * executions: CORS on a shared path, then the request id.
- */
-export function stampAnswer(set: (name: string, value: string) => void, cors: Readonly<Record<string, string>> | undefined, requestId: string): void {
-  if (cors) for (const name of Object.keys(cors)) set(name, cors[name]!);
-  set('x-request-id', requestId);
-}
-
 /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
 export async function admitCaller(route: RestRoute, context: RequestContext, spendRateLimit: (kind: Access, context: RequestContext) => Promise<void>): Promise<void> {
   if (route.access === 'key') await context.authenticate();
@@ -120,14 +110,14 @@ export function checkedArgs(endpoint: Endpoint, params: Record<string, string>, 
 }
 
 /** The error as a REST caller reads it: the domain names the GraphQL argument (`id`), the caller sent the path's `:unit` or `:category`. */
-export function forRestCaller(error: ApiError, route: RestRoute): ApiError {
+function forRestCaller(error: ApiError, route: RestRoute): ApiError {
   if (error.param === undefined) return error;
   const param = pathParamOf(route, error.param);
   return param === error.param ? error : new ApiError(error.code, error.message, { ...error.details, param });
 }
 
 /**
- * The answer to a REST request that failed, for both executions: an unexpected error logged, the
+ * The answer to a REST request that failed: an unexpected error logged, the
  * code noted for the access log, the error in the caller's terms (with the route, when one was
  * matched: see forRestCaller).
  */

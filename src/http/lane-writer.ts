@@ -4,7 +4,6 @@ import { ApiError } from '../domain/errors';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import { stampAnswer } from './endpoint';
 import { restErrorParts, toApiError } from './errors';
 import type { ResponseParts } from './rest-response';
 import { GRAPHQL_PATH } from './graphql-lane';
@@ -113,8 +112,8 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
   return { send, entered: outbox.entered, unexpected, record };
 }
 
-/** The headers every answer of the lane carries, whatever its status: security, CORS on a shared route, the request id. */
+/** The headers every answer of the edge carries, whatever its status: security, CORS on a shared path, the request id. */
 function stamp(headers: Record<string, string>, place: AnswerPlace | undefined, context: RequestContext): void {
-  Object.assign(headers, API_SECURITY_HEADERS);
-  stampAnswer((name, value) => (headers[name] = value), place?.cors, context.requestId);
+  Object.assign(headers, API_SECURITY_HEADERS, place?.cors);
+  headers['x-request-id'] = context.requestId;
 }

@@ -46,12 +46,8 @@ export function lowerCased(headers: Readonly<Record<string, string>>): Record<st
   return out;
 }
 
-/** The same answer as a Fetch Response, for the Yoga lane. */
+/** The same answer as a Fetch Response, for what Yoga answers (pages, GraphiQL, SOFA's errors). */
 export function toResponse(parts: ResponseParts): Response {
-  return new Response(bodyInit(parts.body), { status: parts.status, headers: parts.headers });
-}
-
-/** A parts body as a Fetch body (a copy of a Buffer's bytes: the Yoga lane never holds pre-built ones). */
-export function bodyInit(body: ResponseParts['body']): string | Uint8Array<ArrayBuffer> | null {
-  return typeof body === 'string' || body === null ? body : new Uint8Array(body);
+  const body = typeof parts.body === 'string' || parts.body === null ? parts.body : new Uint8Array(parts.body);
+  return new Response(body, { status: parts.status, headers: parts.headers });
 }
