@@ -79,18 +79,23 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
       guarded[name] = method;
       continue;
     }
-    guarded[name] = (...args: unknown[]) =>
-      withDeadline(method(...args), deadlineMs).then(
+    guarded[name] = (...args: unknown[]) => {
+      const started = Date.now();
+      return withDeadline(method(...args), deadlineMs).then(
         (result) => {
           set(true);
           return result;
         },
         (error: unknown) => {
           if (!isDatabaseUnavailable(error)) throw error;
-          set(false, error);
+          // A call that began before the last success says nothing about the database now (its
+          // deadline can expire just as the held-back answers of a stall arrive): only a call
+          // started since then marks it unreachable.
+          if (started >= lastSuccess) set(false, error);
           throw databaseUnavailable(error);
         },
       );
+    };
   }
   guarded['close'] = store.close;
   guarded['knownUnreachable'] = () => !reachable;
