@@ -157,6 +157,8 @@ describe('the same conversion input gives the same answer through REST and Graph
       fc.asyncProperty(fieldArgs('currency', ['code'], 'text'), async (entries) => {
         const code = String(entries[0]?.[1] ?? '');
         fc.pre(code !== '' && code !== '.' && code !== '..' && !/[\uD800-\uDFFF]/u.test(code));
+        // A code longer than GraphQL's body limit is refused as a body there (413): not the same question.
+        comparable(objectText([['code', code]]));
         const rest = await viaRest('GET', `/v1/currencies/${encodeURIComponent(code)}`);
         const graphql = await viaGraphQL('currency', '$code: String!', CURRENCY, objectText([['code', code]]));
         expect(graphql, `for ${show(code)}`).toEqual(rest);
