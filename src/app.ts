@@ -10,7 +10,7 @@ import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
 import { parseTrustProxy } from './domain/client-ip';
 import { useGraphiQL } from './http/graphiql/use-graphiql';
-import { restErrorResponse, toApiError, toGraphQLError } from './http/errors';
+import { toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { Endpoints } from './http/endpoint';
 import { createEdge, type Edge } from './http/edge';
@@ -144,8 +144,6 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
         routes: sofaRoutes(),
         customScalars: SCALAR_JSON_SCHEMAS,
         ignore: everyObjectType(schema),
-        // The edge fills in the request id (SOFA's handler cannot see the request).
-        errorHandler: (errors) => restErrorResponse(toApiError(errors[0]), '') as never,
       }),
       // Last, so that it logs the status and headers every other hook has settled (a 304 included).
       useRequestLog(logger),

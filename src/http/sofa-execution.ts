@@ -3,13 +3,18 @@ import { getNullableType, isListType } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from '../graphql/context';
 import type { RequestContext } from '../services/request-context';
-import { pathFor, pathParamOf } from './routes';
+import type { ApiError } from '../domain/errors';
+import { restErrorResponse, toApiError } from './errors';
+import { pathFor } from './routes';
 import type { ResponseParts } from './rest-response';
 import type { RouteCall } from './edge';
 import { isExecution, type ServerContext } from './request-context';
 
 /** The checked list arguments of a route call SOFA executes, by its request's context (see useCheckedLists). */
 const checkedLists = new WeakMap<RequestContext, Record<string, unknown>>();
+
+/** SOFA's errors, by the answer its error handler gave (the handler cannot see the request). */
+const sofaErrors = new WeakMap<Response, ApiError>();
 
 /** Yoga, in whose pipeline (its plugins) SOFA answers. */
 type SofaHost = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest'>;
@@ -19,8 +24,8 @@ type SofaHost = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleR
  * request and checked its inputs: SOFA reads the inputs again its own way (it cuts the query
  * string at a second `?`, decodes path segments again, reads a comma list as one string), so it
  * is handed exactly what was checked, encoded afresh, and list arguments as checked. Its success is
- * the bare field value (JSON text), which `answer` wraps; its error gets this request's id (SOFA's
- * error handler cannot see the request) and the REST caller's parameter name.
+ * the bare field value (JSON text), which `answer` wraps; its error is thrown to the edge, which
+ * answers it as it answers any other.
  */
 export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: string) => ResponseParts) {
   return async (call: RouteCall): Promise<ResponseParts> => {
@@ -32,16 +37,11 @@ export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: st
     if (lists.length > 0) checkedLists.set(context, Object.fromEntries(lists.map((arg) => [arg.name, call.args[arg.name]])));
     const init: RequestInit = route.method === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body } : { method: route.method };
     const response = await host.handleRequest(new Request(url, init), { requestContext: context, execution: true });
-    const text = await response.text();
-    if (response.status === 200) return answer(call, `{"data":${text}}`);
-    const payload = JSON.parse(text) as { error?: { code?: string; requestId?: string; param?: string } };
-    if (payload.error) {
-      payload.error.requestId = context.requestId;
-      context.errorCode ??= payload.error.code;
-      if (payload.error.param !== undefined) payload.error.param = pathParamOf(route, payload.error.param);
-    }
-    const body = JSON.stringify(payload);
-    return { status: response.status, headers: { ...Object.fromEntries(response.headers), 'content-length': String(Buffer.byteLength(body)) }, body };
+    // Its error is rendered by the edge, as every error is (with the caller's parameter names and this request's id).
+    const error = sofaErrors.get(response);
+    if (error) throw error;
+    if (response.status !== 200) throw new Error(`SOFA answered ${response.status} without its error handler`);
+    return answer(call, `{"data":${await response.text()}}`);
   };
 }
 
@@ -50,8 +50,14 @@ export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: st
  * skips the edge's admission), handed the list arguments the edge checked in place of its own
  * reading of a comma list.
  */
-export function useSofaExecution(config: Parameters<typeof useSofa>[0]): Plugin<GraphQLContext> {
-  const sofa = useSofa(config) as Plugin<GraphQLContext>;
+export function useSofaExecution(config: Omit<Parameters<typeof useSofa>[0], 'errorHandler'>): Plugin<GraphQLContext> {
+  const errorHandler = (errors: readonly unknown[]) => {
+    const error = toApiError(errors[0]);
+    const response = restErrorResponse(error, '');
+    sofaErrors.set(response, error);
+    return response;
+  };
+  const sofa = useSofa({ ...config, errorHandler: errorHandler as never }) as Plugin<GraphQLContext>;
   return {
     ...sofa,
     onRequest: (payload) => (isExecution(payload.serverContext) ? sofa.onRequest!(payload) : undefined),
