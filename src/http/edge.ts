@@ -23,7 +23,7 @@ import { negotiatedParts, negotiates } from './answer-formats';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import { restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
-import { allowedMethods, routeLabel } from './routes';
+import { allowedMethods, isAccountPath, METRICS_PATH, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
 import { headerText, plainPathEnd } from './target';
@@ -241,7 +241,7 @@ interface RestRequest {
 
 /** Paths Yoga answers (GraphQL, GraphiQL's page and assets, the account pages), and the node:http front's /metrics. */
 function yogaOwns(pathname: string): boolean {
-  return pathname === GRAPHQL_PATH || pathname === '/metrics' || pathname === '/account' || pathname.startsWith('/account/') || pathname.startsWith(`${ASSETS_PATH}/`);
+  return pathname === GRAPHQL_PATH || pathname === METRICS_PATH || isAccountPath(pathname) || pathname.startsWith(`${ASSETS_PATH}/`);
 }
 
 /** Whether the edge owns this request, and as what; undefined leaves it to Yoga. */

@@ -11,7 +11,7 @@ import { BASELINE_HEADERS } from './use-security-headers';
 import { answerOddMethods, answerOddTarget, withReasonPhrase } from './odd-requests';
 import { clientIp, type TrustProxy } from '../domain/client-ip';
 import type { Edge } from './edge';
-import { routeLabel } from './routes';
+import { METRICS_PATH, routeLabel } from './routes';
 import { pathOf } from './target';
 
 export interface HttpServerOptions {
@@ -66,7 +66,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const pathname = pathOf(req.url);
     const route = routeLabel(pathname);
     res.once('close', () => options.metrics.request(route, req.method ?? '', res.statusCode, (performance.now() - started) / 1000));
-    if (pathname === '/metrics') void serveMetrics(req, res, options);
+    if (pathname === METRICS_PATH) void serveMetrics(req, res, options);
     else options.handler(req, res);
   });
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

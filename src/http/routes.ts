@@ -167,16 +167,25 @@ export function routeLabel(pathname: string): string {
   return labelOutsideTable(pathname);
 }
 
+/** The account pages: this path and every path under it. */
+export const ACCOUNT_PATH = '/account';
+/** The Prometheus metrics, answered by the node:http server itself. */
+export const METRICS_PATH = '/metrics';
+
+export function isAccountPath(pathname: string): boolean {
+  return pathname === ACCOUNT_PATH || (pathname.startsWith(ACCOUNT_PATH) && pathname[ACCOUNT_PATH.length] === '/');
+}
+
 function labelOutsideTable(pathname: string): string {
   if (pathname === '/graphql') return 'graphql';
-  if (pathname === '/account' || pathname.startsWith('/account/')) return 'account';
-  if (pathname === '/metrics') return 'metrics';
+  if (isAccountPath(pathname)) return 'account';
+  if (pathname === METRICS_PATH) return 'metrics';
   return 'other';
 }
 
 /** The label of each path the table and the app spell out, found the slow way once. */
 const LABELS = new Map<string, string>();
-for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', '/account', '/metrics']) {
+for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', ACCOUNT_PATH, METRICS_PATH]) {
   const entry = compiled.find((c) => c.pattern.test(pathname));
   LABELS.set(pathname, entry ? entry.label : labelOutsideTable(pathname));
 }

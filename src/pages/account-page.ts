@@ -8,6 +8,7 @@ import { clientMessage } from '../graphql/error-body';
 import { errorHeaders } from '../http/error-headers';
 import { restErrorResponse, toApiError } from '../http/errors';
 import { requestContextOf } from '../http/request-context';
+import { isAccountPath } from '../http/routes';
 import type { AppServices } from '../services';
 import type { AccountSession } from '../services/accounts';
 import { ASSETS } from './assets';
@@ -149,7 +150,7 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
 
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
-      if (url.pathname !== '/account' && !url.pathname.startsWith('/account/')) return;
+      if (!isAccountPath(url.pathname)) return;
       const { requestId } = requestContextOf(serverContext);
       let response: Response;
       try {
