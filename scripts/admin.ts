@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   } catch (error) {
     return fail('INTERNAL', error);
   }
-  let exitCode = 1;
+  let exitCode: number;
   try {
     // Logs go to stderr (stdout carries only the JSON result), and only errors.
     const logger = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));

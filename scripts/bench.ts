@@ -224,7 +224,7 @@ async function main(): Promise<number> {
   if (base.ratesFile) log(`loading the ECB history ${base.ratesFile} in the app's server child…`);
   const connected: Awaited<ReturnType<typeof connectConfig>>[] = [];
   const rows: Measurement[] = [];
-  let memory: MemoryReport = { skipped: 'not measured' };
+  let memory: MemoryReport;
   try {
     for (const config of configs) connected.push(await connectConfig(config, process.env));
     // The memory figures (the ECB history, a heap snapshot) are the first configuration's only.

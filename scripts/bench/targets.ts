@@ -188,7 +188,7 @@ export async function verifyTarget(target: Target): Promise<string> {
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/, 'content-type');
     target.check(JSON.parse(text), text);
   } catch (error) {
-    throw new Error(`${target.label} is not answering as expected (${(error as Error).message}); body: ${text.slice(0, 300)}`);
+    throw new Error(`${target.label} is not answering as expected (${(error as Error).message}); body: ${text.slice(0, 300)}`, { cause: error });
   }
   return target.steady ? target.steady(text) : text;
 }

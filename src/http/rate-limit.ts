@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import { ApiError } from '../domain/errors';
 import { type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../domain/rate-limit';
 import { guardedRedisClient, redisGuard, type RedisGuard } from '../redis-deadline';
@@ -112,7 +112,7 @@ function byTurn(limiter: RateLimiterAbstract, spend: (bucket: string) => Promise
   });
 }
 
-type RedisClient = ReturnType<typeof createClient>;
+type RedisClient = RedisClientType;
 
 /**
  * Connects, waiting at most connectTimeoutMs: Redis down at start-up is an outage like any other

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentMonth } from '../../src/domain/quota';
 import { PLANS } from '../../src/domain/plans';
@@ -70,7 +70,7 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('three instances on one Postgr
 
   const cli = async (...args: string[]) => admin(args, env);
   /** Runs `each` over the Redis database's keys, in batches (this suite's database only). */
-  async function redisKeys(each: (client: ReturnType<typeof createClient>, keys: string[]) => Promise<void>) {
+  async function redisKeys(each: (client: RedisClientType, keys: string[]) => Promise<void>) {
     const client = createClient({ url: REDIS });
     await client.connect();
     try {

@@ -32,7 +32,7 @@ function oracleQuotient(num: bigint, den: bigint): string {
   let shift = 0n;
   while (num * 10n ** shift < den * 10n ** 40n) shift += 1n;
   let q = (num * 10n ** shift) / den;
-  let r = (num * 10n ** shift) % den;
+  const r = (num * 10n ** shift) % den;
   let extra = BigInt(q.toString().length - 40); // digits past the 40th
   if (extra > 0n) {
     const cut = 10n ** extra;
@@ -42,7 +42,6 @@ function oracleQuotient(num: bigint, den: bigint): string {
     const twice = 2n * (low * den + r);
     const whole = cut * den;
     if (twice > whole || (twice === whole && q % 2n === 1n)) q += 1n;
-    r = 0n;
   } else extra = 0n;
   if (q.toString().length > 40) {
     // Rounding carried into a 41st digit (…999 → 1000…): drop the trailing zero it made.
