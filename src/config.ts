@@ -41,6 +41,7 @@ const schema = z.object({
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
   MAX_CONNECTIONS: positiveInt.default(4096),
+  KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
   REST_FAST_LANE: z.enum(['on', 'off']).default('on'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
@@ -77,6 +78,8 @@ export interface Config {
   keyRateLimit: number;
   /** MAX_CONNECTIONS: open client connections at most; the next ones get a 503 and are closed. */
   maxConnections: number;
+  /** KEEP_ALIVE_TIMEOUT: seconds an idle keep-alive connection stays open (the HTTP server's default when not set). */
+  keepAliveTimeoutSeconds?: number;
   /** How the edge executes a REST route's field: its resolver directly (true), or SOFA through Yoga; GraphQL through the edge's lane (true) or Yoga's adapter. */
   restFastLane: boolean;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
@@ -126,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
     maxConnections: e.MAX_CONNECTIONS,
+    keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
     restFastLane: e.REST_FAST_LANE === 'on',
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,

@@ -67,7 +67,7 @@ const limiters = await createRateLimiters({
   onRedisBack: () => limitsWatch.back(),
 });
 const { yoga, edge } = createApp({ config, store, logger, rates, limiters, metrics });
-const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections });
+const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
 const onListenError = (error: NodeJS.ErrnoException) => {

@@ -30,19 +30,25 @@ export interface HttpServerOptions {
   trust: TrustProxy;
   /** Open client connections at most (MAX_CONNECTIONS): the next ones get a 503 and are closed. */
   maxConnections?: number;
+  /** Seconds an idle keep-alive connection stays open (KEEP_ALIVE_TIMEOUT); 75 when not given. */
+  keepAliveTimeoutSeconds?: number;
   /** The request head's limit in bytes; node's own (16 KiB) when not given. The suites raise it to reach the app with huge headers. */
   maxHeaderSize?: number;
 }
 
 /**
- * Connection limits: a client must send its headers within 10 s and its whole request within 15 s,
- * and an idle keep-alive connection is closed after 5 s (node's own default; a load balancer in
- * front should keep its idle timeout shorter). node:http checks these every connectionsCheckingInterval,
- * 30 s by default, so a silent connection lived 30 to 80 s: checked every second here.
+ * Connection limits: a client must send a request's headers within 10 s and the whole request
+ * within 15 s, both counted from the request's first byte, so neither applies to a connection that
+ * sits idle between requests. An idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT
+ * (75 s by default): longer than the idle timeout of the proxy or load balancer in front (60 s for
+ * nginx's upstream keep-alive and AWS's load balancers), so the proxy, never this server, closes
+ * an idle connection first and never sends a request on one this server has just closed.
+ * node:http checks these every connectionsCheckingInterval, 30 s by default, so a silent
+ * connection lived 30 to 80 s: checked every second here.
  */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const DEFAULT_KEEP_ALIVE_TIMEOUT_S = 75;
 const CHECK_INTERVAL_MS = 1_000;
 
 /**
@@ -69,7 +75,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     if (pathname === METRICS_PATH) void serveMetrics(req, res, options);
     else options.handler(req, res);
   });
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
   const other = (status: number) => options.metrics.request('other', 'other', status, 0);
   answerClientErrors(server, options.logger, other);
   answerOddMethods(server, options.logger, other);
