@@ -79,14 +79,35 @@ export class Rational {
     return this.add(other.neg());
   }
 
+  /**
+   * Both operands are in lowest terms, so only a numerator and the other's denominator can share a
+   * factor: two gcds of the operands' parts (small) instead of one of the products (large), and
+   * the result is in lowest terms without further reduction.
+   */
   mul(other: Rational): Rational {
-    return Rational.of(this.num * other.num, this.den * other.den);
+    if (this.num === 0n || other.num === 0n) return Rational.ZERO;
+    const g = gcd(this.num, other.den);
+    const h = gcd(other.num, this.den);
+    return new Rational((this.num / g) * (other.num / h), (this.den / h) * (other.den / g));
   }
 
   /** Division by zero is a RangeError: callers check `isZero()` first and answer with their own error. */
   div(other: Rational): Rational {
-    if (other.num === 0n) throw new RangeError('Division of a Rational by zero');
-    return Rational.of(this.num * other.den, this.den * other.num);
+    return this.mul(other.reciprocal());
+  }
+
+  /** 1/this; a RangeError for zero. Swapping coprime parts keeps them coprime: no gcd. */
+  reciprocal(): Rational {
+    if (this.num === 0n) throw new RangeError('Division of a Rational by zero');
+    return this.num < 0n ? new Rational(-this.den, -this.num) : new Rational(this.den, this.num);
+  }
+
+  /** this^e for an integer e (0^e a RangeError for e < 0). Powers of coprime parts stay coprime: no gcd. */
+  pow(e: number): Rational {
+    if (!Number.isSafeInteger(e)) throw new RangeError(`Rational.pow expects an integer exponent, got ${e}`);
+    const k = BigInt(Math.abs(e));
+    const raised = new Rational(this.num ** k, this.den ** k);
+    return e < 0 ? raised.reciprocal() : raised;
   }
 
   neg(): Rational {

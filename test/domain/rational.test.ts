@@ -50,3 +50,33 @@ describe('Rational arithmetic obeys the field laws', () => {
     }));
   });
 });
+
+describe('mul, div, reciprocal and pow give lowest terms without reducing the product', () => {
+  const lowest = (num: bigint, den: bigint): string => Rational.of(num, den).toString();
+
+  it('each equals the reduced fraction of its plain product', () => {
+    fc.assert(fc.property(rational, rational, fc.integer({ min: -12, max: 12 }), (a, b, e) => {
+      expect(a.mul(b).toString()).toBe(lowest(a.num * b.num, a.den * b.den));
+      if (!b.isZero()) expect(a.div(b).toString()).toBe(lowest(a.num * b.den, a.den * b.num));
+      if (!a.isZero()) expect(a.reciprocal().toString()).toBe(lowest(a.den, a.num));
+      if (!a.isZero() || e >= 0) {
+        const k = BigInt(Math.abs(e));
+        expect(a.pow(e).toString()).toBe(e < 0 ? lowest(a.den ** k, a.num ** k) : lowest(a.num ** k, a.den ** k));
+      }
+    }), { numRuns: 500 });
+  });
+
+  it.each([
+    ['6/35', '14/15', '4/25'], ['-6/35', '14/15', '-4/25'], ['0', '7/3', '0'], ['7/3', '0', '0'], ['-3/2', '-2/3', '1'],
+  ])('%s × %s is %s', (a, b, product) => {
+    expect(Rational.parse(a).mul(Rational.parse(b)).toString()).toBe(product);
+  });
+
+  it('0 to a negative power, and the reciprocal of 0, are RangeErrors; x^0 is 1', () => {
+    expect(() => Rational.ZERO.pow(-1)).toThrow(RangeError);
+    expect(() => Rational.ZERO.reciprocal()).toThrow(RangeError);
+    expect(Rational.parse('-2/3').pow(0).equals(Rational.ONE)).toBe(true);
+    expect(Rational.parse('-2/3').pow(-3).toString()).toBe('-27/8');
+    expect(() => Rational.ONE.pow(1.5)).toThrow(RangeError);
+  });
+});

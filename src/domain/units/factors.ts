@@ -1,6 +1,7 @@
 /**
  * Catalogue factors and offsets as exact Rationals, parsed once at module load.
  */
+import { PiRational } from '../pi-rational';
 import { Rational } from '../rational';
 import { UNITS, type UnitDef } from './catalogue';
 
@@ -21,10 +22,16 @@ export function parseFactor(text: string): Rational {
   return overPi ? Rational.parse(overPi[1]!).div(PI) : Rational.parse(text);
 }
 
-interface UnitNumbers { readonly factor: Rational; readonly offset: Rational }
+interface UnitNumbers {
+  /** The factor as one rational (π to PI_DIGITS): what a conversion between two catalogue units multiplies by. */
+  readonly factor: Rational;
+  /** The same factor exactly, π as a symbol: what unit expressions multiply, so radians cancel exactly. */
+  readonly symbolic: PiRational;
+  readonly offset: Rational;
+}
 
 const NUMBERS = new Map<string, UnitNumbers>(
-  UNITS.map((u) => [u.id, { factor: parseFactor(u.factor), offset: Rational.parse(u.offset) }]),
+  UNITS.map((u) => [u.id, { factor: parseFactor(u.factor), symbolic: PiRational.parse(u.factor), offset: Rational.parse(u.offset) }]),
 );
 
 export function unitNumbers(unit: UnitDef): UnitNumbers {

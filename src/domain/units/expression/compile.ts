@@ -2,7 +2,7 @@
  * A parsed expression as one exact factor and one dimension, plus its canonical name. Everything
  * here depends on the string and the catalogue only (not on rates), so the result can be cached.
  */
-import { Rational } from '../../rational';
+import { PiRational } from '../../pi-rational';
 import type { UnitDef } from '../catalogue';
 import { addScaled, categoryDimension, categoryOfDimension, DIMENSIONLESS, MONEY, type Dimension } from '../dimensions';
 import { unitNumbers } from '../factors';
@@ -32,8 +32,8 @@ export interface WholeUnit extends Compiled {
 
 export interface Compound extends Compiled {
   readonly kind: 'compound';
-  /** The product of its catalogue units' factors, in base units (dimensions.ts). */
-  readonly unitFactor: Rational;
+  /** The product of its catalogue units' factors, in base units (dimensions.ts), π kept as a symbol. */
+  readonly unitFactor: PiRational;
   /** Merged exponents of its currency codes, by code; their factors come from the rates. */
   readonly currencies: readonly { readonly code: string; readonly exponent: number }[];
   /** Names, in written order, that only the rate table can settle: unknown names, currency codes, and units written like one. */
@@ -47,10 +47,23 @@ export function wholeUnit(source: string, unit: UnitDef): WholeUnit {
   return { kind: 'unit', source, unit, canonical: unit.id, dimension, category: unit.category };
 }
 
-export function pow(r: Rational, e: number): Rational {
-  const k = BigInt(Math.abs(e));
-  const raised = Rational.of(r.num ** k, r.den ** k);
-  return e < 0 ? Rational.ONE.div(raised) : raised;
+/**
+ * A unit's factor in base units raised to `exponent` (|exponent| <= MAX_EXPONENT), computed once
+ * per unit and exponent: at most units × (2·MAX_EXPONENT + 1) entries, whatever callers send.
+ */
+const unitPowers = new Map<UnitDef, (PiRational | undefined)[]>();
+
+export function unitPower(unit: UnitDef, exponent: number): PiRational {
+  if (!Number.isInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT) throw new RangeError(`unitPower: exponent ${exponent} is out of range`);
+  let row = unitPowers.get(unit);
+  if (row === undefined) unitPowers.set(unit, (row = []));
+  const index = exponent + MAX_EXPONENT;
+  let raised = row[index];
+  if (raised === undefined) {
+    raised = unitNumbers(unit).symbolic.mul(categoryDimension(unit.category).baseFactor).pow(exponent);
+    row[index] = raised;
+  }
+  return raised;
 }
 
 /** Only linear scales multiply: K and °R, whose zero is absolute zero, are linear as well. */
@@ -81,7 +94,7 @@ export function compileTerms(source: string, param: string, terms: readonly Term
     else entry.exponent += exponent;
   }
   let dimension = DIMENSIONLESS;
-  let unitFactor = Rational.ONE;
+  let unitFactor = PiRational.ONE;
   const currencies: { code: string; exponent: number }[] = [];
   const parts: { name: string; exponent: number }[] = [];
   for (const [key, { atom, exponent }] of merged) {
@@ -91,9 +104,8 @@ export function compileTerms(source: string, param: string, terms: readonly Term
     }
     parts.push({ name: key, exponent });
     if (atom.kind === 'unit') {
-      const category = categoryDimension(atom.unit.category);
-      dimension = addScaled(dimension, category.dimension, exponent);
-      unitFactor = unitFactor.mul(pow(unitNumbers(atom.unit).factor.mul(category.baseFactor), exponent));
+      dimension = addScaled(dimension, categoryDimension(atom.unit.category).dimension, exponent);
+      unitFactor = unitFactor.mul(unitPower(atom.unit, exponent));
     } else if (atom.kind === 'currency') {
       dimension = addScaled(dimension, MONEY, exponent);
       currencies.push({ code: atom.code, exponent });

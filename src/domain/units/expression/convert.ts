@@ -5,6 +5,7 @@
  */
 import { formatDecimal, formatFraction, parseDecimalValue, parseDecimals, parseRounding, pow10, type RoundingMode } from '../../decimal';
 import { ApiError } from '../../errors';
+import { formatPiRational, PiRational } from '../../pi-rational';
 import { quoteInput } from '../../quote-input';
 import { Rational } from '../../rational';
 import type { UnitDef } from '../catalogue';
@@ -14,14 +15,15 @@ import { unitNumbers } from '../factors';
 import { categoryDimension, describeUnitDimension, formatDimension, sameDimension } from '../dimensions';
 import { findCategory, findUnit } from '../lookup';
 import { parseExpression } from './cache';
-import { pow, type CompiledExpression, type Compound } from './compile';
+import type { CompiledExpression, Compound } from './compile';
 import { resolveExpression, type IsCurrency } from './resolve';
 
 /** Units of `code` per euro, exactly as published; `param` names the side for RATE_NOT_FOUND. */
 export type RateOf = (code: string, param: 'from' | 'to') => Rational;
 
 export interface ExactExpressionConversion {
-  value: Rational;
+  /** A rational times a power of π (radians keep π as a symbol until the value is printed). */
+  value: PiRational;
   /** Set when a currency occurs: the codes (sorted) and the cross rate, the money part of the factor. */
   money: { currencies: string[]; rate: Rational } | undefined;
 }
@@ -35,23 +37,32 @@ function categoryBase(categoryId: string) {
 /** Euros per one of the expression's money part: the product of (1/rate)^exponent. */
 function moneyFactor(expression: CompiledExpression, param: 'from' | 'to', rateOf: RateOf): Rational {
   if (expression.kind === 'unit') return Rational.ONE;
-  return expression.currencies.reduce((f, { code, exponent }) => f.mul(pow(Rational.ONE.div(rateOf(code, param)), exponent)), Rational.ONE);
+  return expression.currencies.reduce((f, { code, exponent }) => f.mul(rateOf(code, param).pow(-exponent)), Rational.ONE);
 }
 
 /**
- * A whole catalogue unit goes through today's conversion to its category's base unit, so affine
- * and reciprocal units (°C, L/100 km) convert exactly as they do alone; a compound is linear.
+ * A compound, or a whole linear catalogue unit, multiplies by its exact factor (π a symbol). Other
+ * whole units (affine and reciprocal: °C, L/100 km, none of them radians) go through today's
+ * conversion to their category's base unit, so they convert exactly as they do alone.
  */
-function toBase(value: Rational, expression: CompiledExpression, money: Rational): Rational {
+function toBase(value: PiRational, expression: CompiledExpression, money: Rational): PiRational {
   if (expression.kind === 'compound') return value.mul(expression.unitFactor).mul(money);
+  if (expression.unit.kind === 'linear') return value.mul(factorOf(expression.unit));
   const base = categoryBase(expression.unit.category);
-  return convertUnitsExact(value, expression.unit, base.unit).mul(base.factor);
+  return PiRational.of(convertUnitsExact(rationalOf(value), expression.unit, base.unit).mul(base.factor));
 }
 
-function fromBase(value: Rational, expression: CompiledExpression, money: Rational): Rational {
-  if (expression.kind === 'compound') return value.div(expression.unitFactor.mul(money));
+function fromBase(value: PiRational, expression: CompiledExpression, money: Rational): PiRational {
+  if (expression.kind === 'compound') return value.div(expression.unitFactor).div(money);
+  if (expression.unit.kind === 'linear') return value.div(factorOf(expression.unit));
   const base = categoryBase(expression.unit.category);
-  return convertUnitsExact(value.div(base.factor), base.unit, expression.unit);
+  return PiRational.of(convertUnitsExact(rationalOf(value).div(base.factor), base.unit, expression.unit));
+}
+
+/** A value about to meet an affine or reciprocal unit: rational, since π enters only with radians. */
+function rationalOf(value: PiRational): Rational {
+  if (value.piPower !== 0) throw new TypeError(`a value with pi (${value}) cannot meet a non-linear unit: no angle unit is one`);
+  return value.coefficient;
 }
 
 export function requireSameDimension(from: CompiledExpression, to: CompiledExpression): void {
@@ -70,12 +81,13 @@ export const currenciesOf = (...expressions: CompiledExpression[]): string[] =>
 /** The exact value of `value` `from` in `to`; `rateOf` is asked only for the currencies that occur. */
 export function convertExpressionExact(value: Rational, from: CompiledExpression, to: CompiledExpression, rateOf?: RateOf): ExactExpressionConversion {
   requireSameDimension(from, to);
-  if (from.kind === 'unit' && to.kind === 'unit') return { value: convertUnitsExact(value, from.unit, to.unit), money: undefined };
+  // Two whole units convert as they do alone (π to PI_DIGITS), so their answer is today's, digit for digit.
+  if (from.kind === 'unit' && to.kind === 'unit') return { value: PiRational.of(convertUnitsExact(value, from.unit, to.unit)), money: undefined };
   const currencies = currenciesOf(from, to);
   if (currencies.length > 0 && rateOf === undefined) throw new TypeError('convertExpressionExact: currencies occur but no rates were given');
   const fromMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(from, 'from', rateOf!);
   const toMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(to, 'to', rateOf!);
-  const exact = fromBase(toBase(value, from, fromMoney), to, toMoney);
+  const exact = fromBase(toBase(PiRational.of(value), from, fromMoney), to, toMoney);
   return { value: exact, money: currencies.length === 0 ? undefined : { currencies, rate: fromMoney.div(toMoney) } };
 }
 
@@ -90,11 +102,11 @@ function linearSide(expression: CompiledExpression): LinearSide | undefined {
   return expression.unit.kind === 'linear' ? expression.unit : undefined;
 }
 
-function factorOf(side: LinearSide): Rational {
+function factorOf(side: LinearSide): PiRational {
   if ('kind' in side && side.kind === 'compound') return side.unitFactor;
   const unit = side as UnitDef;
   const base = categoryBase(unit.category);
-  return unitNumbers(unit).factor.div(unitNumbers(base.unit).factor).mul(base.factor);
+  return unitNumbers(unit).symbolic.div(unitNumbers(base.unit).symbolic).mul(base.factor);
 }
 
 /**
@@ -102,9 +114,9 @@ function factorOf(side: LinearSide): Rational {
  * compound's pairs live as long as it stays in the parse cache, and catalogue pairs are at most
  * units² entries.
  */
-const pairFactors = new WeakMap<LinearSide, WeakMap<LinearSide, Rational>>();
+const pairFactors = new WeakMap<LinearSide, WeakMap<LinearSide, PiRational>>();
 
-function pairFactor(from: LinearSide, to: LinearSide): Rational {
+function pairFactor(from: LinearSide, to: LinearSide): PiRational {
   let row = pairFactors.get(from);
   if (row === undefined) pairFactors.set(from, (row = new WeakMap()));
   let factor = row.get(to);
@@ -129,9 +141,13 @@ export function convertLinearExpressions(
   const dot = text.indexOf('.');
   const digits = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
   const places = dot < 0 ? 0 : text.length - dot - 1;
+  const { coefficient: q, piPower } = factor;
+  const printed = piPower === 0
+    ? formatFraction(digits * q.num, pow10(places) * q.den, decimals, rounding)
+    : formatPiRational(factor.mul(Rational.of(digits, pow10(places))), decimals, rounding);
   return {
     input: { value: text, unit: from.canonical },
-    result: { value: formatFraction(digits * factor.num, pow10(places) * factor.den, decimals, rounding), unit: to.canonical },
+    result: { value: printed, unit: to.canonical },
     category: from.category,
   };
 }
@@ -173,7 +189,7 @@ export function conversionAnswer(
 ): ExpressionConversion {
   const answer: ExpressionConversion = {
     input: { value: text, unit: from.canonical },
-    result: { value: formatDecimal(exact.value, decimals, rounding), unit: to.canonical },
+    result: { value: formatPiRational(exact.value, decimals, rounding), unit: to.canonical },
     category: from.category,
   };
   if (exact.money !== undefined) answer.money = { currencies: exact.money.currencies, rate: formatDecimal(exact.money.rate) };

@@ -44,7 +44,7 @@ interface WholeName {
  * the same as the operators they contain (a test checks it), so they need no entry.
  */
 function needsWholeMatch(name: string, unit: UnitDef): boolean {
-  return /[\s()]/.test(name) || (unit.kind === 'reciprocal' && name.includes('/'));
+  return /[ \t()]/.test(name) || (unit.kind === 'reciprocal' && name.includes('/'));
 }
 
 export const WHOLE_NAMES: readonly WholeName[] = UNITS.flatMap((unit) => [

@@ -1,6 +1,7 @@
 /**
- * Splits a unit expression into names, operators, parentheses and exponents. Whitespace between
- * two operands is a multiplication ("kg m s^-2"); elsewhere it is only a separator ("kg * m").
+ * Splits a unit expression into names, operators, parentheses and exponents. Whitespace (a space
+ * or a tab) between two operands is a multiplication ("kg m s^-2"); elsewhere it is only a
+ * separator ("kg * m"). Any other whitespace character is refused where it stands.
  */
 import type { UnitDef } from '../catalogue';
 import { expressionError } from './errors';
@@ -17,11 +18,17 @@ const OPERATORS: Readonly<Record<string, 'mul' | 'div' | 'open' | 'close'>> = {
 };
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const SUPERSCRIPT_SIGNS = '⁻⁺';
-const SPACE = /\s/;
+/** Whitespace in an expression is the space (U+0020) and the tab (U+0009), as the grammar says. */
+const isSpace = (c: string): boolean => c === ' ' || c === '\t';
+/**
+ * Every other character JavaScript's \s matches (line breaks, no-break and other Unicode spaces,
+ * the byte-order mark) ends a name and is then refused, never read as a separator or inside a name.
+ */
+const OTHER_SPACE = /[^\S \t]/;
 
-const isSpace = (c: string): boolean => SPACE.test(c);
+const codePoint = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 const isNameChar = (c: string): boolean =>
-  !isSpace(c) && !Object.hasOwn(OPERATORS, c) && c !== '^' && !SUPERSCRIPT_DIGITS.includes(c) && !SUPERSCRIPT_SIGNS.includes(c);
+  !isSpace(c) && !OTHER_SPACE.test(c) && !Object.hasOwn(OPERATORS, c) && c !== '^' && !SUPERSCRIPT_DIGITS.includes(c) && !SUPERSCRIPT_SIGNS.includes(c);
 
 export function tokenize(source: string, param: string): Token[] {
   const fail = (problem: string) => expressionError(param, source, problem);
@@ -45,7 +52,9 @@ export function tokenize(source: string, param: string): Token[] {
     const c = source[i]!;
     const start = i;
     let token: Token;
-    if (isSpace(c)) {
+    if (OTHER_SPACE.test(c)) {
+      throw fail(`${codePoint(c)} at character ${i + 1} is not whitespace here: separate names with a space, a tab or '*'`);
+    } else if (isSpace(c)) {
       space = i;
       while (i < source.length && isSpace(source[i]!)) i += 1;
       continue;
