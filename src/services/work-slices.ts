@@ -8,7 +8,8 @@
 export const SLICE_MS = 2;
 
 let sliceStart: number | undefined;
-let nextTurn: Promise<void> | undefined;
+/** Callers waiting for a slice, first come first served: one is woken per turn of the loop. */
+const waiting: (() => void)[] = [];
 
 const endSlice = (): void => {
   sliceStart = undefined;
@@ -28,18 +29,23 @@ export function sliceSpent(): boolean {
   return now - sliceStart >= SLICE_MS;
 }
 
-/** Resolves on a later turn of the event loop; every caller waiting in one turn shares the wait. */
-export function nextSlice(): Promise<void> {
-  nextTurn ??= new Promise<void>((resolve) =>
-    setImmediate(() => {
-      nextTurn = undefined;
-      resolve();
-    }),
-  );
-  return nextTurn;
+/** A later turn: the first waiter gets a fresh slice of its own; the next waiter, the turn after. */
+function wakeNext(): void {
+  sliceStart = performance.now();
+  setImmediate(endSlice);
+  const next = waiting.shift();
+  if (waiting.length > 0) setImmediate(wakeNext);
+  next?.();
 }
 
-/** Waits for a later turn only when the current slice is spent (no promise otherwise: a cheap call stays synchronous). */
+/**
+ * Waits, when the current slice is spent, for a later turn with a slice for this caller alone (no
+ * promise otherwise: a cheap call stays synchronous). Callers that wait together resume one per
+ * turn, in the order they came, so many fields of one document never run in one turn.
+ */
 export function yieldWhenSpent(): Promise<void> | undefined {
-  return sliceSpent() ? nextSlice() : undefined;
+  if (!sliceSpent()) return undefined;
+  return new Promise<void>((resolve) => {
+    if (waiting.push(resolve) === 1) setImmediate(wakeNext);
+  });
 }
