@@ -4,11 +4,13 @@ import type { CurrencyConversion } from '../domain/currency/convert';
 import { parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError, INTERNAL_MESSAGE } from '../domain/errors';
 import { quotaExceeded, type QuotaState } from '../domain/quota';
+import { MAX_REQUEST_WORK, requestWork } from '../domain/work';
 import type { Principal } from './auth';
 import type { Currency, PublicationLoader } from './currency';
 import { convertExpression, isPlainRequest, type ExpressionConversionAnswer } from './expressions';
 import type { Charge, QuotaMeter } from './quota';
 import type { RatesReader } from './rates';
+import { yieldWhenSpent } from './work-slices';
 
 /**
  * A currency conversion's inputs are a batch item's, and so are a unit conversion's: `from` and `to`
@@ -80,6 +82,9 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
    */
   const charged = async <T>(convert: () => Promise<T>, caller: Caller): Promise<T> => {
     if (caller.allowance === 0) throw quota.refusal(caller.principal.account);
+    // Many conversion fields of one document resolve in one turn: each waits for its own slice.
+    const turn = yieldWhenSpent();
+    if (turn !== undefined) await turn;
     let result = await convert();
     // The state the charge read is reported on a refusal too: the headers need no second read.
     let charge = await quota.chargeUpTo(caller.principal.account, 1, caller.keysRevision);
@@ -168,6 +173,8 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
    * QUOTA_EXCEEDED without being computed. A failed item uses none of the allowance, so each round
    * converts as many of the next items as could still succeed, all started in one tick so that the
    * DataLoader reads their publications at once: one round when the allowance covers the batch.
+   * The items of a round are computed in slices of the event loop (work-slices), waiting for a
+   * later turn between slices, so that a batch never holds the loop for more than about one item.
    */
   const convertWithin = async (items: readonly BatchItem[], caller: Caller): Promise<BatchEntry[]> => {
     const allowance = caller.allowance ?? items.length;
@@ -178,6 +185,8 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
       const round: (BatchEntry | Promise<BatchEntry>)[] = [];
       let pending = false;
       for (let i = results.length; i < end; i += 1) {
+        const turn = yieldWhenSpent();
+        if (turn !== undefined) await turn;
         const entry = attempt(items[i]!, caller);
         if (entry instanceof Promise) pending = true;
         round.push(entry);
@@ -198,11 +207,26 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
     units: (args, caller) => charged(() => units(args, caller), caller),
     currency: (args, caller) => charged(() => currencyConversion(args, caller), caller),
     async batch(items, caller) {
+      requireWithinBudget(items);
       const results = await chargeBatch(await convertWithin(items, caller), caller, () => convertWithin(items, caller));
       const succeeded = results.filter((r) => r.ok).length;
       return { results, succeeded, failed: results.length - succeeded };
     },
   };
+}
+
+/**
+ * A batch whose estimated work (domain/work) is past MAX_REQUEST_WORK is refused whole, before any
+ * item is computed or charged; the request has spent its rate limit like any other.
+ */
+function requireWithinBudget(items: readonly BatchItem[]): void {
+  const work = requestWork(items);
+  if (work <= MAX_REQUEST_WORK) return;
+  throw new ApiError(
+    'INVALID_REQUEST',
+    `The batch's estimated work (value digits × unit terms, summed over its items) is past ${MAX_REQUEST_WORK.toLocaleString('en-US')}: split it into smaller batches.`,
+    { param: 'items' },
+  );
 }
 
 function errorShape(error: unknown, requestId: string, onUnexpected: ConversionDeps['onUnexpected']): ApiError {

@@ -62,6 +62,21 @@ describe('GET /metrics (METRICS=local, the default)', () => {
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
+  it('reports the event loop\'s delay since the last scrape: a 300 ms stall shows in its maximum and p99', async () => {
+    await scrape(); // starts a fresh window
+    // The monitor samples every 10 ms and counts from its first sample after a scrape.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const end = performance.now() + 300;
+    while (performance.now() < end);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const text = await scrape();
+    expect(sample(text, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual(0.25);
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0.25);
+    expect(sample(text, 'nodejs_eventloop_lag_p50_seconds')).toBeLessThan(0.25);
+    // The window closes at each scrape: the next one no longer holds the stall.
+    expect(sample(await scrape(), 'nodejs_eventloop_lag_max_seconds')).toBeLessThan(0.25);
+  });
+
   it('counts auth failures by reason, quota refusals and rate-limit refusals by plan', async () => {
     await fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`);
     await fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: 'Bearer msr_test_nope' } });

@@ -1,0 +1,187 @@
+/**
+ * No request holds the server: each expensive family of requests runs against the real server (its
+ * own process, the real ECB history) while a probe sends a public `GET /v1/units/ft` every ~50 ms,
+ * and a family fails when a probe waited more than PROBE_BOUND_MS. The bound is generous for a
+ * shared machine yet far below the stalls it guards against (0.9 s to 16 s). The event loop's delay
+ * under each family (p99 and max, from /metrics) and the probe's waits are printed, not asserted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, startServer, type ServerProcess } from '../helpers/server-process';
+import { sharedDataPresent } from '../helpers/shared-data';
+import { fortyDigits, radianSpelling } from './stall-families';
+
+const PROBE_BOUND_MS = 300;
+const PROBE_EVERY_MS = 50;
+const ZIP = path.resolve(process.cwd(), '../shared/ecb/eurofxref-hist.zip');
+const PRESENT = sharedDataPresent(ZIP);
+
+let server: ServerProcess;
+let dataDir: string;
+let freeKey: string;
+let businessKey: string;
+
+beforeAll(async () => {
+  if (!PRESENT) return;
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-stall-'));
+  const env = { DATA_DIR: dataDir };
+  await admin(['rates', 'import', ZIP], env);
+  freeKey = (await admin(['key', 'create', '--plan', 'free'], env)).key;
+  businessKey = (await admin(['key', 'create', '--plan', 'business'], env)).key;
+  server = await startServer({ ...env, ECB_BASE_URL: 'http://127.0.0.1:9/ecb', PUBLIC_RATE_LIMIT: '1000000', KEY_RATE_LIMIT: '1000000' });
+});
+afterAll(async () => {
+  await server?.kill();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+async function send(method: string, url: string, options: { key?: string; body?: unknown; accept?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.accept) headers.accept = options.accept;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.base}${url}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Runs `tasks` with at most `width` in flight; the answers in order. */
+async function inPool<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const answers: T[] = new Array(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      answers[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
+  return answers;
+}
+
+/** One gauge of the exposition, in milliseconds. */
+const gaugeMs = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+
+interface Guarded<T> {
+  answers: T;
+  probeMaxMs: number;
+  probes: number;
+}
+
+/**
+ * Runs a family while probing the public route; prints what the probe and the event loop saw.
+ * The scrape before the family opens a fresh window of the server's event-loop delay.
+ */
+async function underProbe<T>(family: string, run: () => Promise<T>): Promise<Guarded<T>> {
+  await send('GET', '/metrics');
+  const waits: number[] = [];
+  let running = true;
+  const probing = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await send('GET', '/v1/units/ft');
+      waits.push(performance.now() - started);
+      expect(res.status, res.text).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  })();
+  const started = performance.now();
+  const answers = await run();
+  const tookMs = performance.now() - started;
+  running = false;
+  await probing;
+  const metrics = (await send('GET', '/metrics')).text;
+  const sorted = [...waits].sort((a, b) => a - b);
+  const probeMaxMs = sorted.at(-1) ?? 0;
+  console.info(
+    `[stall-guard] ${family}: took ${tookMs.toFixed(0)} ms; probe ${waits.length} sent, median ${sorted[sorted.length >> 1]?.toFixed(1)} ms, max ${probeMaxMs.toFixed(1)} ms; ` +
+      `event-loop delay p99 ${gaugeMs(metrics, 'nodejs_eventloop_lag_p99_seconds').toFixed(1)} ms, max ${gaugeMs(metrics, 'nodejs_eventloop_lag_max_seconds').toFixed(1)} ms`,
+  );
+  return { answers, probeMaxMs, probes: waits.length };
+}
+
+const spellings = (from: number, count: number) => Array.from({ length: count }, (_, i) => radianSpelling(from + i));
+const codeOf = (text: string) => (JSON.parse(text) as { error?: { code: string } }).error?.code;
+
+describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PROBE_BOUND_MS} ms`, () => {
+  it('unit expressions at the exponent bound, each spelled differently', async () => {
+    const urls = spellings(0, 300).map((from) => `/v1/convert?value=1&from=${encodeURIComponent(from)}&to=kg`);
+    const { answers, probeMaxMs, probes } = await underProbe('expressions', () => inPool(6, urls.map((url) => () => send('GET', url, { key: freeKey }))));
+    for (const answer of answers) expect(codeOf(answer.text), answer.text).toBe('INCOMPATIBLE_UNITS');
+    expect(probes).toBeGreaterThan(0);
+    expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+
+  it('two batches of 1,000 of them from a free key', async () => {
+    const batch = (from: number) => ({ items: spellings(from, 1000).map((spelling) => ({ value: '1', from: spelling, to: 'kg' })) });
+    const { answers, probeMaxMs } = await underProbe('batches', () => Promise.all([1000, 2000].map((from) => send('POST', '/v1/batch', { key: freeKey, body: batch(from) }))));
+    for (const answer of answers) {
+      expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+      expect(JSON.parse(answer.text).data).toMatchObject({ succeeded: 0, failed: 1000 });
+    }
+    expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+
+  it('GraphQL: 50 convert aliases, and a batch field of 200 items', async () => {
+    const aliases = spellings(3000, 50).map((from, i) => `c${i}: convert(value: "1", from: ${JSON.stringify(from)}, to: "kg") { result { value } }`);
+    const items = spellings(3050, 200).map((from) => ({ value: '1', from, to: 'kg' }));
+    const batchQuery = 'query($items: [BatchItemInput!]!) { batch(items: $items) { succeeded failed } }';
+    const { answers, probeMaxMs } = await underProbe('graphql', () =>
+      Promise.all([
+        send('POST', '/graphql', { key: freeKey, body: { query: `{ ${aliases.join(' ')} }` } }),
+        send('POST', '/graphql', { key: freeKey, body: { query: batchQuery, variables: { items } } }),
+      ]),
+    );
+    const [aliased, batched] = answers.map((answer) => JSON.parse(answer.text));
+    expect(aliased.errors).toHaveLength(50);
+    expect(aliased.errors.every((e: { extensions: { code: string } }) => e.extensions.code === 'INCOMPATIBLE_UNITS')).toBe(true);
+    expect(batched.data.batch).toEqual({ succeeded: 0, failed: 200 });
+    expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+
+  it('five concurrent 10-year CSV exports of every currency against non-euro bases', async () => {
+    const bases = ['USD', 'JPY', 'GBP', 'ISK', 'CHF'];
+    const url = (base: string) => `/v1/currency/rates/series?start=2014-01-01&end=2023-12-31&base=${base}`;
+    const { answers, probeMaxMs } = await underProbe('exports', () => Promise.all(bases.map((base) => send('GET', url(base), { key: businessKey, accept: 'text/csv' }))));
+    for (const answer of answers) {
+      expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+      expect(answer.text.length).toBeGreaterThan(500_000);
+    }
+    expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+
+  it('large amounts: a batch of 1,000 conversions of 40-digit values, and 40-digit currency amounts', async () => {
+    const pairs = [
+      ['m', 'ft'],
+      ['m^3/s', 'ft^3/min'],
+      ['USD', 'JPY'],
+      ['EUR/kWh', 'ISK/MWh'],
+    ];
+    const items = Array.from({ length: 1000 }, (_, i) => ({ value: fortyDigits(i), from: pairs[i % 4]![0]!, to: pairs[i % 4]![1]! }));
+    const amounts = Array.from({ length: 40 }, (_, i) => `/v1/currency/rates?base=ISK&amount=${fortyDigits(i)}`);
+    const { answers, probeMaxMs } = await underProbe('large amounts', () =>
+      Promise.all([send('POST', '/v1/batch', { key: businessKey, body: { items } }), inPool(4, amounts.map((url) => () => send('GET', url, { key: businessKey })))]),
+    );
+    const [batch, rates] = answers;
+    expect(batch.status, batch.text.slice(0, 300)).toBe(200);
+    expect(JSON.parse(batch.text).data).toMatchObject({ succeeded: 1000, failed: 0 });
+    for (const answer of rates) expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+
+  it('long symbol lists: rates and weekly series naming every currency quoted', async () => {
+    const latest = JSON.parse((await send('GET', '/v1/currency/rates/latest')).text) as { data: { rates: Record<string, string> } };
+    const symbols = Object.keys(latest.data.rates).join(',');
+    const rates = Array.from({ length: 40 }, (_, i) => `/v1/currency/rates?base=GBP&symbols=${symbols}&amount=${fortyDigits(i)}`);
+    const series = ['USD', 'CHF', 'JPY'].map((base) => `/v1/currency/rates/series?start=2019-01-01&end=2023-12-31&base=${base}&group=week&symbols=${symbols}`);
+    const { answers, probeMaxMs } = await underProbe('symbol lists', () => inPool(5, [...rates, ...series].map((url) => () => send('GET', url, { key: businessKey }))));
+    for (const answer of answers) expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+});
