@@ -3,6 +3,8 @@
  * the same bytes and a hand-written Express peer, in one run, on loopback, plus the server's memory
  * with the whole ECB history loaded. Options: --duration 10 --rounds 5 --warmup 2 --connections 10
  * --pipelining 1 --only baseline,answer,express,rest,graphql,units,batch,rss --json --profile <dir>
+ * --rate N (each target also measured at N requests a second offered, paced across the connections: its CPU per
+ * request there is the figure to judge, as production runs below saturation)
  * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
  * --heap-snapshot <file> (the server child's heap once the history is loaded; see bench:heap).
  * --tsx runs the server child under tsx instead of compiled (as --profile does).
@@ -47,6 +49,7 @@ function readArgs() {
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '10' },
       pipelining: { type: 'string', default: '1' },
+      rate: { type: 'string' },
       only: { type: 'string' },
       profile: { type: 'string' },
       'rates-file': { type: 'string' },
@@ -70,13 +73,15 @@ function readArgs() {
     connections: count('connections', 1),
     pipelining: count('pipelining', 1),
   };
+  const rate = values.rate === undefined ? undefined : Number(values.rate);
+  if (rate !== undefined && (!Number.isInteger(rate) || rate < 1)) throw new Error(`--rate must be an integer >= 1 requests a second (got ${values.rate})`);
   if (options.duration % options.rounds !== 0) throw new Error(`--duration (${options.duration}) must be a multiple of --rounds (${options.rounds}): whole seconds per slice`);
   const only = values.only?.split(',').map((id) => id.trim());
   const unknown = only?.filter((id) => !IDS.includes(id));
   if (unknown?.length) throw new Error(`--only: unknown id ${unknown.join(', ')} (ids: ${IDS.join(', ')})`);
   const wants = (id: string) => !only || only.includes(id);
   const configs = configsFrom(values, process.env);
-  return { ...values, options, wants, configs };
+  return { ...values, options, rate, wants, configs };
 }
 
 /** The ECB history for the memory figures, or why there are none. */
@@ -238,7 +243,14 @@ async function main(): Promise<number> {
       for (const { target } of targets) expected.set(target.id, await verifyTarget(target));
       // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU. The
       // targets take turns, one slice each per round, so every row is measured across the whole run.
-      const loads = targets.map(({ target, child }) => ({ target, load: loadOn(target, expected.get(target.id)!, options, () => askCpu(child)) }));
+      // With --rate, each target is measured twice, saturating and at the offered rate, the slices taking turns.
+      const modes: { suffix: string; options: LoadOptions }[] = [{ suffix: '', options }, ...(args.rate === undefined ? [] : [{ suffix: ` @ ${args.rate} req/s`, options: { ...options, rate: args.rate } }])];
+      const loads = targets.flatMap(({ target, child }) =>
+        modes.map((mode) => {
+          const shown = { ...target, id: `${target.id}${mode.suffix ? `@${mode.options.rate}` : ''}`, label: `${target.label}${mode.suffix}` };
+          return { target: shown, load: loadOn(shown, expected.get(target.id)!, mode.options, () => askCpu(child)) };
+        }),
+      );
       const seconds = options.duration / options.rounds;
       for (let round = 1; round <= options.rounds; round += 1) {
         log(`round ${round} of ${options.rounds}: ${seconds} s per target…`);

@@ -15,6 +15,12 @@ export interface LoadOptions {
   warmup: number;
   connections: number;
   pipelining: number;
+  /**
+   * Requests a second offered to the target in all (autocannon's overallRate), whatever it
+   * answers: the load production instances run at, below saturation. Undefined: as fast as the
+   * connections go (saturation).
+   */
+  rate?: number;
 }
 
 export interface Measurement {
@@ -23,6 +29,8 @@ export interface Measurement {
   kind: Target['kind'];
   /** Conversions per request (the batch row). */
   itemsPerRequest: number | undefined;
+  /** The fixed rate offered (req/s); undefined for a saturating row. */
+  offeredRate?: number;
   /** Mean of autocannon's per-second samples. */
   requestsPerSecond: number;
   /** Spread of the per-second samples: large when something else competes for the CPU. */
@@ -64,6 +72,7 @@ function fire(target: Target, expectBody: string, seconds: number, o: LoadOption
         connections: o.connections,
         pipelining: o.pipelining,
         duration: seconds,
+        ...(o.rate === undefined ? {} : { overallRate: o.rate }),
         ...(requests ? { requests } : {}),
         // A body that changes mid-run (an error, a 429 envelope with status 200, an item refused
         // inside a batch) counts as a mismatch; the first one is kept for the report.
@@ -129,7 +138,7 @@ export function loadOn(target: Target, expectBody: string, o: LoadOptions, serve
         result: run,
       });
     },
-    result: (): Measurement => combine(target, slices, warm, firstMismatch),
+    result: (): Measurement => ({ ...combine(target, slices, warm, firstMismatch), ...(o.rate === undefined ? {} : { offeredRate: o.rate }) }),
   };
 }
 

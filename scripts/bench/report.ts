@@ -77,16 +77,19 @@ export interface Ratios {
   cpuVsBaseline: number | undefined;
 }
 
+/** Each row against the baseline and peer measured the same way: saturating, or at the same offered rate. */
 export function ratios(rows: readonly Measurement[]): Ratios[] {
-  const baseline = rows.find((r) => r.kind === 'baseline');
-  const peer = rows.find((r) => r.kind === 'peer');
-  return rows.map((r) => ({
-    id: r.id,
-    itemsPerSecond: itemsPerSecond(r),
-    vsBaseline: ratio(r, baseline),
-    vsPeer: r.kind === 'app' ? ratio(r, peer) : undefined,
-    cpuVsBaseline: cpuRatio(r, baseline),
-  }));
+  const sameMode = (r: Measurement, kind: Measurement['kind']) => rows.find((o) => o.kind === kind && o.offeredRate === r.offeredRate);
+  return rows.map((r) => {
+    const baseline = sameMode(r, 'baseline');
+    return {
+      id: r.id,
+      itemsPerSecond: itemsPerSecond(r),
+      vsBaseline: ratio(r, baseline),
+      vsPeer: r.kind === 'app' ? ratio(r, sameMode(r, 'peer')) : undefined,
+      cpuVsBaseline: cpuRatio(r, baseline),
+    };
+  });
 }
 
 function cpuRatio(row: Measurement, baseline: Measurement | undefined): number | undefined {

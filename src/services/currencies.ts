@@ -12,7 +12,7 @@ import type { SeriesGroup } from '../domain/currency/periods';
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
 import { planAllowsHistory, type PlanId } from '../domain/plans';
-import { RATES_RETRY_AFTER_SECONDS, type PublicationLoader } from './currency';
+import { RATES_RETRY_AFTER_SECONDS, type PublicationLoader } from './publication';
 import { allDates, datesBetween, historyFacts, loadAll, type HistoryFacts } from './currency-history';
 import type { RatesReader } from './rates';
 

@@ -1,9 +1,8 @@
-import type DataLoader from 'dataloader';
 import { convertCurrency, listRates, type CurrencyConversion, type RatesListing } from '../domain/currency/convert';
 import { parseCurrencyRequest, requireHistoryPlan, requireKnownCurrency, type CurrencyRequest } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
 import type { PlanId } from '../domain/plans';
-import { createPublicationExplainer, ratesUnavailable, resolvePublication, type PublicationExplainer } from './publication';
+import { createPublicationExplainer, ratesUnavailable, resolvePublication, type PublicationExplainer, type PublicationLoader } from './publication';
 import type { RatesReader } from './rates';
 import type { HistoryFacts } from './currency-history';
 import { memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
@@ -14,7 +13,6 @@ export type LatestRates = RatesListing & { resolved: DateResolution; nextPublica
 /** A conversion whose rate says how the day asked for resolved to the publication used. */
 export type ExplainedConversion = CurrencyConversion & { rate: CurrencyConversion['rate'] & { resolved: DateResolution } };
 
-export type PublicationLoader = DataLoader<string, Publication | undefined>;
 
 export interface Currency {
   /** A currency conversion; `loader` batches the publication reads of one request. */

@@ -18,7 +18,7 @@ import {
   conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression, type CompiledExpression,
 } from '../domain/units/expression';
 import { findUnit } from '../domain/units/lookup';
-import type { PublicationLoader } from './currency';
+import type { PublicationLoader } from './publication';
 import { resolvePublication, type PublicationExplainer } from './publication';
 import type { RatesReader } from './rates';
 

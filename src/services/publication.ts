@@ -1,12 +1,15 @@
+import type DataLoader from 'dataloader';
 import { berlinDate } from '../domain/calendar/berlin-time';
 import { explainDate, memoizedLatestExplanation, type DateResolution } from '../domain/currency/explain-date';
 import { notQuoted } from '../domain/currency/not-quoted';
 import { requirePossibleDate } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
-import type { PublicationLoader } from './currency';
 import type { HistoryFacts } from './currency-history';
 import type { RatesReader } from './rates';
+
+/** The publications one request reads, by date, each fetched once. */
+export type PublicationLoader = DataLoader<string, Publication | undefined>;
 
 /** Seconds a client should wait before asking again while no rates have ever been loaded. */
 export const RATES_RETRY_AFTER_SECONDS = 60;

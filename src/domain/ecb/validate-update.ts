@@ -1,9 +1,13 @@
-import type { RateTable } from './publications';
 import type { Publication } from './types';
 
 export interface UpdateCheckOptions {
   /** The file holds only the newest days (daily or 90-day feed), so it must not end before the stored data does. */
   readonly daily: boolean;
+}
+
+/** What the checks read of the rates held (a RateTable). */
+export interface StoredRates {
+  readonly latest: Publication | undefined;
 }
 
 /** At most this many per-day problems are listed; one bad feed should give a readable log line. */
@@ -14,7 +18,7 @@ const MAX_LISTED = 5;
  * found (empty = safe to merge). A parser only checks that a file is well formed; these catch a
  * well-formed file that is still wrong: empty, a mostly empty day, stale, or with repeated days.
  */
-export function validateUpdate(current: RateTable, incoming: readonly Publication[], opts: UpdateCheckOptions): string[] {
+export function validateUpdate(current: StoredRates, incoming: readonly Publication[], opts: UpdateCheckOptions): string[] {
   if (incoming.length === 0) return ['the file holds no publications'];
   const problems: string[] = [];
 

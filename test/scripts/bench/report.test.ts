@@ -24,6 +24,15 @@ const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, i
 const ROWS = [row('baseline', 'baseline', 40_000, undefined, 20), row('express', 'peer', 8_000, undefined, 100), row('rest', 'app', 20_000, undefined, 50), row('batch', 'app', 200, 1000, 4000)];
 
 describe('bench report ratios', () => {
+  it('compares a row at a fixed offered rate with the baseline and peer at the same rate, not the saturating ones', () => {
+    const paced = (r: Measurement): Measurement => ({ ...r, id: `${r.id}@1000`, offeredRate: 1000 });
+    const rows = [...ROWS, paced(row('baseline', 'baseline', 1000, undefined, 30)), paced(row('express', 'peer', 1000, undefined, 120)), paced(row('rest', 'app', 1000, undefined, 60))];
+    const r = new Map(ratios(rows).map((x) => [x.id, x]));
+    expect(r.get('rest@1000')?.cpuVsBaseline).toBe(0.5);
+    expect(r.get('rest@1000')?.vsPeer).toBe(1);
+    expect(r.get('rest')?.cpuVsBaseline).toBe(0.4);
+  });
+
   it('divides every row by the baseline, and the batch row by items/s', () => {
     const r = new Map(ratios(ROWS).map((x) => [x.id, x]));
     expect(r.get('baseline')?.vsBaseline).toBe(1);
