@@ -21,6 +21,13 @@ export interface LanguageNames {
   findCurrencies(registry: readonly CurrencyEntry[], text: string): CurrencyEntry[];
 }
 
+/** A catalogue entry or a currency with the names of the language its answer is in. */
+export type Named<T> = T & { readonly names: LanguageNames };
+
+export function named<T extends object>(value: T, names: LanguageNames): Named<T> {
+  return { ...value, names };
+}
+
 export interface Names {
   /** One language's names, loaded from CLDR on first use and kept (at most one entry per supported language). */
   of(language: SupportedLanguage): LanguageNames;
