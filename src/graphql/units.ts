@@ -12,7 +12,7 @@ import {
 } from '../domain/units';
 import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
-import { named, type Named } from '../services/names';
+import { named, type LanguageNames, type Named } from '../services/names';
 import { builder } from './builder';
 import { policy } from './field-policy';
 import { langArg, LocalizedNameRef, namesOf } from './names';
@@ -73,10 +73,23 @@ const CategoryDetailsRef = builder.objectRef<Named<CategoryDef>>('CategoryDetail
   }),
 });
 
-const QuantityRef = builder.objectRef<{ value: string; unit: string }>('Quantity').implement({
+/** A quantity of an answer; `text` only where the field was given `lang`. */
+interface Quantity {
+  value: string;
+  unit: string;
+  text?: string | null;
+}
+
+const QuantityRef = builder.objectRef<Quantity>('Quantity').implement({
   description: 'A value in a unit (or a currency).',
   fields: (t) => ({
     value: t.field({ type: 'Decimal', resolve: (q) => q.value }),
+    text: t.string({
+      nullable: true,
+      description:
+        'The value with its unit’s name as the language of `lang` counts it (`2 Meter`, `1 metre`), from CLDR. Only when `convert` is given `lang` (left out of REST answers otherwise), and for a unit CLDR names (not an expression or a currency).',
+      resolve: (q) => q.text ?? null,
+    }),
     unit: t.exposeString('unit', { description: 'Canonical unit id, upper-case currency code, or canonical unit expression (`kilometer/hour` is `km/h` written as an expression, `USD/megawatt_hour`).' }),
   }),
 });
@@ -132,7 +145,20 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
     required: false,
     description: 'Only where a currency occurs in `from` or `to`: use the ECB rates in effect on this day (the latest publication on or before it). Needs the Developer plan.',
   }),
+  lang: t.arg.string({
+    required: false,
+    description: 'Give `input.text` and `result.text` in this language (BCP 47; the closest supported one, see `units(lang:)`). `from` and `to` stay ids, symbols, aliases or codes in any language.',
+  }),
 });
+
+/** The answer with each quantity counted in the language of `names` (`text`). */
+function counted(answer: ExpressionConversionAnswer, names: LanguageNames): ExpressionConversionAnswer & { input: Quantity; result: Quantity } {
+  return {
+    ...answer,
+    input: { ...answer.input, text: names.count(answer.input.unit, answer.input.value) },
+    result: { ...answer.result, text: names.count(answer.result.unit, answer.result.value) },
+  };
+}
 
 /**
  * `convert` and `convertPost` are one capability; SOFA maps one field to one method, so there are two.
@@ -147,7 +173,10 @@ const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0
     description,
     ...(deprecationReason === undefined ? {} : { deprecationReason }),
     args: convertArgs(t),
-    resolve: async (_, args, ctx, info) => ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string)),
+    resolve: async (_, args, ctx, info) => {
+      const answer = await ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string));
+      return args.lang === null || args.lang === undefined ? answer : counted(answer, namesOf(ctx, args.lang));
+    },
   });
 
 builder.queryFields((t) => ({

@@ -23,11 +23,13 @@ const failure = errorBody(incompatible, 'req-1');
 
 describe('selectAllJson', () => {
   it('a conversion, and null', () => {
-    // Every field is selected: a plain conversion's exchangeRate is null (REST answers leave it out).
-    expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, exchangeRate: null });
+    // Every field is selected: a plain conversion's exchangeRate is null, and so is each quantity's
+    // text without lang (REST answers leave both out).
+    const uncounted = { input: { ...unit.input, text: null }, result: { ...unit.result, text: null } };
+    expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, ...uncounted, exchangeRate: null });
     const resolved = { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' };
     const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, resolved } };
-    expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, exchangeRate: priced.rate });
+    expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, ...uncounted, exchangeRate: priced.rate });
     expect(same('convert', null)).toBe('null');
   });
 

@@ -103,6 +103,31 @@ describe.each(['on', 'off'])('names in the caller’s language, REST_FAST_LANE=%
     });
   });
 
+  describe('conversions counted in a language', () => {
+    it.each([
+      ['value=1&from=meter&to=centimeter&lang=de', '1 Meter', '100 Zentimeter'],
+      ['value=2&from=km&to=m&lang=de', '2 Kilometer', '2.000 Meter'],
+      ['value=1&from=m&to=mm&lang=en-GB', '1 metre', '1,000 millimetres'],
+      ['value=0.0254&from=m&to=in&lang=en-GB', '0.0254 metres', '1 inch'],
+    ])('GET /v1/convert?%s: %j → %j', async (query, input, result) => {
+      const key = await t.createKey('free');
+      const res = await t.call('GET', `/v1/convert?${query}`, { key });
+      expect(res.body.data.input.text).toBe(input);
+      expect(res.body.data.result.text).toBe(result);
+      expect(res.headers.get('content-language')).toBe(query.endsWith('de') ? 'de' : 'en-GB');
+    });
+
+    it('without lang a conversion is what it always was: no text, no Content-Language', async () => {
+      const key = await t.createKey('free');
+      const res = await t.call('GET', '/v1/convert?value=1&from=meter&to=us_survey_foot', { key, headers: { 'accept-language': 'de' } });
+      expect(res.body.data).toEqual({ input: { value: '1', unit: 'meter' }, result: { value: expect.any(String), unit: 'us_survey_foot' }, category: 'length' });
+      expect(res.headers.get('content-language')).toBeNull();
+      const named = await t.call('GET', '/v1/convert?value=1&from=meter&to=us_survey_foot&lang=de', { key });
+      expect(named.body.data.input.text).toBe('1 Meter');
+      expect(named.body.data.result).not.toHaveProperty('text');
+    });
+  });
+
   describe('GraphQL', () => {
     const DOCUMENT = `query ($lang: String) {
       unit(id: "kilometer_per_hour", lang: $lang) { id localName { text language localized } }
