@@ -1,8 +1,10 @@
 import type { DateResolution, NextPublication } from '../domain/currency/explain-date';
 import type { CurrencyEntry } from '../domain/currency/registry';
 import type { Succession } from '../domain/currency/successions';
+import { named, type Named } from '../services/names';
 import { builder } from './builder';
 import { policy } from './field-policy';
+import { langArg, LocalizedNameRef, namesOf } from './names';
 
 /**
  * The currencies registry (every currency the ECB has ever quoted) and the types that explain how
@@ -58,11 +60,16 @@ const CurrencyStatusEnum = builder.enumType('CurrencyStatus', {
   values: { active: { value: 'active' }, retired: { value: 'retired' } },
 });
 
-const CurrencyRef = builder.objectRef<CurrencyEntry>('Currency').implement({
+const CurrencyRef = builder.objectRef<Named<CurrencyEntry>>('Currency').implement({
   description: 'A currency the ECB has quoted in its euro reference rates.',
   fields: (t) => ({
     code: t.exposeString('code', { description: 'ISO 4217 code, upper case.' }),
     name: t.exposeString('name', { description: 'English name.' }),
+    localName: t.field({
+      type: LocalizedNameRef,
+      description: 'The name in the language asked for, from ICU (Intl.DisplayNames); the English name (`localized: false`) where ICU has none.',
+      resolve: (c) => c.names.currency(c),
+    }),
     numericCode: t.exposeString('numericCode', { nullable: true, description: 'ISO 4217 numeric code ("840").' }),
     minorUnits: t.exposeInt('minorUnits', { nullable: true, description: 'ISO 4217 minor units (decimal places).' }),
     firstDate: t.field({ type: 'Date', nullable: true, description: 'The first stored ECB publication that quotes it.', resolve: (c) => c.firstDate }),
@@ -77,15 +84,26 @@ builder.queryFields((t) => ({
     ...policy({ access: 'public' }),
     type: [CurrencyRef],
     nullable: true,
-    description: 'Every currency the ECB has ever quoted, EUR first, then by code. Public.',
-    resolve: (_, __, ctx) => ctx.services.currencies.listCurrencies(),
+    description: 'Every currency the ECB has ever quoted, EUR first, then by code; or those named `name`. Public.',
+    args: {
+      name: t.arg.string({ required: false, description: 'Only the currencies of this name in the language asked for (`Schweizer Franken` with `lang: "de"`), any case.' }),
+      lang: langArg(t),
+    },
+    resolve: async (_, { name, lang }, ctx) => {
+      const names = namesOf(ctx, lang);
+      const registry = await ctx.services.currencies.listCurrencies();
+      return (name === null || name === undefined ? registry : names.findCurrencies(registry, name)).map((c) => named(c, names));
+    },
   }),
   currency: t.field({
     ...policy({ access: 'public' }),
     type: CurrencyRef,
     nullable: true,
     description: 'One currency of the registry. Public.',
-    args: { code: t.arg.string({ required: true, description: 'Three-letter currency code, case-insensitive.' }) },
-    resolve: (_, args, ctx) => ctx.services.currencies.getCurrency(args.code),
+    args: { code: t.arg.string({ required: true, description: 'Three-letter currency code, case-insensitive.' }), lang: langArg(t) },
+    resolve: async (_, args, ctx) => {
+      const names = namesOf(ctx, args.lang);
+      return named(await ctx.services.currencies.getCurrency(args.code), names);
+    },
   }),
 }));

@@ -12,8 +12,10 @@ import {
 } from '../domain/units';
 import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
+import { named, type LanguageNames, type Named } from '../services/names';
 import { builder } from './builder';
 import { policy } from './field-policy';
+import { langArg, LocalizedNameRef, namesOf } from './names';
 
 export const RoundingEnum = builder.enumType('Rounding', {
   description:
@@ -27,21 +29,27 @@ export const decimalsRule = z.number().superRefine((n, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const CategoryRef = builder.objectRef<CategoryDef>('Category').implement({
+const CategoryRef = builder.objectRef<Named<CategoryDef>>('Category').implement({
   description: 'A measurement category, such as length or temperature.',
   fields: (t) => ({
     id: t.exposeString('id'),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'English name.' }),
+    localName: t.field({ type: LocalizedNameRef, description: 'The name in the language asked for; CLDR names units, not categories, so this is the English name.', resolve: (c) => c.names.category(c) }),
     baseUnit: t.exposeString('baseUnit', { description: 'The unit every conversion in this category passes through.' }),
     unitCount: t.int({ resolve: (c) => c.units.length }),
   }),
 });
 
-const UnitRef = builder.objectRef<UnitDef>('Unit').implement({
+const UnitRef = builder.objectRef<Named<UnitDef>>('Unit').implement({
   description: 'A unit of measure.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'Canonical id: lower-case snake_case, US spelling.' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'English name.' }),
+    localName: t.field({
+      type: LocalizedNameRef,
+      description: 'The name in the language asked for, from CLDR; the English name (`localized: false`) where CLDR has no such unit.',
+      resolve: (u) => u.names.unit(u),
+    }),
     symbol: t.exposeString('symbol', { description: 'The usual symbol; matched case-sensitively.' }),
     category: t.exposeString('category', { description: 'The id of the category.' }),
     aliases: t.stringList({
@@ -53,21 +61,35 @@ const UnitRef = builder.objectRef<UnitDef>('Unit').implement({
   }),
 });
 
-const CategoryDetailsRef = builder.objectRef<CategoryDef>('CategoryDetails').implement({
+const CategoryDetailsRef = builder.objectRef<Named<CategoryDef>>('CategoryDetails').implement({
   description: 'A category with its units.',
   fields: (t) => ({
     id: t.exposeString('id'),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'English name.' }),
+    localName: t.field({ type: LocalizedNameRef, description: 'The name in the language asked for (see Category.localName).', resolve: (c) => c.names.category(c) }),
     baseUnit: t.exposeString('baseUnit'),
     unitCount: t.int({ resolve: (c) => c.units.length }),
-    units: t.field({ type: [UnitRef], resolve: (c) => [...unitsOfCategory(c.id)] }),
+    units: t.field({ type: [UnitRef], resolve: (c) => unitsOfCategory(c.id).map((u) => named(u, c.names)) }),
   }),
 });
 
-const QuantityRef = builder.objectRef<{ value: string; unit: string }>('Quantity').implement({
+/** A quantity of an answer; `text` only where the field was given `lang`. */
+interface Quantity {
+  value: string;
+  unit: string;
+  text?: string | null;
+}
+
+const QuantityRef = builder.objectRef<Quantity>('Quantity').implement({
   description: 'A value in a unit (or a currency).',
   fields: (t) => ({
     value: t.field({ type: 'Decimal', resolve: (q) => q.value }),
+    text: t.string({
+      nullable: true,
+      description:
+        'The value with its unit’s name as the language of `lang` counts it (`2 Meter`, `1 metre`), from CLDR. Only when `convert` is given `lang` (left out of REST answers otherwise), and for a unit CLDR names (not an expression or a currency).',
+      resolve: (q) => q.text ?? null,
+    }),
     unit: t.exposeString('unit', { description: 'Canonical unit id, upper-case currency code, or canonical unit expression (`kilometer/hour` is `km/h` written as an expression, `USD/megawatt_hour`).' }),
   }),
 });
@@ -123,7 +145,20 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
     required: false,
     description: 'Only where a currency occurs in `from` or `to`: use the ECB rates in effect on this day (the latest publication on or before it). Needs the Developer plan.',
   }),
+  lang: t.arg.string({
+    required: false,
+    description: 'Give `input.text` and `result.text` in this language (BCP 47; the closest supported one, see `units(lang:)`). `from` and `to` stay ids, symbols, aliases or codes in any language.',
+  }),
 });
+
+/** The answer with each quantity counted in the language of `names` (`text`). */
+function counted(answer: ExpressionConversionAnswer, names: LanguageNames): ExpressionConversionAnswer & { input: Quantity; result: Quantity } {
+  return {
+    ...answer,
+    input: { ...answer.input, text: names.count(answer.input.unit, answer.input.value) },
+    result: { ...answer.result, text: names.count(answer.result.unit, answer.result.value) },
+  };
+}
 
 /**
  * `convert` and `convertPost` are one capability; SOFA maps one field to one method, so there are two.
@@ -138,7 +173,10 @@ const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0
     description,
     ...(deprecationReason === undefined ? {} : { deprecationReason }),
     args: convertArgs(t),
-    resolve: async (_, args, ctx, info) => ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string)),
+    resolve: async (_, args, ctx, info) => {
+      const answer = await ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string));
+      return args.lang === null || args.lang === undefined ? answer : counted(answer, namesOf(ctx, args.lang));
+    },
   });
 
 builder.queryFields((t) => ({
@@ -147,31 +185,44 @@ builder.queryFields((t) => ({
     type: [CategoryRef],
     nullable: true,
     description: 'The 15 measurement categories, in catalogue order. Public.',
-    resolve: () => listCategories(),
+    args: { lang: langArg(t) },
+    resolve: (_, { lang }, ctx) => {
+      const names = namesOf(ctx, lang);
+      return listCategories().map((c) => named(c, names));
+    },
   }),
   category: t.field({
     ...policy({ access: 'public' }),
     type: CategoryDetailsRef,
     nullable: true,
     description: 'One category with its units. Public.',
-    args: { id: t.arg.string({ required: true, description: 'Category id, case-insensitive.' }) },
-    resolve: (_, { id }) => getCategory(id),
+    args: { id: t.arg.string({ required: true, description: 'Category id, case-insensitive.' }), lang: langArg(t) },
+    resolve: (_, { id, lang }, ctx) => {
+      const names = namesOf(ctx, lang);
+      return named(getCategory(id), names);
+    },
   }),
   units: t.field({
     ...policy({ access: 'public' }),
     type: [UnitRef],
     nullable: true,
     description: 'All 154 units, or those of one category. Public.',
-    args: { category: t.arg.string({ required: false, description: 'Only the units of this category id.' }) },
-    resolve: (_, { category }) => listUnits(category),
+    args: { category: t.arg.string({ required: false, description: 'Only the units of this category id.' }), lang: langArg(t) },
+    resolve: (_, { category, lang }, ctx) => {
+      const names = namesOf(ctx, lang);
+      return listUnits(category).map((u) => named(u, names));
+    },
   }),
   unit: t.field({
     ...policy({ access: 'public' }),
     type: UnitRef,
     nullable: true,
-    description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias. Public.',
-    args: { id: t.arg.string({ required: true, description: 'Unit id, symbol or alias.' }) },
-    resolve: (_, { id }) => getUnit(id),
+    description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias, else by its name in the language asked for (`Kilometer pro Stunde` with `lang: "de"`). Public.',
+    args: { id: t.arg.string({ required: true, description: 'Unit id, symbol, alias, or name in the language asked for (any case).' }), lang: langArg(t) },
+    resolve: (_, { id, lang }, ctx) => {
+      const names = namesOf(ctx, lang);
+      return named(names.findUnit(id) ?? getUnit(id), names);
+    },
   }),
   convert: convertField(
     t,

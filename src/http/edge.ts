@@ -3,6 +3,7 @@ import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
+import type { LanguageChoice } from '../domain/language/choose';
 import { quoteInput } from '../domain/quote-input';
 import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
@@ -97,7 +98,13 @@ export function createEdge(options: EdgeOptions): Edge {
   const writer = createLaneWriter(options);
   // With the lane, REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
   const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
-    options.contextOf({ authorization: req.headers.authorization ?? null, forwardedFor: headerText(req.headers['x-forwarded-for']), socket: req.socket, confirmsBeforeAnswer });
+    options.contextOf({
+      authorization: req.headers.authorization ?? null,
+      forwardedFor: headerText(req.headers['x-forwarded-for']),
+      socket: req.socket,
+      confirmsBeforeAnswer,
+      acceptLanguage: headerText(req.headers['accept-language']),
+    });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
   const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
 
@@ -132,8 +139,9 @@ export function createEdge(options: EdgeOptions): Edge {
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
-  const serveKnown = async (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, built: PrebuiltAnswer, started: number) => {
+  const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, started: number) => {
     const context = contextOf(req, true);
+    context.noteLanguages(languages);
     let parts: ResponseParts;
     try {
       await admitCaller(endpoint.route, context, options.spendRateLimit);
@@ -150,7 +158,7 @@ export function createEdge(options: EdgeOptions): Edge {
     if (owned === undefined) return false;
     writer.entered();
     const served =
-      owned.kind === 'known' ? serveKnown(req, res, owned.endpoint, owned.answer, started)
+      owned.kind === 'known' ? serveKnown(req, res, owned, started)
       : owned.kind === 'graphql' ? serveGraphQL(req, res, owned.mediaType, started)
       : serve(req, res, owned, started);
     served.catch(writer.unexpected(req, res, started));
@@ -167,8 +175,9 @@ function directExecution(options: EdgeOptions, prebuilt: PrebuiltAnswers, known:
     const value = await run(endpoint.field!, call.args, graphQLContext);
     const serialise = () => `{"data":${selectAllJson(options.schema, endpoint.field!.type, value, graphQLContext)}}`;
     if (!endpoint.route.prebuilt) return jsonAnswer(call, serialise());
-    const built = prebuilt.of(endpoint.route, value, serialise);
-    if (endpoint.route.method === 'GET' && !endpoint.route.queryHint) known.remember(req.url ?? '', endpoint, built);
+    const languages = call.context.languages;
+    const built = prebuilt.of(endpoint.route, value, serialise, languages.map((c) => c.used).join(','));
+    if (endpoint.route.method === 'GET' && !endpoint.route.queryHint) known.remember(knownKey(req), endpoint, built, [...languages]);
     return restSuccessParts(endpoint, built.body, headerText(req.headers['if-none-match']), built.etag);
   };
 }
@@ -229,7 +238,15 @@ function graphQLServer(options: EdgeOptions, writer: LaneWriter, contextOf: (req
 }
 
 /** What the edge serves a request as, when it owns it. */
-type Owned = { kind: 'known'; endpoint: Endpoint; answer: PrebuiltAnswer } | { kind: 'graphql'; mediaType: GraphQLMediaType } | RestRequest;
+type Owned = KnownAnswer | { kind: 'graphql'; mediaType: GraphQLMediaType } | RestRequest;
+
+/** A known target's kept answer, and the languages of its names (its Content-Language). */
+interface KnownAnswer {
+  kind: 'known';
+  endpoint: Endpoint;
+  answer: PrebuiltAnswer;
+  languages: readonly LanguageChoice[];
+}
 
 interface RestRequest {
   kind: 'rest';
@@ -249,7 +266,7 @@ function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endp
   const target = req.url ?? '';
   // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
   if (req.method === 'GET' || req.method === 'HEAD') {
-    const hit = known.get(target);
+    const hit = known.get(knownKey(req));
     if (hit) return hit;
   }
   if (target === GRAPHQL_PATH) {
@@ -280,24 +297,30 @@ function targetParts(target: string): { pathname: string; query: string } | unde
 const MAX_KNOWN_TARGETS = 4096;
 const MAX_KNOWN_TARGET_LENGTH = 256;
 
+/** A known target's key: the target and the Accept-Language it was asked with (the names follow it when the target has no `lang`). */
+function knownKey(req: IncomingMessage): string {
+  const acceptLanguage = headerText(req.headers['accept-language']);
+  return acceptLanguage === null ? (req.url ?? '') : `${req.url ?? ''}\n${acceptLanguage}`;
+}
+
 /**
  * GET targets of pre-built routes (`/v1/units/meter`) whose answer was found once: the answer
- * depends on the catalogue and the target alone, so the next request for the same target skips
+ * depends on the catalogue, the target and its Accept-Language alone, so the next request for the same target skips
  * route matching, input checks and the resolver; the key, rate-limit and If-None-Match steps
  * still run for it. Only answered targets are kept, and the map starts again when full, so made-up
  * targets cannot grow it.
  */
 class KnownTargets {
-  private readonly targets = new Map<string, Owned & { kind: 'known' }>();
+  private readonly targets = new Map<string, KnownAnswer>();
 
-  get(target: string): (Owned & { kind: 'known' }) | undefined {
+  get(target: string): KnownAnswer | undefined {
     return this.targets.get(target);
   }
 
-  remember(target: string, endpoint: Endpoint, answer: PrebuiltAnswer): void {
+  remember(target: string, endpoint: Endpoint, answer: PrebuiltAnswer, languages: readonly LanguageChoice[]): void {
     if (target.length > MAX_KNOWN_TARGET_LENGTH || this.targets.has(target)) return;
     if (this.targets.size >= MAX_KNOWN_TARGETS) this.targets.clear();
-    this.targets.set(target, { kind: 'known', endpoint, answer });
+    this.targets.set(target, { kind: 'known', endpoint, answer, languages });
   }
 }
 

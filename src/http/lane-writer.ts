@@ -7,6 +7,7 @@ import type { RequestContext } from '../services/request-context';
 import { restErrorParts, toApiError } from './errors';
 import type { ResponseParts } from './rest-response';
 import { GRAPHQL_PATH } from './graphql-lane';
+import { languageHeaders } from './content-language';
 import { routeLabel } from './routes';
 import { pathOf } from './target';
 import { createOutbox } from './outbox';
@@ -87,7 +88,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
 
   const send: LaneWriter['send'] = async (req, res, place, context, parts, started) => {
     const label = place?.label ?? GRAPHQL_LABEL;
-    stamp(parts.headers, place, context);
+    stamp(parts, place, context);
     let limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers);
     if (limits instanceof Promise) {
       try {
@@ -100,7 +101,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
         else {
           if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
           const failed = restErrorParts(toApiError(error), context.requestId);
-          stamp(failed.headers, place, context);
+          stamp(failed, place, context);
           return outbox.post({ req, res, label, started, parts: failed, context });
         }
       }
@@ -112,8 +113,8 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
   return { send, entered: outbox.entered, unexpected, record };
 }
 
-/** The headers every answer of the edge carries, whatever its status: security, CORS on a shared path, the request id. */
-function stamp(headers: Record<string, string>, place: AnswerPlace | undefined, context: RequestContext): void {
-  Object.assign(headers, API_SECURITY_HEADERS, place?.cors);
+/** The headers every answer of the edge carries, whatever its status: security, CORS on a shared path, the request id, the language of its names. */
+function stamp({ headers, status }: ResponseParts, place: AnswerPlace | undefined, context: RequestContext): void {
+  Object.assign(headers, API_SECURITY_HEADERS, place?.cors, languageHeaders(context, status, headers['vary']));
   headers['x-request-id'] = context.requestId;
 }

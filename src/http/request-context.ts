@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { GraphQLContext } from '../graphql/context';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
+import { languageHeaders } from './content-language';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 
 /** Yoga's server context here: node:http's request (absent in-process) and this request's context. */
@@ -35,6 +36,8 @@ export interface RequestOrigin {
   socket: { readonly remoteAddress?: string | undefined } | undefined;
   /** The answer confirms a key taken from the cache unconfirmed before it goes (the edge's REST answers with the lane on, in limitHeaders). */
   confirmsBeforeAnswer?: boolean;
+  /** The Accept-Language header: the language of names where a field is given no `lang`. */
+  acceptLanguage?: string | null;
 }
 
 /**
@@ -55,7 +58,12 @@ export function requestContexts(contextServices: RequestContextServices, trust: 
     return bucket;
   };
   return (origin) =>
-    new RequestContext(contextServices, { authorization: origin.authorization, clientBucket: () => bucketOf(origin), confirmsBeforeAnswer: origin.confirmsBeforeAnswer ?? false });
+    new RequestContext(contextServices, {
+      authorization: origin.authorization,
+      clientBucket: () => bucketOf(origin),
+      confirmsBeforeAnswer: origin.confirmsBeforeAnswer ?? false,
+      acceptLanguage: origin.acceptLanguage ?? null,
+    });
 }
 
 /**
@@ -71,6 +79,7 @@ export function useRequestContext(contextOf: (origin: RequestOrigin) => RequestC
       authorization: request.headers.get('authorization'),
       forwardedFor: request.headers.get('x-forwarded-for'),
       socket: serverContext.req?.socket,
+      acceptLanguage: request.headers.get('accept-language'),
     });
   };
   return {
@@ -78,6 +87,7 @@ export function useRequestContext(contextOf: (origin: RequestOrigin) => RequestC
     onResponse: ({ request, response, serverContext }) => {
       ensure(request, serverContext);
       response.headers.set('x-request-id', serverContext.requestContext!.requestId);
+      for (const [name, value] of Object.entries(languageHeaders(serverContext.requestContext!, response.status, response.headers.get('vary')))) response.headers.set(name, value);
     },
   };
 }

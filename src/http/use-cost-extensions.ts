@@ -1,5 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import type { LanguageChoice } from '../domain/language/choose';
 import { startOfNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import type { RequestContext } from '../services/request-context';
@@ -21,6 +22,8 @@ export interface CostExtensions {
   quota?: { limit: number; remaining: number; resetsAt: string };
   /** The request rate limit this request spent from (the RateLimit and RateLimit-Policy headers); only once one was spent. */
   rateLimit?: { policy: string; limit: number; windowSeconds: number; remaining: number; resetSeconds: number };
+  /** The languages the document's names were given in, each with how it was chosen; only when a field gave names. */
+  languages?: readonly LanguageChoice[];
 }
 
 /**
@@ -40,6 +43,7 @@ function extensionsOf(context: RequestContext, state: QuotaState | undefined, cl
     const { policy, remaining, resetSeconds } = context.rateLimit;
     extensions.rateLimit = { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds, remaining, resetSeconds };
   }
+  if (context.languages.length > 0) extensions.languages = context.languages;
   return extensions;
 }
 

@@ -13,6 +13,7 @@ import { createCurrencies, type Currencies } from './currencies';
 import { historyFacts, precomputeOnRevision } from './currency-history';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
+import { createNames, type Names } from './names';
 import { createQuotaMeter, type QuotaMeter } from './quota';
 import type { RatesReader } from './rates';
 
@@ -25,6 +26,8 @@ export interface AppServices {
   /** The registry, any base and amounts, time series. */
   readonly currencies: Currencies;
   readonly rates: RatesReader;
+  /** Unit, category and currency names in the supported languages (CLDR and ICU). */
+  readonly names: Names;
   readonly quota: QuotaMeter;
   /** The account page's use cases: sign-up, log-in, sessions, an account's keys. */
   readonly accounts: Accounts;
@@ -85,6 +88,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     rates,
     currency,
     currencies: createCurrencies(rates, clock, facts),
+    names: createNames(),
     quota,
     keyUse,
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type { Account } from './account-store';
+import { chooseLanguage, type LanguageChoice } from '../domain/language/choose';
 import type { Publication } from '../domain/ecb';
 import type { QuotaState } from '../domain/quota';
 import type { RateLimitState } from '../domain/rate-limit';
@@ -35,6 +36,8 @@ export interface RequestContextInit {
    * statement (or a revision read at the answer) confirms it.
    */
   confirmsBeforeAnswer?: boolean;
+  /** The raw Accept-Language header: the language of names when a field is given no `lang`. */
+  acceptLanguage?: string | null;
 }
 
 /** One conversion field of a document, in document order, and how many conversions it asks for. */
@@ -75,6 +78,8 @@ export class RequestContext {
   chargedConversions = 0;
   /** The code of the error this request was answered with (a GraphQL result's first error), for its access-log line. */
   errorCode: string | undefined;
+  /** The languages this request's names were given in, each once (Content-Language, GraphQL's `extensions.languages`). */
+  readonly languages: LanguageChoice[] = [];
 
   /**
    * The keys revision the principal was found active in, while no statement sent since has found it
@@ -91,6 +96,20 @@ export class RequestContext {
     private readonly services: RequestContextServices,
     private readonly init: RequestContextInit,
   ) {}
+
+  /** The language of a field's names: its `lang`, else this request's Accept-Language, else English (noted for the answer). */
+  language(lang: string | null | undefined): LanguageChoice {
+    const choice = chooseLanguage(lang, this.init.acceptLanguage);
+    this.noteLanguages([choice]);
+    return choice;
+  }
+
+  /** Notes languages an answer's names are in (a kept answer's, when it is served again). */
+  noteLanguages(choices: readonly LanguageChoice[]): void {
+    for (const choice of choices) {
+      if (!this.languages.some((c) => c.used === choice.used && c.source === choice.source && c.asked === choice.asked)) this.languages.push(choice);
+    }
+  }
 
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
   authenticate(): Promise<Principal> {

@@ -4,6 +4,7 @@ import { ApiError } from '../../src/domain/errors';
 import { errorBody } from '../../src/graphql/error-body';
 import { schema } from '../../src/graphql';
 import { jsonString, selectAll, selectAllJson } from '../../src/graphql/serialize';
+import { createNames } from '../../src/services/names';
 
 /** The fast lane writes answers with selectAllJson: it must give JSON.stringify(selectAll(...)) byte for byte. */
 const query = schema.getQueryType()!.getFields();
@@ -22,11 +23,13 @@ const failure = errorBody(incompatible, 'req-1');
 
 describe('selectAllJson', () => {
   it('a conversion, and null', () => {
-    // Every field is selected: a plain conversion's exchangeRate is null (REST answers leave it out).
-    expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, exchangeRate: null });
+    // Every field is selected: a plain conversion's exchangeRate is null, and so is each quantity's
+    // text without lang (REST answers leave both out).
+    const uncounted = { input: { ...unit.input, text: null }, result: { ...unit.result, text: null } };
+    expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, ...uncounted, exchangeRate: null });
     const resolved = { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' };
     const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, resolved } };
-    expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, exchangeRate: priced.rate });
+    expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, ...uncounted, exchangeRate: priced.rate });
     expect(same('convert', null)).toBe('null');
   });
 
@@ -42,7 +45,7 @@ describe('selectAllJson', () => {
   });
 
   it('lists of objects (categories and units)', () => {
-    same('categories', [{ id: 'length', name: 'Length', baseUnit: 'meter', units: [] }]);
+    same('categories', [{ id: 'length', name: 'Length', baseUnit: 'meter', units: [], names: createNames().of('de') }]);
   });
 });
 

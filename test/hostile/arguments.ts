@@ -79,15 +79,17 @@ const currencyConversion = fc.record({
   date: fc.option(publishedDate, { nil: undefined }),
 });
 const batchItem = fc.oneof(unitConversion, currencyConversion);
+/** A `lang`: supported, regional, unknown and malformed tags (none is an error). */
+const lang = fc.option(fc.constantFrom('de', 'de-CH', 'ja', 'en-GB', 'zh-Hant-TW', 'xx-invalid', 'en_US', ''), { nil: undefined });
 
 /** Valid arguments of every Query field (and of a batch item): the base that hostile values replace. */
 export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
-  categories: fc.constant({}),
-  category: fc.record({ id: fc.constantFrom(...CATEGORIES.map((c) => c.id), 'LENGTH') }),
-  units: fc.record({ category: fc.option(fc.constantFrom(...CATEGORIES.map((c) => c.id)), { nil: undefined }) }),
-  unit: fc.record({ id: fc.constantFrom(...UNIT_NAMES) }),
-  convert: unitConversion,
-  convertPost: unitConversion,
+  categories: fc.record({ lang }),
+  category: fc.record({ id: fc.constantFrom(...CATEGORIES.map((c) => c.id), 'LENGTH'), lang }),
+  units: fc.record({ category: fc.option(fc.constantFrom(...CATEGORIES.map((c) => c.id)), { nil: undefined }), lang }),
+  unit: fc.record({ id: fc.constantFrom(...UNIT_NAMES, 'Kilometer pro Stunde'), lang }),
+  convert: fc.tuple(unitConversion, lang).map(([args, language]) => ({ ...args, lang: language })),
+  convertPost: fc.tuple(unitConversion, lang).map(([args, language]) => ({ ...args, lang: language })),
   batch: fc.record({ items: fc.array(batchItem, { minLength: 1, maxLength: 4 }) }),
   batchItem,
   convertCurrency: currencyConversion,
@@ -109,8 +111,8 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
     symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     group: fc.option(fc.constantFrom('day', 'week', 'month', 'year'), { nil: undefined }),
   }),
-  currencies: fc.constant({}),
-  currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ') }),
+  currencies: fc.record({ name: fc.option(fc.constantFrom('Schweizer Franken', 'US Dollar', 'franc suisse'), { nil: undefined }), lang }),
+  currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ'), lang }),
   latestRates: fc.constant({}),
   health: fc.constant({}),
 };

@@ -65,6 +65,7 @@ describe.each([
         extensions: {
           cost: { requestedConversions: 0, chargedConversions: 0 },
           rateLimit: { policy: 'per-ip', limit: 60, windowSeconds: 60, remaining: expect.any(Number), resetSeconds: expect.any(Number) },
+          languages: [{ used: 'en', source: 'default', asked: null, exact: true }],
         },
       });
       expect(headers.get('ratelimit')).toBe(`"per-ip";r=${body.extensions.rateLimit.remaining};t=${body.extensions.rateLimit.resetSeconds}`);

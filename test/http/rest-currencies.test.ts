@@ -17,7 +17,7 @@ const CHANGEOVER: Publication[] = [
 ];
 
 const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
-const CURRENCY_SELECTION = '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
+const CURRENCY_SELECTION = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
 
 describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
   let t: TestApp;
@@ -61,7 +61,7 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
       expect(again.headers.get('etag')).toBe(etag);
     });
 
-    it('needs no key, takes no query parameters, and is the GraphQL field currencies', async () => {
+    it('needs no key, takes only name and lang, and is the GraphQL field currencies', async () => {
       expect((await t.call('GET', '/v1/currencies?base=USD')).body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'base' });
       const rest = await t.call('GET', '/v1/currencies');
       expect(await twin(`{ currencies ${CURRENCY_SELECTION} }`, {})).toEqual(restOutcome(rest));

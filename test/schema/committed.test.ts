@@ -66,8 +66,8 @@ describe('GET /openapi.json', () => {
 
   it('names the path parameters as the specification does', () => {
     expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/categories/{category}', '/v1/units/{unit}']));
-    expect(served.paths['/v1/units/{unit}'].get.parameters.map((p: any) => p.name)).toEqual(['unit']);
-    expect(served.paths['/v1/categories/{category}'].get.parameters.map((p: any) => p.name)).toEqual(['category']);
+    expect(served.paths['/v1/units/{unit}'].get.parameters.map((p: any) => p.name)).toEqual(['unit', 'lang']);
+    expect(served.paths['/v1/categories/{category}'].get.parameters.map((p: any) => p.name)).toEqual(['category', 'lang']);
   });
 
   it('types the rates as a map from currency code to decimal string', () => {

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { CLDR_UNIT_IDS } from '../../src/domain/names/cldr-units';
+import { SUPPORTED_LANGUAGES } from '../../src/domain/language/supported';
+import { buildRegistry, NO_SPANS } from '../../src/domain/currency/registry';
+import { CATEGORIES, getUnit, UNITS } from '../../src/domain/units';
+import { createNames, readCldrUnits, type CldrUnitsReader } from '../../src/services/names';
+
+const names = createNames();
+const registry = buildRegistry(NO_SPANS);
+const entry = (code: string) => registry.find((e) => e.code === code)!;
+
+describe('unit names come from the installed CLDR data', () => {
+  it.each([
+    ['de', 'kilometer_per_hour', 'Kilometer pro Stunde'],
+    ['de', 'meter', 'Meter'],
+    ['en-GB', 'meter', 'metres'],
+    ['en', 'meter', 'meters'],
+    ['fr', 'kilometer_per_hour', 'kilomètres par heure'],
+    ['ja', 'kilometer', 'キロメートル'],
+  ] as const)('%s %s → %j', (language, unitId, text) => {
+    expect(names.of(language).unit(getUnit(unitId))).toEqual({ text, language, localized: true });
+  });
+
+  it('every unit of the CLDR table has a name in every supported language', () => {
+    for (const language of SUPPORTED_LANGUAGES) {
+      const long = readCldrUnits(language);
+      for (const [unitId, cldrId] of Object.entries(CLDR_UNIT_IDS)) expect(long[cldrId]?.displayName, `${language} ${unitId}`).toBeTypeOf('string');
+    }
+  });
+
+  it('a unit CLDR does not have keeps the English name, said so', () => {
+    expect(names.of('de').unit(getUnit('us_survey_foot'))).toEqual({ text: 'US survey foot', language: 'en', localized: false });
+    expect(names.of('en-GB').unit(getUnit('us_survey_foot'))).toEqual({ text: 'US survey foot', language: 'en-GB', localized: true });
+  });
+
+  it('categories keep their English names: CLDR names units, not quantities', () => {
+    expect(names.of('de').category(CATEGORIES[0]!)).toEqual({ text: 'Length', language: 'en', localized: false });
+  });
+
+  it(`${Object.keys(CLDR_UNIT_IDS).length} of the ${UNITS.length} catalogue units have CLDR names`, () => {
+    const localized = UNITS.filter((u) => names.of('de').unit(u).localized);
+    expect(localized.length).toBe(Object.keys(CLDR_UNIT_IDS).length);
+    expect(UNITS).toHaveLength(154);
+  });
+});
+
+describe('counted forms: the plural pattern of the value', () => {
+  it.each([
+    ['de', 'meter', '1', '1 Meter'],
+    ['de', 'meter', '2', '2 Meter'],
+    ['en-GB', 'meter', '1', '1 metre'],
+    ['en-GB', 'meter', '2', '2 metres'],
+    ['de', 'us_survey_foot', '2', null],
+  ] as const)('%s %s %s → %j', (language, unitId, value, text) => {
+    expect(names.of(language).count(unitId, value)).toBe(text);
+  });
+});
+
+describe('currency names come from ICU for every currency of the registry', () => {
+  it.each([
+    ['de', 'CHF', 'Schweizer Franken'],
+    ['fr', 'CHF', 'franc suisse'],
+    ['ja', 'CHF', new Intl.DisplayNames('ja', { type: 'currency' }).of('CHF')],
+    ['de', 'CYP', 'Zypern-Pfund'],
+  ] as const)('%s %s → %j', (language, code, text) => {
+    expect(names.of(language).currency(entry(code))).toEqual({ text, language, localized: true });
+  });
+
+  it('every registry currency has an ICU name in every supported language but two retired ones in Hindi', () => {
+    const missing = SUPPORTED_LANGUAGES.flatMap((language) => registry.filter((e) => !names.of(language).currency(e).localized).map((e) => `${language} ${e.code}`));
+    expect(missing).toEqual(['hi MTL', 'hi ROL']);
+    expect(names.of('hi').currency(entry('MTL'))).toEqual({ text: 'Maltese Lira', language: 'en', localized: false });
+  });
+});
+
+describe('lookup by a localized name, in the language asked for', () => {
+  it.each([
+    ['de', 'Kilometer pro Stunde', 'kilometer_per_hour'],
+    ['de', 'kilometer pro stunde', 'kilometer_per_hour'],
+    ['de', 'Meter', 'meter'],
+    ['en-GB', 'metres', 'meter'],
+    ['ja', 'キロメートル', 'kilometer'],
+    ['de', 'km/h', 'kilometer_per_hour'],
+  ] as const)('%s %j → %s', (language, text, unitId) => {
+    expect(names.of(language).findUnit(text)?.id).toBe(unitId);
+  });
+
+  it('a name of another language is not found', () => {
+    expect(names.of('fr').findUnit('Kilometer pro Stunde')).toBeUndefined();
+  });
+
+  it.each([
+    ['de', 'Schweizer Franken', ['CHF']],
+    ['de', 'schweizer franken', ['CHF']],
+    ['fr', 'Schweizer Franken', []],
+    ['fr', 'franc suisse', ['CHF']],
+  ] as const)('currencies: %s %j → %j', (language, text, codes) => {
+    expect(names.of(language).findCurrencies(registry, text).map((e) => e.code)).toEqual(codes);
+  });
+});
+
+describe('the data is read once per language', () => {
+  it('reads a language on first use only', () => {
+    const reads: string[] = [];
+    const read: CldrUnitsReader = (language) => {
+      reads.push(language);
+      return readCldrUnits(language);
+    };
+    const counted = createNames(read);
+    counted.of('de').unit(getUnit('meter'));
+    counted.of('de').unit(getUnit('kilometer'));
+    counted.of('fr');
+    expect(reads).toEqual(['de', 'fr']);
+  });
+});
