@@ -54,3 +54,15 @@ export function* csvLines(entries: Iterable<SeriesEntry>, header: ExportHeader):
 export function* ndjsonLines(entries: Iterable<SeriesEntry>, header: ExportHeader): Generator<string> {
   for (const entry of entries) yield `${JSON.stringify({ base: header.base, ...entry })}\n`;
 }
+
+/** Rates (publications × currencies) that one request of a key's rate limit pays for when a series page is computed. */
+export const RATES_PER_REQUEST = 10_000;
+
+/**
+ * What computing a series page costs, in requests of the key's rate limit: one per
+ * RATES_PER_REQUEST rates or part of them, at least one. `currencies` is the columns asked for, or,
+ * for every currency, the most the page can list: it is charged before any publication is read.
+ */
+export function exportCost(publications: number, currencies: number): number {
+  return Math.max(1, Math.ceil((publications * Math.max(1, currencies)) / RATES_PER_REQUEST));
+}
