@@ -17,8 +17,8 @@ import type { ResponseParts } from './rest-response';
 import { strongEtagOf } from './shared-resource';
 import { headerText } from './target';
 
-/** Publications computed and written per chunk; the event loop serves other requests between chunks (a few ms each). */
-export const PUBLICATIONS_PER_CHUNK = 32;
+/** Milliseconds of computing per chunk (writing it adds a fraction); the event loop serves other requests between chunks. */
+export const CHUNK_BUDGET_MS = 1.5;
 
 export interface SeriesExportOptions {
   schema: GraphQLSchema;
@@ -117,7 +117,7 @@ function seriesWriter(schema: GraphQLSchema) {
       add(`{"data":${head.slice(0, -']}'.length)}`);
     }
     if (mediaType === 'text/csv') add(csvHeader(header));
-    for await (const entries of answer.chunks(PUBLICATIONS_PER_CHUNK)) {
+    for await (const entries of answer.chunks(CHUNK_BUDGET_MS)) {
       if (gone()) throw new Error('the client closed its connection during a series export');
       add(rows[mediaType](entries));
       first = false;

@@ -10,7 +10,7 @@ import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../domai
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
 import { planAllowsHistory, type PlanId } from '../domain/plans';
-import { allDates, datesBetween, loadAll } from './currency-history';
+import { allDates, datesBetween } from './currency-history';
 import type { RatesReader } from './rates';
 
 export interface SeriesQuery {
@@ -49,8 +49,8 @@ export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates'> {
   symbols: string[];
   /** The entries, computed afresh per call. */
   entries(): Generator<SeriesEntry>;
-  /** The same entries, `size` publications' worth at a time, yielding to the event loop before each chunk after the first. */
-  chunks(size: number): AsyncGenerator<SeriesEntry[]>;
+  /** The same entries a chunk at a time, yielding to the event loop before each chunk after the first; a chunk ends once its work took `budgetMs`. */
+  chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
 }
 
 /** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
@@ -83,7 +83,7 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
 
   const answer = async (planned: SeriesPlan): Promise<SeriesAnswer> => {
     const { start, end, base, group, asked, nextCursor, complete } = planned;
-    const publications = await loadAll(rates, planned.dates);
+    const publications = await loadInTurns(rates, planned.dates);
     if (publications.length === 0) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
     for (const code of [base, ...(asked ?? [])]) {
       if (!publications.some((pub) => publishedRate(pub, code))) throw await missing(code, { start, end }, code === base ? 'base' : 'symbols');
@@ -93,22 +93,41 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
     return {
       start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete,
       entries: () => seriesEntries(publications, request),
-      chunks: (size) => entryChunks(publications, new SeriesFold(request), size),
+      chunks: (budgetMs) => entryChunks(publications, new SeriesFold(request), budgetMs),
     };
   };
 
   return { plan, answer };
 }
 
-async function* entryChunks(publications: readonly Publication[], fold: SeriesFold, size: number): AsyncGenerator<SeriesEntry[]> {
-  for (let i = 0; i < publications.length; i += size) {
+/**
+ * Publications read per cache call while a page is loaded: a read parses them on the event loop
+ * (about 0.1 ms each from SQLite), so a page's reads take turns with other requests.
+ */
+const LOAD_SLICE = 32;
+
+/** Whole publications for `dates`, a slice per event-loop turn; a date the cache does not hold is left out. */
+async function loadInTurns(rates: RatesReader, dates: readonly string[]): Promise<Publication[]> {
+  const out: Publication[] = [];
+  for (let i = 0; i < dates.length; i += LOAD_SLICE) {
     if (i > 0) await nextTurn();
+    for (const pub of await rates.loadPublications(dates.slice(i, i + LOAD_SLICE))) if (pub) out.push(pub);
+  }
+  return out;
+}
+
+/** The entries a fold of `publications` gives, a chunk per event-loop turn: a chunk ends once its work took `budgetMs`. */
+async function* entryChunks(publications: readonly Publication[], fold: SeriesFold, budgetMs: number): AsyncGenerator<SeriesEntry[]> {
+  let next = 0;
+  while (next < publications.length) {
+    if (next > 0) await nextTurn();
+    const started = performance.now();
     const chunk: SeriesEntry[] = [];
-    for (const pub of publications.slice(i, i + size)) {
-      const entry = fold.add(pub);
+    do {
+      const entry = fold.add(publications[next++]!);
       if (entry) chunk.push(entry);
-    }
-    if (i + size >= publications.length) {
+    } while (next < publications.length && performance.now() - started < budgetMs);
+    if (next === publications.length) {
       const last = fold.end();
       if (last) chunk.push(last);
     }
