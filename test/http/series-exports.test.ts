@@ -170,12 +170,14 @@ for (const lane of ['on', 'off'] as const) {
         rates.close();
         const held = [series('start=2024-03-01&end=2024-03-31'), series('start=2024-03-01&end=2024-04-03&group=month')];
         await until(() => rates.waiting() === 2);
-        const third = await series('start=2024-03-01&end=2024-03-29');
-        expect(third.status).toBe(429);
-        expect(third.headers.get('retry-after')).toBe('1');
-        expect(third.headers.get('content-type')).toBe('application/json; charset=utf-8');
-        expect(third.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
-        expect(third.body.error.message).toMatch(/at most 2 exports in flight per key/);
+        // Without the cap the third would wait at the gate too: a few seconds decide it.
+        const third = await Promise.race([series('start=2024-03-01&end=2024-03-29'), new Promise<undefined>((resolve) => setTimeout(resolve, 5000))]);
+        if (third === undefined) rates.open();
+        expect(third?.status).toBe(429);
+        expect(third!.headers.get('retry-after')).toBe('1');
+        expect(third!.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(third!.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+        expect(third!.body.error.message).toMatch(/at most 2 exports in flight per key/);
         const another = series('start=2024-03-01&end=2024-03-29', other);
         await until(() => rates.waiting() === 3);
         rates.open();
