@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvLines, exportCost, ndjsonLines } from '../../../src/domain/currency/series-export';
+import { csvField, csvLines, exportCost } from '../../../src/domain/currency/series-export';
 import type { SeriesEntry } from '../../../src/domain/currency/series';
 import { parseCsv } from './csv-reader';
 
@@ -34,14 +34,6 @@ describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
   ])('quotes %j as %s', (value, expected) => {
     expect(csvField(value)).toBe(expected);
     expect(parseCsv(`${csvField(value)}\r\n`)).toEqual([[value]]);
-  });
-});
-
-describe('NDJSON', () => {
-  it('is one JSON object per line, each with the base', () => {
-    const lines = [...ndjsonLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })];
-    expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
-    expect(lines.map((line) => JSON.parse(line))).toEqual(DAYS.map((entry) => ({ base: 'EUR', ...entry })));
   });
 });
 
