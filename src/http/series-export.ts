@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { getNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
-import type { Logger } from 'pino';
 import { csvHeader, csvRow, exportCost } from '../domain/currency/series-export';
 import type { SeriesEntry } from '../domain/currency/series';
 import type { GraphQLContext } from '../graphql/context';
@@ -23,7 +22,6 @@ export const CHUNK_BUDGET_MS = 1.5;
 export interface SeriesExportOptions {
   schema: GraphQLSchema;
   services: Pick<AppServices, 'currencies' | 'seriesExports' | 'rates'>;
-  log: Logger;
   metrics: Pick<Metrics, 'seriesExport'>;
   /** Spends `points` more requests of the key's rate limit (RATE_LIMIT_EXCEEDED past the window). */
   spendRequests(context: RequestContext, points: number): Promise<void>;
