@@ -97,6 +97,21 @@ for (const lane of ['on', 'off'] as const) {
         expect(await exportCounts(t)).toEqual({ computed: before.computed + 2, cache: before.cache + 3 });
       });
 
+      it.each([
+        ['start=2024-03-01&end=2024-04-30', { start: '2024-03-01', end: '2024-04-30' }],
+        ['start=2024-03-01&end=2024-04-03&base=USD&group=month&symbols=JPY,RUB,EUR', { start: '2024-03-01', end: '2024-04-03', base: 'USD', group: 'month', symbols: ['JPY', 'RUB', 'EUR'] }],
+      ])('writes ?%s in JSON byte for byte as GraphQL execution serialises the field', async (query, variables) => {
+        const rest = await series(query);
+        const { body } = await t.graphql(
+          `query ($start: Date!, $end: Date!, $symbols: [String!], $group: String, $base: String) {
+            rateSeries(start: $start, end: $end, symbols: $symbols, group: $group, base: $base) { start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }
+          }`,
+          variables,
+          key,
+        );
+        expect(rest.text).toBe(`{"data":${JSON.stringify(body.data.rateSeries)}}`);
+      });
+
       it('computes a page that is not complete each time (a publication may still join it)', async () => {
         const before = await exportCounts(t);
         for (let i = 0; i < 2; i++) expect((await series('start=2024-04-01&end=2024-04-30', { accept: 'text/csv' })).headers.get('cache-control')).toBe('no-store');
