@@ -82,11 +82,11 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   /** Each request's context, built the same way by the edge and the Yoga path. */
   const contextOf = requestContexts(requestContextServices(services), trust);
   /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
-  const spendOne = async (kind: 'public' | 'key', context: RequestContext) => {
+  const spendOne = async (kind: 'public' | 'key', context: RequestContext, points = 1) => {
     try {
       // The edges authenticate first: the key's id is there without another await.
       const bucket = kind === 'key' ? (context.principal ?? (await context.authenticate())).keyId : context.clientBucket;
-      context.rateLimit = await limiters.consume(kind, bucket);
+      context.rateLimit = await limiters.consume(kind, bucket, points);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
       throw error;
@@ -149,7 +149,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       useRequestLog(logger),
     ],
   });
-  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
+  const spendKeyRequests = (context: RequestContext, points: number) => spendOne('key', context, points);
+  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!edge(req, res)) void yoga(req, res);
   };

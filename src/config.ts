@@ -42,6 +42,8 @@ const schema = z.object({
   KEY_RATE_LIMIT: positiveInt.default(50),
   MAX_CONNECTIONS: positiveInt.default(4096),
   KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
+  EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
+  EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
   REST_FAST_LANE: z.enum(['on', 'off']).default('on'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
@@ -80,6 +82,10 @@ export interface Config {
   maxConnections: number;
   /** KEEP_ALIVE_TIMEOUT: seconds an idle keep-alive connection stays open (the HTTP server's default when not set). */
   keepAliveTimeoutSeconds?: number;
+  /** EXPORTS_IN_FLIGHT: series exports one key may have in flight on an instance at once; the next gets 429. */
+  exportsInFlight: number;
+  /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
+  exportCacheBytes: number;
   /** How the edge executes a REST route's field: its resolver directly (true), or SOFA through Yoga; GraphQL through the edge's lane (true) or Yoga's adapter. */
   restFastLane: boolean;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
@@ -130,6 +136,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keyRateLimit: e.KEY_RATE_LIMIT,
     maxConnections: e.MAX_CONNECTIONS,
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
+    exportsInFlight: e.EXPORTS_IN_FLIGHT,
+    exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     restFastLane: e.REST_FAST_LANE === 'on',
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,

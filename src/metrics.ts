@@ -18,6 +18,8 @@ export interface Metrics {
   authFailed(reason: 'missing' | 'invalid'): void;
   /** An ECB refresh that failed after its retries. */
   ecbFetchFailed(): void;
+  /** A series page written for an answer: `computed` from the publications, or taken from the export `cache`. */
+  seriesExport(source: 'computed' | 'cache'): void;
   /** The rates whose age the scrape reports. */
   watchRates(status: () => RatesStatus, clock: () => Date): void;
   /** The Prometheus text exposition, and its content type. */
@@ -45,6 +47,8 @@ export function createMetrics(): Metrics {
   const ecb = new Counter({ name: 'measurement_ecb_fetch_failures_total', help: 'ECB refreshes that failed after their retries.', registers: [registry] });
   for (const reason of ['missing', 'invalid']) auth.inc({ reason }, 0);
   ecb.inc(0);
+  const exports = new Counter({ name: 'measurement_series_exports_total', help: 'Series pages answered by REST, by source: computed from the publications, or from the export cache.', labelNames: ['source'], registers: [registry] });
+  for (const source of ['computed', 'cache']) exports.inc({ source }, 0);
 
   let rates: { status: () => RatesStatus; clock: () => Date } | undefined;
   new Gauge({
@@ -72,6 +76,7 @@ export function createMetrics(): Metrics {
     rateLimited: (plan) => rateLimit.inc({ plan }),
     authFailed: (reason) => auth.inc({ reason }),
     ecbFetchFailed: () => ecb.inc(),
+    seriesExport: (source) => exports.inc({ source }),
     watchRates(status, clock) {
       rates = { status, clock };
     },

@@ -44,7 +44,7 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     group: t.exposeString('group', { description: '"day", "week", "month" or "year".' }),
     source: t.exposeString('source', { description: 'Always "ecb".' }),
     symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` (same other arguments) for the next page; null on the last page.' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page, with the same other arguments and format (it is refused with any other); null on the last page.' }),
     complete: t.exposeBoolean('complete', {
       description: 'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
     }),
@@ -65,7 +65,7 @@ builder.queryFields((t) => ({
     type: RateSeriesRef,
     nullable: true,
     description:
-      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues. One rateSeries per document.',
+      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues, with the same start, end, group, base, symbols and format only. One rateSeries per document. Over REST a page that must be computed costs one request of the key\'s rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) exports computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After.',
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
       end: t.arg({ type: 'Date', required: true, description: 'Last day of the range.' }),

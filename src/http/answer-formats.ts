@@ -1,9 +1,7 @@
-import { csvLines, ndjsonLines, type ExportHeader } from '../domain/currency/series-export';
-import type { SeriesEntry } from '../domain/currency/series';
-import type { SeriesGroup } from '../domain/currency/periods';
+import type { ExportBody } from '../services/series-exports';
 import type { ResponseParts } from './rest-response';
 import { ROUTES, type RestRoute } from './routes';
-import { etagMatches, strongEtag } from './shared-resource';
+import { etagMatches } from './shared-resource';
 
 /**
  * Answers of routes that negotiate their media type (`formats`) or whose caching depends on the
@@ -68,72 +66,44 @@ function qualityOf(type: string, ranges: readonly { range: string; q: number }[]
   return 0;
 }
 
-/** The serialised answer of a series, as the JSON answer lists it. */
-interface SeriesData {
-  base: string;
-  group: SeriesGroup;
-  symbols: string[];
-  entries: (Omit<SeriesEntry, 'partial'> & { partial: { code: string; publications: number }[] })[];
-}
+/** The one field whose route is written as an export (series-export.ts). */
+export const EXPORTED_FIELD = 'rateSeries';
 
-type Renderer = (data: unknown) => Iterable<string>;
-
-const seriesHeader = (data: SeriesData): ExportHeader => ({ base: data.base, group: data.group, symbols: data.symbols });
-
-/** Each field's renderer per alternative format: the field's JSON answer, as lines. */
-const RENDERERS: Readonly<Record<string, Partial<Record<MediaType, Renderer>>>> = {
-  rateSeries: {
-    'text/csv': (data) => {
-      const series = data as SeriesData;
-      const entries = series.entries.map((e) => ({ ...e, partial: Object.fromEntries(e.partial.map((p) => [p.code, p.publications])) }));
-      return csvLines(entries, seriesHeader(series));
-    },
-    // Each line is the JSON answer's entry, with the base: the same rows in the same shape.
-    'application/x-ndjson': (data) => ndjsonLines((data as SeriesData).entries as unknown as SeriesEntry[], seriesHeader(data as SeriesData)),
-  },
-};
-
-// The route table declares the formats; a format with no renderer is a mistake found at start.
-for (const route of ROUTES) {
-  for (const format of route.formats ?? []) {
-    if (!route.field || !RENDERERS[route.field]?.[format]) throw new TypeError(`${route.method} ${route.path} offers ${format}, which nothing renders (src/http/answer-formats.ts).`);
-  }
-}
-
-/** Whether a route's answers are written here rather than by restSuccessParts. */
+/** Whether a route's answers are written by the series export rather than by restSuccessParts. */
 export function negotiates(route: RestRoute): boolean {
   return route.formats !== undefined || route.cache === 'complete-answer';
 }
 
-/** What of the request decides the answer's form. */
+// The route table declares the formats; a route that offers them is written by the export, found at start.
+for (const route of ROUTES) {
+  if (negotiates(route) && route.field !== EXPORTED_FIELD) throw new TypeError(`${route.method} ${route.path} offers formats or caches complete answers, which only Query.${EXPORTED_FIELD}'s export writes (src/http/series-export.ts).`);
+}
+
+/** What of the request decides the answer's form besides the media type. */
 export interface AnswerRequest {
-  accept: string | null;
   ifNoneMatch: string | null;
   /** The query string, without `?` (for the next page's link). */
   query: string;
 }
 
 /**
- * The answer of a negotiating route from its `{"data": ...}` JSON text: in the negotiated media
- * type, with `Vary: Accept` where there is a choice, a `Link` to the next page where the answer has
- * a `nextCursor`, and for `complete-answer` routes a long private lifetime, a strong ETag of the
- * exact bytes and 304 once the answer is complete, `no-store` before.
+ * The answer of a route that negotiates its media type (`formats`) and whose caching depends on
+ * the answer (`cache: 'complete-answer'`): `Vary: Accept`, a `Link` to the next page where there is
+ * one, and, once the page is complete, a long private lifetime, the strong ETag of the exact bytes
+ * and 304 on a match; `no-store` before.
  */
-export function negotiatedParts(route: RestRoute, json: string, request: AnswerRequest): ResponseParts {
-  const mediaType = route.formats ? negotiate(request.accept, ['application/json', ...route.formats]) : 'application/json';
-  const data = (JSON.parse(json) as { data: Record<string, unknown> }).data;
-  const body = mediaType === 'application/json' ? json : Buffer.from([...RENDERERS[route.field!]![mediaType]!(data)].join(''));
-  const complete = route.cache === 'complete-answer' && data['complete'] === true;
+export function exportParts(route: RestRoute, mediaType: MediaType, page: { complete: boolean; nextCursor: string | null }, written: ExportBody, request: AnswerRequest): ResponseParts {
+  const complete = route.cache === 'complete-answer' && page.complete;
   const headers: Record<string, string> = {
     'content-type': CONTENT_TYPES[mediaType],
     'cache-control': complete ? COMPLETE_CACHE_CONTROL : 'no-store',
-    'content-length': String(Buffer.byteLength(body)),
+    'content-length': String(written.body.length),
   };
   if (route.formats) headers['vary'] = 'Accept';
-  if (typeof data['nextCursor'] === 'string') headers['link'] = nextLink(route, request.query, data['nextCursor']);
-  if (!complete) return { status: 200, headers, body };
-  headers['etag'] = strongEtag(body);
-  if (!etagMatches(request.ifNoneMatch, headers['etag'])) return { status: 200, headers, body };
+  if (page.nextCursor !== null) headers['link'] = nextLink(route, request.query, page.nextCursor);
+  if (!complete) return { status: 200, headers, body: written.body };
+  headers['etag'] = written.etag;
+  if (!etagMatches(request.ifNoneMatch, headers['etag'])) return { status: 200, headers, body: written.body };
   delete headers['content-type'];
   return { status: 304, headers, body: null };
 }

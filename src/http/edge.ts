@@ -20,7 +20,8 @@ import { createLaneWriter, GRAPHQL_LABEL, type AnswerPlace, type LaneWriter } fr
 import type { RequestOrigin, ServerContext } from './request-context';
 import { withErrorCodes } from './use-error-codes';
 import { toGraphQLError } from './errors';
-import { negotiatedParts, negotiates } from './answer-formats';
+import { negotiates } from './answer-formats';
+import { seriesExportExecution } from './series-export';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import { restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
@@ -44,10 +45,12 @@ export interface EdgeOptions {
   contextOf(origin: RequestOrigin): RequestContext;
   /** Spends one request of the caller's rate limit (throws RATE_LIMIT_EXCEEDED). */
   spendRateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
+  /** Spends `points` more requests of the key's rate limit, for a request that costs more than one (a series export). */
+  spendKeyRequests(context: RequestContext, points: number): Promise<void>;
   log: Logger;
   clock: () => Date;
-  /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the edge). */
-  metrics: Pick<Metrics, 'request'>;
+  /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the edge), and where series exports are counted. */
+  metrics: Pick<Metrics, 'request' | 'seriesExport'>;
   /** The Yoga server: SOFA's execution (REST_FAST_LANE=off), and the GraphQL lane's parameters step. */
   yoga: GraphQLYoga;
   /**
@@ -69,6 +72,8 @@ export type Edge = (req: IncomingMessage, res: ServerResponse) => boolean;
 /** A REST request the edge admitted, its inputs checked, ready for execution. */
 export interface RouteCall {
   req: IncomingMessage;
+  /** Where the answer goes: what an export holds its slot until it is sent on. */
+  res: ServerResponse;
   endpoint: Endpoint;
   params: Record<string, string>;
   query: string;
@@ -107,9 +112,10 @@ export function createEdge(options: EdgeOptions): Edge {
     });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
   const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
+  const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spendKeyRequests });
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
-  const routeAnswer = async (req: IncomingMessage, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
+  const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
     const { found, pathname, query } = owned;
     if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
     const endpoint = found.endpoint;
@@ -122,14 +128,15 @@ export function createEdge(options: EdgeOptions): Edge {
     await admitCaller(endpoint.route, context, options.spendRateLimit);
     if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, options.openapi());
     const args = checkedArgs(endpoint, found.match.params, queryParams(query), query !== '', body?.value);
-    return execute({ req, endpoint, params: found.match.params, query, body: body?.text, args, context });
+    // A route with formats is an export, written in chunks the same way in both executions.
+    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query, body: body?.text, args, context });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, started: number) => {
     const context = contextOf(req, options.lane);
     let parts: ResponseParts;
     try {
-      parts = await routeAnswer(req, owned, context);
+      parts = await routeAnswer(req, res, owned, context);
     } catch (error) {
       // A client gone before its body was read has no answer to get: `unexpected` notes it, at debug.
       if (req.socket.destroyed) throw error;
@@ -182,12 +189,10 @@ function directExecution(options: EdgeOptions, prebuilt: PrebuiltAnswers, known:
   };
 }
 
-/** A route's `{"data": ...}` text as its answer: other media types (CSV, NDJSON) rendered from it, a large one (a batch) encoded once. */
+/** A route's `{"data": ...}` text as its answer, a large one (a batch) encoded once. */
 function jsonAnswer(call: RouteCall, json: string): ResponseParts {
   const text = withoutNullParams(json);
   const ifNoneMatch = headerText(call.req.headers['if-none-match']);
-  const route = call.endpoint.route;
-  if (negotiates(route)) return negotiatedParts(route, text, { accept: headerText(call.req.headers.accept), ifNoneMatch, query: call.query });
   return restSuccessParts(call.endpoint, text.length < LARGE_BODY ? text : Buffer.from(text), ifNoneMatch);
 }
 

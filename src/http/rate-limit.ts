@@ -39,8 +39,11 @@ export interface RateLimiters {
    * `name` becomes part of the counter keys.
    */
   create(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
-  /** Spends one request of `bucket`; throws RATE_LIMIT_EXCEEDED (429) when the window is used up. */
-  consume(kind: RateLimitKind, bucket: string): Promise<RateLimitState>;
+  /**
+   * Spends one request of `bucket` (or `points`, at most the window's limit, for a request that
+   * costs more); throws RATE_LIMIT_EXCEEDED (429) when the window is used up.
+   */
+  consume(kind: RateLimitKind, bucket: string, points?: number): Promise<RateLimitState>;
   /** Where requests are counted right now: `redis` (shared by every instance) or this instance's `memory`. */
   countedIn(): 'redis' | 'memory';
   /** True when REDIS_URL is set: counting in memory then means Redis is down. */
@@ -83,9 +86,10 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     policies,
     limiters: shared,
     create: (name, points, windowSeconds) => limiterOf(name, points, windowSeconds),
-    async consume(kind, bucket) {
+    async consume(kind, bucket, points = 1) {
       try {
-        return rateLimitState(policies[kind], await spend[kind](bucket));
+        const spent = points === 1 ? spend[kind](bucket) : limiters[kind].consume(bucket, Math.min(points, policies[kind].limit));
+        return rateLimitState(policies[kind], await spent);
       } catch (rejection) {
         // rate-limiter-flexible rejects with a RateLimiterRes when over the limit, an Error otherwise.
         if (rejection instanceof RateLimiterRes) throw rateLimitExceeded(rateLimitState(policies[kind], rejection));

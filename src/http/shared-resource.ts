@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { ResponseParts } from './rest-response';
 
 /**
@@ -26,7 +26,12 @@ export function preflightParts(): ResponseParts {
 
 /** A strong validator of the exact body bytes. */
 export function strongEtag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return strongEtagOf(createHash('sha256').update(body));
+}
+
+/** The same validator from a SHA-256 the body was fed to piece by piece (an answer built in chunks). */
+export function strongEtagOf(sha256: Hash): string {
+  return `"${sha256.digest('base64url').slice(0, 32)}"`;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x"; `*` matches anything. */

@@ -1,19 +1,19 @@
-import { addDays, berlinDate } from '../domain/calendar/berlin-time';
+import { berlinDate } from '../domain/calendar/berlin-time';
 import { explainDate, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 import { publishedRate } from '../domain/currency/cross';
 import { notQuoted, type Asked } from '../domain/currency/not-quoted';
-import { decodeCursor, isPageComplete, pageOf } from '../domain/currency/series-pages';
-import { parseAmountOptions, parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
+import { parseAmountOptions, parseBase, parseSymbolList } from '../domain/currency/query';
 import { findCurrency, type CurrencyEntry } from '../domain/currency/registry';
 import { listCrossRates, type CrossListing } from '../domain/currency/rates-listing';
-import { FIRST_PUBLICATION, currencyCodeShape, parseDate, requireHistoryPlan, requireKnownCurrency, requirePossibleDate } from '../domain/currency/request';
-import { seriesCodes, seriesEntries, type SeriesEntry } from '../domain/currency/series';
-import type { SeriesGroup } from '../domain/currency/periods';
+import { currencyCodeShape, parseDate, requireHistoryPlan, requireKnownCurrency, requirePossibleDate } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
-import { planAllowsHistory, type PlanId } from '../domain/plans';
+import type { PlanId } from '../domain/plans';
 import { RATES_RETRY_AFTER_SECONDS, type PublicationLoader } from './publication';
-import { allDates, datesBetween, historyFacts, loadAll, type HistoryFacts } from './currency-history';
+import { historyFacts, type HistoryFacts } from './currency-history';
+import { createSeries, type SeriesAnswer, type SeriesPlan, type SeriesQuery } from './currency-series';
+
+export type { SeriesAnswer, SeriesPlan, SeriesQuery } from './currency-series';
 import type { RatesReader } from './rates';
 
 export interface RatesForQuery {
@@ -32,40 +32,16 @@ export interface RatesAnswer extends CrossListing {
   nextPublication?: NextPublication;
 }
 
-export interface SeriesQuery {
-  start?: unknown;
-  end?: unknown;
-  base?: unknown;
-  symbols?: unknown;
-  group?: unknown;
-  cursor?: unknown;
-}
-
-/** One page of a series: the range it covers, its columns, and its entries (a fresh generator per call). */
-export interface SeriesAnswer {
-  start: string;
-  end: string;
-  base: string;
-  group: SeriesGroup;
-  source: 'ecb';
-  /** The codes of every entry, in order (the CSV columns). */
-  symbols: string[];
-  /** The cursor of the next page; null on the last one. */
-  nextCursor: string | null;
-  /**
-   * True when the answer to this query can no longer change (an ECB correction of a past day
-   * aside): the page, as asked and not clipped to today, ends before the next expected publication.
-   */
-  complete: boolean;
-  entries(): Generator<SeriesEntry>;
-}
-
 export interface Currencies {
   listCurrencies(): Promise<CurrencyEntry[]>;
   /** INVALID_REQUEST for a code not written as three letters; NOT_FOUND for one the registry does not hold. */
   getCurrency(code: unknown): Promise<CurrencyEntry>;
   ratesFor(query: RatesForQuery, plan: PlanId, loader?: PublicationLoader): Promise<RatesAnswer>;
   series(query: SeriesQuery, plan: PlanId): Promise<SeriesAnswer>;
+  /** The page a series query asks for, checked and decided without reading a publication (what an export's cache key and cost are made of). */
+  planSeries(query: SeriesQuery, plan: PlanId): SeriesPlan;
+  /** The answer to a planned page: its publications read, its currencies checked. */
+  answerSeries(plan: SeriesPlan): Promise<SeriesAnswer>;
 }
 
 /** The currency use cases beyond the daily feed: the registry, any base, amounts, time series. */
@@ -78,6 +54,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
   const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> =>
     notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
   const latestExplanation = memoizedLatestExplanation();
+  const series = createSeries(rates, clock, requireRates, missing);
   const load = async (date: string, loader?: PublicationLoader): Promise<Publication | undefined> =>
     loader ? loader.load(date) : (await rates.loadPublications([date]))[0];
 
@@ -114,43 +91,8 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       return { ...listing, ...latestExplanation(latest.date, clock()) };
     },
 
-    async series(query, plan) {
-      const { start, end } = parseRange(query);
-      const base = parseBase(query.base);
-      const symbols = parseSymbolList(query.symbols);
-      const group = parseGroup(query.group);
-      const range = { start, end, group };
-      const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
-      if (!planAllowsHistory(plan)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
-      for (const code of [base, ...(symbols ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
-      const newest = requireRates().date;
-      const dates = allDates(rates);
-      // The first page starts at the first publication held when the range starts before it.
-      const first = dates[0] ?? FIRST_PUBLICATION;
-      const from = cursor ?? (start < first ? first : start);
-      const today = berlinDate(clock());
-      const page = pageOf(range, from);
-      const to = page.to < today ? page.to : today;
-      if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
-      const publications = await loadAll(rates, datesBetween(dates, from, to));
-      if (publications.length === 0) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${from} to ${to}.`, { param: 'start' });
-      for (const code of [base, ...(symbols ?? [])]) {
-        if (!publications.some((pub) => publishedRate(pub, code))) throw await missing(code, { start: from, end: to }, code === base ? 'base' : 'symbols');
-      }
-      const codes = symbols ?? seriesCodes(publications, base);
-      const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
-      const complete = isPageComplete(page, more, newest, clock());
-      return {
-        start: from,
-        end: to,
-        base,
-        group,
-        source: 'ecb',
-        symbols: codes,
-        nextCursor: more ? page.nextCursor! : null,
-        complete,
-        entries: () => seriesEntries(publications, { base, codes, group }),
-      };
-    },
+    series: async (query, plan) => series.answer(series.plan(query, plan)),
+    planSeries: series.plan,
+    answerSeries: series.answer,
   };
 }

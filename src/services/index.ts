@@ -10,6 +10,7 @@ import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
 import { createCurrencies, type Currencies } from './currencies';
+import { createSeriesExports, type SeriesExports } from './series-exports';
 import { historyFacts, precomputeOnRevision } from './currency-history';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
@@ -25,6 +26,8 @@ export interface AppServices {
   readonly currency: Currency;
   /** The registry, any base and amounts, time series. */
   readonly currencies: Currencies;
+  /** Complete series pages as written, kept per rates revision, and each key's exports in flight. */
+  readonly seriesExports: SeriesExports;
   readonly rates: RatesReader;
   /** Unit, category and currency names in the supported languages (CLDR and ICU). */
   readonly names: Names;
@@ -89,6 +92,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     currency,
     currencies: createCurrencies(rates, clock, facts),
     names: createNames(),
+    seriesExports: createSeriesExports({ rates, cacheBytes: config.exportCacheBytes, inFlightPerKey: config.exportsInFlight }),
     quota,
     keyUse,
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),

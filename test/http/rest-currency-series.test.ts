@@ -154,7 +154,9 @@ for (const lane of ['on', 'off'] as const) {
         expect(second.body.data.nextCursor).toBeNull();
         expect(second.body.data.entries.map((e: { period: string }) => e.period)).toEqual(['2024-03']);
         const csv = await series('start=2010-01-01&end=2024-03-31&symbols=USD&group=month', { accept: 'text/csv' });
-        expect(csv.headers.get('link')).toBe(first.headers.get('link'));
+        // A cursor is bound to the format as well: the CSV's next page has a cursor of its own.
+        expect(csv.headers.get('link')).toMatch(/^<\/v1\/currency\/rates\/series\?start=2010-01-01&end=2024-03-31&symbols=USD&group=month&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+        expect(csv.headers.get('link')).not.toBe(first.headers.get('link'));
         const foreign = await series(`start=2011-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}`);
         expect(foreign.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'cursor' });
       });

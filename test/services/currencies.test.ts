@@ -168,6 +168,35 @@ describe('time series', () => {
     expect(await refusal(service().currencies.series(query, plan))).toMatchObject({ code, param });
   });
 
+  it.each([
+    ['day', 'EUR', 0],
+    ['day', 'USD', 0],
+    ['week', 'USD', 0],
+    ['month', 'JPY', 0],
+    ['year', 'USD', 0],
+    ['day', 'USD', 1000],
+    ['month', 'USD', 1000],
+  ] as const)('gives the same entries in chunks as whole (group %s, base %s, %i ms a chunk)', async (group, base, budgetMs) => {
+    const answer = await service().currencies.series({ start: '2022-12-01', end: '2023-01-31', group, base }, 'developer');
+    const chunks: unknown[][] = [];
+    for await (const chunk of answer.chunks(budgetMs)) chunks.push(chunk);
+    expect(chunks.flat()).toEqual([...answer.entries()]);
+    // No budget: a chunk per publication (or none, inside a period); all the budget: one chunk.
+    if (budgetMs === 1000) expect(chunks).toHaveLength(1);
+    else expect(chunks.length).toBe(group === 'day' ? PUBS.length : new Set(chunks.flat().map((e) => (e as { period: string }).period)).size);
+  });
+
+  it('plans a page without reading a publication, and binds its cursor to the format', async () => {
+    const old: Publication[] = [{ date: '2005-06-01', rates: { USD: '1.2' } }, ...PUBS];
+    const { rates, currencies } = service(old);
+    const reads = rates.reads.length;
+    const plan = currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv' }, 'developer');
+    expect(plan).toMatchObject({ start: '2005-06-01', end: '2015-05-31', base: 'EUR', asked: undefined, complete: true, dates: ['2005-06-01'] });
+    expect(rates.reads.length).toBe(reads);
+    expect(currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv', cursor: plan.nextCursor }, 'developer').start).toBe('2015-06-01');
+    expect(() => currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', cursor: plan.nextCursor }, 'developer')).toThrow(/continues another query/);
+  });
+
   it('pages a range over ten years with a cursor that the next call follows', async () => {
     const old: Publication[] = [{ date: '2005-06-01', rates: { USD: '1.2' } }, ...PUBS];
     const { currencies } = service(old);

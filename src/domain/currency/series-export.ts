@@ -2,7 +2,7 @@ import type { SeriesGroup } from './periods';
 import type { SeriesEntry } from './series';
 
 /**
- * A series as text, line by line (generators, so a response can stream them):
+ * A series as CSV, line by line (a page is written in chunks of rows):
  *
  * CSV (RFC 4180: comma-separated, CRLF line ends, a header row, fields quoted only when they hold a
  * comma, quote or line break), one row per entry, one column per currency, so a spreadsheet opens
@@ -12,7 +12,7 @@ import type { SeriesEntry } from './series';
  * An empty cell is a currency with no rate in that entry; `partial` lists the codes averaged over
  * fewer publications, as `CODE=count` joined by spaces (empty when none).
  *
- * NDJSON: one JSON object per line (LF), each the entry with the base, as the JSON answer lists it.
+ * (NDJSON lines are the JSON answer's entries, written by the HTTP export with the JSON serialiser.)
  */
 export interface ExportHeader {
   base: string;
@@ -50,7 +50,14 @@ export function* csvLines(entries: Iterable<SeriesEntry>, header: ExportHeader):
   for (const entry of entries) yield csvRow(entry, header);
 }
 
-/** One JSON object per entry, each with the base, each ending with "\n". */
-export function* ndjsonLines(entries: Iterable<SeriesEntry>, header: ExportHeader): Generator<string> {
-  for (const entry of entries) yield `${JSON.stringify({ base: header.base, ...entry })}\n`;
+/** Rates (publications × currencies) that one request of a key's rate limit pays for when a series page is computed. */
+export const RATES_PER_REQUEST = 10_000;
+
+/**
+ * What computing a series page costs, in requests of the key's rate limit: one per
+ * RATES_PER_REQUEST rates or part of them, at least one. `currencies` is the columns asked for, or,
+ * for every currency, the most the page can list: it is charged before any publication is read.
+ */
+export function exportCost(publications: number, currencies: number): number {
+  return Math.max(1, Math.ceil((publications * Math.max(1, currencies)) / RATES_PER_REQUEST));
 }

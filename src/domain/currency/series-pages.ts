@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { addDays } from '../calendar/berlin-time';
 import { nextBusinessDay } from '../calendar/target-calendar';
 import { isCalendarDate } from '../dates';
 import { ApiError } from '../errors';
 import { nextPublication } from './explain-date';
-import { addYears, periodOf, SERIES_GROUPS, type SeriesGroup } from './periods';
+import { addYears, periodOf, type SeriesGroup } from './periods';
 
 /** A series call covers at most this many years; a longer range continues with the cursor. */
 export const MAX_SERIES_YEARS = 10;
@@ -16,10 +17,17 @@ export interface SeriesPage {
   nextCursor?: string;
 }
 
+/** The query a page belongs to: its range and group, and what a cursor of it is also bound to. */
 export interface SeriesRange {
   start: string;
   end: string;
   group: SeriesGroup;
+  /** The base currency (EUR when absent). */
+  base?: string;
+  /** The currencies asked for, in order (every currency quoted when absent). */
+  symbols?: readonly string[] | undefined;
+  /** The media type the page is written in (JSON when absent). */
+  format?: string;
 }
 
 /**
@@ -52,24 +60,42 @@ export function isPageComplete(page: SeriesPage, more: boolean, newest: string, 
 }
 
 /**
- * A cursor names the next page's first day and the range it belongs to, so a cursor pasted onto
- * another query is refused instead of answering a page of something else. It is opaque to callers
- * (base64url) but carries no secret: a hand-made one is checked like any input.
+ * A cursor names the next page's first day and a digest of the query it continues (start, end,
+ * group, base, symbols and format), so a cursor sent with any other query is refused instead of
+ * answering a page of something else. It is opaque to callers (base64url) and stateless (every
+ * instance computes the same digest); it carries no secret: a hand-made one can only name another
+ * first day of the same query, which is checked like any input (a period's first day inside the
+ * range), and answers what a request starting there would.
  */
 export function encodeCursor(range: SeriesRange, from: string): string {
-  return Buffer.from(`1|${from}|${range.start}|${range.end}|${range.group}`, 'utf8').toString('base64url');
+  return Buffer.from(`2|${from}|${queryDigest(range)}`, 'utf8').toString('base64url');
+}
+
+/** 128 bits of SHA-256 over the query's canonical form: the symbols upper-cased as parsed, in their order. */
+function queryDigest(range: SeriesRange): string {
+  const canonical = JSON.stringify([range.start, range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json']);
+  return createHash('sha256').update(canonical).digest().subarray(0, 16).toString('base64url');
 }
 
 const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,120}$/;
 
-/** The first day of the page a cursor names; INVALID_REQUEST (param `cursor`) for anything else. */
+/**
+ * The first day of the page a cursor names; INVALID_REQUEST (param `cursor`) for anything that is
+ * not a cursor, for a cursor of another query, and for a first day the query cannot have given.
+ */
 export function decodeCursor(cursor: unknown, range: SeriesRange): string {
   const bad = () => new ApiError('INVALID_REQUEST', 'cursor is not a cursor of this series; repeat the query without it to start again.', { param: 'cursor' });
   if (typeof cursor !== 'string' || !CURSOR_SHAPE.test(cursor)) throw bad();
-  const [version, from = '', start, end, group, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const matches = version === '1' && rest.length === 0 && start === range.start && end === range.end && group === range.group;
-  if (!matches || !isCalendarDate(from) || from <= range.start || from > range.end) throw bad();
-  // Only a page boundary: the first day of a period.
-  if (!(SERIES_GROUPS as readonly string[]).includes(group) || periodOf(from, range.group).start !== from) throw bad();
+  const [version, from = '', digest, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (version !== '2' || digest === undefined || rest.length > 0) throw bad();
+  if (digest !== queryDigest(range)) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'cursor continues another query: send it with the same start, end, group, base, symbols and format (Accept) as the request that gave it, or repeat this query without cursor.',
+      { param: 'cursor' },
+    );
+  }
+  // Only a page boundary: the first day of a period, inside the range.
+  if (!isCalendarDate(from) || from <= range.start || from > range.end || periodOf(from, range.group).start !== from) throw bad();
   return from;
 }

@@ -83,27 +83,28 @@ class PeriodMean {
 }
 
 /**
- * The entries of a series over `publications` (oldest first, already limited to the range): a
- * generator, so an export streams entry by entry and a grouped one holds a single period at a time.
+ * A series folded one publication at a time (oldest first, already limited to the range), so that
+ * its caller decides where to pause: `add` gives the entry a publication completes (a day's own
+ * entry, or the period that ended before it), `end` the last one.
  */
-export function* seriesEntries(publications: Iterable<Publication>, request: SeriesRequest): Generator<SeriesEntry> {
-  if (request.group === 'day') {
-    for (const pub of publications) {
-      const entry = dayEntry(pub, request);
-      if (entry) yield entry;
-    }
-    return;
-  }
-  let current: PeriodMean | undefined;
-  for (const pub of publications) {
+export class SeriesFold {
+  private current: PeriodMean | undefined;
+
+  constructor(private readonly request: SeriesRequest) {}
+
+  add(pub: Publication): SeriesEntry | undefined {
+    const request = this.request;
+    if (request.group === 'day') return dayEntry(pub, request);
     const base = publishedRate(pub, request.base);
-    if (!base) continue;
+    if (!base) return undefined;
     const key = periodOf(pub.date, request.group).key;
-    if (current && current.key !== key) yield current.entry(request.codes);
-    if (!current || current.key !== key) {
-      current = new PeriodMean(key);
-      current.start = pub.date;
+    let done: SeriesEntry | undefined;
+    if (!this.current || this.current.key !== key) {
+      if (this.current) done = this.current.entry(request.codes);
+      this.current = new PeriodMean(key);
+      this.current.start = pub.date;
     }
+    const current = this.current;
     current.end = pub.date;
     current.publications += 1;
     for (const code of request.codes) {
@@ -114,6 +115,26 @@ export function* seriesEntries(publications: Iterable<Publication>, request: Ser
       const [num, den] = crossFraction(rate, base);
       sum.add(num, den);
     }
+    return done;
   }
-  if (current) yield current.entry(request.codes);
+
+  end(): SeriesEntry | undefined {
+    const last = this.current?.entry(this.request.codes);
+    this.current = undefined;
+    return last;
+  }
+}
+
+/**
+ * The entries of a series over `publications` (oldest first, already limited to the range): a
+ * generator, so an export streams entry by entry and a grouped one holds a single period at a time.
+ */
+export function* seriesEntries(publications: Iterable<Publication>, request: SeriesRequest): Generator<SeriesEntry> {
+  const fold = new SeriesFold(request);
+  for (const pub of publications) {
+    const entry = fold.add(pub);
+    if (entry) yield entry;
+  }
+  const last = fold.end();
+  if (last) yield last;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvLines, ndjsonLines } from '../../../src/domain/currency/series-export';
+import { csvField, csvLines, exportCost } from '../../../src/domain/currency/series-export';
 import type { SeriesEntry } from '../../../src/domain/currency/series';
 import { parseCsv } from './csv-reader';
 
@@ -37,10 +37,18 @@ describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
   });
 });
 
-describe('NDJSON', () => {
-  it('is one JSON object per line, each with the base', () => {
-    const lines = [...ndjsonLines(DAYS, { base: 'EUR', group: 'day', symbols: ['USD', 'JPY'] })];
-    expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
-    expect(lines.map((line) => JSON.parse(line))).toEqual(DAYS.map((entry) => ({ base: 'EUR', ...entry })));
+describe('a computed series page costs one request per 10,000 rates or part of them', () => {
+  it.each([
+    [0, 0, 1],
+    [1, 1, 1],
+    [22, 1, 1],
+    [250, 40, 1],
+    [251, 40, 2],
+    [2561, 1, 1],
+    [2561, 41, 11],
+    [2561, 100, 26],
+    [6900, 41, 29],
+  ])('%i publications × %i currencies: %i', (publications, currencies, cost) => {
+    expect(exportCost(publications, currencies)).toBe(cost);
   });
 });

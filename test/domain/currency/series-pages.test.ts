@@ -67,3 +67,36 @@ describe('a page is complete once no publication can join it', () => {
     expect(isPageComplete(page, more, newest, new Date(now))).toBe(complete);
   });
 });
+
+describe('a cursor is bound to its whole query', () => {
+  const query: SeriesRange = { start: '1999-01-04', end: '2026-04-13', group: 'month', base: 'USD', symbols: ['JPY', 'EUR'], format: 'text/csv' };
+  const cursor = pageOf(query).nextCursor!;
+
+  it('continues the query that gave it', () => {
+    expect(decodeCursor(cursor, query)).toBe('2009-01-01');
+  });
+
+  it.each([
+    ['start', { start: '1999-01-05' }],
+    ['end', { end: '2026-04-14' }],
+    ['group', { group: 'year' }],
+    ['base', { base: 'GBP' }],
+    ['base (EUR when absent)', { base: undefined }],
+    ['symbols', { symbols: ['JPY'] }],
+    ['symbols in another order', { symbols: ['EUR', 'JPY'] }],
+    ['symbols (every currency when absent)', { symbols: undefined }],
+    ['format', { format: 'application/x-ndjson' }],
+    ['format (JSON when absent)', { format: undefined }],
+  ] as const)('refuses it with another %s: INVALID_REQUEST on cursor, saying it continues another query', (_member, change) => {
+    const error = expectApiError(() => decodeCursor(cursor, { ...query, ...change }), 'INVALID_REQUEST', 'cursor');
+    expect(error.message).toMatch(/continues another query/);
+  });
+
+  it.each([
+    ['the first form, which named the range alone', Buffer.from('1|2009-01-01|1999-01-04|2026-04-13|month').toString('base64url')],
+    ['a digest left out', Buffer.from('2|2009-01-01').toString('base64url')],
+    ['a member added', Buffer.from(`${Buffer.from(cursor, 'base64url').toString('utf8')}|x`).toString('base64url')],
+  ])('refuses %s', (_what, forged) => {
+    expectApiError(() => decodeCursor(forged, query), 'INVALID_REQUEST', 'cursor');
+  });
+});

@@ -1,0 +1,136 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { addDays, berlinDate } from '../domain/calendar/berlin-time';
+import { publishedRate } from '../domain/currency/cross';
+import type { Asked } from '../domain/currency/not-quoted';
+import type { SeriesGroup } from '../domain/currency/periods';
+import { parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
+import { FIRST_PUBLICATION, requireKnownCurrency } from '../domain/currency/request';
+import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../domain/currency/series';
+import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../domain/currency/series-pages';
+import type { Publication } from '../domain/ecb';
+import { ApiError } from '../domain/errors';
+import { planAllowsHistory, type PlanId } from '../domain/plans';
+import { allDates, datesBetween } from './currency-history';
+import type { RatesReader } from './rates';
+
+export interface SeriesQuery {
+  start?: unknown;
+  end?: unknown;
+  base?: unknown;
+  symbols?: unknown;
+  group?: unknown;
+  cursor?: unknown;
+  /** The media type the page is written in (JSON when absent): cursors are bound to it. */
+  format?: string;
+}
+
+/** A page of a series as decided from the query and the dates held, before any publication is read. */
+export interface SeriesPlan {
+  start: string;
+  end: string;
+  base: string;
+  group: SeriesGroup;
+  /** The currencies asked for; undefined for every currency quoted in the page. */
+  asked: string[] | undefined;
+  nextCursor: string | null;
+  /**
+   * True when the answer to this query can no longer change (an ECB correction of a past day
+   * aside): the page, as asked and not clipped to today, ends before the next expected publication.
+   */
+  complete: boolean;
+  /** The publication dates held in the page. */
+  dates: readonly string[];
+}
+
+/** One page of a series: the range it covers, its columns, and its entries. */
+export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates'> {
+  source: 'ecb';
+  /** The codes of every entry, in order (the CSV columns). */
+  symbols: string[];
+  /** The entries, computed afresh per call. */
+  entries(): Generator<SeriesEntry>;
+  /** The same entries a chunk at a time, yielding to the event loop before each chunk after the first; a chunk ends once its work took `budgetMs`. */
+  chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
+}
+
+/** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
+export type MissingCurrency = (code: string, asked: Asked, param: string) => Promise<ApiError>;
+
+/** The time series use case: a page planned from its query, then answered from the publications it covers. */
+export function createSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency) {
+  const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
+    const { start, end } = parseRange(query);
+    const base = parseBase(query.base);
+    const asked = parseSymbolList(query.symbols);
+    const group = parseGroup(query.group);
+    const range: SeriesRange = { start, end, group, base, symbols: asked, format: query.format };
+    const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
+    if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
+    for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
+    const newest = requireRates().date;
+    const held = allDates(rates);
+    // The first page starts at the first publication held when the range starts before it.
+    const first = held[0] ?? FIRST_PUBLICATION;
+    const from = cursor ?? (start < first ? first : start);
+    const today = berlinDate(clock());
+    const page = pageOf(range, from);
+    const to = page.to < today ? page.to : today;
+    if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
+    const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
+    const complete = isPageComplete(page, more, newest, clock());
+    return { start: from, end: to, base, group, asked, nextCursor: more ? page.nextCursor! : null, complete, dates: datesBetween(held, from, to) };
+  };
+
+  const answer = async (planned: SeriesPlan): Promise<SeriesAnswer> => {
+    const { start, end, base, group, asked, nextCursor, complete } = planned;
+    const publications = await loadInTurns(rates, planned.dates);
+    if (publications.length === 0) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
+    for (const code of [base, ...(asked ?? [])]) {
+      if (!publications.some((pub) => publishedRate(pub, code))) throw await missing(code, { start, end }, code === base ? 'base' : 'symbols');
+    }
+    const codes = asked ?? seriesCodes(publications, base);
+    const request = { base, codes, group };
+    return {
+      start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete,
+      entries: () => seriesEntries(publications, request),
+      chunks: (budgetMs) => entryChunks(publications, new SeriesFold(request), budgetMs),
+    };
+  };
+
+  return { plan, answer };
+}
+
+/**
+ * Publications read per cache call while a page is loaded: a read parses them on the event loop
+ * (about 0.1 ms each from SQLite), so a page's reads take turns with other requests.
+ */
+const LOAD_SLICE = 32;
+
+/** Whole publications for `dates`, a slice per event-loop turn; a date the cache does not hold is left out. */
+async function loadInTurns(rates: RatesReader, dates: readonly string[]): Promise<Publication[]> {
+  const out: Publication[] = [];
+  for (let i = 0; i < dates.length; i += LOAD_SLICE) {
+    if (i > 0) await nextTurn();
+    for (const pub of await rates.loadPublications(dates.slice(i, i + LOAD_SLICE))) if (pub) out.push(pub);
+  }
+  return out;
+}
+
+/** The entries a fold of `publications` gives, a chunk per event-loop turn: a chunk ends once its work took `budgetMs`. */
+async function* entryChunks(publications: readonly Publication[], fold: SeriesFold, budgetMs: number): AsyncGenerator<SeriesEntry[]> {
+  let next = 0;
+  while (next < publications.length) {
+    if (next > 0) await nextTurn();
+    const started = performance.now();
+    const chunk: SeriesEntry[] = [];
+    do {
+      const entry = fold.add(publications[next++]!);
+      if (entry) chunk.push(entry);
+    } while (next < publications.length && performance.now() - started < budgetMs);
+    if (next === publications.length) {
+      const last = fold.end();
+      if (last) chunk.push(last);
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+}
