@@ -6,7 +6,7 @@ type Json = Record<string, unknown>;
 
 const REASONS: Record<number, string> = {
   400: 'The request is invalid.',
-  401: 'No API key, or a malformed, unknown, revoked or other-environment key.',
+  401: 'No API key, or a malformed, unknown, revoked or other-environment key (UNAUTHORIZED), or a key past its expiry or its grace after a rotation (KEY_EXPIRED).',
   403: 'The plan does not include this feature.',
   404: 'Unknown route, or unknown resource in the path.',
   405: 'Known path, wrong method; see the Allow header.',
