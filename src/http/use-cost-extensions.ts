@@ -21,6 +21,8 @@ export interface CostExtensions {
   quota?: { limit: number; remaining: number; resetsAt: string };
   /** The request rate limit this request spent from (the RateLimit and RateLimit-Policy headers); only once one was spent. */
   rateLimit?: { policy: string; limit: number; windowSeconds: number; remaining: number; resetSeconds: number };
+  /** The key used, when it has an end (the Key-Expires header): when it stops working, ISO 8601. */
+  key?: { expiresAt: string };
 }
 
 /**
@@ -36,6 +38,8 @@ export function costExtensions(context: RequestContext, quota: QuotaMeter, clock
 function extensionsOf(context: RequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
   const extensions: CostExtensions = { cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions } };
   if (state) extensions.quota = quotaOf(state, clock());
+  const expiresAt = context.principal?.expiresAt;
+  if (expiresAt) extensions.key = { expiresAt };
   if (context.rateLimit) {
     const { policy, remaining, resetSeconds } = context.rateLimit;
     extensions.rateLimit = { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds, remaining, resetSeconds };

@@ -59,7 +59,7 @@ export interface DailyUsage {
   day: string;
   /** Conversions delivered (charged to the quota). */
   delivered: number;
-  /** Conversions refused because the monthly quota was used up. */
+  /** Requests refused because the monthly quota was used up (each refused field of a GraphQL document; a batch once). */
   refusedQuota: number;
   /** Requests refused by the key's request rate limit. */
   refusedRate: number;

@@ -82,7 +82,8 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     clock,
     (account, count) => {
       metrics?.quotaRefused(account.plan, count);
-      refusals.refused(account.id, 'quota', count);
+      // A day counts refused requests (each refused field of a document; a batch once), not conversions.
+      refusals.refused(account.id, 'quota');
     },
     // Retried until the database answers; the outage itself is logged once by the store.
     (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
