@@ -113,6 +113,7 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
   currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ') }),
   latestRates: fc.constant({}),
   health: fc.constant({}),
+  usage: fc.constant({}),
 };
 
 const VALID = Symbol('valid');
