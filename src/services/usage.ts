@@ -33,39 +33,66 @@ export async function usageReport(store: Pick<AccountStore, 'monthlyUsage' | 'da
 export interface RefusalRecorder {
   /** Counts a refusal on the account's current UTC day: a Map update on the request path, never a database write. */
   refused(accountId: string, reason: 'quota' | 'rate', count?: number): void;
-  /** Writes what is pending now (tests, shutdown). */
+  /** Writes what is pending now, after any write under way (tests, shutdown). */
   flush(): Promise<void>;
 }
+
+/** Account-days kept for a later write while the database is away; past it, new ones are dropped. */
+const MAX_PENDING = 10_000;
+/** How long after a failed write the counts it held are tried again. */
+const RETRY_MS = 1000;
 
 /**
  * Refusals (quota, rate limit) per account per day without a write per refused request: they are
  * summed in memory and written in one transaction on a later turn of the event loop (setImmediate),
- * off the request path; a flood of refusals costs one write per turn. A write that fails is
- * reported to `onError` and its counts are lost (they are statistics; no answer depends on them).
+ * off the request path; a flood of refusals costs one write per turn. Writes run one at a time; a
+ * write that fails is reported to `onError` and its counts are merged back and tried again a second
+ * later, up to MAX_PENDING account-days (they are statistics: no answer waits for them).
  */
 export function createRefusalRecorder(store: Pick<AccountStore, 'recordRefusals'>, clock: () => Date, onError: (error: unknown) => void): RefusalRecorder {
   let pending = new Map<string, DailyRefusals>();
+  let scheduled = false;
+  let writing: Promise<void> = Promise.resolve();
 
-  const flush = async () => {
-    if (pending.size === 0) return;
+  const add = ({ accountId, day, quota, rate }: DailyRefusals) => {
+    const name = `${accountId} ${day}`;
+    const entry = pending.get(name);
+    if (entry) {
+      entry.quota += quota;
+      entry.rate += rate;
+    } else if (pending.size < MAX_PENDING) {
+      pending.set(name, { accountId, day, quota, rate });
+    }
+  };
+
+  const schedule = (delay: number) => {
+    if (scheduled) return;
+    scheduled = true;
+    const run = () => void write();
+    if (delay === 0) setImmediate(run);
+    else setTimeout(run, delay).unref();
+  };
+
+  const write = (): Promise<void> => {
+    scheduled = false;
+    if (pending.size === 0) return writing;
     const refusals = [...pending.values()];
     pending = new Map();
-    try {
-      await store.recordRefusals(refusals);
-    } catch (error) {
-      onError(error);
-    }
+    writing = writing.then(() =>
+      store.recordRefusals(refusals).catch((error: unknown) => {
+        onError(error);
+        for (const refusal of refusals) add(refusal);
+        schedule(RETRY_MS);
+      }),
+    );
+    return writing;
   };
 
   return {
     refused(accountId, reason, count = 1) {
-      const day = currentDay(clock());
-      const name = `${accountId} ${day}`;
-      if (pending.size === 0) setImmediate(() => void flush());
-      const entry = pending.get(name) ?? { accountId, day, quota: 0, rate: 0 };
-      entry[reason] += count;
-      pending.set(name, entry);
+      add({ accountId, day: currentDay(clock()), quota: reason === 'quota' ? count : 0, rate: reason === 'rate' ? count : 0 });
+      schedule(0);
     },
-    flush,
+    flush: write,
   };
 }
