@@ -352,8 +352,8 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       if (day !== undefined && !(isUsageDay(day) && day.startsWith(month))) throw new TypeError(`consumeQuotaUpTo: day must be YYYY-MM-DD within ${month}, got ${JSON.stringify(day)}`);
       try {
         // The usual case, everything fits: one conditional statement. Only a turn that asks for more
-        // than is left pays for the transaction that grants part of it. A day to count on makes it
-        // a transaction of its two statements.
+        // than is left pays for the transaction that grants part of it. A day to count on also goes
+        // through the transaction, so the day and the month are written together or not at all.
         if (day === undefined) {
           const all = await consume(accountId, month, wanted, limit);
           if (all !== undefined) return { granted: wanted, used: all };
