@@ -75,7 +75,12 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     pointsOf: ({ requestContext }, kind) => fieldPoints(requestContext, kind),
     onRefused: (kind, { requestContext }) => {
       if (kind === 'public') metrics.rateLimited('public');
-      else void requestContext.authenticate().then((principal) => metrics.rateLimited(principal.account.plan), () => undefined);
+      else {
+        void requestContext.authenticate().then((principal) => {
+          metrics.rateLimited(principal.account.plan);
+          services.refusals.refused(principal.account.id, 'rate');
+        }, () => undefined);
+      }
     },
   });
   const executable = rateLimits.transformer(schema);
@@ -88,7 +93,10 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       const bucket = kind === 'key' ? (context.principal ?? (await context.authenticate())).keyId : context.clientBucket;
       context.rateLimit = await limiters.consume(kind, bucket, points);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
+      if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') {
+        metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
+        if (kind === 'key') services.refusals.refused(context.principal!.account.id, 'rate');
+      }
       throw error;
     }
   };

@@ -66,7 +66,7 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const { yoga, edge } = createApp({ config, store, logger, rates, limiters, metrics });
+const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics });
 const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
@@ -103,6 +103,8 @@ function shutdown(signal: string): void {
       logger.error({ afterMs: CLOSE_MS }, 'stores did not close in time: exiting anyway');
       process.exit(1);
     }, CLOSE_MS).unref();
+    // What the last requests noted (refusals by day, keys' last use) is written before the store closes.
+    await Promise.allSettled([services.refusals.flush(), services.keyUse.flush()]);
     await Promise.allSettled([rates.stop(), limiters.close(), store.close()]).then((results) => {
       for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
     });

@@ -7,7 +7,10 @@ import type { AccountStore } from '../services/account-store';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
-import { PLAN_IDS, PLANS, isPlanId, type PlanId } from '../domain/plans';
+import { PLAN_IDS, isPlanId, type PlanId } from '../domain/plans';
+import { parseGrace, parseKeyExpiry } from '../domain/key-lifetime';
+import { currentMonth } from '../domain/quota';
+import { usageReport } from '../services/usage';
 import { setAccountPassword } from '../services/accounts';
 import type { ImportReport, RatesService } from '../services/rates';
 
@@ -27,7 +30,7 @@ export interface AdminDeps {
    * where a typed password would be echoed.
    */
   stdin?: () => Promise<string | undefined>;
-  /** The clock for `usage` (the current UTC month); the system clock by default. */
+  /** The clock for `usage` (the current UTC month and day), expiries and graces; the system clock by default. */
   now?: () => Date;
   /** Opens the rates service on this configuration's cache (for `rates import|refresh`); stopped after the command. */
   rates?: () => RatesService;
@@ -85,19 +88,20 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'key create': {
-    synopsis: 'key create --plan free|developer|business [--email E] [--env live|test]',
-    options: { plan: str, email: str, env: str },
+    synopsis: 'key create --plan free|developer|business [--email E] [--env live|test] [--expires RFC3339_TIME]',
+    options: { plan: str, email: str, env: str, expires: str },
     async run({ values, deps }) {
       const plan = planOption(values);
       const env = envOption(values) ?? keyEnvFor(deps.config.apiEnv);
+      const expires = values.expires === undefined ? null : parseKeyExpiry(String(values.expires), clockOf(deps)());
       const email = values.email as string | undefined;
       let account = email === undefined ? undefined : await deps.store.findAccountByEmail(email);
       if (account && account.plan !== plan) {
         throw new ApiError('INVALID_REQUEST', `The account ${account.email} is on the ${account.plan} plan, not ${plan}; to change it, run: account plan --email ${account.email} --plan ${plan}`, { param: 'plan' });
       }
       account ??= await deps.store.createAccount({ email, plan });
-      const { key, record } = await deps.store.createKey(account.id, env);
-      return { key, id: record.id, plan: account.plan, env: record.env, accountId: account.id };
+      const { key, record } = await deps.store.createKey(account.id, env, expires);
+      return { key, id: record.id, plan: account.plan, env: record.env, accountId: account.id, ...(record.expiresAt !== null && { expiresAt: record.expiresAt }) };
     },
   },
   'key revoke': {
@@ -109,25 +113,30 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'key rotate': {
-    synopsis: 'key rotate --id KEY_ID',
-    options: { id: str },
+    synopsis: 'key rotate --id KEY_ID [--grace 0|1h|24h|7d|DURATION]   (the old key works on for the grace, at most 7d; 0: revoked now)',
+    options: { id: str, grace: str },
     async run({ values, deps }) {
-      const { key, record, replaced } = await deps.store.rotateKey(required(values, 'id'));
+      const id = required(values, 'id');
+      const grace = values.grace === undefined ? 0 : parseGrace(String(values.grace));
+      const graceEndsAt = grace === 0 ? undefined : new Date(clockOf(deps)().getTime() + grace).toISOString();
+      const { key, record, replaced } = await deps.store.rotateKey(id, graceEndsAt);
       const account = await deps.store.findAccountById(record.accountId);
-      return { key, id: record.id, plan: account?.plan, env: record.env, accountId: record.accountId, replaces: replaced.id };
+      const old = replaced.revokedAt === null ? { replacedWorksUntil: replaced.expiresAt } : { replacedRevokedAt: replaced.revokedAt };
+      const expiry = record.expiresAt === null ? {} : { expiresAt: record.expiresAt };
+      return { key, id: record.id, plan: account?.plan, env: record.env, accountId: record.accountId, ...expiry, replaces: replaced.id, ...old };
     },
   },
   usage: {
-    synopsis: 'usage --id KEY_ID',
+    synopsis: 'usage --id KEY_ID   (this month\'s quota and the account\'s last 31 UTC days)',
     options: { id: str },
     async run({ values, deps }) {
       const id = required(values, 'id');
       const key = await deps.store.findKeyById(id);
       const account = key && (await deps.store.findAccountById(key.accountId));
       if (!account) throw new ApiError('NOT_FOUND', `No API key has the id ${quoteInput(id)}.`, { param: 'id' });
-      const month = (deps.now ?? (() => new Date()))().toISOString().slice(0, 7);
-      const used = await deps.store.monthlyUsage(account.id, month);
-      return { accountId: account.id, plan: account.plan, month, used, limit: PLANS[account.plan].monthlyQuota };
+      const now = clockOf(deps)();
+      const { quota, days } = await usageReport(deps.store, account, now);
+      return { accountId: account.id, plan: account.plan, month: currentMonth(now), used: quota.used, limit: quota.limit, days };
     },
   },
   'db migrate': {
@@ -179,6 +188,10 @@ async function withRates(deps: AdminDeps, run: (rates: RatesService) => Promise<
   } finally {
     await rates.stop();
   }
+}
+
+function clockOf(deps: AdminDeps): () => Date {
+  return deps.now ?? (() => new Date());
 }
 
 function progressTo(deps: AdminDeps): (message: string) => void {

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ApiError } from '../domain/errors';
-import { isQuotaMonth } from '../domain/quota';
+import { isQuotaMonth, isUsageDay } from '../domain/quota';
 import { quoteInput } from '../domain/quote-input';
 import { generateApiKey, hashApiKey, newId, type KeyEnv } from '../domain/keys';
+import { earlierEnd } from '../domain/key-lifetime';
 import type { PlanId } from '../domain/plans';
 import { canonicalEmail, normalizeEmail, type Account, type AccountStore, type ApiKeyRecord, type CreatedKey, type KeyListing, type SessionRecord } from '../services/account-store';
 
@@ -19,8 +20,10 @@ export interface StoreTables {
     revoked_at: string | null;
     replaced_by: string | null;
     last_used_at: string | null;
+    expires_at: string | null;
   };
   usage: { account_id: string; month: string; used: number | string };
+  usage_days: { account_id: string; day: string; delivered: number | string; refused_quota: number | string; refused_rate: number | string };
   sessions: { token_hash: string; account_id: string; created_at: string; last_seen_at: string; flash: string | null };
   revisions: { name: string; value: number | string | bigint };
 }
@@ -52,7 +55,7 @@ export interface KyselyStoreOptions {
   now?: () => Date;
 }
 
-const KEY_COLUMNS = ['id', 'account_id', 'env', 'created_at', 'revoked_at', 'replaced_by'] as const;
+const KEY_COLUMNS = ['id', 'account_id', 'env', 'created_at', 'revoked_at', 'replaced_by', 'expires_at'] as const;
 type KeyRow = Pick<StoreTables['api_keys'], (typeof KEY_COLUMNS)[number]>;
 type AccountRow = Pick<StoreTables['accounts'], 'id' | 'email' | 'plan' | 'created_at'>;
 
@@ -87,17 +90,27 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
     if (!row) throw new ApiError('NOT_FOUND', `No API key has the id ${quoteInput(id)}.`, { param: 'id' });
     return row;
   };
-  const insertKey = async (q: Trx, accountId: string, env: KeyEnv): Promise<CreatedKey> => {
+  const insertKey = async (q: Trx, accountId: string, env: KeyEnv, expiresAt: string | null): Promise<CreatedKey> => {
     const key = generateApiKey(env);
     const id = newId('key');
     // The last 4 characters are the key's checksum: they identify it on the page and reveal no secret bits.
     const row = await q
       .insertInto('api_keys')
-      .values({ id, account_id: accountId, env, key_hash: hashApiKey(key), key_tail: key.slice(-4), created_at: now() })
+      .values({ id, account_id: accountId, env, key_hash: hashApiKey(key), key_tail: key.slice(-4), created_at: now(), expires_at: expiresAt })
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
     return { key, record: toKey(row) };
   };
+  /** Ends the old key of a rotation at `graceEndsAt` (or its own expiry, if earlier), not revoked. */
+  const retire = (q: Trx, old: KeyRow, replacedBy: string, graceEndsAt: string) =>
+    q
+      .updateTable('api_keys')
+      .set({ replaced_by: replacedBy, expires_at: earlierEnd(old.expires_at, graceEndsAt) })
+      .where('id', '=', old.id)
+      .where('revoked_at', 'is', null)
+      .where('replaced_by', 'is', null)
+      .returning(KEY_COLUMNS)
+      .executeTakeFirst();
   const revoke = (q: Trx, id: string, replacedBy: string | null) =>
     q
       .updateTable('api_keys')
@@ -143,6 +156,19 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.used);
   };
+  /** Adds to one day's counts of an account (the row is made on its first count). */
+  const addToDay = (q: Trx, accountId: string, day: string, counts: { delivered?: number; refused_quota?: number; refused_rate?: number }) =>
+    q
+      .insertInto('usage_days')
+      .values({ account_id: accountId, day, delivered: counts.delivered ?? 0, refused_quota: counts.refused_quota ?? 0, refused_rate: counts.refused_rate ?? 0 })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'day']).doUpdateSet({
+          delivered: (eb) => eb(eb.ref('usage_days.delivered'), '+', eb.ref('excluded.delivered')),
+          refused_quota: (eb) => eb(eb.ref('usage_days.refused_quota'), '+', eb.ref('excluded.refused_quota')),
+          refused_rate: (eb) => eb(eb.ref('usage_days.refused_rate'), '+', eb.ref('excluded.refused_rate')),
+        }),
+      )
+      .execute();
   const quotaNotFound = (error: unknown, accountId: string): unknown =>
     dialect.isForeignKeyViolation(error) ? new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`) : error;
 
@@ -246,9 +272,9 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       if (!row) throw new ApiError('NOT_FOUND', `No account has the email '${canonicalEmail(email)}'.`, { param: 'email' });
       return toAccount(row);
     },
-    async createKey(accountId, env) {
+    async createKey(accountId, env, expiresAt = null) {
       try {
-        return await insertKey(db, accountId, env);
+        return await insertKey(db, accountId, env, expiresAt);
       } catch (error) {
         // The foreign key decides, in the same statement: no window between a check and the insert.
         if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
@@ -259,7 +285,7 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       const row = await db
         .selectFrom('api_keys as k')
         .innerJoin('accounts as a', 'a.id', 'k.account_id')
-        .select(['k.id', 'k.account_id', 'k.env', 'k.created_at', 'k.revoked_at', 'k.replaced_by', 'a.email', 'a.plan', 'a.created_at as account_created_at'])
+        .select(['k.id', 'k.account_id', 'k.env', 'k.created_at', 'k.revoked_at', 'k.replaced_by', 'k.expires_at', 'a.email', 'a.plan', 'a.created_at as account_created_at'])
         .where('k.key_hash', '=', hash)
         .where('k.revoked_at', 'is', null)
         .executeTakeFirst();
@@ -284,14 +310,22 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       if (revoked) return { record: toKey(revoked), alreadyRevoked: false };
       return { record: toKey(await keyOrNotFound(db, id)), alreadyRevoked: true };
     },
-    async rotateKey(id) {
+    async rotateKey(id, graceEndsAt) {
       return dialect.writeTransaction(db, async (trx) => {
         const old = await keyOrNotFound(trx, id, true);
         if (old.revoked_at !== null) {
           throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} was revoked at ${old.revoked_at} and cannot be rotated; create a new key instead.`, { param: 'id' });
         }
-        const created = await insertKey(trx, old.account_id, old.env as KeyEnv);
-        const replaced = await revoke(trx, id, created.record.id);
+        if (old.replaced_by !== null) {
+          throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} was already rotated (replaced by ${old.replaced_by}) and works until ${old.expires_at}; rotate ${old.replaced_by} instead.`, { param: 'id' });
+        }
+        if (old.expires_at !== null && old.expires_at <= now()) {
+          throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} expired at ${old.expires_at} and cannot be rotated; create a new key instead.`, { param: 'id' });
+        }
+        // The new key keeps the old one's own expiry: a rotation renews the secret, not the term.
+        const ownExpiry = old.expires_at;
+        const created = await insertKey(trx, old.account_id, old.env as KeyEnv, ownExpiry);
+        const replaced = graceEndsAt === undefined ? await revoke(trx, id, created.record.id) : await retire(trx, old, created.record.id, graceEndsAt);
         if (!replaced) throw new Error(`API key ${id} changed during its rotation`);
         return { ...created, replaced: toKey(replaced) };
       });
@@ -312,14 +346,18 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       // Refused: the read below only reports the state; it decides nothing, so it may be stale.
       return { allowed: false, used: await usageOf(db, accountId, month) };
     },
-    async consumeQuotaUpTo(accountId, month, limit, wanted) {
+    async consumeQuotaUpTo(accountId, month, limit, wanted, _chargeId, _keysRevision, day) {
       checkArguments(month, wanted);
       if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`consumeQuotaUpTo: limit must be an integer >= 0, got ${String(limit)}`);
+      if (day !== undefined && !(isUsageDay(day) && day.startsWith(month))) throw new TypeError(`consumeQuotaUpTo: day must be YYYY-MM-DD within ${month}, got ${JSON.stringify(day)}`);
       try {
         // The usual case, everything fits: one conditional statement. Only a turn that asks for more
-        // than is left pays for the transaction that grants part of it.
-        const all = await consume(accountId, month, wanted, limit);
-        if (all !== undefined) return { granted: wanted, used: all };
+        // than is left pays for the transaction that grants part of it. A day to count on also goes
+        // through the transaction, so the day and the month are written together or not at all.
+        if (day === undefined) {
+          const all = await consume(accountId, month, wanted, limit);
+          if (all !== undefined) return { granted: wanted, used: all };
+        }
         return await dialect.writeTransaction(db, async (trx) => {
           // Make sure the month's row exists (a first request may ask for more than the whole quota),
           // then lock it: on PostgreSQL a concurrent grant waits here until this one commits.
@@ -327,6 +365,7 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
           const before = await usageOf(trx, accountId, month, true);
           const granted = Math.max(0, Math.min(wanted, limit - before));
           if (granted === 0) return { granted, used: before };
+          if (day !== undefined) await addToDay(trx, accountId, day, { delivered: granted });
           const row = await trx
             .updateTable('usage')
             .set((eb) => ({ used: eb('used', '+', granted) }))
@@ -339,6 +378,23 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
       } catch (error) {
         throw quotaNotFound(error, accountId);
       }
+    },
+    async recordRefusals(refusals) {
+      if (refusals.length === 0) return;
+      await dialect.writeTransaction(db, async (trx) => {
+        for (const { accountId, day, quota, rate } of refusals) await addToDay(trx, accountId, day, { refused_quota: quota, refused_rate: rate });
+      });
+    },
+    async dailyUsage(accountId, fromDay, toDay) {
+      const rows = await db
+        .selectFrom('usage_days')
+        .select(['day', 'delivered', 'refused_quota', 'refused_rate'])
+        .where('account_id', '=', accountId)
+        .where('day', '>=', fromDay)
+        .where('day', '<=', toDay)
+        .orderBy('day')
+        .execute();
+      return rows.map((row) => ({ day: row.day, delivered: Number(row.delivered), refusedQuota: Number(row.refused_quota), refusedRate: Number(row.refused_rate) }));
     },
     async close() {
       if (closed) return;
@@ -385,5 +441,6 @@ function toKey(row: KeyRow): ApiKeyRecord {
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
     replacedBy: row.replaced_by,
+    expiresAt: row.expires_at,
   };
 }

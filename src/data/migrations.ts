@@ -69,6 +69,25 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER accounts_revision_delete AFTER DELETE ON accounts
   BEGIN UPDATE revisions SET value = value + 1 WHERE name = 'keys'; END;
   `,
+  // 4: a key's end (its own expiry, or the end of its grace once rotated: the earlier of the two),
+  // which also moves the keys revision; and usage per account per UTC day: conversions delivered
+  // (written with the month's usage, in the same transaction) and requests refused for the quota
+  // or the rate limit.
+  `
+  ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+  DROP TRIGGER api_keys_revision_update;
+  CREATE TRIGGER api_keys_revision_update AFTER UPDATE OF key_hash, account_id, env, revoked_at, replaced_by, expires_at ON api_keys
+  BEGIN UPDATE revisions SET value = value + 1 WHERE name = 'keys'; END;
+
+  CREATE TABLE usage_days (
+    account_id    TEXT NOT NULL REFERENCES accounts (id),
+    day           TEXT NOT NULL CHECK (length(day) = 10),
+    delivered     INTEGER NOT NULL DEFAULT 0 CHECK (delivered >= 0),
+    refused_quota INTEGER NOT NULL DEFAULT 0 CHECK (refused_quota >= 0),
+    refused_rate  INTEGER NOT NULL DEFAULT 0 CHECK (refused_rate >= 0),
+    PRIMARY KEY (account_id, day)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
 
 /**

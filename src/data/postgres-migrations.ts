@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 /**
- * PostgreSQL schema versions: the SQLite schema (migrations.ts, versions 1 to 3 there) written for
+ * PostgreSQL schema versions: the SQLite schema (migrations.ts, versions 1 to 4 there) written for
  * PostgreSQL as one numbered list, applied in order and recorded in `schema_migrations`. A migration
  * is never edited once released: add a new one. Timestamps stay ISO 8601 text, as in SQLite, so
  * both databases compare and return them alike.
@@ -78,6 +78,22 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // serves rates before this migration ran still works; IF NOT EXISTS makes the two orders agree.
   `
   CREATE TABLE IF NOT EXISTS rates_keyv (key text PRIMARY KEY, value text NOT NULL);
+  `,
+  // 4: as SQLite's 4: a key's end (which moves the keys revision) and usage per account per UTC day.
+  `
+  ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+  DROP TRIGGER api_keys_revision_update ON api_keys;
+  CREATE TRIGGER api_keys_revision_update AFTER UPDATE OF key_hash, account_id, env, revoked_at, replaced_by, expires_at ON api_keys
+    FOR EACH ROW EXECUTE FUNCTION bump_keys_revision();
+
+  CREATE TABLE usage_days (
+    account_id    TEXT NOT NULL REFERENCES accounts (id),
+    day           TEXT NOT NULL CHECK (length(day) = 10),
+    delivered     BIGINT NOT NULL DEFAULT 0 CHECK (delivered >= 0),
+    refused_quota BIGINT NOT NULL DEFAULT 0 CHECK (refused_quota >= 0),
+    refused_rate  BIGINT NOT NULL DEFAULT 0 CHECK (refused_rate >= 0),
+    PRIMARY KEY (account_id, day)
+  );
   `,
 ];
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ApiError } from '../domain/errors';
-import { isQuotaMonth } from '../domain/quota';
+import { isQuotaMonth, isUsageDay } from '../domain/quota';
 import { createKyselyStore, postgresTransaction, type KyselyStoreOptions, type StoreTables } from './kysely-store';
 import { DATABASE_DEADLINE_MS, resilientClient } from './pg-client';
 import { quotaLedger } from './quota-ledger';
@@ -68,14 +68,15 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
     // With a charge id (or a keys revision to check), the charge goes through the ledger, so that
     // it can be cancelled if its outcome is never known and reads the keys revision
     // (quota-ledger.ts); without either, the store's own statement.
-    async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision) {
-      if (chargeId === undefined && keysRevision === undefined) return store.consumeQuotaUpTo(accountId, month, limit, wanted);
+    async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision, day) {
+      if (chargeId === undefined && keysRevision === undefined) return store.consumeQuotaUpTo(accountId, month, limit, wanted, undefined, undefined, day);
       // The arguments are checked (and an unknown account named) by the store's own method.
-      if (!Number.isSafeInteger(limit) || limit < 0 || !Number.isSafeInteger(wanted) || wanted < 1 || !isQuotaMonth(month)) {
-        return store.consumeQuotaUpTo(accountId, month, limit, wanted);
+      const dayFits = day === undefined || (isUsageDay(day) && day.startsWith(month));
+      if (!Number.isSafeInteger(limit) || limit < 0 || !Number.isSafeInteger(wanted) || wanted < 1 || !isQuotaMonth(month) || !dayFits) {
+        return store.consumeQuotaUpTo(accountId, month, limit, wanted, undefined, undefined, day);
       }
       try {
-        return await ledger.charge(chargeId ?? randomUUID(), accountId, month, limit, wanted, keysRevision);
+        return await ledger.charge(chargeId ?? randomUUID(), accountId, month, limit, wanted, keysRevision, day);
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code === '23503') throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
         throw error;

@@ -29,9 +29,11 @@ CREATE TABLE IF NOT EXISTS quota_charges (
   created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS quota_charges_created ON quota_charges (created_at);
--- Earlier versions created a five-argument charge_quota; it stays for their processes during an
--- upgrade (a different argument list is another function to PostgreSQL).
-CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, p_revision bigint,
+-- The UTC day whose delivered conversions the charge added to (null: none), for its cancellation.
+ALTER TABLE quota_charges ADD COLUMN IF NOT EXISTS day TEXT;
+-- Earlier versions created a five- and a six-argument charge_quota; they stay for their processes
+-- during an upgrade (a different argument list is another function to PostgreSQL).
+CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, p_revision bigint, p_day text,
   OUT o_granted bigint, OUT o_used bigint, OUT o_revision bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -47,7 +49,7 @@ BEGIN
     o_used := 0;
     RETURN;
   END IF;
-  INSERT INTO quota_charges (id, account_id, month) VALUES (p_id, p_account, p_month) ON CONFLICT (id) DO NOTHING;
+  INSERT INTO quota_charges (id, account_id, month, day) VALUES (p_id, p_account, p_month, p_day) ON CONFLICT (id) DO NOTHING;
   IF NOT FOUND THEN
     -- Cancelled before it ran: it counts nothing.
     o_granted := 0;
@@ -61,6 +63,10 @@ BEGIN
   IF o_granted > 0 THEN
     UPDATE usage u SET used = u.used + o_granted WHERE u.account_id = p_account AND u.month = p_month RETURNING u.used INTO o_used;
     UPDATE quota_charges SET granted = o_granted WHERE id = p_id;
+    IF p_day IS NOT NULL THEN
+      INSERT INTO usage_days (account_id, day, delivered) VALUES (p_account, p_day, o_granted)
+      ON CONFLICT (account_id, day) DO UPDATE SET delivered = usage_days.delivered + excluded.delivered;
+    END IF;
   END IF;
 END
 $$;
@@ -73,13 +79,17 @@ DECLARE
   v_account text;
   v_month text;
   v_granted bigint;
+  v_day text;
 BEGIN
   FOREACH v_id IN ARRAY p_ids LOOP
     INSERT INTO quota_charges (id, account_id, month, cancelled) VALUES (v_id, '', '', true)
     ON CONFLICT (id) DO UPDATE SET cancelled = true WHERE NOT quota_charges.cancelled
-    RETURNING quota_charges.account_id, quota_charges.month, quota_charges.granted INTO v_account, v_month, v_granted;
+    RETURNING quota_charges.account_id, quota_charges.month, quota_charges.granted, quota_charges.day INTO v_account, v_month, v_granted, v_day;
     IF FOUND AND v_granted > 0 THEN
       UPDATE usage u SET used = u.used - v_granted WHERE u.account_id = v_account AND u.month = v_month;
+      IF v_day IS NOT NULL THEN
+        UPDATE usage_days d SET delivered = d.delivered - v_granted WHERE d.account_id = v_account AND d.day = v_day;
+      END IF;
     END IF;
   END LOOP;
 END
@@ -106,7 +116,7 @@ export interface QuotaLedger {
    * usage after. With `keysRevision`, also the keys revision the statement read: one that has moved
    * from it grants nothing and keeps no id.
    */
-  charge(id: string, accountId: string, month: string, limit: number, wanted: number, keysRevision?: number): Promise<LedgerCharge>;
+  charge(id: string, accountId: string, month: string, limit: number, wanted: number, keysRevision?: number, day?: string): Promise<LedgerCharge>;
   /** Cancels these charges (idempotent): what they granted is taken back; one not run yet will grant nothing. */
   cancel(ids: readonly string[]): Promise<void>;
 }
@@ -140,7 +150,7 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
     pool.query(`DELETE FROM quota_charges WHERE created_at < now() - interval '${KEEP}'`).catch(() => undefined);
   };
   return {
-    async charge(id, accountId, month, limit, wanted, keysRevision) {
+    async charge(id, accountId, month, limit, wanted, keysRevision, day) {
       // Once created, no promise more per charge.
       if (!created) {
         await ensure();
@@ -149,9 +159,9 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
       prune();
       // Named: parsed and planned once per connection, then only bound and executed.
       const { rows } = await pool.query<{ o_granted: string; o_used: string; o_revision: string }>({
-        name: 'charge_quota',
-        text: 'SELECT o_granted, o_used, o_revision FROM charge_quota($1, $2, $3, $4, $5, $6)',
-        values: [id, accountId, month, wanted, limit, keysRevision ?? null],
+        name: 'charge_quota_by_day',
+        text: 'SELECT o_granted, o_used, o_revision FROM charge_quota($1, $2, $3, $4, $5, $6::bigint, $7::text)',
+        values: [id, accountId, month, wanted, limit, keysRevision ?? null, day ?? null],
       });
       const row = rows[0]!;
       if (keysRevision === undefined) return { granted: Number(row.o_granted), used: Number(row.o_used) };

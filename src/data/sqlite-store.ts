@@ -4,7 +4,7 @@ import { createKyselyStore, sqliteImmediateTransaction, type KyselyStoreOptions,
 import { migrate } from './migrations';
 import { openSharedSqlite } from './sqlite-file';
 import type { AccountStore } from '../services/account-store';
-import { isQuotaMonth } from '../domain/quota';
+import { isQuotaMonth, isUsageDay } from '../domain/quota';
 import type { KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
 
@@ -44,7 +44,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   return { ...store, ...hotPath(handle, store) };
 }
 
-interface ActiveKeyRow { id: string; account_id: string; env: string; created_at: string; revoked_at: string | null; replaced_by: string | null; email: string | null; plan: string; account_created_at: string }
+interface ActiveKeyRow { id: string; account_id: string; env: string; created_at: string; revoked_at: string | null; replaced_by: string | null; expires_at: string | null; email: string | null; plan: string; account_created_at: string }
 
 /**
  * The queries of the request path as prepared statements, on the same connection and with the
@@ -59,7 +59,7 @@ interface ActiveKeyRow { id: string; account_id: string; env: string; created_at
 function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
   const revision = handle.prepare<[], { value: number }>("SELECT value FROM revisions WHERE name = 'keys'");
   const activeKey = handle.prepare<[string], ActiveKeyRow>(
-    `SELECT k.id, k.account_id, k.env, k.created_at, k.revoked_at, k.replaced_by,
+    `SELECT k.id, k.account_id, k.env, k.created_at, k.revoked_at, k.replaced_by, k.expires_at,
             a.email, a.plan, a.created_at AS account_created_at
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
@@ -80,19 +80,26 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
     `INSERT INTO usage (account_id, month, used) VALUES (@account, @month, @amount)
      ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used`,
   );
-  /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
-  const consumeAll = handle.transaction((params: { account: string; month: string; amount: number; limit: number }) =>
-    consume.run(params).changes === 1 ? usage.get(params.account, params.month)!.used : undefined,
+  const deliveredOn = handle.prepare<{ account: string; day: string; amount: number }>(
+    `INSERT INTO usage_days (account_id, day, delivered) VALUES (@account, @day, @amount)
+     ON CONFLICT (account_id, day) DO UPDATE SET delivered = delivered + excluded.delivered`,
   );
+  /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
+  const consumeAll = handle.transaction((params: { account: string; month: string; amount: number; limit: number }, day: string | undefined) => {
+    if (consume.run(params).changes !== 1) return undefined;
+    if (day !== undefined) deliveredOn.run({ account: params.account, day, amount: params.amount });
+    return usage.get(params.account, params.month)!.used;
+  });
   // A partial grant, synchronously under BEGIN IMMEDIATE: the read and the write happen under the
   // write lock without yielding to the event loop, so two store objects in one process cannot wait
   // on each other (an async Kysely transaction holding the lock would make the other's BEGIN block
   // the loop until busy_timeout).
-  const upTo = handle.transaction((account: string, month: string, limit: number, wanted: number) => {
+  const upTo = handle.transaction((account: string, month: string, limit: number, wanted: number, day: string | undefined) => {
     const before = usage.get(account, month)?.used ?? 0;
     const granted = Math.max(0, Math.min(wanted, limit - before));
     if (granted === 0) return { granted, used: before };
     add.run({ account, month, amount: granted });
+    if (day !== undefined) deliveredOn.run({ account, day, amount: granted });
     return { granted, used: usage.get(account, month)!.used };
   });
   return {
@@ -103,23 +110,25 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
       const row = activeKey.get(hash);
       if (!row) return undefined;
       return {
-        key: { id: row.id, accountId: row.account_id, env: row.env as KeyEnv, createdAt: row.created_at, revokedAt: row.revoked_at, replacedBy: row.replaced_by },
+        key: { id: row.id, accountId: row.account_id, env: row.env as KeyEnv, createdAt: row.created_at, revokedAt: row.revoked_at, replacedBy: row.replaced_by, expiresAt: row.expires_at },
         account: { id: row.account_id, email: row.email, plan: row.plan as PlanId, createdAt: row.account_created_at },
       };
     },
-    async consumeQuotaUpTo(accountId, month, limit, wanted) {
-      // Everything fits (the usual case): one prepared conditional upsert. Anything else (a partial
-      // grant, a bad argument, an unknown account) goes to the store's own method.
-      if (isQuotaMonth(month) && Number.isSafeInteger(wanted) && wanted >= 1 && Number.isSafeInteger(limit) && limit >= 0) {
+    async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision, day) {
+      // Everything fits (the usual case): one prepared conditional upsert, and the day's count in the
+      // same transaction. Anything else (a partial grant, a bad argument, an unknown account) goes to
+      // the store's own method.
+      const dayFits = day === undefined || (isUsageDay(day) && day.startsWith(month));
+      if (isQuotaMonth(month) && dayFits && Number.isSafeInteger(wanted) && wanted >= 1 && Number.isSafeInteger(limit) && limit >= 0) {
         try {
-          const used = consumeAll.immediate({ account: accountId, month, amount: wanted, limit });
-          return used !== undefined ? { granted: wanted, used } : upTo.immediate(accountId, month, limit, wanted);
+          const used = consumeAll.immediate({ account: accountId, month, amount: wanted, limit }, day);
+          return used !== undefined ? { granted: wanted, used } : upTo.immediate(accountId, month, limit, wanted, day);
         } catch (error) {
           if (!(error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw error;
         }
       }
       // Malformed arguments and unknown accounts: the store's own method says which error.
-      return store.consumeQuotaUpTo(accountId, month, limit, wanted);
+      return store.consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision, day);
     },
   };
 }

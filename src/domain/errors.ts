@@ -9,6 +9,8 @@ import type { RateLimitState } from './rate-limit';
 export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
   UNAUTHORIZED: 401,
+  /** The key was valid and has reached its end (its expiry, or the end of its grace after a rotation). */
+  KEY_EXPIRED: 401,
   PLAN_REQUIRED: 403,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -44,7 +46,7 @@ export type SeeAlso = 'units' | 'categories' | 'currency-conversion';
 export interface ApiErrorDetails {
   /** Whole seconds after which the same request may succeed (a quota month, a rate-limit window, rates still loading). */
   retryAfterSeconds?: number;
-  /** UNAUTHORIZED: the protection space of the credentials, and whether some were sent but refused. */
+  /** UNAUTHORIZED, KEY_EXPIRED: the protection space of the credentials, and whether some were sent but refused. */
   challenge?: { realm: string; invalid: boolean };
   /** METHOD_NOT_ALLOWED: the methods the resource answers. */
   allow?: readonly string[];

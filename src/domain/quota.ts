@@ -1,3 +1,4 @@
+import { isCalendarDate } from './dates';
 import { ApiError } from './errors';
 
 /**
@@ -15,6 +16,22 @@ export function currentMonth(now: Date): string {
 /** True for a month written `YYYY-MM` (the usage table's key). */
 export function isQuotaMonth(text: string): boolean {
   return MONTH.test(text);
+}
+
+/** The usage day of an instant: `YYYY-MM-DD` in UTC. */
+export function currentDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** True for a real calendar day written `YYYY-MM-DD` (the daily usage table's key). */
+export function isUsageDay(text: string): boolean {
+  return isCalendarDate(text);
+}
+
+/** The `count` UTC days that end with `now`'s, oldest first (`YYYY-MM-DD`). */
+export function lastDays(now: Date, count: number): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }
 
 /** 00:00:00.000 UTC on the 1st of the month after `now`'s. */

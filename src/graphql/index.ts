@@ -9,6 +9,7 @@ import './currency-series';
 import './currencies';
 import './batch';
 import './health';
+import './usage';
 
 /**
  * The whole schema; one file per area registers its types and fields on the builder. A directives

@@ -6,7 +6,7 @@ type Json = Record<string, unknown>;
 
 const REASONS: Record<number, string> = {
   400: 'The request is invalid.',
-  401: 'No API key, or a malformed, unknown, revoked or other-environment key.',
+  401: 'No API key, or a malformed, unknown, revoked or other-environment key (UNAUTHORIZED), or a key past its expiry or its grace after a rotation (KEY_EXPIRED).',
   403: 'The plan does not include this feature.',
   404: 'Unknown route, or unknown resource in the path.',
   405: 'Known path, wrong method; see the Allow header.',
@@ -111,6 +111,7 @@ export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
   'X-Quota-Limit': { $ref: `#/components/headers/X-Quota-Limit${required ? '' : '-Optional'}` },
   'X-Quota-Remaining': { $ref: `#/components/headers/X-Quota-Remaining${required ? '' : '-Optional'}` },
   'X-Quota-Reset': { $ref: `#/components/headers/X-Quota-Reset${required ? '' : '-Optional'}` },
+  'Key-Expires': { $ref: '#/components/headers/Key-Expires' },
 });
 
 const QUOTA_HEADER_TEXT: Record<string, string> = {
@@ -126,6 +127,11 @@ function quotaHeaderComponents(): Record<string, Json> {
     components[name] = { ...header, required: true };
     components[`${name}-Optional`] = { ...header, description: `${description} Sent when the key was authenticated.` };
   }
+  // Sent only to a key that has an end: its expiry, or the end of its grace after a rotation.
+  components['Key-Expires'] = {
+    description: 'When the API key used stops working (an HTTP-date); absent for a key without an end. After it: 401 KEY_EXPIRED.',
+    schema: { type: 'string' },
+  };
   return components;
 }
 

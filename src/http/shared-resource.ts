@@ -3,11 +3,12 @@ import type { ResponseParts } from './rest-response';
 
 /**
  * The CORS answer of a shared (public, any-origin) route: the literal star, never credentials, and
- * the response headers a browser page may read (the ETag to send back, the limits, the request id).
+ * the response headers a browser page may read (the ETag to send back, the limits, the key's end,
+ * the request id).
  */
 export const SHARED_CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
+  'access-control-expose-headers': 'ETag, Key-Expires, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
 } as const;
 
 /** The preflight answer of a shared route: GET only, with the headers a CDN-friendly client sends. */

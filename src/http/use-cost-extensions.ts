@@ -24,6 +24,8 @@ export interface CostExtensions {
   rateLimit?: { policy: string; limit: number; windowSeconds: number; remaining: number; resetSeconds: number };
   /** The languages the document's names were given in, each with how it was chosen; only when a field gave names. */
   languages?: readonly LanguageChoice[];
+  /** The key used, when it has an end (the Key-Expires header): when it stops working, ISO 8601. */
+  key?: { expiresAt: string };
 }
 
 /**
@@ -39,6 +41,8 @@ export function costExtensions(context: RequestContext, quota: QuotaMeter, clock
 function extensionsOf(context: RequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
   const extensions: CostExtensions = { cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions } };
   if (state) extensions.quota = quotaOf(state, clock());
+  const expiresAt = context.principal?.expiresAt;
+  if (expiresAt) extensions.key = { expiresAt };
   if (context.rateLimit) {
     const { policy, remaining, resetSeconds } = context.rateLimit;
     extensions.rateLimit = { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds, remaining, resetSeconds };

@@ -9,7 +9,8 @@ import { isExecution, requestContextOf } from './request-context';
  * The limits a caller is under, on every response, REST and GraphQL alike: the request rate limit
  * (RateLimit, RateLimit-Policy) once one was spent; for an authenticated key, the account's monthly
  * quota (X-Quota-*) after this request's charge, or read from the store when it charged nothing;
- * and Retry-After when a GraphQL result holds a 429 error (REST error bodies carry their own).
+ * Key-Expires (an HTTP-date) when the key used has an end; and Retry-After when a GraphQL result
+ * holds a 429 error (REST error bodies carry their own).
  */
 export function useLimitHeaders(quota: QuotaMeter, clock: () => Date): Plugin {
   return {
@@ -59,6 +60,9 @@ function limitFields(context: RequestContext, state: QuotaState | undefined, clo
     headers['ratelimit'] = rateLimitField(context.rateLimit);
   }
   if (state) Object.assign(headers, quotaHeaders(state, clock()));
+  // The caller's own key only: an answer never tells of another key.
+  const expiresAt = context.principal?.expiresAt;
+  if (expiresAt) headers['key-expires'] = new Date(expiresAt).toUTCString();
   if (context.retryAfter !== undefined && !has('retry-after')) headers['retry-after'] = String(context.retryAfter);
   return headers;
 }

@@ -25,6 +25,11 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
   /** The id of the key that replaced this one by rotation. */
   replacedBy: string | null;
+  /**
+   * When the key stops working, whatever caches hold it: its own expiry, or the end of its grace
+   * after a rotation, the earlier of the two (ISO 8601 UTC); null: never.
+   */
+  expiresAt: string | null;
 }
 
 export interface CreatedKey {
@@ -46,6 +51,26 @@ export interface SessionRecord {
   accountId: string;
   createdAt: string;
   lastSeenAt: string;
+}
+
+/** One UTC day of an account's usage. */
+export interface DailyUsage {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  /** Conversions delivered (charged to the quota). */
+  delivered: number;
+  /** Requests refused because the monthly quota was used up (each refused field of a GraphQL document; a batch once). */
+  refusedQuota: number;
+  /** Requests refused by the key's request rate limit. */
+  refusedRate: number;
+}
+
+/** Refusals of one account on one UTC day, to be added to its counts. */
+export interface DailyRefusals {
+  accountId: string;
+  day: string;
+  quota: number;
+  rate: number;
 }
 
 export interface QuotaConsumption {
@@ -86,18 +111,22 @@ export interface AccountStore {
   findAccountById(id: string): Promise<Account | undefined>;
   /** NOT_FOUND for an unknown email. */
   setPlan(email: string, plan: PlanId): Promise<Account>;
-  /** NOT_FOUND for an unknown account. */
-  createKey(accountId: string, env: KeyEnv): Promise<CreatedKey>;
-  /** The active (not revoked) key with this SHA-256 hash and its account, in one indexed query. */
+  /** NOT_FOUND for an unknown account. `expiresAt` (ISO 8601 UTC) ends the key; absent or null: never. */
+  createKey(accountId: string, env: KeyEnv, expiresAt?: string | null): Promise<CreatedKey>;
+  /**
+   * The not revoked key with this SHA-256 hash and its account, in one indexed query; a key past
+   * its `expiresAt` is returned too (its caller refuses it as expired, saying when).
+   */
   findActiveKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | undefined>;
   findKeyById(id: string): Promise<ApiKeyRecord | undefined>;
   /** Idempotent: revoking a revoked key keeps its first revokedAt. NOT_FOUND for an unknown id. */
   revokeKey(id: string): Promise<{ record: ApiKeyRecord; alreadyRevoked: boolean }>;
   /**
-   * Creates a key for the same account and env and revokes the old one in one transaction.
-   * NOT_FOUND for an unknown id; INVALID_REQUEST when the key is already revoked.
+   * Creates a key for the same account, env and expiry and, in one transaction, revokes the old one,
+   * or with `graceEndsAt` (ISO 8601 UTC) lets it work on until then (or its own expiry, if earlier).
+   * NOT_FOUND for an unknown id; INVALID_REQUEST when the key is revoked or already rotated.
    */
-  rotateKey(id: string): Promise<CreatedKey & { replaced: ApiKeyRecord }>;
+  rotateKey(id: string, graceEndsAt?: string): Promise<CreatedKey & { replaced: ApiKeyRecord }>;
   /** Conversions counted for the account in the UTC month `YYYY-MM`; 0 when none. */
   monthlyUsage(accountId: string, month: string): Promise<number>;
   /**
@@ -115,7 +144,9 @@ export interface AccountStore {
    * `chargeId`, the charge can be cancelled later (cancelCharges) when its outcome stayed unknown.
    * A store with `chargesReadKeysRevision` also returns the keys revision, read by the same
    * statement, and, given `keysRevision` (the one its caller authenticated under), charges nothing
-   * when the revision has moved from it.
+   * when the revision has moved from it. With `day` (`YYYY-MM-DD`, UTC, within `month`), what is
+   * granted is added to that day's delivered conversions in the same transaction (and taken back
+   * with the charge when it is cancelled).
    */
   consumeQuotaUpTo(
     accountId: string,
@@ -124,7 +155,12 @@ export interface AccountStore {
     wanted: number,
     chargeId?: string,
     keysRevision?: number,
+    day?: string,
   ): Promise<{ granted: number; used: number; keysRevision?: number }>;
+  /** Adds refusals to the accounts' days, in one transaction. */
+  recordRefusals(refusals: readonly DailyRefusals[]): Promise<void>;
+  /** The account's days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) that have any usage, oldest first. */
+  dailyUsage(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
   /**
    * True when consumeQuotaUpTo reads the keys revision in its own statement (PostgreSQL): a
    * request authenticated from the key cache can then skip the turn's revision read and let its

@@ -1,12 +1,15 @@
-import type { Account, AccountStore } from './account-store';
+import type { Account, AccountStore, ApiKeyRecord } from './account-store';
 import { ApiError } from '../domain/errors';
 import { hashApiKey, keyEnvFor, parseApiKey } from '../domain/keys';
+import { hasExpired } from '../domain/key-lifetime';
 import type { KeyCache } from './key-cache';
 
 /** Who is calling: the account (plan, quota) and the key it used. */
 export interface Principal {
   account: Account;
   keyId: string;
+  /** When the key stops working (its expiry, or its grace's end after a rotation); null: never. */
+  expiresAt: string | null;
 }
 
 /** The protection space of API keys (the realm of the edge's WWW-Authenticate challenge). */
@@ -16,15 +19,17 @@ export const KEY_REALM = 'measurement-api';
 const MAX_HEADER_LENGTH = 200;
 
 /**
- * Resolves the Authorization header to a principal, or throws UNAUTHORIZED (contract sections 2
- * and 6). Format, checksum and environment are checked before the key is hashed once and looked
+ * Resolves the Authorization header to a principal, or throws UNAUTHORIZED or KEY_EXPIRED
+ * (contract sections 2, 6 and 12). Format, checksum and environment are checked before the key is hashed once and looked
  * up in one query. Messages say what is wrong and never repeat the key. With a key cache, text it
- * already found active in this keys revision skips the parse (nothing else can hit).
+ * already found active in this keys revision skips the parse (nothing else can hit). A key past its
+ * end is refused with KEY_EXPIRED, by the clock on every request (a cached key too).
  */
 export async function authenticate(
   authorization: string | null | undefined,
   store: Pick<AccountStore, 'findActiveKeyByHash'> | KeyCache,
   apiEnv: 'development' | 'production',
+  clock: () => Date = () => new Date(),
 ): Promise<Principal> {
   const header = authorization?.trim() ?? '';
   if (header === '') {
@@ -42,7 +47,7 @@ export async function authenticate(
   // The environment is checked on a hit too: the cache does not know which server asked.
   const pending = token.startsWith(`msr_${expected}_`) ? cache?.knownToken(token) : undefined;
   const known = pending && (await pending);
-  if (known) return { account: known.account, keyId: known.key.id };
+  if (known) return principalOf(known, clock());
   const parsed = parseApiKey(token);
   if (!parsed) throw invalidKey('The API key is malformed: check that it was copied completely.');
   if (parsed.env !== expected) {
@@ -52,7 +57,19 @@ export async function authenticate(
   }
   const found = await store.findActiveKeyByHash(hashApiKey(token));
   if (!found) throw invalidKey('The API key is unknown or has been revoked.');
-  return { account: found.account, keyId: found.key.id };
+  return principalOf(found, clock());
+}
+
+/** The principal of a key found active, or KEY_EXPIRED once `now` has reached its end. */
+function principalOf(found: { key: ApiKeyRecord; account: Account }, now: Date): Principal {
+  const expiresAt = found.key.expiresAt;
+  if (hasExpired(expiresAt, now)) {
+    const how = found.key.replacedBy === null ? 'expired' : 'was replaced by a rotation and its grace ended';
+    throw new ApiError('KEY_EXPIRED', `The API key ${how} at ${expiresAt}; use a current key, or ask for a new one.`, {
+      challenge: { realm: KEY_REALM, invalid: true },
+    });
+  }
+  return { account: found.account, keyId: found.key.id, expiresAt };
 }
 
 /**
@@ -61,12 +78,19 @@ export async function authenticate(
  * full. The caller holds the answer until a statement sent after this call found `revision`
  * unchanged.
  */
-export function unconfirmedPrincipal(authorization: string | null | undefined, cache: KeyCache, apiEnv: 'development' | 'production'): { principal: Principal; revision: number } | undefined {
+export function unconfirmedPrincipal(
+  authorization: string | null | undefined,
+  cache: KeyCache,
+  apiEnv: 'development' | 'production',
+  clock: () => Date = () => new Date(),
+): { principal: Principal; revision: number } | undefined {
   if (!authorization || authorization.length > MAX_HEADER_LENGTH) return undefined;
   const parts = authorization.trim().split(/ +/);
   if (parts.length !== 2 || parts[0]!.toLowerCase() !== 'bearer' || !parts[1]!.startsWith(`msr_${keyEnvFor(apiEnv)}_`)) return undefined;
   const hit = cache.unconfirmedToken(parts[1]!);
-  return hit && { principal: { account: hit.found.account, keyId: hit.found.key.id }, revision: hit.revision };
+  // A key past its end is left to `authenticate`, which refuses it with KEY_EXPIRED.
+  if (!hit || hasExpired(hit.found.key.expiresAt, clock())) return undefined;
+  return { principal: { account: hit.found.account, keyId: hit.found.key.id, expiresAt: hit.found.key.expiresAt }, revision: hit.revision };
 }
 
 function invalidKey(message: string): ApiError {

@@ -16,6 +16,8 @@ import { healthReport, type HealthReport, type RateLimitBackend } from './health
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createNames, type Names } from './names';
 import { createQuotaMeter, type QuotaMeter } from './quota';
+import { createRefusalRecorder, usageReport, type RefusalRecorder, type UsageReport } from './usage';
+import type { Account } from './account-store';
 import type { RatesReader } from './rates';
 
 /** The application's services, built once by app.ts from explicit dependencies. */
@@ -36,7 +38,11 @@ export interface AppServices {
   readonly accounts: Accounts;
   /** Notes keys' last use coarsely, off the request path. */
   readonly keyUse: KeyUseRecorder;
-  /** Checks an Authorization header; throws UNAUTHORIZED. */
+  /** Counts refusals (quota, rate limit) on the account's UTC day, off the request path. */
+  readonly refusals: RefusalRecorder;
+  /** The account's quota this month and its last 31 days. */
+  usage(account: Account): Promise<UsageReport>;
+  /** Checks an Authorization header; throws UNAUTHORIZED or KEY_EXPIRED. */
   authenticate(authorization: string | null): Promise<Principal>;
   /**
    * Where a charge reads the keys revision in its own statement (PostgreSQL): the principal of a
@@ -76,10 +82,15 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
   precomputeOnRevision(rates, facts);
   const currency = createCurrency(rates, clock, facts);
   const keys = createKeyCache(store);
+  const refusals = createRefusalRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record refused requests in the daily usage'));
   const quota = createQuotaMeter(
     store,
     clock,
-    (account, count) => metrics?.quotaRefused(account.plan, count),
+    (account, count) => {
+      metrics?.quotaRefused(account.plan, count);
+      // A day counts refused requests (each refused field of a document; a batch once), not conversions.
+      refusals.refused(account.id, 'quota');
+    },
     // Retried until the database answers; the outage itself is logged once by the store.
     (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
     (revision) => keys.observe(revision),
@@ -95,6 +106,8 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     seriesExports: createSeriesExports({ rates, cacheBytes: config.exportCacheBytes, inFlightPerKey: config.exportsInFlight }),
     quota,
     keyUse,
+    refusals,
+    usage: (account) => usageReport(store, account, clock()),
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
     conversions: createConversions({
       currency,
@@ -104,7 +117,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
     authenticate: async (authorization) => {
-      const principal = await authenticate(authorization, keys, config.apiEnv).catch((error: unknown) => {
+      const principal = await authenticate(authorization, keys, config.apiEnv, clock).catch((error: unknown) => {
         metrics?.authFailed(authorization?.trim() ? 'invalid' : 'missing');
         throw error;
       });
@@ -114,7 +127,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     ...(store.chargesReadKeysRevision
       ? {
           unconfirmedPrincipal: (authorization: string | null) => {
-            const hit = unconfirmedPrincipal(authorization, keys, config.apiEnv);
+            const hit = unconfirmedPrincipal(authorization, keys, config.apiEnv, clock);
             if (hit) keyUse.note(hit.principal.keyId);
             return hit;
           },

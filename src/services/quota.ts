@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account, AccountStore } from './account-store';
 import { createChargeCancellations, type ChargeCancellations } from './charge-cancellations';
 import { ApiError } from '../domain/errors';
-import { currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
+import { currentDay, currentMonth, quotaExceeded, type QuotaState } from '../domain/quota';
 import { PLANS } from '../domain/plans';
 
 /** A charge's outcome: `stale` when nothing was charged because the keys revision had moved (then `state` means nothing). */
@@ -32,7 +32,8 @@ export interface QuotaMeter {
 /**
  * The monthly quota (contract section 6) with group commit: the charges asked for in one event-loop
  * turn are written together, one atomic step per account (the store's consumeQuotaUpTo, which
- * never takes a month past the limit, whatever other processes do), and each charge resolves only
+ * never takes a month past the limit, whatever other processes do, and counts what it grants on the
+ * UTC day's delivered conversions in the same step), and each charge resolves only
  * once that step is committed. What one account asked for in the turn is granted in the order it
  * was asked. Callers charge only after a conversion succeeded, so a failure never costs anything;
  * and a charge that fails (its requests are answered with the error) is cancelled by its id, in
@@ -64,11 +65,11 @@ export function createQuotaMeter(
   let pending = new Map<string, Group>();
   const checksRevision = store.chargesReadKeysRevision === true;
 
-  const commit = async ({ account, keysRevision, wanted, waiters }: Group, month: string) => {
+  const commit = async ({ account, keysRevision, wanted, waiters }: Group, month: string, day: string) => {
     const chargeId = store.cancelCharges ? randomUUID() : undefined;
     try {
       const limit = limitOf(account);
-      const { granted, used, keysRevision: current } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision);
+      const { granted, used, keysRevision: current } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision, day);
       if (current !== undefined) onKeysRevision?.(current);
       if (keysRevision !== undefined && current !== keysRevision) {
         for (const waiter of waiters) waiter.resolve({ granted: 0, state: { limit, used }, stale: true });
@@ -90,8 +91,9 @@ export function createQuotaMeter(
   const flush = () => {
     const groups = pending;
     pending = new Map();
-    const month = currentMonth(clock());
-    for (const group of groups.values()) void commit(group, month);
+    const now = clock();
+    const [month, day] = [currentMonth(now), currentDay(now)];
+    for (const group of groups.values()) void commit(group, month, day);
   };
 
   const chargeUpTo = (account: Account, wanted: number, revision?: number) =>

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** Runs the CLI in-process; `json` is the one stdout line parsed (undefined when stdout is not JSON). */
-async function admin(argv: string, options: { config?: Config } = {}) {
+async function admin(argv: string, options: { config?: Config; now?: Date } = {}) {
   let stdout = '';
   let stderr = '';
   const code = await runAdmin(argv === '' ? [] : argv.split(' '), {
@@ -33,7 +33,7 @@ async function admin(argv: string, options: { config?: Config } = {}) {
     store,
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
-    now: () => new Date('2026-03-31T23:59:59Z'),
+    now: () => options.now ?? new Date('2026-03-31T23:59:59Z'),
   });
   const parse = (s: string) => (s.startsWith('{') ? JSON.parse(s) : undefined);
   // The error is the first stderr line; after a usage error (exit 2) the usage text follows.
@@ -114,6 +114,77 @@ describe('key revoke and rotate', () => {
   });
 });
 
+describe('key lifetimes', () => {
+  const HOUR = 3_600_000;
+  // The store stamps keys with the system clock: the CLI's clock is set from it.
+  const soon = () => new Date();
+  const at = (from: Date, ms: number) => new Date(from.getTime() + ms);
+
+  it('key create --expires stores the expiry in UTC and prints it; the key works until then, then is KEY_EXPIRED', async () => {
+    const now = soon();
+    const expires = at(now, 2 * HOUR);
+    const text = expires.toISOString().replace(/\.\d+Z$/, '+00:00');
+    const r = await admin(`key create --plan free --expires ${text}`, { now });
+    const expected = new Date(Math.floor(expires.getTime() / 1000) * 1000).toISOString();
+    expect(r).toMatchObject({ code: 0, json: { expiresAt: expected } });
+    expect((await authenticate(`Bearer ${r.json.key}`, store, 'development', () => now)).expiresAt).toBe(expected);
+    const late = authenticate(`Bearer ${r.json.key}`, store, 'development', () => at(expires, 1000));
+    await expect(late).rejects.toMatchObject({ code: 'KEY_EXPIRED', message: expect.stringContaining(`expired at ${expected}`) });
+  });
+
+  it.each([
+    ['a date without a time', '2027-01-31'],
+    ['a time without an offset', '2027-01-31T00:00:00'],
+    ['a time in the past', '2020-01-01T00:00:00Z'],
+  ])('key create --expires refuses %s with INVALID_REQUEST and creates nothing', async (_, text) => {
+    const r = await admin(`key create --plan free --email ops@example.com --expires ${text}`, { now: soon() });
+    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INVALID_REQUEST' } });
+    expect(await store.findAccountByEmail('ops@example.com')).toBeUndefined();
+  });
+
+  it('key rotate --grace 1h: the old key works for the hour beside the new one, then is KEY_EXPIRED', async () => {
+    const now = soon();
+    const { json: created } = await admin('key create --plan developer', { now });
+    const r = await admin(`key rotate --id ${created.id} --grace 1h`, { now });
+    const end = at(now, HOUR).toISOString();
+    expect(r).toMatchObject({ code: 0, json: { replaces: created.id, replacedWorksUntil: end } });
+    expect(r.json).not.toHaveProperty('expiresAt');
+    const old = await authenticate(`Bearer ${created.key}`, store, 'development', () => at(now, HOUR - 1000));
+    expect(old).toMatchObject({ keyId: created.id, expiresAt: end });
+    expect((await authenticate(`Bearer ${r.json.key}`, store, 'development', () => at(now, HOUR - 1000))).expiresAt).toBeNull();
+    await expect(authenticate(`Bearer ${created.key}`, store, 'development', () => at(now, HOUR))).rejects.toMatchObject({
+      code: 'KEY_EXPIRED',
+      message: expect.stringContaining(`grace ended at ${end}`),
+    });
+    expect((await authenticate(`Bearer ${r.json.key}`, store, 'development', () => at(now, 2 * HOUR))).keyId).toBe(r.json.id);
+    // A key in its grace was rotated already: its successor is the one to rotate.
+    expect(await admin(`key rotate --id ${created.id} --grace 1h`, { now })).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST', message: expect.stringContaining(r.json.id) } });
+  });
+
+  it('key rotate --grace 0 revokes the old key at once, as without --grace', async () => {
+    const { json: created } = await admin('key create --plan free');
+    const r = await admin(`key rotate --id ${created.id} --grace 0`);
+    expect(r).toMatchObject({ code: 0, json: { replaces: created.id, replacedRevokedAt: expect.any(String) } });
+    await expect(authenticate(`Bearer ${created.key}`, store, 'development')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('the grace never outlives the old key’s own expiry, and the new key keeps that expiry', async () => {
+    const now = soon();
+    const own = at(now, 2 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
+    const { json: created } = await admin(`key create --plan free --expires ${own}`, { now });
+    const r = await admin(`key rotate --id ${created.id} --grace 7d`, { now });
+    expect(r).toMatchObject({ code: 0, json: { expiresAt: created.expiresAt, replacedWorksUntil: created.expiresAt } });
+  });
+
+  it.each(['8d', '1w', '-1h', '1.5h', ''])('key rotate --grace %j is refused and rotates nothing', async (grace) => {
+    const { json: created } = await admin('key create --plan free');
+    const r = await runAdmin(['key', 'rotate', '--id', created.id, '--grace', grace], { config, store, stdout: { write: () => true }, stderr: { write: () => true } });
+    // parseArgs takes '-1h' for an option (a usage error, 2); the others are refused values (1).
+    expect(r).toBe(grace === '-1h' ? 2 : 1);
+    expect((await store.findKeyById(created.id))?.replacedBy).toBeNull();
+  });
+});
+
 describe('usage', () => {
   it('prints the account’s use of the current UTC month and its limit', async () => {
     const { json: created } = await admin('key create --plan developer');
@@ -124,6 +195,21 @@ describe('usage', () => {
       code: 0,
       json: { accountId: created.accountId, plan: 'developer', month: '2026-03', used: 7, limit: 100000 },
     });
+    expect(await admin('usage --id key_missing')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('prints the last 31 UTC days, oldest first, with what was delivered and refused each day', async () => {
+    const { json: created } = await admin('key create --plan free');
+    await store.consumeQuotaUpTo(created.accountId, '2026-03', 1000, 5, undefined, undefined, '2026-03-31');
+    await store.consumeQuotaUpTo(created.accountId, '2026-03', 1000, 2, undefined, undefined, '2026-03-01');
+    await store.consumeQuotaUpTo(created.accountId, '2026-02', 1000, 4, undefined, undefined, '2026-02-28');
+    await store.recordRefusals([{ accountId: created.accountId, day: '2026-03-31', quota: 3, rate: 1 }]);
+    const { json } = await admin(`usage --id ${created.id}`);
+    expect(json.used).toBe(7);
+    expect(json.days).toHaveLength(31);
+    expect(json.days[0]).toEqual({ day: '2026-03-01', delivered: 2, refusedQuota: 0, refusedRate: 0 });
+    expect(json.days[15]).toEqual({ day: '2026-03-16', delivered: 0, refusedQuota: 0, refusedRate: 0 });
+    expect(json.days[30]).toEqual({ day: '2026-03-31', delivered: 5, refusedQuota: 3, refusedRate: 1 });
     expect(await admin('usage --id key_missing')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { currentMonth, groupThousands, isQuotaMonth, quotaExceeded, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
+import { currentDay, currentMonth, groupThousands, isUsageDay, lastDays, isQuotaMonth, quotaExceeded, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
 
 const DAY = 86_400;
 
@@ -76,5 +76,38 @@ describe('groupThousands writes a count as en-US does', () => {
 
   it("equals toLocaleString('en-US') for every safe whole number", () => {
     fc.assert(fc.property(fc.maxSafeNat(), (n) => groupThousands(n) === n.toLocaleString('en-US')));
+  });
+});
+
+describe('usage days', () => {
+  it.each([
+    ['2026-03-31T23:59:59.999Z', '2026-03-31'],
+    ['2026-04-01T00:00:00.000Z', '2026-04-01'],
+  ])('the UTC day of %s is %s', (instant, day) => {
+    expect(currentDay(new Date(instant))).toBe(day);
+  });
+
+  it.each([
+    ['2026-03-02T10:00:00Z', 3, ['2026-02-28', '2026-03-01', '2026-03-02']],
+    ['2028-03-01T00:00:00Z', 3, ['2028-02-28', '2028-02-29', '2028-03-01']],
+    ['2027-01-01T23:59:59Z', 2, ['2026-12-31', '2027-01-01']],
+    ['2026-11-27T12:00:00Z', 1, ['2026-11-27']],
+  ] as const)('the last days up to %s (%d) are %j', (instant, count, days) => {
+    expect(lastDays(new Date(instant), count)).toEqual(days);
+  });
+
+  it('31 days end today and start 30 days before', () => {
+    const days = lastDays(new Date('2026-03-31T12:00:00Z'), 31);
+    expect([days.length, days[0], days.at(-1)]).toEqual([31, '2026-03-01', '2026-03-31']);
+  });
+
+  it.each([
+    ['2026-03-31', true],
+    ['2028-02-29', true],
+    ['2026-02-29', false],
+    ['2026-3-1', false],
+    ['2026-03', false],
+  ])('%s is a usage day: %s', (text, valid) => {
+    expect(isUsageDay(text)).toBe(valid);
   });
 });

@@ -30,6 +30,7 @@ const SAMPLES: Record<string, string> = {
   currencies: '{ currencies { code } }',
   currency: '{ currency(code: "usd") { code } }',
   health: '{ health { status } }',
+  usage: '{ usage { quota { used } days { day delivered } } }',
 };
 
 let t: TestApp;

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'INCOMPATIBLE_UNITS'
   | 'INTERNAL'
   | 'INVALID_REQUEST'
+  | 'KEY_EXPIRED'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_FOUND'
   | 'PAYLOAD_TOO_LARGE'

@@ -115,6 +115,7 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
   currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ'), lang }),
   latestRates: fc.constant({}),
   health: fc.constant({}),
+  usage: fc.constant({}),
 };
 
 const VALID = Symbol('valid');

@@ -104,3 +104,23 @@ describe('the error code in the access log', () => {
     expect(await loggedLineOf(await fetch(`${laneBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });
 });
+
+describe('key secrecy in the log', () => {
+  it('an expired key and a key in its grace are never written to any log line; the refusal is logged as KEY_EXPIRED', async () => {
+    const account = await store.createAccount({ plan: 'free' });
+    const expired = await store.createKey(account.id, 'test', '2024-04-03T11:00:00.000Z');
+    const graced = await store.createKey(account.id, 'test');
+    const rotated = await store.rotateKey(graced.record.id, '2024-04-03T13:00:00.000Z');
+    for (const root of [base, laneBase]) {
+      const refused = await fetch(`${root}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${expired.key}` } });
+      expect(refused.status).toBe(401);
+      expect((await loggedLineOf(refused))?.['code']).toBe('KEY_EXPIRED');
+      const answered = await fetch(`${root}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${graced.key}` } });
+      expect(answered.status).toBe(200);
+      expect(answered.headers.get('key-expires')).toBe('Wed, 03 Apr 2024 13:00:00 GMT');
+      await loggedLineOf(answered);
+    }
+    const written = JSON.stringify(lines);
+    for (const key of [expired.key, graced.key, rotated.key]) expect(written).not.toContain(key.slice(9));
+  });
+});

@@ -6,7 +6,8 @@ import { openSqliteStore } from '../../src/data/sqlite-store';
 import type { Account, AccountStore } from '../../src/services/account-store';
 import { ApiError } from '../../src/domain/errors';
 import { generateApiKey } from '../../src/domain/keys';
-import { authenticate } from '../../src/services/auth';
+import { authenticate, unconfirmedPrincipal } from '../../src/services/auth';
+import { createKeyCache } from '../../src/services/key-cache';
 import { errorHeaders } from '../../src/http/error-headers';
 
 const MISSING = 'Bearer realm="measurement-api"';
@@ -47,7 +48,7 @@ async function refusal(header: string | null | undefined, apiEnv: 'development' 
 
 describe('authenticate', () => {
   it('accepts a valid key of this environment and returns its account and key id', async () => {
-    expect(await authenticate(`Bearer ${testKey}`, store, 'development')).toEqual({ account, keyId: testKeyId });
+    expect(await authenticate(`Bearer ${testKey}`, store, 'development')).toEqual({ account, keyId: testKeyId, expiresAt: null });
     expect((await authenticate(`Bearer ${liveKey}`, store, 'production')).account).toEqual(account);
   });
 
@@ -86,5 +87,32 @@ describe('authenticate', () => {
     const error = await refusal(`Bearer ${testKey}`, 'production');
     expect(error.message).toBe('The API key is not valid for this environment: this server accepts only msr_live_ keys (API_ENV=production); the key sent is a msr_test_ key.');
     expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': INVALID });
+  });
+});
+
+describe('a key with an end', () => {
+  const END = '2030-01-01T00:00:00.000Z';
+  const before = () => new Date('2029-12-31T23:59:59.999Z');
+  const at = () => new Date(END);
+  let expiring: string;
+
+  beforeAll(async () => {
+    ({ key: expiring } = await store.createKey(account.id, 'test', END));
+  });
+
+  it('answers with its end until then, and KEY_EXPIRED saying when from then on, with the invalid_token challenge', async () => {
+    expect((await authenticate(`Bearer ${expiring}`, store, 'development', before)).expiresAt).toBe(END);
+    const error = await authenticate(`Bearer ${expiring}`, store, 'development', at).then(() => undefined, (e: unknown) => e as ApiError);
+    expect(error).toMatchObject({ code: 'KEY_EXPIRED', status: 401, message: `The API key expired at ${END}; use a current key, or ask for a new one.` });
+    expect(errorHeaders(error!)).toEqual({ 'WWW-Authenticate': INVALID });
+    expect(error!.message).not.toMatch(/invalid|unknown/i);
+  });
+
+  it('is refused by the clock through the key cache too: a key cached while it worked is KEY_EXPIRED after its end, revision unchanged', async () => {
+    const cache = createKeyCache(store);
+    expect((await authenticate(`Bearer ${expiring}`, cache, 'development', before)).expiresAt).toBe(END);
+    expect(unconfirmedPrincipal(`Bearer ${expiring}`, cache, 'development', before)?.principal.expiresAt).toBe(END);
+    await expect(authenticate(`Bearer ${expiring}`, cache, 'development', at)).rejects.toMatchObject({ code: 'KEY_EXPIRED' });
+    expect(unconfirmedPrincipal(`Bearer ${expiring}`, cache, 'development', at)).toBeUndefined();
   });
 });
