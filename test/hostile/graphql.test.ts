@@ -38,6 +38,7 @@ const SELECTIONS: Record<string, string> = {
   currencies: '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }',
   currency: '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }',
   health: '{ status version rates { date fetchedAt stale lastError } }',
+  usage: '{ quota { limit used remaining reset } days { day delivered refusedQuota refusedRate } }',
 };
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
