@@ -1,5 +1,5 @@
 import type { ExportBody } from '../services/series-exports';
-import type { ResponseParts } from './rest-response';
+import type { ResponseParts } from './answer-parts';
 import { ROUTES, type RestRoute } from './routes';
 import { etagMatches } from './shared-resource';
 

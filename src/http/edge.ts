@@ -13,7 +13,7 @@ import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
 import { readNodeBody, readNodeBytes } from './body';
-import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints } from './endpoint';
+import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints, type RouteCall } from './endpoint';
 import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
 import { ASSETS_PATH } from './graphiql/bundle';
 import { createLaneWriter, GRAPHQL_LABEL, type AnswerPlace, type LaneWriter } from './lane-writer';
@@ -24,7 +24,8 @@ import { negotiates } from './answer-formats';
 import { seriesExportExecution } from './series-export';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
-import { restSuccessParts, withoutNullParams, type ResponseParts } from './rest-response';
+import type { ResponseParts } from './answer-parts';
+import { restSuccessParts, withoutNullParams } from './rest-response';
 import { allowedMethods, isAccountPath, METRICS_PATH, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
@@ -68,20 +69,6 @@ export type GraphQLYoga = RequestListener & Pick<YogaServerInstance<ServerContex
 
 /** A node:http listener that answers when it owns the request and returns false when Yoga should. */
 export type Edge = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-/** A REST request the edge admitted, its inputs checked, ready for execution. */
-export interface RouteCall {
-  req: IncomingMessage;
-  /** Where the answer goes: what an export holds its slot until it is sent on. */
-  res: ServerResponse;
-  endpoint: Endpoint;
-  params: Record<string, string>;
-  query: string;
-  /** A POST route's body as sent. */
-  body: string | undefined;
-  args: Record<string, unknown>;
-  context: RequestContext;
-}
 
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;

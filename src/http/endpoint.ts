@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLField, GraphQLFieldMap, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
@@ -6,7 +7,7 @@ import type { RequestContext } from '../services/request-context';
 import { isJsonContentType, notJson, parseJsonBody } from './body';
 import { restErrorParts, toApiError } from './errors';
 import { checkRestInput, type QueryParams } from './rest-input';
-import type { ResponseParts } from './rest-response';
+import type { ResponseParts } from './answer-parts';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute, type RouteMatch } from './routes';
 import { SHARED_CORS_HEADERS } from './shared-resource';
 
@@ -126,4 +127,18 @@ export function failedAnswer(error: unknown, route: RestRoute | undefined, conte
   const api = toApiError(error);
   context.errorCode = api.code;
   return restErrorParts(route === undefined ? api : forRestCaller(api, route), context.requestId);
+}
+
+/** A REST request the edge admitted, its inputs checked, ready for execution. */
+export interface RouteCall {
+  req: IncomingMessage;
+  /** Where the answer goes: what an export holds its slot until it is sent on. */
+  res: ServerResponse;
+  endpoint: Endpoint;
+  params: Record<string, string>;
+  query: string;
+  /** A POST route's body as sent. */
+  body: string | undefined;
+  args: Record<string, unknown>;
+  context: RequestContext;
 }

@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
 import { clientMessage, errorBody } from '../graphql/error-body';
 import { errorHeaders } from './error-headers';
-import { lowerCased, toResponse, type ResponseParts } from './rest-response';
+import { lowerCased, toResponse, type ResponseParts } from './answer-parts';
 import { BASELINE_HEADERS } from './use-security-headers';
 
 /*

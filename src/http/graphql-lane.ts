@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
 import { isJsonContentType, utf8Text } from './body';
-import type { ResponseParts } from './rest-response';
+import type { ResponseParts } from './answer-parts';
 import { DEFAULT_BODY_LIMIT } from './routes';
 import { headerText } from './target';
 import { documentTextRefusal } from './use-graphql-limits';

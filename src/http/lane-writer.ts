@@ -5,7 +5,7 @@ import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
 import { restErrorParts, toApiError } from './errors';
-import type { ResponseParts } from './rest-response';
+import type { ResponseParts } from './answer-parts';
 import { GRAPHQL_PATH } from './graphql-lane';
 import { languageHeaders } from './content-language';
 import { routeLabel } from './routes';

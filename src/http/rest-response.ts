@@ -1,14 +1,6 @@
 import type { Endpoint } from './endpoint';
 import { etagMatches, strongEtag } from './shared-resource';
-
-/** An answer before the edge writes it (node:http), or as a Fetch Response for Yoga's plugins. */
-export interface ResponseParts {
-  status: number;
-  /** Lower-case names: both lanes write the same fields, and a later one never doubles an earlier one. */
-  headers: Record<string, string>;
-  /** Pre-built answers are kept as bytes: nothing to encode per request. */
-  body: string | Buffer | null;
-}
+import type { ResponseParts } from './answer-parts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -39,17 +31,4 @@ export function withoutNullParams(json: string): string {
   let text = json.includes(',"param":null') ? json.replaceAll(',"param":null', '') : json;
   if (text.includes(',"text":null')) text = text.replaceAll(',"text":null', '');
   return text.includes(',"exchangeRate":null') ? text.replaceAll(',"exchangeRate":null', '') : text;
-}
-
-export function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  // for…in over a plain record: no [name, value] array per header (the limit headers, on every answer).
-  for (const name in headers) if (Object.hasOwn(headers, name)) out[name.toLowerCase()] = headers[name]!;
-  return out;
-}
-
-/** The same answer as a Fetch Response, for what Yoga answers (pages, GraphiQL, SOFA's errors). */
-export function toResponse(parts: ResponseParts): Response {
-  const body = typeof parts.body === 'string' || parts.body === null ? parts.body : new Uint8Array(parts.body);
-  return new Response(body, { status: parts.status, headers: parts.headers });
 }

@@ -11,8 +11,8 @@ import type { SeriesAnswer, SeriesPlan } from '../services/currencies';
 import type { ExportBody } from '../services/series-exports';
 import type { RequestContext } from '../services/request-context';
 import { EXPORTED_FIELD, exportParts, negotiate, type MediaType } from './answer-formats';
-import type { RouteCall } from './edge';
-import type { ResponseParts } from './rest-response';
+import type { RouteCall } from './endpoint';
+import type { ResponseParts } from './answer-parts';
 import { strongEtagOf } from './shared-resource';
 import { headerText } from './target';
 

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { ResponseParts } from './rest-response';
+import type { ResponseParts } from './answer-parts';
 
 /**
  * The CORS answer of a shared (public, any-origin) route: the literal star, never credentials, and

@@ -6,8 +6,8 @@ import type { RequestContext } from '../services/request-context';
 import type { ApiError } from '../domain/errors';
 import { restErrorResponse, toApiError } from './errors';
 import { pathFor } from './routes';
-import type { ResponseParts } from './rest-response';
-import type { RouteCall } from './edge';
+import type { ResponseParts } from './answer-parts';
+import type { RouteCall } from './endpoint';
 import { isExecution, type ServerContext } from './request-context';
 
 /** The checked list arguments of a route call SOFA executes, by its request's context (see useCheckedLists). */
