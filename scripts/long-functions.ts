@@ -1,6 +1,6 @@
 /**
  * Lists the functions longer than a limit (80 lines unless `--max N`) in the given files or folders
- * (src/http unless given), longest first: `npx tsx scripts/long-functions.ts [--max N] [paths...]`.
+ * (src unless given), longest first: `npx tsx scripts/long-functions.ts [--max N] [paths...]`.
  * A function's length is its lines from the keyword (or first parameter) to its closing brace,
  * nested functions included; each nested function is also measured on its own. Exits 1 when any is
  * over the limit, so a check can run it.
@@ -60,7 +60,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--max');
   const max = at < 0 ? 80 : Number(args.splice(at, 2)[1]);
-  const paths = args.length > 0 ? args : ['src/http'];
+  const paths = args.length > 0 ? args : ['src'];
   const found = typeScriptFiles(paths)
     .flatMap((file) => longFunctions(file, readFileSync(file, 'utf8'), max))
     .sort((a, b) => b.lines - a.lines);

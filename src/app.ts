@@ -8,7 +8,7 @@ import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
 import { everyObjectType } from './graphql/object-types';
 import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
-import { parseTrustProxy } from './domain/client-ip';
+import { parseTrustProxy, type TrustProxy } from './domain/client-ip';
 import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
@@ -60,12 +60,33 @@ export interface App {
 }
 
 
-/** Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`. */
+/**
+ * Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`.
+ * The steps: the services, the fields' rate limits on the schema, the edges' spending of the
+ * request rate limit, Yoga with its plugins, and the edge in front of it.
+ */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics() }: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
-  const rateLimits = rateLimitDirectiveFor<GraphQLContext>(limiters, {
+  const executable = fieldRateLimits(limiters, services, metrics).transformer(schema);
+  /** Each request's context, built the same way by the edge and the Yoga path. */
+  const contextOf = requestContexts(requestContextServices(services), trust);
+  const { spendOne, spendRateLimit, spendKeyRequests } = requestSpending(limiters, services, metrics);
+  const openapi = JSON.stringify(buildOpenApiDocument(schema));
+  /** Each route of the table compiled once. */
+  const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
+  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, spendRateLimit });
+  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!edge(req, res)) void yoga(req, res);
+  };
+  return { yoga, services, handler, edge, metrics };
+}
+
+/** The @rateLimit directive's fields: which bucket a field spends, and what a refusal counts. */
+function fieldRateLimits(limiters: RateLimiters, services: AppServices, metrics: Metrics) {
+  return rateLimitDirectiveFor<GraphQLContext>(limiters, {
     bucketOf: async (kind, { requestContext }) => (kind === 'key' ? (await requestContext.authenticate()).keyId : requestContext.clientBucket),
     onState: (state, { requestContext }) => {
       requestContext.rateLimit = state;
@@ -83,11 +104,14 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       }
     },
   });
-  const executable = rateLimits.transformer(schema);
-  /** Each request's context, built the same way by the edge and the Yoga path. */
-  const contextOf = requestContexts(requestContextServices(services), trust);
+}
+
+type SpendOne = (kind: 'public' | 'key', context: RequestContext, points?: number) => Promise<void>;
+
+/** How the edges (REST, GraphiQL, a GraphQL request before its document is parsed) spend the caller's request rate limit. */
+function requestSpending(limiters: RateLimiters, services: AppServices, metrics: Metrics) {
   /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
-  const spendOne = async (kind: 'public' | 'key', context: RequestContext, points = 1) => {
+  const spendOne: SpendOne = async (kind, context, points = 1) => {
     try {
       // The edges authenticate first: the key's id is there without another await.
       const bucket = kind === 'key' ? (context.principal ?? (await context.authenticate())).keyId : context.clientBucket;
@@ -105,11 +129,26 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     spendOne(kind, context).then(() => {
       context.rateLimitSpent = true;
     });
-  const openapi = JSON.stringify(buildOpenApiDocument(schema));
-  /** Each route of the table compiled once. */
-  const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
+  const spendKeyRequests = (context: RequestContext, points: number) => spendOne('key', context, points);
+  return { spendOne, spendRateLimit, spendKeyRequests };
+}
 
-  const yoga = createYoga<ServerContext, GraphQLContext>({
+interface YogaServerParts {
+  config: Config;
+  services: AppServices;
+  /** The schema with its fields' rate limits. */
+  executable: typeof schema;
+  logger: Logger;
+  clock: () => Date;
+  trust: TrustProxy;
+  contextOf: ReturnType<typeof requestContexts>;
+  spendOne: SpendOne;
+  spendRateLimit: (kind: 'public' | 'key', context: RequestContext) => Promise<void>;
+}
+
+/** Yoga on the rate-limited schema, with its plugins in the order their hooks must run. */
+function createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, spendRateLimit }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+  return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
     // Yoga answers any URL ending in its health endpoint; a path with a literal space can never be requested.
@@ -157,12 +196,6 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       useRequestLog(logger),
     ],
   });
-  const spendKeyRequests = (context: RequestContext, points: number) => spendOne('key', context, points);
-  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!edge(req, res)) void yoga(req, res);
-  };
-  return { yoga, services, handler, edge, metrics };
 }
 
 const DEFAULT_QUERY = `# Units and categories are public; conversions need a key:

@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { createKyselyStore, sqliteImmediateTransaction, type KyselyStoreOptions, type StoreTables } from './kysely-store';
+import { createKyselyStore, sqliteImmediateTransaction, type KyselyStoreOptions } from './kysely-store';
+import type { StoreTables } from './store-tables';
 import { migrate } from './migrations';
 import { openSharedSqlite } from './sqlite-file';
 import type { AccountStore } from '../services/account-store';

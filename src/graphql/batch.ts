@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
-import type { BatchEntry, BatchOutcome } from '../services/conversions';
+import type { BatchEntry, BatchOutcome } from '../services/batch-conversions';
 import { builder } from './builder';
 import { policy } from './field-policy';
 import { errorBody } from './error-body';

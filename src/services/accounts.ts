@@ -74,13 +74,27 @@ export interface AccountsDeps {
   limiter(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
 }
 
-/** The account page's use cases; the page layer only parses forms and renders. */
-export function createAccounts({ config, store, clock, limiter }: AccountsDeps): Accounts {
-  const serverEnv = keyEnvFor(config.apiEnv);
+/**
+ * The account page's use cases; the page layer only parses forms and renders. Two groups: signing
+ * in and out (sessions, guarded by the log-in and sign-up limiters) and the signed-in page (usage,
+ * keys, the one-time message).
+ */
+export function createAccounts(deps: AccountsDeps): Accounts {
+  const serverEnv = keyEnvFor(deps.config.apiEnv);
+  return {
+    signupOpen: deps.config.signup === 'open',
+    serverEnv,
+    ...signingIn(deps),
+    ...accountPageCases(deps, serverEnv),
+    setPassword: (email, password) => setAccountPassword(deps.store, email, password),
+  };
+}
+
+/** Sign-up, log-in and log-out, and the session a cookie's token stands for. */
+function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accounts, 'signUp' | 'logIn' | 'logOut' | 'session'> {
   const failedByEmailAndIp = limiter('login-email-ip', LOGIN_LIMITS.perEmailAndIp, LOGIN_LIMITS.windowSeconds);
   const failedByIp = limiter('login-ip', LOGIN_LIMITS.perIp, LOGIN_LIMITS.windowSeconds);
   const signupsByIp = limiter('signup-ip', SIGNUP_LIMIT.perIp, SIGNUP_LIMIT.windowSeconds);
-  const now = () => clock().toISOString();
 
   const startSession = async (accountId: string, previousToken: string | undefined) => {
     if (isSessionToken(previousToken)) await store.deleteSession(sessionTokenHash(previousToken));
@@ -88,21 +102,11 @@ export function createAccounts({ config, store, clock, limiter }: AccountsDeps):
     const t = clock().getTime();
     await store.deleteExpiredSessions(new Date(t - SESSION_ABSOLUTE_MS).toISOString(), new Date(t - SESSION_IDLE_MS).toISOString());
     const token = newSessionToken();
-    await store.createSession(sessionTokenHash(token), accountId, now());
+    await store.createSession(sessionTokenHash(token), accountId, clock().toISOString());
     return token;
   };
 
-  const ownKey = async (session: AccountSession, keyId: string) => {
-    const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
-    if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
-    return key;
-  };
-
-  const setFlash = (session: AccountSession, flash: Flash) => store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
-
   return {
-    signupOpen: config.signup === 'open',
-    serverEnv,
     async signUp({ email, password }, clientBucket, previousToken) {
       if (config.signup !== 'open') throw new ApiError('FORBIDDEN', 'Sign-up is closed on this server; ask the operator for an account.');
       const normalized = normalizeEmail(email);
@@ -142,6 +146,20 @@ export function createAccounts({ config, store, clock, limiter }: AccountsDeps):
       if (at.getTime() - Date.parse(record.lastSeenAt) >= SESSION_TOUCH_MS) await store.touchSession(hash, at.toISOString());
       return { account, token, csrf: csrfTokenFor(token) };
     },
+  };
+}
+
+/** What a signed-in account does on its page: its usage and keys, and the message left for the next page. */
+function accountPageCases({ store, clock }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
+  const ownKey = async (session: AccountSession, keyId: string) => {
+    const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
+    if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
+    return key;
+  };
+
+  const setFlash = (session: AccountSession, flash: Flash) => store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
+
+  return {
     async overview(account) {
       const at = clock();
       const month = currentMonth(at);
@@ -175,7 +193,6 @@ export function createAccounts({ config, store, clock, limiter }: AccountsDeps):
       const text = sealed === null ? undefined : openFlash(session.token, sealed);
       return text === undefined ? undefined : (JSON.parse(text) as Flash);
     },
-    setPassword: (email, password) => setAccountPassword(store, email, password),
   };
 }
 

@@ -47,53 +47,19 @@ export function createQuotaMeter(
   /** Each keys revision a charge's statement read (the key cache empties itself when it moved). */
   onKeysRevision?: (revision: number) => void,
 ): QuotaMeter {
-  const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
   const cancellations = createChargeCancellations(store, onCancelError);
+  const commitDeps: CommitDeps = { store, cancellations, onRefused, onKeysRevision };
 
-  interface Waiter {
-    wanted: number;
-    resolve(result: Charge): void;
-    reject(error: unknown): void;
-  }
-  interface Group {
-    account: Account;
-    keysRevision: number | undefined;
-    wanted: number;
-    waiters: Waiter[];
-  }
   /** By account, and by the keys revision checked (requests of one turn almost always share it). */
   let pending = new Map<string, Group>();
   const checksRevision = store.chargesReadKeysRevision === true;
-
-  const commit = async ({ account, keysRevision, wanted, waiters }: Group, month: string, day: string) => {
-    const chargeId = store.cancelCharges ? randomUUID() : undefined;
-    try {
-      const limit = limitOf(account);
-      const { granted, used, keysRevision: current } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision, day);
-      if (current !== undefined) onKeysRevision?.(current);
-      if (keysRevision !== undefined && current !== keysRevision) {
-        for (const waiter of waiters) waiter.resolve({ granted: 0, state: { limit, used }, stale: true });
-        return;
-      }
-      let left = granted;
-      for (const waiter of waiters) {
-        const share = Math.min(waiter.wanted, left);
-        left -= share;
-        if (share < waiter.wanted) onRefused?.(account, waiter.wanted - share);
-        waiter.resolve({ granted: share, state: { limit, used } });
-      }
-    } catch (error) {
-      if (chargeId !== undefined) cancellations.cancel(chargeId);
-      for (const waiter of waiters) waiter.reject(error);
-    }
-  };
 
   const flush = () => {
     const groups = pending;
     pending = new Map();
     const now = clock();
     const [month, day] = [currentMonth(now), currentDay(now)];
-    for (const group of groups.values()) void commit(group, month, day);
+    for (const group of groups.values()) void commitGroup(commitDeps, group, month, day);
   };
 
   const chargeUpTo = (account: Account, wanted: number, revision?: number) =>
@@ -126,6 +92,58 @@ export function createQuotaMeter(
     },
   };
 }
+
+/** One charge asked for in the turn: what it wants, and how to answer it. */
+interface Waiter {
+  wanted: number;
+  resolve(result: Charge): void;
+  reject(error: unknown): void;
+}
+
+/** The charges of one account (and one keys revision) in the turn, written as one step. */
+interface Group {
+  account: Account;
+  keysRevision: number | undefined;
+  wanted: number;
+  waiters: Waiter[];
+}
+
+interface CommitDeps {
+  store: AccountStore;
+  cancellations: ChargeCancellations;
+  onRefused: ((account: Account, count: number) => void) | undefined;
+  onKeysRevision: ((revision: number) => void) | undefined;
+}
+
+/**
+ * Writes one group's charges in one consumeQuotaUpTo and shares what it granted among the waiters
+ * in the order they asked; all of them are answered `stale` when the keys revision has moved, and
+ * all rejected (the charge cancelled, where the store can) when the write fails.
+ */
+async function commitGroup({ store, cancellations, onRefused, onKeysRevision }: CommitDeps, { account, keysRevision, wanted, waiters }: Group, month: string, day: string): Promise<void> {
+  const chargeId = store.cancelCharges ? randomUUID() : undefined;
+  try {
+    const limit = limitOf(account);
+    const { granted, used, keysRevision: current } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision, day);
+    if (current !== undefined) onKeysRevision?.(current);
+    if (keysRevision !== undefined && current !== keysRevision) {
+      for (const waiter of waiters) waiter.resolve({ granted: 0, state: { limit, used }, stale: true });
+      return;
+    }
+    let left = granted;
+    for (const waiter of waiters) {
+      const share = Math.min(waiter.wanted, left);
+      left -= share;
+      if (share < waiter.wanted) onRefused?.(account, waiter.wanted - share);
+      waiter.resolve({ granted: share, state: { limit, used } });
+    }
+  } catch (error) {
+    if (chargeId !== undefined) cancellations.cancel(chargeId);
+    for (const waiter of waiters) waiter.reject(error);
+  }
+}
+
+const limitOf = (account: Account) => PLANS[account.plan].monthlyQuota;
 
 /** What a read refused while the database is away answers (the store's own faults say the same). */
 function unavailable(): ApiError {

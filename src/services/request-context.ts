@@ -6,7 +6,7 @@ import type { Publication } from '../domain/ecb';
 import type { QuotaState } from '../domain/quota';
 import type { RateLimitState } from '../domain/rate-limit';
 import type { Principal } from './auth';
-import type { Caller } from './conversions';
+import type { Caller } from './conversion-charges';
 import type { PublicationLoader } from './publication';
 
 /** What a request context needs from the services; app.ts wires them, tests may pass their own. */

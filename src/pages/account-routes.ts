@@ -1,0 +1,116 @@
+import { ApiError } from '../domain/errors';
+import type { KeyEnv } from '../domain/keys';
+import { csrfTokenMatches } from '../domain/sessions';
+import { clientMessage } from '../graphql/error-body';
+import { errorHeaders } from '../http/error-headers';
+import { requestContextOf } from '../http/request-context';
+import type { AccountSession, Accounts } from '../services/accounts';
+import { checkSameOrigin, clearedSessionCookie, htmlResponse, prefersHtml, readForm, redirect, sessionCookie, sessionTokenOf } from './page-http';
+import { confirmRevokePage, dashboardPage, signInPage } from './views';
+
+/** One request to the account page, with what every handler needs. */
+export interface Visit {
+  request: Request;
+  url: URL;
+  serverContext: object;
+  /** The request came over TLS (directly or through a trusted proxy): this page's origin is https. */
+  tls: boolean;
+  /** The session cookie gets Secure (COOKIE_SECURE, or `tls` when it is unset). */
+  secure: boolean;
+  /** The key id of a /account/keys/:id/... path. */
+  keyId: string | undefined;
+}
+
+type Handler = (visit: Visit) => Promise<Response>;
+
+/** A path of the account page (its first group, if any, is the key id) and its handler per method. */
+export type AccountRoute = [RegExp, Partial<Record<'GET' | 'POST', Handler>>];
+
+const KEY_ID = '(key_[0-9A-Za-z]{16})';
+
+/** The account page's paths: each handler parses the form, calls the accounts service, and redirects (post, then redirect) or renders. */
+export function accountRoutes(accounts: Accounts): AccountRoute[] {
+  return [
+    [/^\/account$/, {
+      GET: async ({ request, secure }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') {
+          const notice = session === 'expired' ? 'Your session has ended; please log in again.' : undefined;
+          return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, ...(notice ? { notice } : {}) }), 200, {}, session ? [clearedSessionCookie(secure)] : []);
+        }
+        const flash = await accounts.takeFlash(session);
+        return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash));
+      },
+    }],
+    [/^\/account\/login$/, {
+      POST: credentialsForm(accounts, (email, password, visit) => accounts.logIn({ email, password }, bucketOf(visit), sessionTokenOf(visit.request))),
+    }],
+    [/^\/account\/signup$/, {
+      POST: credentialsForm(accounts, (email, password, visit) => accounts.signUp({ email, password }, bucketOf(visit), sessionTokenOf(visit.request))),
+    }],
+    [/^\/account\/logout$/, {
+      POST: withSession(accounts, async (visit, session) => {
+        await accounts.logOut(session.token);
+        return redirect('/account', [clearedSessionCookie(visit.secure)]);
+      }),
+    }],
+    [/^\/account\/keys$/, {
+      POST: withSession(accounts, async (_visit, session, form) => {
+        await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv));
+        return redirect('/account');
+      }),
+    }],
+    [new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
+      POST: withSession(accounts, async (visit, session) => {
+        await accounts.rotateKey(session, visit.keyId!);
+        return redirect('/account');
+      }),
+    }],
+    [new RegExp(`^/account/keys/${KEY_ID}/revoke$`), {
+      GET: async ({ request, keyId }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') return redirect('/account');
+        return htmlResponse(confirmRevokePage(session, await accounts.keyOf(session, keyId!)));
+      },
+      POST: withSession(accounts, async (visit, session, form) => {
+        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.keyId}/revoke`);
+        await accounts.revokeKey(session, visit.keyId!);
+        return redirect('/account');
+      }),
+    }],
+  ];
+}
+
+/** A signed-in form post: same origin, a live session (else back to sign-in) and the form's CSRF token. */
+const withSession = (accounts: Accounts, handler: (visit: Visit, session: AccountSession, form: URLSearchParams) => Promise<Response>): Handler => async (visit) => {
+  checkSameOrigin(visit.request, selfOrigin(visit));
+  const form = await readForm(visit.request);
+  const session = await accounts.session(sessionTokenOf(visit.request));
+  if (session === undefined || session === 'expired') return redirect('/account', [clearedSessionCookie(visit.secure)]);
+  if (!csrfTokenMatches(session.token, form.get('csrf'))) {
+    throw new ApiError('FORBIDDEN', 'The form was stale or not from this page (its CSRF token did not match): reload the account page and try again.');
+  }
+  return handler(visit, session, form);
+};
+
+/** Log-in and sign-up: errors re-render the form (with the email kept) instead of a bare error. */
+const credentialsForm = (accounts: Accounts, act: (email: string, password: string, visit: Visit) => Promise<string>): Handler => async (visit) => {
+  checkSameOrigin(visit.request, selfOrigin(visit));
+  const form = await readForm(visit.request);
+  const email = form.get('email') ?? '';
+  try {
+    const token = await act(email, form.get('password') ?? '', visit);
+    return redirect('/account', [sessionCookie(token, visit.secure)]);
+  } catch (error) {
+    if (!(error instanceof ApiError) || !prefersHtml(visit.request)) throw error;
+    return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, email: email.slice(0, 254), error: clientMessage(error) }), error.status, errorHeaders(error));
+  }
+};
+
+const bucketOf = (visit: Visit) => requestContextOf(visit.serverContext).clientBucket;
+const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
+
+function envOf(value: string): KeyEnv {
+  if (value !== 'test' && value !== 'live') throw new ApiError('INVALID_REQUEST', `The environment must be test or live (got '${value.slice(0, 20)}').`, { param: 'env' });
+  return value;
+}
