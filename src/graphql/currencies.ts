@@ -38,9 +38,10 @@ const SuccessionKindEnum = builder.enumType('SuccessionKind', {
   values: { euro: { value: 'euro' }, redenomination: { value: 'redenomination' } },
 });
 
-const SuccessionRef = builder.objectRef<Succession>('Succession').implement({
+export const SuccessionRef = builder.objectRef<Succession>('Succession').implement({
   description: 'The currency that replaced this one by law, and the fixed rate.',
   fields: (t) => ({
+    code: t.exposeString('code', { description: 'The code of the currency replaced.' }),
     successor: t.exposeString('successor', { description: 'The code of the currency that replaced it.' }),
     rate: t.field({
       type: 'Decimal',

@@ -1,4 +1,4 @@
-import { classifyItem, type BatchItem } from '../domain/batch';
+import { classifyItem, refuseMinorUnits, type BatchItem } from '../domain/batch';
 import { convertUnitsOrExplain } from '../domain/conversion';
 import type { CurrencyConversion } from '../domain/currency/convert';
 import { parseDecimals, parseRounding } from '../domain/decimal';
@@ -122,6 +122,7 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
   const attempt = (entry: BatchItem, caller: Caller): BatchEntry | Promise<BatchEntry> => {
     try {
       const kind = classifyItem(entry);
+      if (kind === 'unit') refuseMinorUnits(entry);
       if (kind === 'currency' || !isPlainRequest(entry)) {
         const converted: Promise<ExpressionConversionAnswer | CurrencyConversion> = kind === 'currency' ? currencyConversion(entry, caller) : units(entry, caller);
         return converted.then(

@@ -17,7 +17,7 @@ const CHANGEOVER: Publication[] = [
 ];
 
 const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
-const CURRENCY_SELECTION = '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
+const CURRENCY_SELECTION = '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
 
 describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
   let t: TestApp;
@@ -225,16 +225,33 @@ describe('RATE_NOT_FOUND after a euro changeover', () => {
 
   const MESSAGE = 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).';
 
-  it('names the last quoted day and the fixed rate, on the listing, as a base and in a conversion', async () => {
+  it('names the last quoted day and the fixed rate, on the listing and as a base', async () => {
     for (const [query, param] of [['?symbols=HRK', 'symbols'], ['?base=hrk', 'base'], ['?date=2023-01-02&symbols=USD,HRK', 'symbols']] as const) {
       const res = await t.call('GET', `/v1/currency/rates${query}`, { key: developer });
       expect(res.status, query).toBe(404);
       expect(res.body.error, query).toMatchObject({ code: 'RATE_NOT_FOUND', param, message: MESSAGE });
     }
-    const convert = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '100', from: 'HRK', to: 'EUR' } });
-    expect(convert.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'from', message: MESSAGE });
     const { body } = await t.graphql('{ rates(symbols: ["HRK"]) { date } }', {}, developer);
     expect(body.errors[0]).toMatchObject({ message: MESSAGE, extensions: { code: 'RATE_NOT_FOUND', status: 404 } });
+  });
+
+  const HRK_ACT = 'Council Regulation (EC) No 2866/98, Article 1, as amended by Council Regulation (EU) 2022/1208';
+  const HRK_FIXED = { code: 'HRK', successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro', source: HRK_ACT };
+
+  it('converts HRK at the irrevocable rate after the changeover, saying which parts are fixed and which published', async () => {
+    const toEuro = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-01-02' } });
+    expect(toEuro.status).toBe(200);
+    expect(toEuro.body.data).toMatchObject({ result: { value: '10', unit: 'EUR' }, rate: { date: '2023-01-02', source: HRK_ACT, value: '0.1327228084146260534872917910942995553786', fixed: [HRK_FIXED] } });
+    // HRK → EUR fixed, EUR → USD the ECB's 1.0683 of 2023-01-02: 75.345 / 7.5345 × 1.0683.
+    const toDollar = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'hrk', to: 'USD', minorUnits: true } });
+    expect(toDollar.body.data).toMatchObject({ result: { value: '10.68', unit: 'USD' }, rate: { date: '2023-01-02', source: `ecb; ${HRK_ACT}`, fixed: [HRK_FIXED] } });
+    const { body } = await t.graphql('{ convertCurrency(value: "75.345", from: "HRK", to: "EUR") { result { value } rate { source fixed { code successor rate since kind source } } } }', {}, developer);
+    expect(body.data.convertCurrency).toEqual({ result: { value: '10' }, rate: { source: HRK_ACT, fixed: [HRK_FIXED] } });
+  });
+
+  it('converts HRK at the ECB rate before the changeover', async () => {
+    const res = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '7.5365', from: 'HRK', to: 'EUR', date: '2022-12-30' } });
+    expect(res.body.data).toMatchObject({ result: { value: '1' }, rate: { date: '2022-12-30', source: 'ecb', fixed: [] } });
   });
 
   it('still lists HRK on a day it was quoted, and the registry dates it from the history', async () => {

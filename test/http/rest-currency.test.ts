@@ -27,6 +27,7 @@ describe('POST /v1/currency/convert', () => {
         date: '2024-04-02',
         source: 'ecb',
         value: '151.4492753623188405797101449275362318841',
+        fixed: [],
         resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
       },
     });
@@ -71,6 +72,28 @@ describe('POST /v1/currency/convert', () => {
   it('is a unit error to send a unit to the currency route', async () => {
     const res = await convert(free, { value: '1', from: 'meter', to: 'USD' });
     expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'from' });
+  });
+});
+
+describe('minorUnits rounds a currency result to its ISO 4217 minor units', () => {
+  it('answers 100 USD in JPY as a whole number, in REST, in a batch and in GraphQL alike', async () => {
+    const res = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true });
+    expect(res.body.data.result).toEqual({ value: '15145', unit: 'JPY' });
+    const down = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true, rounding: 'DOWN' });
+    expect(down.body.data.result.value).toBe('15144');
+    const batch = await t.call('POST', '/v1/batch', { key: free, body: { items: [{ value: '100', from: 'USD', to: 'JPY', minorUnits: true }, { value: '1', from: 'm', to: 'cm', minorUnits: true }] } });
+    expect(batch.body.data.results[0]).toEqual({ data: res.body.data });
+    expect(batch.body.data.results[1].error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
+    const { body } = await t.graphql('{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value } } }', {}, free);
+    expect(body.data.convertCurrency.result.value).toBe('15145');
+  });
+
+  it('is INVALID_REQUEST naming minorUnits together with decimals', async () => {
+    const res = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true, decimals: 2 });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
+    const { body } = await t.graphql('{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true, decimals: 2) { result { value } } }', {}, free);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Publication } from '../ecb';
 import { ApiError } from '../errors';
 import { quoteInput } from '../quote-input';
-import { ECB_CURRENCY_CODES } from './codes';
+import { CURRENCY_CODES } from './codes';
 import { isoFacts } from './iso';
 import { successionOf, type Succession } from './successions';
 
@@ -68,9 +68,9 @@ export interface CurrencyEntry {
   successor: Succession | null;
 }
 
-/** Every code ever quoted: the known list plus whatever the data holds, EUR first, then alphabetical. */
+/** Every code converted: the known list (quoted or replaced by law) plus whatever the data holds, EUR first, then alphabetical. */
 function registryCodes(spans: QuoteSpans): string[] {
-  const codes = new Set([...ECB_CURRENCY_CODES, ...spans.spans.keys()]);
+  const codes = new Set([...CURRENCY_CODES, ...spans.spans.keys()]);
   codes.delete('EUR');
   return ['EUR', ...[...codes].sort()];
 }
@@ -88,7 +88,7 @@ export function currencyEntry(code: string, spans: QuoteSpans): CurrencyEntry {
   };
 }
 
-/** The registry: every currency the ECB has ever quoted, EUR first. */
+/** The registry: every currency the ECB has ever quoted or the law replaced at a fixed rate, EUR first. */
 export function buildRegistry(spans: QuoteSpans): CurrencyEntry[] {
   return registryCodes(spans).map((code) => currencyEntry(code, spans));
 }
