@@ -81,7 +81,7 @@ describe.skipIf(!PRESENT)('currency conversion on the whole real ECB history', (
             source: 'ecb',
             value: oracle('1', rateOf(from), rateOf(to), undefined, 'HALF_EVEN'),
             fixed: [],
-            resolved: { requested: publication.date, publication: publication.date, carriedForward: false, reason: null },
+            resolved: { requested: publication.date, publication: publication.date, carriedForward: false, reason: null, missingPublications: null },
           });
         },
       ),

@@ -16,7 +16,7 @@ const CHANGEOVER: Publication[] = [
   { date: '2023-01-02', rates: { USD: '1.0683', JPY: '139.91' } },
 ];
 
-const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
+const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
 const CURRENCY_SELECTION = '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
 
 describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
@@ -115,7 +115,7 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
         source: 'ecb',
         amount: null,
         rates: { GBP: '0.85550', USD: '1.0811' },
-        resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' },
+        resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null },
         nextPublication: null,
       });
     });
@@ -144,8 +144,8 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
 
     it('explains the latest listing: today, the publication used and the next one expected', async () => {
       const res = await rates('?symbols=USD');
-      expect(res.body.data.resolved).toEqual({ requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' });
-      expect(res.body.data.nextPublication).toEqual({ date: '2024-04-03', expectedAt: '2024-04-03T14:00:00.000Z', overdue: false });
+      expect(res.body.data.resolved).toEqual({ requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published', missingPublications: null });
+      expect(res.body.data.nextPublication).toEqual({ date: '2024-04-03', expectedAt: '2024-04-03T14:00:00.000Z', overdue: false, missingPublications: 0 });
     });
 
     it.each([
@@ -205,9 +205,9 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
   describe('POST /v1/currency/convert', () => {
     it('says how the date asked for resolved', async () => {
       const dated = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-31' } });
-      expect(dated.body.data.rate.resolved).toEqual({ requested: '2024-03-31', publication: '2024-03-28', carriedForward: true, reason: 'weekend' });
+      expect(dated.body.data.rate.resolved).toEqual({ requested: '2024-03-31', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null });
       const exact = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-28' } });
-      expect(exact.body.data.rate.resolved).toEqual({ requested: '2024-03-28', publication: '2024-03-28', carriedForward: false, reason: null });
+      expect(exact.body.data.rate.resolved).toEqual({ requested: '2024-03-28', publication: '2024-03-28', carriedForward: false, reason: null, missingPublications: null });
       const latest = await t.call('POST', '/v1/currency/convert', { key: free, body: { value: '1', from: 'USD', to: 'JPY' } });
       expect(latest.body.data.rate.resolved).toMatchObject({ requested: '2024-04-03', publication: '2024-04-02', reason: 'not-yet-published' });
     });
@@ -257,7 +257,7 @@ describe('RATE_NOT_FOUND after a euro changeover', () => {
   it('still lists HRK on a day it was quoted, and the registry dates it from the history', async () => {
     const res = await t.call('GET', '/v1/currency/rates?date=2023-01-01&symbols=HRK&base=USD', { key: developer });
     expect(res.body.data).toMatchObject({ date: '2022-12-30', rates: { HRK: '7.065910369398087380461278829926870429402' } });
-    expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend' });
+    expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend', missingPublications: null });
     const hrk = await t.call('GET', '/v1/currencies/HRK');
     expect(hrk.body.data).toMatchObject({ firstDate: '2022-12-29', lastDate: '2022-12-30', status: 'retired', successor: { rate: '7.53450', since: '2023-01-01' } });
   });
@@ -280,5 +280,47 @@ describe('the registry after a new publication', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('rates behind the ECB calendar are called stale', () => {
+  // Made-up publications that stop on 2025-10-15, and a clock seven months on: 2026-05-05 12:00 Berlin.
+  const BEHIND: Publication[] = [
+    { date: '2025-10-10', rates: { USD: '1.1570', JPY: '176.00' } },
+    { date: '2025-10-14', rates: { USD: '1.1600', JPY: '176.20' } },
+    { date: '2025-10-15', rates: { USD: '1.1650', JPY: '176.50' } },
+  ];
+  const STALE = { publication: '2025-10-15', carriedForward: true, reason: 'stale', missingPublications: 137 };
+  let t: TestApp;
+  let developer: string;
+  beforeAll(async () => {
+    t = await createTestApp({}, { rates: tableRates(BEHIND, { stale: true, missingPublications: 137 }), clock: () => new Date('2026-05-05T10:00:00Z') });
+    developer = await t.createKey('developer');
+  });
+  afterAll(() => t.close());
+
+  it('says stale, with the publications missing, for a business day, a holiday and today alike', async () => {
+    for (const date of ['2026-05-04', '2026-05-01']) {
+      const res = await t.call('GET', `/v1/currency/rates?date=${date}&symbols=USD`, { key: developer });
+      expect(res.body.data.resolved, date).toEqual({ requested: date, ...STALE });
+      const convert = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'EUR', to: 'USD', date } });
+      expect(convert.body.data.rate.resolved, date).toEqual({ requested: date, ...STALE });
+    }
+    const { body } = await t.graphql('{ rates(date: "2026-05-04") { resolved { reason missingPublications } } }', {}, developer);
+    expect(body.data.rates.resolved).toEqual({ reason: 'stale', missingPublications: 137 });
+    // A day the rates held cover keeps its calendar reason.
+    const weekend = await t.call('GET', '/v1/currency/rates?date=2025-10-12&symbols=USD', { key: developer });
+    expect(weekend.body.data.resolved).toEqual({ requested: '2025-10-12', publication: '2025-10-10', carriedForward: true, reason: 'weekend', missingPublications: null });
+  });
+
+  it('gives the latest listing a next publication that is overdue and past, never to come', async () => {
+    const latest = await t.call('GET', '/v1/currency/rates/latest');
+    expect(latest.body.data.resolved).toEqual({ requested: '2026-05-05', ...STALE });
+    expect(latest.body.data.nextPublication).toEqual({ date: '2025-10-16', expectedAt: '2025-10-16T14:00:00.000Z', overdue: true, missingPublications: 137 });
+  });
+
+  it('has /v1/health degraded, with the count', async () => {
+    const res = await t.call('GET', '/v1/health');
+    expect(res.body.data).toMatchObject({ status: 'degraded', rates: { date: '2025-10-15', stale: true, missingPublications: 137 } });
   });
 });

@@ -28,7 +28,7 @@ describe('POST /v1/currency/convert', () => {
         source: 'ecb',
         value: '151.4492753623188405797101449275362318841',
         fixed: [],
-        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
+        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published', missingPublications: null },
       },
     });
   });
