@@ -97,6 +97,30 @@ describe('minorUnits rounds a currency result to its ISO 4217 minor units', () =
   });
 });
 
+describe('typos of currency codes and parameter names get suggestions, REST and GraphQL alike', () => {
+  it('suggests GBP for GPB', async () => {
+    const rest = await convert(free, { value: '1', from: 'USD', to: 'GPB' });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toMatchObject({ code: 'UNKNOWN_CURRENCY', param: 'to', message: "Currency 'GPB' is not supported (did you mean GBP?)." });
+    const { body } = await t.graphql('{ convertCurrency(value: "1", from: "USD", to: "GPB") { result { value } } }', {}, free);
+    expect(body.errors[0]).toMatchObject({ message: "Currency 'GPB' is not supported (did you mean GBP?).", extensions: { code: 'UNKNOWN_CURRENCY', param: 'to' } });
+    const listing = await t.call('GET', '/v1/currency/rates?symbols=USD,GPB', { key: free });
+    expect(listing.body.error).toMatchObject({ code: 'UNKNOWN_CURRENCY', param: 'symbols', message: expect.stringContaining('(did you mean GBP?)') });
+    const registry = await t.call('GET', '/v1/currencies/GPB');
+    expect(registry.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('(did you mean GBP?)') });
+  });
+
+  it('suggests symbols for symbol: a query parameter in REST, an argument in GraphQL', async () => {
+    const rest = await t.call('GET', '/v1/currency/rates?symbol=USD', { key: free });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'symbol', message: "Unknown query parameter 'symbol' (did you mean symbols?)." });
+    const body = await convert(free, { value: '1', from: 'USD', to: 'GBP', decimal: 2 });
+    expect(body.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'decimal', message: "Unknown field 'decimal' (did you mean decimals?)." });
+    const graphql = await t.graphql('{ rates(symbol: ["USD"]) { date } }', {}, free);
+    expect(graphql.body.errors[0]).toMatchObject({ message: 'Unknown argument "symbol" on field "Query.rates". Did you mean "symbols"?', extensions: { code: 'INVALID_REQUEST' } });
+  });
+});
+
 describe('GET /v1/currency/rates', () => {
   it('lists the latest publication with a key, EUR included', async () => {
     const res = await t.call('GET', '/v1/currency/rates', { key: free });

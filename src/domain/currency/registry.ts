@@ -1,5 +1,6 @@
 import type { Publication } from '../ecb';
 import { ApiError } from '../errors';
+import { didYouMean, nearestNames } from '../nearest-names';
 import { quoteInput } from '../quote-input';
 import { CURRENCY_CODES } from './codes';
 import { isoFacts } from './iso';
@@ -102,7 +103,8 @@ export function findCurrency(registry: readonly CurrencyEntry[], code: unknown, 
   const entry = upper === undefined ? undefined : registry.find((e) => e.code === upper);
   if (!entry) {
     const shown = typeof code === 'string' ? quoteInput(code) : 'that';
-    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one the ECB has ever quoted; GET /v1/currencies lists them.`, { param });
+    const hint = typeof code === 'string' ? didYouMean(nearestNames(code, registry.map((e) => e.code))) : '';
+    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one this API converts${hint}; GET /v1/currencies lists them.`, { param });
   }
   return entry;
 }

@@ -1,6 +1,7 @@
 import { isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
 import { ApiError } from '../errors';
+import { didYouMean, nearestNames } from '../nearest-names';
 import { quoteInput } from '../quote-input';
 import { planAllowsHistory, type PlanId } from '../plans';
 import type { Rational } from '../rational';
@@ -69,10 +70,14 @@ export function parseDate(date: unknown, param = 'date'): string | undefined {
   return date;
 }
 
-/** UNKNOWN_CURRENCY for a code neither quoted by the ECB nor replaced by law (the static lists, plus anything seen in data). */
+/**
+ * UNKNOWN_CURRENCY for a code neither quoted by the ECB nor replaced by law (the static lists, plus
+ * anything seen in data), with the known codes nearest to it: "GPB" (did you mean GBP?).
+ */
 export function requireKnownCurrency(code: string, param: string, seen: ReadonlySet<string>): void {
   if (!CURRENCY_CODES.has(code) && !seen.has(code)) {
-    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported.`, { param });
+    const hint = didYouMean(nearestNames(code, new Set([...CURRENCY_CODES, ...seen])));
+    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported${hint}.`, { param });
   }
 }
 
