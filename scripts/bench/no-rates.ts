@@ -6,6 +6,6 @@ export const NO_RATES: RatesReader = {
   resolveDate: () => undefined,
   loadPublications: async (dates) => dates.map(() => undefined),
   knownCurrencies: () => new Set(['EUR']),
-  status: () => ({ date: null, fetchedAt: null, stale: true, lastError: null }),
+  status: () => ({ date: null, fetchedAt: null, stale: true, missingPublications: null, lastError: null }),
   latestMaxAgeSeconds: () => 0,
 };

@@ -1,4 +1,5 @@
 import { looksLikeCurrencyCode } from './currency/codes';
+import { ApiError } from './errors';
 import type { RoundingMode } from './decimal';
 import { findUnit } from './units/lookup';
 
@@ -9,6 +10,8 @@ export interface BatchItem {
   to: string;
   decimals?: number | null | undefined;
   rounding?: RoundingMode | null | undefined;
+  /** A currency item only: round to the ISO 4217 minor units of `to`. */
+  minorUnits?: boolean | null | undefined;
   date?: string | null | undefined;
 }
 
@@ -22,4 +25,11 @@ export const MAX_BATCH_ITEMS = 1000;
 export function classifyItem(item: Pick<BatchItem, 'from' | 'to'>): 'unit' | 'currency' {
   const isCurrency = (token: string) => looksLikeCurrencyCode(token) && findUnit(token) === undefined;
   return isCurrency(item.from) && isCurrency(item.to) ? 'currency' : 'unit';
+}
+
+/** `minorUnits` rounds a currency amount: a unit item asking for it fails, naming it. */
+export function refuseMinorUnits(item: Pick<BatchItem, 'minorUnits'>): void {
+  if (item.minorUnits === true) {
+    throw new ApiError('INVALID_REQUEST', 'minorUnits applies to currency conversions only; round a unit conversion with decimals.', { param: 'minorUnits' });
+  }
 }

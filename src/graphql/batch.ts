@@ -5,7 +5,7 @@ import { builder } from './builder';
 import { policy } from './field-policy';
 import { errorBody } from './error-body';
 import { ErrorRef } from './errors';
-import { CurrencyConversionRef } from './currency';
+import { CurrencyConversionRef, MINOR_UNITS_TEXT } from './currency';
 import { ConversionRef, RoundingEnum, UNIT_TEXT } from './units';
 
 const UNIT_TEXT_START = UNIT_TEXT.charAt(0).toLowerCase() + UNIT_TEXT.slice(1);
@@ -19,6 +19,7 @@ const BatchItemInput = builder.inputType('BatchItemInput', {
     to: t.string({ required: true, description: `A currency code, or ${UNIT_TEXT_START}` }),
     decimals: t.int({ required: false, description: '0 to 40.' }),
     rounding: t.field({ type: RoundingEnum, required: false }),
+    minorUnits: t.boolean({ required: false, description: MINOR_UNITS_TEXT }),
     date: t.string({ required: false, description: 'YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above).' }),
   }),
 });

@@ -20,18 +20,25 @@ export const DateResolutionRef = builder.objectRef<DateResolution>('DateResoluti
     reason: t.string({
       nullable: true,
       description:
-        'Why, when carried forward (null otherwise): "weekend", "holiday" (a TARGET closing day), "not-yet-published" (a business day after the newest publication) or "no-publication" (a business day the ECB did not publish).',
+        'Why, when carried forward (null otherwise): "stale" (the rates held are behind the ECB calendar and the day asked is on or after the first publication missing; see missingPublications), "weekend", "holiday" (a TARGET closing day), "not-yet-published" (a business day after the newest publication, not due yet or within two hours of its 16:00) or "no-publication" (a business day the ECB did not publish).',
       resolve: (r) => r.reason ?? null,
+    }),
+    missingPublications: t.int({
+      nullable: true,
+      description: 'When the reason is "stale": the publications the ECB calendar expected by now (their 16:00 Europe/Berlin passed) that are not held. Null otherwise.',
+      resolve: (r) => r.missingPublications ?? null,
     }),
   }),
 });
 
 export const NextPublicationRef = builder.objectRef<NextPublication>('NextPublication').implement({
-  description: 'When the next ECB publication is expected: 16:00 Europe/Berlin on the next TARGET business day.',
+  description:
+    'The next ECB publication the rates held lack: while none is due, the next TARGET business day’s at 16:00 Europe/Berlin, a moment to come; while some are due and not held, the first of them, a moment past, overdue. Never both to come and overdue.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'The business day it belongs to.', resolve: (n) => n.date }),
-    expectedAt: t.exposeString('expectedAt', { description: 'The expected moment, an ISO 8601 instant in UTC.' }),
-    overdue: t.exposeBoolean('overdue', { description: 'True when a publication already due (its 16:00 passed) is not held yet: the rates held are behind.' }),
+    expectedAt: t.exposeString('expectedAt', { description: 'The expected moment (16:00 Europe/Berlin that day), an ISO 8601 instant in UTC.' }),
+    overdue: t.exposeBoolean('overdue', { description: 'True when it is due (its 16:00 passed) and not held yet: the rates held are behind.' }),
+    missingPublications: t.exposeInt('missingPublications', { description: 'Publications due (their 16:00 passed) and not held; 0 when the rates are current.' }),
   }),
 });
 
@@ -40,9 +47,10 @@ const SuccessionKindEnum = builder.enumType('SuccessionKind', {
   values: { euro: { value: 'euro' }, redenomination: { value: 'redenomination' } },
 });
 
-const SuccessionRef = builder.objectRef<Succession>('Succession').implement({
+export const SuccessionRef = builder.objectRef<Succession>('Succession').implement({
   description: 'The currency that replaced this one by law, and the fixed rate.',
   fields: (t) => ({
+    code: t.exposeString('code', { description: 'The code of the currency replaced.' }),
     successor: t.exposeString('successor', { description: 'The code of the currency that replaced it.' }),
     rate: t.field({
       type: 'Decimal',

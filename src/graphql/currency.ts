@@ -3,7 +3,7 @@ import type { CurrencyConversion } from '../domain/currency/convert';
 import type { DateResolution } from '../domain/currency/explain-date';
 import type { RatesAnswer } from '../services/currencies';
 import { builder } from './builder';
-import { DateResolutionRef, NextPublicationRef } from './currencies';
+import { DateResolutionRef, NextPublicationRef, SuccessionRef } from './currencies';
 import { policy } from './field-policy';
 import { ExpressionRateRef, QuantityRef, RoundingEnum, decimalsRule } from './units';
 
@@ -22,17 +22,31 @@ builder.scalarType('RateMap', {
   },
 });
 
+export const MINOR_UNITS_TEXT =
+  'Round the result to the ISO 4217 minor units of `to` (JPY 0, USD 2, BHD 3), with `rounding`. Not together with `decimals`.';
+
+const FIXED_TEXT =
+  'The irrevocable rates used: a currency replaced by law (by the euro, or redenominated) converts at its fixed rate to its successor from the day of the change; the rest of the rate is the ECB publication of `date`. Empty when no fixed rate was used.';
+
 const RESOLVED_TEXT = 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.';
 
 /** The rate of a conversion; the currency service adds how the day asked for resolved. */
 type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution };
 
 const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
-  description: 'The ECB reference rate a currency conversion used.',
+  description: 'The rate a currency conversion used: the ECB reference rates, and the fixed rates of currencies replaced by law.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
-    source: t.exposeString('source', { description: 'Always "ecb".' }),
+    source: t.exposeString('source', {
+      description:
+        '"ecb" when the rate rests on published rates only; the legal act(s) of `fixed` when on fixed rates only (HRK to EUR from 2023-01-01); both, separated by "; ", when on both (HRK to USD).',
+    }),
     value: t.field({ type: 'Decimal', description: 'The exact cross rate toRate ÷ fromRate (40 significant digits at most).', resolve: (r) => r.value }),
+    fixed: t.field({
+      type: [SuccessionRef],
+      description: FIXED_TEXT,
+      resolve: (r) => r.fixed,
+    }),
     resolved: t.field({
       type: DateResolutionRef,
       nullable: true,
@@ -42,11 +56,12 @@ const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
   }),
 });
 
-// A unit expression with currencies says how its date resolved exactly as a currency conversion
-// does: the same field, type and nullability, so a batch selecting both reads them alike.
+// A unit expression with currencies says how its date resolved, and which fixed rates it used, exactly
+// as a currency conversion does: the same fields, types and nullability, so a batch selecting both reads them alike.
 builder.objectField(ExpressionRateRef, 'resolved', (t) =>
   t.field({ type: DateResolutionRef, nullable: true, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
 );
+builder.objectField(ExpressionRateRef, 'fixed', (t) => t.field({ type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }));
 
 export const CurrencyConversionRef = builder.objectRef<CurrencyConversion>('CurrencyConversion').implement({
   description: 'The result of a currency conversion: value × toRate ÷ fromRate, exactly, rounded once if `decimals` is set.',
@@ -87,6 +102,7 @@ builder.queryFields((t) => ({
       to: t.arg.string({ required: true, description: 'Currency code, case-insensitive.' }),
       decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round the result once to this many places (0 to 40).' }),
       rounding: t.arg({ type: RoundingEnum, required: false }),
+      minorUnits: t.arg.boolean({ required: false, description: MINOR_UNITS_TEXT }),
       date: t.arg({ type: 'Date', required: false, description: 'Use the rates in effect on this day (the latest publication on or before it).' }),
     },
     resolve: async (_, args, ctx, info) => ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),

@@ -7,7 +7,12 @@ const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').i
   fields: (t) => ({
     date: t.field({ type: 'Date', nullable: true, description: 'Newest publication held; null while none is loaded.', resolve: (r) => r.date }),
     fetchedAt: t.string({ nullable: true, description: 'When rates were last fetched (ISO 8601).', resolve: (r) => r.fetchedAt }),
-    stale: t.exposeBoolean('stale', { description: 'True when a newer publication is overdue or none is loaded.' }),
+    stale: t.exposeBoolean('stale', { description: 'True when a newer publication is overdue (past its 16:00 Europe/Berlin plus two hours) or none is loaded.' }),
+    missingPublications: t.int({
+      nullable: true,
+      description: 'Publications the ECB calendar expected by now (their 16:00 passed) that are not held; null while none is loaded.',
+      resolve: (r) => r.missingPublications,
+    }),
     lastError: t.string({ nullable: true, description: 'The last fetch error, if the last fetch failed.', resolve: (r) => r.lastError }),
   }),
 });

@@ -95,17 +95,19 @@ const QuantityRef = builder.objectRef<Quantity>('Quantity').implement({
 });
 
 export const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRate').implement({
-  description: 'The ECB reference rates a unit expression with currencies used: one publication.',
+  description: 'The rates a unit expression with currencies used: one ECB publication, and the fixed rates of currencies replaced by law.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
-    source: t.exposeString('source', { description: 'Always "ecb".' }),
+    source: t.exposeString('source', {
+      description: '"ecb" when on published rates only; the legal act(s) of `fixed` when on fixed rates only; both, separated by "; ", when on both.',
+    }),
     value: t.field({
       type: 'Decimal',
       description: "The cross rate: what one of `from`'s money is in `to`'s money (exact, or to 40 significant digits).",
       resolve: (r) => r.value,
     }),
-    rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR).', resolve: (r) => r.rates }),
-    // `resolved` (how the day asked for resolved) is added beside the currency conversion's own, in currency.ts.
+    rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR), or as fixed by law for a currency it replaced.', resolve: (r) => r.rates }),
+    // `fixed` and `resolved` are added beside the currency conversion's own, in currency.ts.
   }),
 });
 

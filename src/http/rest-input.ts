@@ -14,6 +14,7 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import { ApiError } from '../domain/errors';
+import { didYouMean, nearestNames } from '../domain/nearest-names';
 import { quoteInput, shownInput } from '../domain/quote-input';
 import type { RestRoute } from './routes';
 
@@ -65,6 +66,11 @@ class PlainQuery implements QueryParams {
 
 const NO_PARAMS: QueryParams = { keys: () => [].values(), getAll: () => [] };
 
+/** " (did you mean symbols?)": the route's inputs (not those of its path) nearest to an unknown name. */
+function nearestInput(name: string, byName: ReadonlyMap<string, unknown>, fromPath: (name: string) => boolean): string {
+  return didYouMean(nearestNames(name, [...byName.keys()].filter((input) => !fromPath(input))));
+}
+
 /**
  * Checks a REST request's inputs against the GraphQL arguments of its field, strictly, before SOFA
  * sees them: SOFA coerces scalars with `serialize()` (so `true` would pass as the Int 1) and merges
@@ -92,7 +98,7 @@ export function checkRestInput(
       throw new ApiError('INVALID_REQUEST', 'The request body must be a JSON object.');
     }
     for (const [name, value] of Object.entries(body)) {
-      if (!byName.has(name) || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}.`, { param: shownInput(name) });
+      if (!byName.has(name) || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}${nearestInput(name, byName, fromPath)}.`, { param: shownInput(name) });
       inputs[name] = value;
     }
   } else {
@@ -103,7 +109,7 @@ export function checkRestInput(
       const name = names[i]!;
       if (names.indexOf(name) !== i) continue;
       const arg = byName.get(name);
-      if (!arg || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}.`, { param: shownInput(name) });
+      if (!arg || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}${nearestInput(name, byName, fromPath)}.`, { param: shownInput(name) });
       if (names.indexOf(name, i + 1) >= 0) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
       inputs[name] = fromQueryString(plain ? plain.values[i]! : search.getAll(name)[0]!, arg, name);
     }

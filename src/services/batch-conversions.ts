@@ -1,4 +1,4 @@
-import { classifyItem, type BatchItem } from '../domain/batch';
+import { classifyItem, refuseMinorUnits, type BatchItem } from '../domain/batch';
 import { convertUnitsOrExplain } from '../domain/conversion';
 import type { CurrencyConversion } from '../domain/currency/convert';
 import { parseDecimals, parseRounding } from '../domain/decimal';
@@ -43,6 +43,7 @@ export async function convertBatch(deps: BatchDeps, items: readonly BatchItem[],
 function attempt(deps: BatchDeps, entry: BatchItem, caller: Caller): BatchEntry | Promise<BatchEntry> {
   try {
     const kind = classifyItem(entry);
+    if (kind === 'unit') refuseMinorUnits(entry);
     if (kind === 'currency' || !isPlainRequest(entry)) {
       const converted: Promise<ExpressionConversionAnswer | CurrencyConversion> = kind === 'currency' ? deps.currency(entry, caller) : deps.units(entry, caller);
       return converted.then(

@@ -1,5 +1,5 @@
 import { berlinDate } from '../domain/calendar/berlin-time';
-import { explainDate, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
+import { memoizedDateExplainer, memoizedLatestExplanation, type DateResolution, type NextPublication } from '../domain/currency/explain-date';
 import { publishedRate } from '../domain/currency/cross';
 import { notQuoted, type Asked } from '../domain/currency/not-quoted';
 import { parseAmountOptions, parseBase, parseSymbolList } from '../domain/currency/query';
@@ -55,6 +55,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
     notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
   const latestExplanation = memoizedLatestExplanation();
   const series = createSeries(rates, clock, requireRates, missing);
+  const explainDate = memoizedDateExplainer();
   const load = async (date: string, loader?: PublicationLoader): Promise<Publication | undefined> =>
     loader ? loader.load(date) : (await rates.loadPublications([date]))[0];
 
@@ -87,7 +88,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
       const absent = [base, ...(symbols ?? [])].find((code) => !publishedRate(publication, code));
       if (absent !== undefined) throw await missing(absent, { date: publication.date }, absent === base ? 'base' : 'symbols');
       const listing = listCrossRates(publication, { base, symbols, ...options }, (code, param) => notQuoted(code, { date: publication.date }, undefined, param));
-      if (date !== undefined) return { ...listing, resolved: explainDate(date, publication.date, latest.date) };
+      if (date !== undefined) return { ...listing, resolved: explainDate(date, publication.date, latest.date, clock()) };
       return { ...listing, ...latestExplanation(latest.date, clock()) };
     },
 

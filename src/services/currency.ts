@@ -1,3 +1,5 @@
+import { berlinDate } from '../domain/calendar/berlin-time';
+import { publishedCodeOn } from '../domain/currency/legal-rate';
 import { convertCurrency, listRates, type CurrencyConversion, type RatesListing } from '../domain/currency/convert';
 import { parseCurrencyRequest, requireHistoryPlan, requireKnownCurrency, type CurrencyRequest } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
@@ -42,8 +44,10 @@ export function createCurrency(rates: RatesReader, clock: () => Date, facts?: ()
       requireKnownCurrency(parsed.from, 'from', rates.knownCurrencies());
       requireKnownCurrency(parsed.to, 'to', rates.knownCurrencies());
       const publication = await publicationFor(parsed.date, loader);
-      await explainer.requireQuoted(publication, [[parsed.from, 'from'], [parsed.to, 'to']]);
-      const conversion = convertCurrency(parsed, publication);
+      // From the day the law replaced a currency, its successor's published rate is the one needed.
+      const day = parsed.date ?? berlinDate(clock());
+      await explainer.requireQuoted(publication, [[publishedCodeOn(parsed.from, day), 'from'], [publishedCodeOn(parsed.to, day), 'to']]);
+      const conversion = convertCurrency(parsed, publication, day);
       return { ...conversion, rate: { ...conversion.rate, resolved: explainer.resolution(parsed.date, publication) } };
     },
 

@@ -6,13 +6,15 @@
  */
 import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
-import { rateOf, RATE_SOURCE } from '../domain/currency/convert';
+import { rateOf } from '../domain/currency/convert';
+import { euroRate, fixedRates, publishedCodeOn, rateSource } from '../domain/currency/legal-rate';
+import type { Succession } from '../domain/currency/successions';
+import { berlinDate } from '../domain/calendar/berlin-time';
 import type { DateResolution } from '../domain/currency/explain-date';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
-import { isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
+import { formatDecimal, isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
-import { Rational } from '../domain/rational';
 import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
   conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression, type CompiledExpression,
@@ -29,11 +31,14 @@ export type ExpressionRequest = CurrencyRequest;
 export interface ExpressionRate {
   /** The publication used (the latest on or before `date`, or the latest). */
   date: string;
-  source: typeof RATE_SOURCE;
+  /** "ecb", the legal acts of `fixed`, or both separated by "; " (domain/currency/legal-rate.ts). */
+  source: string;
   /** The cross rate: what one of `from`'s money is in `to`'s money, under the unrounded rule. */
   value: string;
-  /** Every currency that occurs, in units per euro as published ("1" for EUR). */
+  /** Every currency that occurs, in units per euro as published ("1" for EUR) or as fixed by law. */
   rates: Record<string, string>;
+  /** The legal successions whose fixed rates were used; empty when none. */
+  fixed: readonly Succession[];
   /** The day asked for (without `date`, today in Berlin), the publication used, and whether it is an earlier day's. */
   resolved: DateResolution;
 }
@@ -107,12 +112,16 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   }
   const value = parseDecimalValue(text, 'value');
   const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
+  // From the day the law replaced a currency its fixed rate answers (legal-rate.ts), so the rate needed is its successor's.
+  const day = date ?? berlinDate(deps.clock());
+  const publishedCodes = (codes: [string, string][]): [string, string][] => codes.map(([code, param]) => [publishedCodeOn(code, day), param]);
   // In the order the exact conversion asks for rates (from's currencies, then to's), so the same one is blamed.
-  if (publication !== undefined) await deps.explainer.requireQuoted(publication, [...sideCodes(from, 'from'), ...sideCodes(to, 'to')]);
-  const exact = convertExpressionExact(value, from, to, (code, param) => Rational.parse(rateOf(publication!, code, param)));
+  if (publication !== undefined) await deps.explainer.requireQuoted(publication, publishedCodes([...sideCodes(from, 'from'), ...sideCodes(to, 'to')]));
+  const exact = convertExpressionExact(value, from, to, (code, param) => euroRate(publication!, code, day, param).perEuro);
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
   if (money === undefined || publication === undefined) return conversion;
-  const rates = Object.fromEntries(money.currencies.map((code) => [code, rateOf(publication, code, 'from')]));
+  const used = money.currencies.map((code) => euroRate(publication, code, day, 'from'));
+  const rates = Object.fromEntries(money.currencies.map((code, i) => [code, code === used[i]!.published ? rateOf(publication, code, 'from') : formatDecimal(used[i]!.perEuro)]));
   const resolved = deps.explainer.resolution(date, publication);
-  return { ...conversion, rate: { date: publication.date, source: RATE_SOURCE, value: money.rate, rates, resolved } };
+  return { ...conversion, rate: { date: publication.date, source: rateSource(used), value: money.rate, rates, fixed: fixedRates(used), resolved } };
 }

@@ -1,6 +1,6 @@
 import type { DatabaseHealth } from './account-store';
 import { API_VERSION } from '../version';
-import type { RatesReader } from './rates';
+import type { RatesReader, RatesStatus } from './rates';
 
 /** Where request rate limits are counted: what health needs of the limiters. */
 export interface RateLimitBackend {
@@ -12,7 +12,7 @@ export interface RateLimitBackend {
 export interface HealthReport {
   status: 'ok' | 'degraded';
   version: string;
-  rates: { date: string | null; fetchedAt: string | null; stale: boolean; lastError: string | null };
+  rates: RatesStatus;
   /** `redis`: shared by every instance; `memory`: per instance (no REDIS_URL, or Redis down). */
   rateLimits: 'redis' | 'memory';
   /** The account database (keys, quota, sessions); absent when the store does not report it. */

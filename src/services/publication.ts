@@ -1,6 +1,6 @@
 import type DataLoader from 'dataloader';
 import { berlinDate } from '../domain/calendar/berlin-time';
-import { explainDate, memoizedLatestExplanation, type DateResolution } from '../domain/currency/explain-date';
+import { memoizedDateExplainer, memoizedLatestExplanation, type DateResolution } from '../domain/currency/explain-date';
 import { notQuoted } from '../domain/currency/not-quoted';
 import { requirePossibleDate } from '../domain/currency/request';
 import type { Publication } from '../domain/ecb';
@@ -51,10 +51,11 @@ export interface PublicationExplainer {
 /** `facts` (the quote spans of the whole history) are read only when a currency is not quoted. */
 export function createPublicationExplainer(rates: RatesReader, clock: () => Date, facts?: () => Promise<HistoryFacts>): PublicationExplainer {
   const latestExplanation = memoizedLatestExplanation();
+  const explainDate = memoizedDateExplainer();
   return {
     resolution(date, publication) {
       const newest = rates.latest()?.date ?? publication.date;
-      return date === undefined ? latestExplanation(newest, clock()).resolved : explainDate(date, publication.date, newest);
+      return date === undefined ? latestExplanation(newest, clock()).resolved : explainDate(date, publication.date, newest, clock());
     },
     async requireQuoted(publication, codes) {
       const absent = codes.find(([code]) => code !== 'EUR' && publication.rates[code] === undefined);

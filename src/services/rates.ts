@@ -8,6 +8,8 @@ export interface RatesStatus {
   fetchedAt: string | null;
   /** True when a newer publication is overdue, or none is loaded. */
   stale: boolean;
+  /** Publications due by the ECB calendar (their 16:00 passed) and not held; null while none is loaded. */
+  missingPublications: number | null;
   /** The last fetch error, until a fetch succeeds again. */
   lastError: string | null;
 }

@@ -17,7 +17,7 @@ const same = (field: string, value: unknown) => {
 };
 
 const unit = { input: { value: '12.5', unit: 'inch' }, result: { value: '31.75', unit: 'centimeter' }, category: 'length' };
-const currency = { input: { value: '5', unit: 'USD' }, result: { value: '3.95', unit: 'GBP' }, rate: { date: '2024-03-28', source: 'ECB', value: '0.79' } };
+const currency = { input: { value: '5', unit: 'USD' }, result: { value: '3.95', unit: 'GBP' }, rate: { date: '2024-03-28', source: 'ECB', value: '0.79', fixed: [] } };
 const incompatible = new ApiError('INCOMPATIBLE_UNITS', 'Cannot convert length (meter) to mass (kilogram). "quoted" \\ \u2028', { param: 'to' });
 const failure = errorBody(incompatible, 'req-1');
 
@@ -27,8 +27,8 @@ describe('selectAllJson', () => {
     // text without lang (REST answers leave both out).
     const uncounted = { input: { ...unit.input, text: null }, result: { ...unit.result, text: null } };
     expect(JSON.parse(same('convert', unit)!)).toEqual({ ...unit, ...uncounted, exchangeRate: null });
-    const resolved = { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' };
-    const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, resolved } };
+    const resolved = { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null };
+    const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, fixed: [], resolved } };
     expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, ...uncounted, exchangeRate: priced.rate });
     expect(same('convert', null)).toBe('null');
   });

@@ -28,15 +28,15 @@ const SELECTIONS: Record<string, string> = {
   unit: '{ id name symbol category aliases exact definition }',
   convert: '{ input { value unit } result { value unit } category }',
   convertPost: '{ input { value unit } result { value unit } category }',
-  convertCurrency: '{ input { value unit } result { value unit } rate { date source value resolved { requested publication carriedForward reason } } }',
+  convertCurrency: '{ input { value unit } result { value unit } rate { date source value fixed { code successor rate since kind source } resolved { requested publication carriedForward reason missingPublications } } }',
   batch:
     '{ succeeded failed results { __typename ... on BatchSuccess { data { __typename ... on Conversion { result { value unit } } ' +
     '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { error { code message status param requestId } } } }',
   rateSeries: '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
-  rates: '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }',
-  latestRates: '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }',
-  currencies: '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }',
-  currency: '{ code name numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }',
+  rates: '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
+  latestRates: '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
+  currencies: '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }',
+  currency: '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }',
   health: '{ status version rates { date fetchedAt stale lastError } }',
   usage: '{ quota { limit used remaining reset } days { day delivered refusedQuota refusedRate } }',
 };

@@ -20,9 +20,9 @@ afterAll(async () => {
 const UNIT_ARGS = ['value', 'from', 'to', 'decimals', 'rounding'];
 const CURRENCY_ARGS = [...UNIT_ARGS, 'date'];
 const CONVERSION = '{ input { value unit } result { value unit } category }';
-const CURRENCY_CONVERSION = '{ input { value unit } result { value unit } rate { date source value resolved { requested publication carriedForward reason } } }';
-const RATES = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
-const CURRENCY = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
+const CURRENCY_CONVERSION = '{ input { value unit } result { value unit } rate { date source value fixed { code successor rate since kind source } resolved { requested publication carriedForward reason missingPublications } } }';
+const RATES = '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
+const CURRENCY = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
 const RATES_ARGS = ['date', 'symbols', 'base', 'amount', 'decimals', 'rounding'];
 const RATES_DECLARATIONS = '$date: Date, $symbols: [String!], $base: String, $amount: Decimal, $decimals: Int, $rounding: Rounding';
 const BATCH = '{ results { ... on BatchSuccess { __typename } ... on BatchFailure { error { code } } } }';
@@ -183,7 +183,7 @@ describe('the same conversion input gives the same answer through REST and Graph
       },
       { requiredKeys: ['value', 'from', 'to'] },
     );
-    const selection = '{ input { value unit } result { value unit } category exchangeRate { date source value rates resolved { requested publication carriedForward reason } } }';
+    const selection = '{ input { value unit } result { value unit } category exchangeRate { date source value rates fixed { code successor rate since kind source } resolved { requested publication carriedForward reason missingPublications } } }';
     // REST leaves a null exchangeRate out; GraphQL answers the selected field.
     const withoutNullRate = (outcome: { code: string; data: any }) =>
       outcome.data?.exchangeRate === null ? { ...outcome, data: Object.fromEntries(Object.entries(outcome.data).filter(([k]) => k !== 'exchangeRate')) } : outcome;

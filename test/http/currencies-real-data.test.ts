@@ -89,7 +89,19 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates and /v1/currencies on the whol
     expect(hrk.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).' });
     const rub = await t.call('GET', '/v1/currency/rates?date=2022-03-02&base=RUB', { key });
     expect(rub.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'base', message: 'RUB was last quoted on 2022-03-01; the ECB has not quoted it since.' });
+    const bgn = await t.call('GET', '/v1/currency/rates?symbols=BGN', { key });
+    expect(bgn.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'BGN was last quoted on 2025-12-31; since 2026-01-01 1 EUR = 1.95583 BGN (irrevocable).' });
+  });
+
+  it('converts at the fixed rate the law set, from the day of the change, and the ECB rate before it', async () => {
     const bgn = await t.call('POST', '/v1/currency/convert', { key, body: { value: '1', from: 'EUR', to: 'BGN' } });
-    expect(bgn.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'to', message: 'BGN was last quoted on 2025-12-31; since 2026-01-01 1 EUR = 1.95583 BGN (irrevocable).' });
+    expect(bgn.body.data).toMatchObject({ result: { value: '1.95583' }, rate: { source: expect.stringMatching(/^Council Regulation \(EC\) No 2866\/98/), fixed: [{ successor: 'EUR', rate: '1.95583' }] } });
+    const hrk = await t.call('POST', '/v1/currency/convert', { key, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2024-01-05' } });
+    expect(hrk.body.data).toMatchObject({ result: { value: '10' }, rate: { date: '2024-01-05', fixed: [{ successor: 'EUR', rate: '7.53450' }] } });
+    const dem = await t.call('POST', '/v1/currency/convert', { key, body: { value: '100', from: 'DEM', to: 'USD', date: '2001-06-01', minorUnits: true } });
+    // 100 / 1.95583 × 0.8478 (the ECB's USD of 2001-06-01) = 43.347…
+    expect(dem.body.data).toMatchObject({ result: { value: '43.35' }, rate: { date: '2001-06-01', source: 'ecb; Council Regulation (EC) No 2866/98, Article 1' } });
+    const beforeChange = await t.call('POST', '/v1/currency/convert', { key, body: { value: '1', from: 'EUR', to: 'HRK', date: '2022-12-30' } });
+    expect(beforeChange.body.data).toMatchObject({ result: { value: '7.5365' }, rate: { source: 'ecb', fixed: [] } });
   });
 });

@@ -80,7 +80,8 @@ describe.skipIf(!PRESENT)('currency conversion on the whole real ECB history', (
             date: publication.date,
             source: 'ecb',
             value: oracle('1', rateOf(from), rateOf(to), undefined, 'HALF_EVEN'),
-            resolved: { requested: publication.date, publication: publication.date, carriedForward: false, reason: null },
+            fixed: [],
+            resolved: { requested: publication.date, publication: publication.date, carriedForward: false, reason: null, missingPublications: null },
           });
         },
       ),
@@ -97,9 +98,10 @@ describe.skipIf(!PRESENT)('currency conversion on the whole real ECB history', (
     ['2022-03-01', 'RUB', '2022-03-01', undefined],
     ['2022-03-02', 'RUB', undefined, undefined],
     ['2022-12-30', 'HRK', '2022-12-30', undefined],
-    ['2023-01-02', 'HRK', undefined, undefined],
+    // From the euro's adoption the law's fixed rate answers, on the publication of the day asked.
+    ['2023-01-02', 'HRK', '2023-01-02', '7.5345'],
     ['2025-12-31', 'BGN', '2025-12-31', undefined],
-    ['2026-01-05', 'BGN', undefined, undefined],
+    ['2026-01-05', 'BGN', '2026-01-05', '1.95583'],
     ['2010-06-01', 'ISK', undefined, undefined],
   ])('on %s, EUR→%s uses the publication of %s (or RATE_NOT_FOUND)', async (date, code, used, rate) => {
     const res = await convert({ value: '1', from: 'EUR', to: code, date });

@@ -16,8 +16,8 @@ const CHANGEOVER: Publication[] = [
   { date: '2023-01-02', rates: { USD: '1.0683', JPY: '139.91' } },
 ];
 
-const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason } nextPublication { date expectedAt overdue } }';
-const CURRENCY_SELECTION = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { successor rate since kind source } }';
+const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
+const CURRENCY_SELECTION = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
 
 describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
   let t: TestApp;
@@ -115,7 +115,7 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
         source: 'ecb',
         amount: null,
         rates: { GBP: '0.85550', USD: '1.0811' },
-        resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' },
+        resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null },
         nextPublication: null,
       });
     });
@@ -144,8 +144,8 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
 
     it('explains the latest listing: today, the publication used and the next one expected', async () => {
       const res = await rates('?symbols=USD');
-      expect(res.body.data.resolved).toEqual({ requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' });
-      expect(res.body.data.nextPublication).toEqual({ date: '2024-04-03', expectedAt: '2024-04-03T14:00:00.000Z', overdue: false });
+      expect(res.body.data.resolved).toEqual({ requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published', missingPublications: null });
+      expect(res.body.data.nextPublication).toEqual({ date: '2024-04-03', expectedAt: '2024-04-03T14:00:00.000Z', overdue: false, missingPublications: 0 });
     });
 
     it.each([
@@ -205,9 +205,9 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
   describe('POST /v1/currency/convert', () => {
     it('says how the date asked for resolved', async () => {
       const dated = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-31' } });
-      expect(dated.body.data.rate.resolved).toEqual({ requested: '2024-03-31', publication: '2024-03-28', carriedForward: true, reason: 'weekend' });
+      expect(dated.body.data.rate.resolved).toEqual({ requested: '2024-03-31', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null });
       const exact = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-28' } });
-      expect(exact.body.data.rate.resolved).toEqual({ requested: '2024-03-28', publication: '2024-03-28', carriedForward: false, reason: null });
+      expect(exact.body.data.rate.resolved).toEqual({ requested: '2024-03-28', publication: '2024-03-28', carriedForward: false, reason: null, missingPublications: null });
       const latest = await t.call('POST', '/v1/currency/convert', { key: free, body: { value: '1', from: 'USD', to: 'JPY' } });
       expect(latest.body.data.rate.resolved).toMatchObject({ requested: '2024-04-03', publication: '2024-04-02', reason: 'not-yet-published' });
     });
@@ -225,22 +225,39 @@ describe('RATE_NOT_FOUND after a euro changeover', () => {
 
   const MESSAGE = 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).';
 
-  it('names the last quoted day and the fixed rate, on the listing, as a base and in a conversion', async () => {
+  it('names the last quoted day and the fixed rate, on the listing and as a base', async () => {
     for (const [query, param] of [['?symbols=HRK', 'symbols'], ['?base=hrk', 'base'], ['?date=2023-01-02&symbols=USD,HRK', 'symbols']] as const) {
       const res = await t.call('GET', `/v1/currency/rates${query}`, { key: developer });
       expect(res.status, query).toBe(404);
       expect(res.body.error, query).toMatchObject({ code: 'RATE_NOT_FOUND', param, message: MESSAGE });
     }
-    const convert = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '100', from: 'HRK', to: 'EUR' } });
-    expect(convert.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'from', message: MESSAGE });
     const { body } = await t.graphql('{ rates(symbols: ["HRK"]) { date } }', {}, developer);
     expect(body.errors[0]).toMatchObject({ message: MESSAGE, extensions: { code: 'RATE_NOT_FOUND', status: 404 } });
+  });
+
+  const HRK_ACT = 'Council Regulation (EC) No 2866/98, Article 1, as amended by Council Regulation (EU) 2022/1208';
+  const HRK_FIXED = { code: 'HRK', successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro', source: HRK_ACT };
+
+  it('converts HRK at the irrevocable rate after the changeover, saying which parts are fixed and which published', async () => {
+    const toEuro = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-01-02' } });
+    expect(toEuro.status).toBe(200);
+    expect(toEuro.body.data).toMatchObject({ result: { value: '10', unit: 'EUR' }, rate: { date: '2023-01-02', source: HRK_ACT, value: '0.1327228084146260534872917910942995553786', fixed: [HRK_FIXED] } });
+    // HRK → EUR fixed, EUR → USD the ECB's 1.0683 of 2023-01-02: 75.345 / 7.5345 × 1.0683.
+    const toDollar = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'hrk', to: 'USD', minorUnits: true } });
+    expect(toDollar.body.data).toMatchObject({ result: { value: '10.68', unit: 'USD' }, rate: { date: '2023-01-02', source: `ecb; ${HRK_ACT}`, fixed: [HRK_FIXED] } });
+    const { body } = await t.graphql('{ convertCurrency(value: "75.345", from: "HRK", to: "EUR") { result { value } rate { source fixed { code successor rate since kind source } } } }', {}, developer);
+    expect(body.data.convertCurrency).toEqual({ result: { value: '10' }, rate: { source: HRK_ACT, fixed: [HRK_FIXED] } });
+  });
+
+  it('converts HRK at the ECB rate before the changeover', async () => {
+    const res = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '7.5365', from: 'HRK', to: 'EUR', date: '2022-12-30' } });
+    expect(res.body.data).toMatchObject({ result: { value: '1' }, rate: { date: '2022-12-30', source: 'ecb', fixed: [] } });
   });
 
   it('still lists HRK on a day it was quoted, and the registry dates it from the history', async () => {
     const res = await t.call('GET', '/v1/currency/rates?date=2023-01-01&symbols=HRK&base=USD', { key: developer });
     expect(res.body.data).toMatchObject({ date: '2022-12-30', rates: { HRK: '7.065910369398087380461278829926870429402' } });
-    expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend' });
+    expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend', missingPublications: null });
     const hrk = await t.call('GET', '/v1/currencies/HRK');
     expect(hrk.body.data).toMatchObject({ firstDate: '2022-12-29', lastDate: '2022-12-30', status: 'retired', successor: { rate: '7.53450', since: '2023-01-01' } });
   });
@@ -263,5 +280,47 @@ describe('the registry after a new publication', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('rates behind the ECB calendar are called stale', () => {
+  // Made-up publications that stop on 2025-10-15, and a clock seven months on: 2026-05-05 12:00 Berlin.
+  const BEHIND: Publication[] = [
+    { date: '2025-10-10', rates: { USD: '1.1570', JPY: '176.00' } },
+    { date: '2025-10-14', rates: { USD: '1.1600', JPY: '176.20' } },
+    { date: '2025-10-15', rates: { USD: '1.1650', JPY: '176.50' } },
+  ];
+  const STALE = { publication: '2025-10-15', carriedForward: true, reason: 'stale', missingPublications: 137 };
+  let t: TestApp;
+  let developer: string;
+  beforeAll(async () => {
+    t = await createTestApp({}, { rates: tableRates(BEHIND, { stale: true, missingPublications: 137 }), clock: () => new Date('2026-05-05T10:00:00Z') });
+    developer = await t.createKey('developer');
+  });
+  afterAll(() => t.close());
+
+  it('says stale, with the publications missing, for a business day, a holiday and today alike', async () => {
+    for (const date of ['2026-05-04', '2026-05-01']) {
+      const res = await t.call('GET', `/v1/currency/rates?date=${date}&symbols=USD`, { key: developer });
+      expect(res.body.data.resolved, date).toEqual({ requested: date, ...STALE });
+      const convert = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'EUR', to: 'USD', date } });
+      expect(convert.body.data.rate.resolved, date).toEqual({ requested: date, ...STALE });
+    }
+    const { body } = await t.graphql('{ rates(date: "2026-05-04") { resolved { reason missingPublications } } }', {}, developer);
+    expect(body.data.rates.resolved).toEqual({ reason: 'stale', missingPublications: 137 });
+    // A day the rates held cover keeps its calendar reason.
+    const weekend = await t.call('GET', '/v1/currency/rates?date=2025-10-12&symbols=USD', { key: developer });
+    expect(weekend.body.data.resolved).toEqual({ requested: '2025-10-12', publication: '2025-10-10', carriedForward: true, reason: 'weekend', missingPublications: null });
+  });
+
+  it('gives the latest listing a next publication that is overdue and past, never to come', async () => {
+    const latest = await t.call('GET', '/v1/currency/rates/latest');
+    expect(latest.body.data.resolved).toEqual({ requested: '2026-05-05', ...STALE });
+    expect(latest.body.data.nextPublication).toEqual({ date: '2025-10-16', expectedAt: '2025-10-16T14:00:00.000Z', overdue: true, missingPublications: 137 });
+  });
+
+  it('has /v1/health degraded, with the count', async () => {
+    const res = await t.call('GET', '/v1/health');
+    expect(res.body.data).toMatchObject({ status: 'degraded', rates: { date: '2025-10-15', stale: true, missingPublications: 137 } });
   });
 });

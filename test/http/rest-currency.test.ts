@@ -27,7 +27,8 @@ describe('POST /v1/currency/convert', () => {
         date: '2024-04-02',
         source: 'ecb',
         value: '151.4492753623188405797101449275362318841',
-        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
+        fixed: [],
+        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published', missingPublications: null },
       },
     });
   });
@@ -71,6 +72,52 @@ describe('POST /v1/currency/convert', () => {
   it('is a unit error to send a unit to the currency route', async () => {
     const res = await convert(free, { value: '1', from: 'meter', to: 'USD' });
     expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'from' });
+  });
+});
+
+describe('minorUnits rounds a currency result to its ISO 4217 minor units', () => {
+  it('answers 100 USD in JPY as a whole number, in REST, in a batch and in GraphQL alike', async () => {
+    const res = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true });
+    expect(res.body.data.result).toEqual({ value: '15145', unit: 'JPY' });
+    const down = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true, rounding: 'DOWN' });
+    expect(down.body.data.result.value).toBe('15144');
+    const batch = await t.call('POST', '/v1/batch', { key: free, body: { items: [{ value: '100', from: 'USD', to: 'JPY', minorUnits: true }, { value: '1', from: 'm', to: 'cm', minorUnits: true }] } });
+    expect(batch.body.data.results[0]).toEqual({ data: res.body.data });
+    expect(batch.body.data.results[1].error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
+    const { body } = await t.graphql('{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value } } }', {}, free);
+    expect(body.data.convertCurrency.result.value).toBe('15145');
+  });
+
+  it('is INVALID_REQUEST naming minorUnits together with decimals', async () => {
+    const res = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true, decimals: 2 });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
+    const { body } = await t.graphql('{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true, decimals: 2) { result { value } } }', {}, free);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+  });
+});
+
+describe('typos of currency codes and parameter names get suggestions, REST and GraphQL alike', () => {
+  it('suggests GBP for GPB', async () => {
+    const rest = await convert(free, { value: '1', from: 'USD', to: 'GPB' });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toMatchObject({ code: 'UNKNOWN_CURRENCY', param: 'to', message: "Currency 'GPB' is not supported (did you mean GBP?)." });
+    const { body } = await t.graphql('{ convertCurrency(value: "1", from: "USD", to: "GPB") { result { value } } }', {}, free);
+    expect(body.errors[0]).toMatchObject({ message: "Currency 'GPB' is not supported (did you mean GBP?).", extensions: { code: 'UNKNOWN_CURRENCY', param: 'to' } });
+    const listing = await t.call('GET', '/v1/currency/rates?symbols=USD,GPB', { key: free });
+    expect(listing.body.error).toMatchObject({ code: 'UNKNOWN_CURRENCY', param: 'symbols', message: expect.stringContaining('(did you mean GBP?)') });
+    const registry = await t.call('GET', '/v1/currencies/GPB');
+    expect(registry.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('(did you mean GBP?)') });
+  });
+
+  it('suggests symbols for symbol: a query parameter in REST, an argument in GraphQL', async () => {
+    const rest = await t.call('GET', '/v1/currency/rates?symbol=USD', { key: free });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'symbol', message: "Unknown query parameter 'symbol' (did you mean symbols?)." });
+    const body = await convert(free, { value: '1', from: 'USD', to: 'GBP', decimal: 2 });
+    expect(body.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'decimal', message: "Unknown field 'decimal' (did you mean decimals?)." });
+    const graphql = await t.graphql('{ rates(symbol: ["USD"]) { date } }', {}, free);
+    expect(graphql.body.errors[0]).toMatchObject({ message: 'Unknown argument "symbol" on field "Query.rates". Did you mean "symbols"?', extensions: { code: 'INVALID_REQUEST' } });
   });
 });
 

@@ -199,10 +199,12 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         source: 'ecb',
         value: format(money),
         rates: Object.fromEntries(codes.map((code) => [code, code === 'EUR' ? '1' : rates[code]!])),
-        // Without a date the day asked for is today in Berlin, whose publication is not held yet.
+        fixed: [],
+        // Without a date the day asked for is today in Berlin; the history held stops on 2026-04-13,
+        // 59 publications behind the calendar on 2026-07-07: stale.
         resolved: c.date === undefined
-          ? { requested: '2026-07-07', publication: c.publication, carriedForward: true, reason: 'not-yet-published' }
-          : { requested: c.date, publication: c.publication, carriedForward: c.reason !== undefined, reason: c.reason ?? null },
+          ? { requested: '2026-07-07', publication: c.publication, carriedForward: true, reason: 'stale', missingPublications: 59 }
+          : { requested: c.date, publication: c.publication, carriedForward: c.reason !== undefined, reason: c.reason ?? null, missingPublications: null },
       };
     }
     return answer;
@@ -219,7 +221,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
   const query = (c: Case) => new URLSearchParams(Object.entries(args(c)).map(([k, v]) => [k, String(v)])).toString();
   const GRAPHQL = `query($value: Decimal!, $from: String!, $to: String!, $decimals: Int, $rounding: Rounding, $date: Date) {
     convert(value: $value, from: $from, to: $to, decimals: $decimals, rounding: $rounding, date: $date) {
-      input { value unit } result { value unit } category exchangeRate { date source value rates resolved { requested publication carriedForward reason } }
+      input { value unit } result { value unit } category exchangeRate { date source value rates fixed { code } resolved { requested publication carriedForward reason missingPublications } }
     }
   }`;
 
@@ -266,7 +268,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
 
   it('a Saturday is carried forward from the Friday publication, alike through GET, POST, a batch and GraphQL', async () => {
     const c = CASES[8]!; // 2019-06-15, a Saturday
-    const resolved = { requested: '2019-06-15', publication: '2019-06-14', carriedForward: true, reason: 'weekend' };
+    const resolved = { requested: '2019-06-15', publication: '2019-06-14', carriedForward: true, reason: 'weekend', missingPublications: null };
     const get = await t.call('GET', `/v1/convert?${query(c)}`, { key: developer });
     expect(get.body.data.exchangeRate.resolved).toEqual(resolved);
     const post = await t.call('POST', '/v1/convert', { key: developer, body: args(c) });
@@ -347,7 +349,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
       const latest = await t.call('POST', '/v1/convert', { key: free, body: { ...args(CASES[7]!), date: undefined } });
       expect(latest.body.data.exchangeRate.date).toBe(LATEST);
       expect(latest.body.data).toEqual(expected({ ...CASES[7]!, date: undefined, reason: undefined, publication: LATEST }));
-      expect(latest.body.data.exchangeRate.resolved).toEqual({ requested: '2026-07-07', publication: LATEST, carriedForward: true, reason: 'not-yet-published' });
+      expect(latest.body.data.exchangeRate.resolved).toEqual({ requested: '2026-07-07', publication: LATEST, carriedForward: true, reason: 'stale', missingPublications: 59 });
     });
 
     it('a huge exponent is a clear 400', async () => {
@@ -365,31 +367,35 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
       expect(error.message).toMatch(/temperature differences/);
     });
 
-    it('a currency the euro replaced is RATE_NOT_FOUND saying when it was last quoted and the fixed rate, as the currency routes say', async () => {
-      const hrk = 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).';
-      const request = { value: '1', from: 'HRK/kWh', to: 'EUR/kWh', date: '2023-06-01' };
-      expect(await refusal(() => developer, request)).toEqual({ status: 404, code: 'RATE_NOT_FOUND', param: 'from', message: hrk, requestId: expect.any(String) });
-      const graphql = await t.graphql(GRAPHQL, request, developer);
-      expect(graphql.body.errors[0]).toMatchObject({ message: hrk, extensions: { code: 'RATE_NOT_FOUND', param: 'from' } });
-      // The currency route's own answer for the same day and currency.
-      const currency = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'HRK', to: 'EUR', date: '2023-06-01' } });
-      expect(currency.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'from', message: hrk });
-      // Without a date, at the latest rates; and blaming `to` where the currency is written there.
-      expect(await refusal(() => free, { value: '1', from: 'EUR/kg', to: 'BGN/kg' })).toMatchObject({
+    it('a currency the euro replaced converts at its fixed rate from the day of the change, as the currency routes do', async () => {
+      const act = 'Council Regulation (EC) No 2866/98, Article 1, as amended by Council Regulation (EU) 2022/1208';
+      const request = { value: '75.345', from: 'HRK/kWh', to: 'EUR/kWh', date: '2023-06-01' };
+      const rest = await t.call('POST', '/v1/convert', { key: developer, body: request });
+      expect(rest.body.data).toMatchObject({
+        result: { value: '10' },
+        exchangeRate: { date: '2023-06-01', source: act, rates: { HRK: '7.5345', EUR: '1' }, fixed: [{ successor: 'EUR', rate: '7.53450', since: '2023-01-01' }] },
+      });
+      const currency = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-06-01' } });
+      expect(currency.body.data.result.value).toBe(rest.body.data.result.value);
+      // Before the change, the ECB's rate of the day; none quoted it after its last publication.
+      const before = await t.call('POST', '/v1/convert', { key: developer, body: { value: '1', from: 'EUR/kWh', to: 'HRK/kWh', date: '2022-12-30' } });
+      expect(before.body.data.exchangeRate).toMatchObject({ source: 'ecb', rates: { HRK: '7.5365' }, fixed: [] });
+      expect(await refusal(() => developer, { value: '1', from: 'RUB/kWh', to: 'EUR/kWh', date: '2023-06-01' })).toMatchObject({
+        status: 404,
         code: 'RATE_NOT_FOUND',
-        param: 'to',
-        message: 'BGN was last quoted on 2025-12-31; since 2026-01-01 1 EUR = 1.95583 BGN (irrevocable).',
+        param: 'from',
+        message: 'RUB was last quoted on 2022-03-01; the ECB has not quoted it since.',
       });
     });
 
     it('a batch item needing a currency not quoted fails alone, with the same message', async () => {
-      const res = await t.call('POST', '/v1/batch', { key: developer, body: { items: [args(CASES[8]!), { value: '1', from: 'HRK/kWh', to: 'EUR/kWh', date: '2023-06-01' }] } });
+      const res = await t.call('POST', '/v1/batch', { key: developer, body: { items: [args(CASES[8]!), { value: '1', from: 'RUB/kWh', to: 'EUR/kWh', date: '2023-06-01' }] } });
       expect(res.status).toBe(200);
       expect(res.body.data.results[0]).toEqual({ data: expected(CASES[8]!) });
       expect(res.body.data.results[1].error).toMatchObject({
         code: 'RATE_NOT_FOUND',
         param: 'from',
-        message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).',
+        message: 'RUB was last quoted on 2022-03-01; the ECB has not quoted it since.',
       });
       expect(res.body.data).toMatchObject({ succeeded: 1, failed: 1 });
     });

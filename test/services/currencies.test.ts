@@ -210,12 +210,15 @@ describe('time series', () => {
 });
 
 describe('conversions and the plain listing explain a missing rate too', () => {
-  it('says when HRK was last quoted and the fixed rate, for a conversion and for rates?symbols=', async () => {
+  it('says when a currency was last quoted, for a conversion and for rates?symbols=', async () => {
     const rates = tableRates(PUBS);
     const currency = createCurrency(rates, () => NOW, historyFacts(rates));
     const loader = new DataLoader((dates: readonly string[]) => rates.loadPublications(dates));
-    const conversion = await refusal(currency.convert({ value: '1', from: 'EUR', to: 'HRK', date: '2023-01-02' }, 'developer', loader));
-    expect(conversion).toEqual({ code: 'RATE_NOT_FOUND', param: 'to', message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).' });
+    // A conversion needs the rate of RUB, which nothing replaced; HRK converts at its fixed rate (legal-rate.ts).
+    const conversion = await refusal(currency.convert({ value: '1', from: 'EUR', to: 'RUB', date: '2023-01-02' }, 'developer', loader));
+    expect(conversion).toEqual({ code: 'RATE_NOT_FOUND', param: 'to', message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.' });
+    const hrk = await currency.convert({ value: '1', from: 'EUR', to: 'HRK', date: '2023-01-02' }, 'developer', loader);
+    expect(hrk.result.value).toBe('7.5345');
     const listing = await refusal(createCurrencies(rates, () => NOW, historyFacts(rates)).ratesFor({ symbols: 'USD,RUB' }, 'free', loader));
     expect(listing).toEqual({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.' });
   });

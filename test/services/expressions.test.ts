@@ -98,7 +98,7 @@ describe('expressions with currencies use one publication and report it', () => 
       result: { value: '269.1', unit: 'USD/megawatt_hour' }, // 0.25 × 1000 × 1.0764
       category: 'derived',
       rate: {
-        date: '2024-04-02', source: 'ecb', value: '1.0764', rates: { EUR: '1', USD: '1.0764' },
+        date: '2024-04-02', source: 'ecb', value: '1.0764', rates: { EUR: '1', USD: '1.0764' }, fixed: [],
         // Without a date the day asked for is today in Berlin, a business day not published yet at 12:00.
         resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
       },
@@ -110,10 +110,21 @@ describe('expressions with currencies use one publication and report it', () => 
     const answer = await run({ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-30' });
     expect(answer.result).toEqual({ value: '0.845223503012519997039195105768285186413', unit: 'EUR/liter' });
     expect(answer.rate).toEqual({
-      date: '2024-03-28', source: 'ecb', value: '0.9249838127832762926648783646286189991675', rates: { EUR: '1', USD: '1.0811' },
+      date: '2024-03-28', source: 'ecb', value: '0.9249838127832762926648783646286189991675', rates: { EUR: '1', USD: '1.0811' }, fixed: [],
       resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' },
     });
     expect(rates.reads).toEqual([['2024-03-28']]);
+  });
+
+  it('converts a currency the euro replaced at its fixed rate from the day of the change, the rest at the publication', async () => {
+    const { run } = setup();
+    const answer = await run({ value: '75.345', from: 'HRK/kWh', to: 'USD/kWh', date: '2024-03-28' });
+    expect(answer.result.value).toBe('10.811'); // 75.345 / 7.53450 × 1.0811
+    expect(answer.rate).toMatchObject({
+      source: 'ecb; Council Regulation (EC) No 2866/98, Article 1, as amended by Council Regulation (EU) 2022/1208',
+      rates: { HRK: '7.5345', USD: '1.0811' },
+      fixed: [{ code: 'HRK', successor: 'EUR', rate: '7.53450' }],
+    });
   });
 
   it('says a publication of the day asked for is not carried forward', async () => {
@@ -158,8 +169,6 @@ describe('expressions with currencies use one publication and report it', () => 
     [{ value: '1', from: 'EUR/kg', to: 'RUB/kg', date: '2024-03-28' }, 'to', 'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.'],
     // from's currencies are asked for first, as the exact conversion asks for their rates
     [{ value: '1', from: 'RUB/kg', to: 'GBP/kg' }, 'from', 'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.'],
-    // a currency the euro replaced: its last quote and the fixed rate to use
-    [{ value: '1', from: 'HRK/kWh', to: 'EUR/kWh', date: '2024-03-28' }, 'from', 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).'],
   ] as const)('%j is RATE_NOT_FOUND on %s, saying when it was last quoted', async (request, param, message) => {
     const { run } = setup([{ date: '2022-12-30', rates: { USD: '1.0666', HRK: '7.5365' } }, ...MADE_UP_PUBLICATIONS]);
     expect(await refusal(run(request))).toEqual({ code: 'RATE_NOT_FOUND', param, message });

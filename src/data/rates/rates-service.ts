@@ -8,7 +8,7 @@ import type { CachedStatus, RatesCache } from './cache';
 import type { EcbClient } from './ecb-client';
 import { HeldRates } from './held-rates';
 import { refreshFromEcb } from './refresh';
-import { memoizedIsStale, memoizedLatestMaxAge } from '../../domain/calendar/ecb-schedule';
+import { memoizedLatestMaxAge, memoizedPublicationLag, type PublicationLag } from '../../domain/calendar/ecb-schedule';
 import { RefreshScheduler } from './scheduler';
 import type { RatesTuning } from './tuning';
 import { parseSource, RatesFileError, RatesSourceError, readSource } from './update';
@@ -44,13 +44,13 @@ export class EcbRatesService implements RatesService {
   private syncTimer: NodeJS.Timeout | undefined;
   private unlisten: () => void = () => undefined;
   private readonly maxAge: (newest: string | undefined, now: Date) => number;
-  private readonly isStale: (newest: string | undefined, now: Date) => boolean;
+  private readonly lag: (newest: string, now: Date) => PublicationLag;
 
   constructor(parts: RatesServiceParts) {
     this.parts = parts;
     this.held = new HeldRates(parts.cache, parts.clock);
     this.maxAge = memoizedLatestMaxAge(parts.tuning.schedule);
-    this.isStale = memoizedIsStale(parts.tuning.schedule);
+    this.lag = memoizedPublicationLag(parts.tuning.schedule);
     const { clock, random, tuning } = parts;
     this.scheduler = new RefreshScheduler({ clock, random, schedule: tuning.schedule, newest: () => this.held.newest(), refresh: () => this.refresh() });
   }
@@ -87,8 +87,8 @@ export class EcbRatesService implements RatesService {
 
   status(): RatesStatus {
     const newest = this.held.newest();
-    const stale = this.isStale(newest, this.parts.clock());
-    return { date: newest ?? null, fetchedAt: this.fetchedAt, stale, lastError: this.lastError };
+    const lag = newest === undefined ? undefined : this.lag(newest, this.parts.clock());
+    return { date: newest ?? null, fetchedAt: this.fetchedAt, stale: lag?.stale ?? true, missingPublications: lag?.missing ?? null, lastError: this.lastError };
   }
 
   latestMaxAgeSeconds(): number {

@@ -52,6 +52,42 @@ export function isStale(newest: string | undefined, now: Date, { graceMs }: Sche
   return newest === undefined || latestExpectedPublication(now, graceMs) > newest;
 }
 
+/** How far the rates held are behind the ECB calendar at a moment. */
+export interface PublicationLag {
+  /** Business days after the newest held whose 16:00 has passed: publications due and not held. */
+  missing: number;
+  /** The first of them (the business day after the newest held); undefined when none is missing. */
+  firstMissing: string | undefined;
+  /** isStale: the first missing is past its 16:00 plus the grace (what health reports). */
+  stale: boolean;
+}
+
+/** The publications the calendar expected by `now` after `newest`, the newest held. */
+export function publicationLag(newest: string, now: Date, options: ScheduleOptions = DEFAULT_SCHEDULE): PublicationLag {
+  const expected = latestExpectedPublication(now);
+  const firstMissing = nextBusinessDay(newest);
+  if (firstMissing > expected) return { missing: 0, firstMissing: undefined, stale: false };
+  let missing = 0;
+  for (let day = firstMissing; day <= expected; day = nextBusinessDay(day)) missing += 1;
+  return { missing, firstMissing, stale: isStale(newest, now, options) };
+}
+
+/**
+ * publicationLag for the request path, recomputed only when the newest held changes, a 16:00 passes
+ * (one more is due) or a 16:00 plus the grace passes (the rates turn stale).
+ */
+export function memoizedPublicationLag(options: ScheduleOptions = DEFAULT_SCHEDULE): (newest: string, now: Date) => PublicationLag {
+  let memo: { newest: string; fromMs: number; untilMs: number; lag: PublicationLag } | undefined;
+  return (newest, now) => {
+    const t = now.getTime();
+    if (!memo || memo.newest !== newest || t < memo.fromMs || t >= memo.untilMs) {
+      const staleAt = nextPublicationTime(new Date(t - options.graceMs)).getTime() + options.graceMs;
+      memo = { newest, fromMs: t, untilMs: Math.min(nextPublicationTime(now).getTime(), staleAt), lag: publicationLag(newest, now, options) };
+    }
+    return memo.lag;
+  };
+}
+
 /**
  * Seconds the latest rates may be cached: a short time while a due publication is polled for,
  * else until the next expected publication, at most an hour; never negative.
@@ -76,20 +112,6 @@ export function memoizedLatestMaxAge(options: ScheduleOptions = DEFAULT_SCHEDULE
     }
     const cap = memo.due ? options.pollMaxAgeSeconds : 3600;
     return Math.max(0, Math.min(cap, Math.floor((memo.nextMs - t) / 1000)));
-  };
-}
-
-/** isStale for health checks, recomputed only when the newest held changes or an expected publication passes. */
-export function memoizedIsStale(options: ScheduleOptions = DEFAULT_SCHEDULE): (newest: string | undefined, now: Date) => boolean {
-  let memo: { newest: string | undefined; fromMs: number; untilMs: number; stale: boolean } | undefined;
-  return (newest, now) => {
-    const t = now.getTime();
-    if (!memo || memo.newest !== newest || t < memo.fromMs || t >= memo.untilMs) {
-      // The expected publication moves at 16:00 + grace, i.e. at the next 16:00 after (now - grace), plus grace.
-      const untilMs = nextPublicationTime(new Date(t - options.graceMs)).getTime() + options.graceMs;
-      memo = { newest, fromMs: t, untilMs, stale: isStale(newest, now, options) };
-    }
-    return memo.stale;
   };
 }
 

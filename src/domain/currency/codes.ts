@@ -1,3 +1,5 @@
+import { SUCCESSIONS } from './successions';
+
 /**
  * Every currency the ECB has ever quoted in its euro reference rates, plus EUR. A well-formed code
  * outside this set is UNKNOWN_CURRENCY; one inside it may still have no rate on a given day
@@ -10,6 +12,12 @@ export const ECB_CURRENCY_CODES: ReadonlySet<string> = new Set([
   ),
 ]);
 
+/**
+ * Every currency this API converts: those the ECB has quoted, and those the law replaced at a fixed
+ * rate before the ECB published any (DEM, FRF and the other currencies of the euro's first members).
+ */
+export const CURRENCY_CODES: ReadonlySet<string> = new Set([...ECB_CURRENCY_CODES, ...SUCCESSIONS.map((s) => s.code)]);
+
 export const CODE_SHAPE = /^[A-Za-z]{3}$/;
 
 /** A token that is written like a currency code (three ASCII letters), known or not. */
@@ -17,9 +25,9 @@ export function looksLikeCurrencyCode(token: string): boolean {
   return CODE_SHAPE.test(token);
 }
 
-/** The upper-case code when the ECB has ever quoted it (or it is EUR), else undefined. */
+/** The upper-case code when the API converts it (CURRENCY_CODES), else undefined. */
 export function knownCurrency(token: string): string | undefined {
   if (!looksLikeCurrencyCode(token)) return undefined;
   const code = token.toUpperCase();
-  return ECB_CURRENCY_CODES.has(code) ? code : undefined;
+  return CURRENCY_CODES.has(code) ? code : undefined;
 }

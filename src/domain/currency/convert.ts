@@ -1,40 +1,52 @@
 import { formatDecimal } from '../decimal';
 import type { Publication } from '../ecb';
 import { ApiError } from '../errors';
-import { Rational } from '../rational';
+import { isoFacts } from './iso';
+import { euroRate, fixedRates, rateSource } from './legal-rate';
+import { RATE_SOURCE, rateOf } from './published-rate';
 import type { ParsedCurrencyRequest } from './request';
+import type { Succession } from './successions';
 
-export const RATE_SOURCE = 'ecb';
+export { RATE_SOURCE, rateOf } from './published-rate';
 
 export interface CurrencyConversion {
   input: { value: string; unit: string };
   result: { value: string; unit: string };
-  rate: { date: string; source: typeof RATE_SOURCE; value: string };
-}
-
-/** Units of `code` per euro on that publication, exactly as published ("1" for EUR). */
-export function rateOf(publication: Publication, code: string, param: string): string {
-  if (code === 'EUR') return '1';
-  const rate = publication.rates[code];
-  if (rate === undefined) {
-    throw new ApiError('RATE_NOT_FOUND', `The ECB did not quote ${code} on ${publication.date}.`, { param });
-  }
-  return rate;
+  rate: {
+    date: string;
+    /** "ecb", the legal acts of the fixed rates used, or both separated by "; " (legal-rate.ts). */
+    source: string;
+    value: string;
+    /** The legal successions whose fixed rates the rate rests on; empty when on published rates only. */
+    fixed: readonly Succession[];
+  };
 }
 
 /**
  * value × toRate ÷ fromRate as one exact rational, rounded once at the end (spec); the rate shown
- * is toRate ÷ fromRate under the unrounded 40-significant-digit rule.
+ * is toRate ÷ fromRate under the unrounded 40-significant-digit rule. `day` is the day asked for
+ * (today without a date): from the day the law replaced a currency, its fixed rate is used
+ * (legal-rate.ts) and `fixed` lists the successions the rate rests on.
  */
-export function convertCurrency(request: ParsedCurrencyRequest, publication: Publication): CurrencyConversion {
-  const fromRate = Rational.parse(rateOf(publication, request.from, 'from'));
-  const toRate = Rational.parse(rateOf(publication, request.to, 'to'));
-  const cross = toRate.div(fromRate);
+export function convertCurrency(request: ParsedCurrencyRequest, publication: Publication, day: string): CurrencyConversion {
+  const from = euroRate(publication, request.from, day, 'from');
+  const to = euroRate(publication, request.to, day, 'to');
+  const cross = to.perEuro.div(from.perEuro);
+  const decimals = request.minorUnits ? minorUnitsOf(request.to) : request.decimals;
   return {
     input: { value: request.text, unit: request.from },
-    result: { value: formatDecimal(request.value.mul(cross), request.decimals, request.rounding), unit: request.to },
-    rate: { date: publication.date, source: RATE_SOURCE, value: formatDecimal(cross) },
+    result: { value: formatDecimal(request.value.mul(cross), decimals, request.rounding), unit: request.to },
+    rate: { date: publication.date, source: rateSource([from, to]), value: formatDecimal(cross), fixed: fixedRates([from, to]) },
   };
+}
+
+/** ISO 4217 minor units of a currency converted to; a code with none known cannot be rounded to them. */
+export function minorUnitsOf(code: string): number {
+  const { minorUnits } = isoFacts(code);
+  if (minorUnits === null) {
+    throw new ApiError('INVALID_REQUEST', `minorUnits: ISO 4217 gives ${code} no minor units; use decimals instead.`, { param: 'minorUnits' });
+  }
+  return minorUnits;
 }
 
 export interface RatesListing {

@@ -5,7 +5,7 @@ import { code as isoListOne } from 'currency-codes';
  *
  * Numeric codes and minor units come from ISO's current list (list one, through `currency-codes`).
  * ISO moves a withdrawn currency to its historic list (list three), which has no package and no
- * minor units: WITHDRAWN holds those the ECB ever quoted, with the numeric code of list three and
+ * minor units: WITHDRAWN holds those the ECB ever quoted or the law replaced by the euro, with the numeric code of list three and
  * the minor units of the last list one that had them. It is asked only when list one has no entry,
  * so BGN is served from the package while it has it and from here once it drops it.
  *
@@ -21,6 +21,17 @@ export interface IsoFacts {
 }
 
 const WITHDRAWN: Readonly<Record<string, IsoFacts>> = Object.freeze({
+  ATS: { name: 'Austrian Schilling', numericCode: '040', minorUnits: 2 },
+  BEF: { name: 'Belgian Franc', numericCode: '056', minorUnits: 0 },
+  DEM: { name: 'German Mark', numericCode: '276', minorUnits: 2 },
+  ESP: { name: 'Spanish Peseta', numericCode: '724', minorUnits: 0 },
+  FIM: { name: 'Finnish Markka', numericCode: '246', minorUnits: 2 },
+  FRF: { name: 'French Franc', numericCode: '250', minorUnits: 2 },
+  IEP: { name: 'Irish Pound', numericCode: '372', minorUnits: 2 },
+  ITL: { name: 'Italian Lira', numericCode: '380', minorUnits: 0 },
+  LUF: { name: 'Luxembourgian Franc', numericCode: '442', minorUnits: 0 },
+  NLG: { name: 'Dutch Guilder', numericCode: '528', minorUnits: 2 },
+  PTE: { name: 'Portuguese Escudo', numericCode: '620', minorUnits: 0 },
   BGN: { name: 'Bulgarian Lev', numericCode: '975', minorUnits: 2 },
   CYP: { name: 'Cyprus Pound', numericCode: '196', minorUnits: 2 },
   EEK: { name: 'Estonian Kroon', numericCode: '233', minorUnits: 2 },

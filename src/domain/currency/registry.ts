@@ -1,7 +1,8 @@
 import type { Publication } from '../ecb';
 import { ApiError } from '../errors';
+import { didYouMean, nearestNames } from '../nearest-names';
 import { quoteInput } from '../quote-input';
-import { ECB_CURRENCY_CODES } from './codes';
+import { CURRENCY_CODES } from './codes';
 import { isoFacts } from './iso';
 import { successionOf, type Succession } from './successions';
 
@@ -68,9 +69,9 @@ export interface CurrencyEntry {
   successor: Succession | null;
 }
 
-/** Every code ever quoted: the known list plus whatever the data holds, EUR first, then alphabetical. */
+/** Every code converted: the known list (quoted or replaced by law) plus whatever the data holds, EUR first, then alphabetical. */
 function registryCodes(spans: QuoteSpans): string[] {
-  const codes = new Set([...ECB_CURRENCY_CODES, ...spans.spans.keys()]);
+  const codes = new Set([...CURRENCY_CODES, ...spans.spans.keys()]);
   codes.delete('EUR');
   return ['EUR', ...[...codes].sort()];
 }
@@ -88,7 +89,7 @@ export function currencyEntry(code: string, spans: QuoteSpans): CurrencyEntry {
   };
 }
 
-/** The registry: every currency the ECB has ever quoted, EUR first. */
+/** The registry: every currency the ECB has ever quoted or the law replaced at a fixed rate, EUR first. */
 export function buildRegistry(spans: QuoteSpans): CurrencyEntry[] {
   return registryCodes(spans).map((code) => currencyEntry(code, spans));
 }
@@ -102,7 +103,8 @@ export function findCurrency(registry: readonly CurrencyEntry[], code: unknown, 
   const entry = upper === undefined ? undefined : registry.find((e) => e.code === upper);
   if (!entry) {
     const shown = typeof code === 'string' ? quoteInput(code) : 'that';
-    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one the ECB has ever quoted; GET /v1/currencies lists them.`, { param });
+    const hint = typeof code === 'string' ? didYouMean(nearestNames(code, registry.map((e) => e.code))) : '';
+    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one this API converts${hint}; GET /v1/currencies lists them.`, { param });
   }
   return entry;
 }

@@ -1,10 +1,11 @@
 import { isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
 import { ApiError } from '../errors';
+import { didYouMean, nearestNames } from '../nearest-names';
 import { quoteInput } from '../quote-input';
 import { planAllowsHistory, type PlanId } from '../plans';
 import type { Rational } from '../rational';
-import { ECB_CURRENCY_CODES, looksLikeCurrencyCode } from './codes';
+import { CURRENCY_CODES, looksLikeCurrencyCode } from './codes';
 
 /** The first day of the ECB's euro reference rates. */
 export const FIRST_PUBLICATION = '1999-01-04';
@@ -15,6 +16,7 @@ export interface CurrencyRequest {
   to: unknown;
   decimals?: unknown;
   rounding?: unknown;
+  minorUnits?: unknown;
   date?: unknown;
 }
 
@@ -25,6 +27,8 @@ export interface ParsedCurrencyRequest {
   to: string;
   decimals: number | undefined;
   rounding: RoundingMode;
+  /** Round the result to the ISO 4217 minor units of `to` (never together with `decimals`). */
+  minorUnits: boolean;
   date: string | undefined;
 }
 
@@ -33,10 +37,21 @@ export function parseCurrencyRequest(request: CurrencyRequest): ParsedCurrencyRe
   const value = parseDecimalValue(request.value);
   const decimals = parseDecimals(request.decimals);
   const rounding = parseRounding(request.rounding);
+  const minorUnits = parseMinorUnits(request.minorUnits, decimals);
   const from = currencyCodeShape(request.from, 'from');
   const to = currencyCodeShape(request.to, 'to');
   const date = parseDate(request.date);
-  return { text: request.value as string, value, from, to, decimals, rounding, date };
+  return { text: request.value as string, value, from, to, decimals, rounding, minorUnits, date };
+}
+
+/** `minorUnits`: true or false (absent: false); true with `decimals` is refused, the two say the same thing. */
+export function parseMinorUnits(value: unknown, decimals: number | undefined): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (value !== true) throw new ApiError('INVALID_REQUEST', 'minorUnits must be true or false.', { param: 'minorUnits' });
+  if (decimals !== undefined) {
+    throw new ApiError('INVALID_REQUEST', 'minorUnits and decimals cannot be used together: minorUnits rounds to the currency\'s ISO 4217 minor units, decimals to a number of places.', { param: 'minorUnits' });
+  }
+  return true;
 }
 
 /** Upper-cased when written like a code; a malformed one is INVALID_REQUEST, not UNKNOWN_CURRENCY. */
@@ -55,10 +70,14 @@ export function parseDate(date: unknown, param = 'date'): string | undefined {
   return date;
 }
 
-/** UNKNOWN_CURRENCY for a code the ECB has never quoted (the static list, plus anything seen in data). */
+/**
+ * UNKNOWN_CURRENCY for a code neither quoted by the ECB nor replaced by law (the static lists, plus
+ * anything seen in data), with the known codes nearest to it: "GPB" (did you mean GBP?).
+ */
 export function requireKnownCurrency(code: string, param: string, seen: ReadonlySet<string>): void {
-  if (!ECB_CURRENCY_CODES.has(code) && !seen.has(code)) {
-    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported.`, { param });
+  if (!CURRENCY_CODES.has(code) && !seen.has(code)) {
+    const hint = didYouMean(nearestNames(code, new Set([...CURRENCY_CODES, ...seen])));
+    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported${hint}.`, { param });
   }
 }
 

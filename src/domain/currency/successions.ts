@@ -29,6 +29,22 @@ export interface Succession {
 const REG_2866_98 = 'Council Regulation (EC) No 2866/98, Article 1';
 
 export const SUCCESSIONS: readonly Succession[] = Object.freeze([
+  // The eleven members of 1 January 1999: Article 1 of Council Regulation (EC) No 2866/98 as adopted.
+  ...(
+    [
+      ['ATS', '13.7603'],
+      ['BEF', '40.3399'],
+      ['DEM', '1.95583'],
+      ['ESP', '166.386'],
+      ['FIM', '5.94573'],
+      ['FRF', '6.55957'],
+      ['IEP', '0.787564'],
+      ['ITL', '1936.27'],
+      ['LUF', '40.3399'],
+      ['NLG', '2.20371'],
+      ['PTE', '200.482'],
+    ] as const
+  ).map(([code, rate]): Succession => ({ code, successor: 'EUR', rate, since: '1999-01-01', kind: 'euro', source: REG_2866_98 })),
   // Greece: Council Regulation (EC) No 1478/2000 of 19 June 2000. The ECB's published history has no
   // GRD column, so this row only serves a data set that quotes GRD.
   { code: 'GRD', successor: 'EUR', rate: '340.750', since: '2001-01-01', kind: 'euro', source: `${REG_2866_98}, as amended by Council Regulation (EC) No 1478/2000` },
@@ -63,6 +79,12 @@ const BY_CODE: ReadonlyMap<string, Succession> = new Map(SUCCESSIONS.map((s) => 
 /** The legal replacement of `code` (upper case), or undefined when the law replaced nothing. */
 export function successionOf(code: string): Succession | undefined {
   return BY_CODE.get(code);
+}
+
+/** The succession that applies on `day` (YYYY-MM-DD): the law's, once its successor is the currency. */
+export function successionOn(code: string, day: string): Succession | undefined {
+  const succession = BY_CODE.get(code);
+  return succession !== undefined && day >= succession.since ? succession : undefined;
 }
 
 /** "1 EUR = 7.53450 HRK": the fixed rate as a sentence fragment. */

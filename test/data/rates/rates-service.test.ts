@@ -53,7 +53,7 @@ describe('importFile', () => {
     expect([...rates.knownCurrencies()].sort()).toEqual(['EUR', 'GBP', 'HUF', 'ISK', 'JPY', 'USD']);
     expect(rates.resolveDate('2026-04-12')).toBe('2026-04-10');
     expect(rates.resolveDate('2026-04-08')).toBeUndefined();
-    expect(rates.status()).toMatchObject({ date: '2026-04-13', fetchedAt: TUESDAY_EVENING.toISOString(), stale: true, lastError: null });
+    expect(rates.status()).toMatchObject({ date: '2026-04-13', fetchedAt: TUESDAY_EVENING.toISOString(), stale: true, missingPublications: 1, lastError: null });
   });
 
   it('lists the publication dates, as a new list whenever the rates change (what keys the currencies registry)', async () => {

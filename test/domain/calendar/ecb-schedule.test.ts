@@ -4,7 +4,8 @@ import { addDays, berlinDate, berlinOffsetMinutes } from '../../../src/domain/ca
 import {
   isDue,
   isStale,
-  memoizedIsStale,
+  memoizedPublicationLag,
+  publicationLag,
   latestExpectedPublication,
   latestMaxAgeSeconds,
   memoizedLatestMaxAge,
@@ -151,15 +152,28 @@ describe('latestMaxAgeSeconds', () => {
   });
 });
 
-describe('the memoized stale flag (asked by every health check)', () => {
-  it('answers as isStale over a clock running forward across publications, weekends and the grace period', () => {
-    const memoized = memoizedIsStale();
+describe('how far the rates held are behind the calendar', () => {
+  it.each([
+    // newest held, now, publications due and not held, the first of them, stale (past 16:00 + 2 h)
+    ['2026-04-13', '2026-04-14T15:00:00+02:00', 0, undefined, false], // Tuesday before 16:00
+    ['2026-04-13', '2026-04-14T16:30:00+02:00', 1, '2026-04-14', false], // late, within the grace
+    ['2026-04-13', '2026-04-14T18:30:00+02:00', 1, '2026-04-14', true],
+    ['2026-04-02', '2026-04-07T12:00:00+02:00', 0, undefined, false], // Good Friday and Easter Monday are no publications
+    ['2026-04-02', '2026-04-07T19:00:00+02:00', 1, '2026-04-07', true],
+    ['2026-04-13', '2026-11-27T10:00:00+01:00', 162, '2026-04-14', true], // seven months behind
+  ] as const)('newest %s at %s: %i missing from %s, stale %s', (newest, now, missing, firstMissing, stale) => {
+    expect(publicationLag(newest, at(now))).toEqual({ missing, firstMissing, stale });
+  });
+
+  it('answers as publicationLag (and isStale) over a clock running forward across publications, weekends and the grace period', () => {
+    const memoized = memoizedPublicationLag();
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 5_400_000 }), { minLength: 1, maxLength: 60 }), fc.constantFrom('2026-03-26', '2026-03-27', '2026-03-30'), (steps, newest) => {
         let t = new Date('2026-03-26T12:00:00Z').getTime();
         return steps.every((step) => {
           t += step;
-          return memoized(newest, new Date(t)) === isStale(newest, new Date(t));
+          const lag = memoized(newest, new Date(t));
+          return JSON.stringify(lag) === JSON.stringify(publicationLag(newest, new Date(t))) && lag.stale === isStale(newest, new Date(t));
         });
       }),
       { numRuns: 100 },

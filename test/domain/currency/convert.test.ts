@@ -7,7 +7,7 @@ import { ApiError } from '../../../src/domain/errors';
 // Made-up rates in the ECB's form (units per euro), not real ECB data.
 const day: Publication = { date: '2024-03-28', rates: { USD: '1.0811', JPY: '163.45', GBP: '0.85550', ISK: '149.30' } };
 
-const convert = (request: CurrencyRequest) => convertCurrency(parseCurrencyRequest(request), day);
+const convert = (request: CurrencyRequest) => convertCurrency(parseCurrencyRequest(request), day, day.date);
 
 describe('currency conversion is value × toRate ÷ fromRate, exactly, rounded once', () => {
   it.each([
@@ -21,7 +21,7 @@ describe('currency conversion is value × toRate ÷ fromRate, exactly, rounded o
   ])('%j gives %s at the rate %s', (request, result, rate) => {
     const answer = convert(request);
     expect(answer.result.value).toBe(result);
-    expect(answer.rate).toEqual({ date: '2024-03-28', source: 'ecb', value: rate });
+    expect(answer.rate).toEqual({ date: '2024-03-28', source: 'ecb', value: rate, fixed: [] });
   });
 
   it('names codes upper-case and keeps the input value as sent', () => {

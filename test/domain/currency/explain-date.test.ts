@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { publicationLag } from '../../../src/domain/calendar/ecb-schedule';
 import { explainDate, explainLatest, nextPublication } from '../../../src/domain/currency/explain-date';
 import { notQuoted, notQuotedMessage } from '../../../src/domain/currency/not-quoted';
 
@@ -31,16 +32,59 @@ describe('every date explained', () => {
 
   it.each([
     // Thursday before 16:00 CET (UTC+1): today's, at 15:00 UTC.
-    ['2024-03-27', '2024-03-28T10:00:00Z', { date: '2024-03-28', expectedAt: '2024-03-28T15:00:00.000Z', overdue: false }],
+    ['2024-03-27', '2024-03-28T10:00:00Z', { date: '2024-03-28', expectedAt: '2024-03-28T15:00:00.000Z', overdue: false, missingPublications: 0 }],
     // Thursday evening: the next TARGET day is Tuesday (Good Friday, Easter Monday); 16:00 CEST is 14:00 UTC.
-    ['2024-03-28', '2024-03-28T18:00:00Z', { date: '2024-04-02', expectedAt: '2024-04-02T14:00:00.000Z', overdue: false }],
-    // Thursday 17:00 CET without Thursday's publication: the next is still Tuesday's, and the rates held are behind.
-    ['2024-03-27', '2024-03-28T16:00:00Z', { date: '2024-04-02', expectedAt: '2024-04-02T14:00:00.000Z', overdue: true }],
-    // Months behind (a history that stops in April, a clock in November): a moment to come, overdue.
-    ['2026-04-13', '2026-11-26T10:00:00Z', { date: '2026-11-26', expectedAt: '2026-11-26T15:00:00.000Z', overdue: true }],
-    ['2026-04-13', '2026-11-26T16:00:00Z', { date: '2026-11-27', expectedAt: '2026-11-27T15:00:00.000Z', overdue: true }],
+    ['2024-03-28', '2024-03-28T18:00:00Z', { date: '2024-04-02', expectedAt: '2024-04-02T14:00:00.000Z', overdue: false, missingPublications: 0 }],
+    // Thursday 17:00 CET without Thursday's publication: Thursday's, a moment past, overdue.
+    ['2024-03-27', '2024-03-28T16:00:00Z', { date: '2024-03-28', expectedAt: '2024-03-28T15:00:00.000Z', overdue: true, missingPublications: 1 }],
+    // Months behind (a history that stops in April, a clock in November): the first missing, overdue, with the count.
+    ['2026-04-13', '2026-11-26T10:00:00Z', { date: '2026-04-14', expectedAt: '2026-04-14T14:00:00.000Z', overdue: true, missingPublications: 161 }],
+    ['2026-04-13', '2026-11-26T16:00:00Z', { date: '2026-04-14', expectedAt: '2026-04-14T14:00:00.000Z', overdue: true, missingPublications: 162 }],
   ])('newest %s at %s: the next publication is %j', (newest, now, expected) => {
     expect(nextPublication(newest, new Date(now))).toEqual(expected);
+  });
+
+  it('is never both to come and overdue', () => {
+    for (const [newest, now] of [['2024-03-27', '2024-03-28T16:00:00Z'], ['2026-04-13', '2026-11-26T10:00:00Z'], ['2024-03-28', '2024-03-28T18:00:00Z']] as const) {
+      const next = nextPublication(newest, new Date(now));
+      expect(next.overdue && next.expectedAt > now, `${newest} at ${now}`).toBe(false);
+    }
+  });
+});
+
+describe('rates behind the calendar are called stale', () => {
+  // Seven months behind: the newest held is 2025-10-15, the clock 2026-05-05 12:00 Berlin.
+  const NOW = new Date('2026-05-05T10:00:00Z');
+  const lag = publicationLag('2025-10-15', NOW);
+
+  it.each([
+    ['2026-05-04', 'stale'], // a business day: not 'not-yet-published', it is long published
+    ['2026-05-01', 'stale'], // a TARGET holiday, but its answer should be 2026-04-30's, not October's
+    ['2026-05-02', 'stale'], // a Saturday, likewise
+    ['2025-10-16', 'stale'], // the first missing publication
+    ['2025-10-18', 'stale'], // a Saturday after the missing Thursday and Friday
+  ] as const)('%s answered by the newest held: %s', (requested, reason) => {
+    const answer = explainDate(requested, '2025-10-15', '2025-10-15', lag);
+    if (reason === 'stale') expect(answer).toEqual({ requested, publication: '2025-10-15', carriedForward: true, reason, missingPublications: lag.missing });
+    else expect(answer.reason).toBe(reason);
+  });
+
+  it('keeps the calendar reasons for days the rates held cover', () => {
+    expect(explainDate('2025-10-12', '2025-10-10', '2025-10-15', lag)).toMatchObject({ reason: 'weekend' });
+    expect(explainDate('2025-10-14', '2025-10-13', '2025-10-15', lag)).toMatchObject({ reason: 'no-publication' });
+    expect(explainDate('2025-10-15', '2025-10-15', '2025-10-15', lag)).toEqual({ requested: '2025-10-15', publication: '2025-10-15', carriedForward: false });
+  });
+
+  it('counts the publications missing', () => {
+    expect(lag).toMatchObject({ missing: 137, firstMissing: '2025-10-16', stale: true });
+    expect(explainLatest('2025-10-15', NOW)).toEqual({ requested: '2026-05-05', publication: '2025-10-15', carriedForward: true, reason: 'stale', missingPublications: 137 });
+  });
+
+  it('is not stale late on the day of a publication, within the grace: not yet published', () => {
+    // Tuesday 2024-04-02 (after Good Friday and Easter Monday), the newest held Thursday 2024-03-28: at 17:00
+    // Berlin Tuesday's publication is due but within the two hours' grace; at 18:30 it is stale.
+    expect(explainLatest('2024-03-28', new Date('2024-04-02T15:00:00Z'))).toMatchObject({ reason: 'not-yet-published' });
+    expect(explainLatest('2024-03-28', new Date('2024-04-02T16:30:00Z'))).toMatchObject({ reason: 'stale', missingPublications: 1 });
   });
 });
 

@@ -32,12 +32,12 @@ describe('the registry is computed from the publications, never hard-coded', () 
     expect(buildRegistry(sliced)).toEqual(buildRegistry(spans));
   });
 
-  it('lists EUR first, then every code ever quoted (the known list and the data), alphabetically', () => {
+  it('lists EUR first, then every code ever quoted or replaced by law (the known lists and the data), alphabetically', () => {
     const withNew = quoteSpans([...PUBS, { date: '2023-01-03', rates: { XAU: '1' } }]);
     const codes = buildRegistry(withNew).map((e) => e.code);
     expect(codes[0]).toBe('EUR');
     expect(codes.slice(1)).toEqual([...codes.slice(1)].sort());
-    expect(new Set(codes)).toEqual(new Set([...ECB_CURRENCY_CODES, 'XAU']));
+    expect(new Set(codes)).toEqual(new Set([...ECB_CURRENCY_CODES, ...SUCCESSIONS.map((s) => s.code), 'XAU']));
   });
 
   it('gives nothing active while no publication is held', () => {

@@ -4,15 +4,13 @@
  * is both a unit and a currency code is refused rather than guessed.
  */
 import { ApiError } from '../../errors';
+import { didYouMean } from '../../nearest-names';
 import { quoteInput } from '../../quote-input';
 import type { CompiledExpression } from './compile';
 import { suggestUnits } from './suggest';
 
 /** True for an upper-case code the ECB has quoted (EUR included). */
 export type IsCurrency = (code: string) => boolean;
-
-const orList = (items: readonly string[]): string =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 
 function unknownName(expression: CompiledExpression, param: string, name: string, isCurrency: IsCurrency, currencyShaped: boolean): ApiError {
   const where = name === expression.source ? '' : ` in ${quoteInput(expression.source)}`;
@@ -21,7 +19,7 @@ function unknownName(expression: CompiledExpression, param: string, name: string
   const suggestions = suggestUnits(name);
   const hint = currency
     ? ` (did you mean ${upper}? Currency codes are written in upper case)`
-    : suggestions.length === 0 ? '' : ` (did you mean ${orList(suggestions)}?)`;
+    : didYouMean(suggestions);
   const subject = currencyShaped ? quoteInput(name) : `Unit ${quoteInput(name)}`;
   const known = currencyShaped ? 'neither a unit nor a currency the ECB has quoted' : 'not known';
   return new ApiError('UNKNOWN_UNIT', `${subject}${where} is ${known}${hint}.`, { param, seeAlso: 'units' });

@@ -4,8 +4,11 @@
  * one), compared without case so that "Km" finds km. At most three, one per unit, nearest first;
  * nothing when nothing is close, which for a name of one or two characters means equal but for case.
  */
+import { allowedDistance, editDistance } from '../../nearest-names';
 import { ALIASES } from '../aliases';
 import { UNITS, type UnitDef } from '../catalogue';
+
+export { allowedDistance, editDistance } from '../../nearest-names';
 
 export const MAX_SUGGESTIONS = 3;
 /** Longer names are not compared: no catalogue name is near them, and the work stays small. */
@@ -23,33 +26,6 @@ const CANDIDATES: readonly Candidate[] = UNITS.flatMap((unit) =>
   [unit.id, unit.symbol, ...(ALIASES[unit.id] ?? [])].map((text, rank) => ({ text, chars: Array.from(text.toLowerCase()), unit, rank })),
 );
 const UNIT_ORDER = new Map(UNITS.map((u, i) => [u, i]));
-
-/** How many edits may separate a name of `length` characters from a suggestion. */
-export function allowedDistance(length: number): number {
-  return length <= 2 ? 0 : length <= 5 ? 1 : length <= 9 ? 2 : 3;
-}
-
-/** Optimal string alignment distance, or limit + 1 as soon as it must exceed `limit`. */
-export function editDistance(a: readonly string[], b: readonly string[], limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      current.push(d);
-      best = Math.min(best, d);
-    }
-    if (best > limit) return limit + 1;
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /** "kilometer", or "km (kilometer)" when the closest name is not the id. */
 const shown = (c: Candidate): string => (c.rank === 0 ? c.text : `${c.text} (${c.unit.id})`);
