@@ -97,6 +97,16 @@ function errorSchema(codes: ErrorCode[]): Json {
 }
 
 /** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
+/** The headers of an answer that gives names in a language (content-language.ts): the languages used, and Vary. */
+export const LANGUAGE_HEADERS: Json = {
+  'Content-Language': {
+    description: 'The languages the names of this answer are in (RFC 9110 8.5): the one chosen by `lang`, else Accept-Language, else English.',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*(, [A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)*$' },
+  },
+  Vary: { description: 'Names follow Accept-Language when no `lang` is given.', required: false, schema: { type: 'string', pattern: '(^|, )Accept-Language$' } },
+};
+
 export const VARY_ACCEPT_HEADER: Json = { description: 'The answer depends on the Accept header (JSON, CSV or NDJSON).', required: true, schema: { type: 'string', const: 'Accept' } };
 
 /** The strong validator of a route with `etag`: the same for the same bytes, in every instance. */

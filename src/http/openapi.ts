@@ -12,7 +12,7 @@ import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
 import { COMPLETE_CACHE_CONTROL } from './answer-formats';
-import { errorResponsesOf, ETAG_HEADER, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { errorResponsesOf, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
@@ -151,7 +151,7 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
     ...(field.description && !field.deprecationReason ? { description: field.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } } } } : {}),
-    responses: { '200': success(route, dataSchema(field.type)) },
+    responses: { '200': success(route, dataSchema(field.type), true, field.args.some((arg) => arg.name === 'lang')) },
   };
 }
 
@@ -162,7 +162,8 @@ function openApiOperation(): Json {
   };
 }
 
-function success(route: RestRoute, data: Json, envelope = true): Json {
+/** A route's 200 answer; `names`: its field gives names in a language (a `lang` argument). */
+function success(route: RestRoute, data: Json, envelope = true, names = false): Json {
   const json = { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data };
   return {
     description: route.formats ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.` : 'OK',
@@ -172,6 +173,7 @@ function success(route: RestRoute, data: Json, envelope = true): Json {
       ...(route.shared ? SHARED_HEADERS : {}),
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
       ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
+      ...(names ? LANGUAGE_HEADERS : {}),
       ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
     },
