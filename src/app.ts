@@ -15,7 +15,7 @@ import { buildOpenApiDocument } from './http/openapi';
 import { Endpoints } from './http/endpoint';
 import { createEdge, type Edge } from './http/edge';
 import { GRAPHQL_PATH } from './http/graphql-lane';
-import { graphQLContextFactory, requestContextOf, requestContexts, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
+import { graphQLContextFactory, requestContexts, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
 import { useGraphQLLimits } from './http/use-graphql-limits';
@@ -76,7 +76,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
-  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, spendRateLimit });
+  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne });
   const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!edge(req, res)) void yoga(req, res);
@@ -124,7 +124,7 @@ function requestSpending(limiters: RateLimiters, services: AppServices, metrics:
       throw error;
     }
   };
-  /** The edge and GraphiQL spend the caller's request rate limit here: the field they run spends nothing more. */
+  /** The edge spends the caller's request rate limit here: the field it runs spends nothing more. */
   const spendRateLimit = (kind: 'public' | 'key', context: RequestContext) =>
     spendOne(kind, context).then(() => {
       context.rateLimitSpent = true;
@@ -143,11 +143,10 @@ interface YogaServerParts {
   trust: TrustProxy;
   contextOf: ReturnType<typeof requestContexts>;
   spendOne: SpendOne;
-  spendRateLimit: (kind: 'public' | 'key', context: RequestContext) => Promise<void>;
 }
 
 /** Yoga on the rate-limited schema, with its plugins in the order their hooks must run. */
-function createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, spendRateLimit }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+function createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -175,7 +174,6 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
         defaultQuery: DEFAULT_QUERY,
         endpoint: GRAPHQL_PATH,
         log: logger,
-        rateLimit: (serverContext) => spendRateLimit('public', requestContextOf(serverContext)),
       }),
       useAccountPage({ services, trust, log: logger }),
       useErrorCodes(logger),

@@ -97,7 +97,18 @@ export async function readRouteBody(
 /** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
 export async function admitCaller(route: RestRoute, context: RequestContext, spendRateLimit: (kind: Access, context: RequestContext) => Promise<void>): Promise<void> {
   if (route.access === 'key') await context.authenticate();
-  await spendRateLimit(route.access, context);
+  await spendRateLimit(await spendingKind(route, context), context);
+}
+
+/**
+ * Whose limit a request spends: a keyed route's key; on a public route, the key it carries when
+ * that key authenticates (a caller with a key never spends its IP's limit), else the client IP's.
+ * A key that does not authenticate is ignored on a public route, as a missing one is.
+ */
+async function spendingKind(route: RestRoute, context: RequestContext): Promise<Access> {
+  if (route.access === 'key') return 'key';
+  if (!context.carriesKey) return 'public';
+  return context.authenticate().then(() => 'key' as const, () => 'public' as const);
 }
 
 /**

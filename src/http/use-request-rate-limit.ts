@@ -43,10 +43,13 @@ async function spendForRequest(context: RequestContext, spendOne: SpendOne): Pro
 
 /**
  * Requests one rate-limited field spends: none for a REST request (its edge counted it), none for
- * the first field of the kind its GraphQL request prepaid, one otherwise.
+ * a public field of a request whose key authenticated (it spent its key's limit, and a caller with
+ * a key never spends its IP's), none for the first field of the kind its GraphQL request prepaid,
+ * one otherwise.
  */
 export function fieldPoints(context: RequestContext, kind: RateLimitKind): number {
   if (context.rateLimitSpent) return 0;
+  if (kind === 'public' && context.principal !== undefined) return 0;
   if (context.prepaidRateLimit === kind) {
     context.prepaidRateLimit = undefined;
     return 0;

@@ -90,3 +90,39 @@ describe('per-key rate limit of keyed routes', () => {
     await t.close();
   });
 });
+
+describe('a caller with a key on public routes and fields', () => {
+  it('spends its key\'s limit, never its IP\'s: REST and GraphQL past the per-IP limit, while a keyless caller is refused', async () => {
+    const t = await createTestApp({ PUBLIC_RATE_LIMIT: '2', KEY_RATE_LIMIT: '1000' });
+    try {
+      const key = await t.createKey();
+      for (let i = 0; i < 5; i += 1) {
+        const rest = await t.call('GET', '/v1/units/meter', { key });
+        expect(rest.status).toBe(200);
+        expect(rest.headers.get('ratelimit-policy')).toBe('"per-key";q=1000;w=1');
+        const graphql = await t.postGraphQL('{ unit(id: "m") { id } categories { id } }', { key });
+        expect(graphql.body.data.unit.id).toBe('meter');
+        expect(graphql.body.extensions.rateLimit.policy).toBe('per-key');
+      }
+      // The IP's limit is untouched by all of that: a keyless caller from the same address has its 2.
+      expect((await t.call('GET', '/v1/units/meter')).status).toBe(200);
+      expect((await t.call('GET', '/v1/units/meter')).status).toBe(200);
+      expect((await t.call('GET', '/v1/units/meter')).status).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('spends the IP\'s limit when its key does not authenticate, and is answered as without one', async () => {
+    const t = await createTestApp({ PUBLIC_RATE_LIMIT: '2' });
+    try {
+      const forged = `${(await t.createKey()).slice(0, -10)}AAAAAAAAAA`;
+      expect((await t.call('GET', '/v1/units/meter', { key: forged })).status).toBe(200);
+      const second = await t.call('GET', '/v1/units/meter', { key: forged });
+      expect(second.headers.get('ratelimit')).toMatch(/^"per-ip";r=0;/);
+      expect((await t.call('GET', '/v1/units/meter', { key: forged })).status).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});

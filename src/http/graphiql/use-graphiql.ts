@@ -12,8 +12,6 @@ export interface GraphiQLPluginOptions extends GraphiQLOptions {
   /** GRAPHIQL: off answers 404 for the page and its assets. */
   enabled: boolean;
   log: Logger;
-  /** Spends one request of the caller's per-IP rate limit; throws RATE_LIMIT_EXCEEDED. */
-  rateLimit(serverContext: object): Promise<unknown>;
 }
 
 /**
@@ -72,7 +70,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     });
   };
 
-  const answer = async (request: Request, url: URL, serverContext: object): Promise<Response | undefined> => {
+  const answer = async (request: Request, url: URL): Promise<Response | undefined> => {
     const isPage = url.pathname === '/graphql' && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request);
     const isAsset = url.pathname.startsWith(`${ASSETS_PATH}/`);
     if (!isPage && !isAsset) return undefined;
@@ -81,8 +79,9 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
       if (isPage && url.searchParams.has('query')) return undefined;
       throw new ApiError('NOT_FOUND', 'GraphiQL is turned off on this server (GRAPHIQL=off). Send GraphQL requests to POST /graphql.');
     }
+    // The page and its assets spend no rate limit: they are the same bytes for everyone, and a
+    // caller exploring the API must not use up the requests its queries need.
     if (isPage) {
-      await options.rateLimit(serverContext);
       return page(request, await bundleFor(graphiql));
     }
     const { bundle } = await bundleFor(graphiql);
@@ -91,14 +90,13 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { allow: ['GET', 'HEAD'] });
     }
-    await options.rateLimit(serverContext);
     return assetResponse(request, found, compressed);
   };
 
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
       try {
-        const response = await answer(request, url, serverContext);
+        const response = await answer(request, url);
         if (response) endResponse(response);
       } catch (error) {
         const requestId = requestContextOf(serverContext).requestId;

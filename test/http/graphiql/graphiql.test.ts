@@ -123,20 +123,20 @@ describe('GraphiQL assets under /graphql/assets/', () => {
   });
 });
 
-describe('GraphiQL inside the per-IP limit of public routes', () => {
-  it('spends one request of PUBLIC_RATE_LIMIT per page or asset, then answers 429 RATE_LIMIT_EXCEEDED', async () => {
+describe('GraphiQL and the per-IP limit of public routes', () => {
+  it('spends nothing: its page and assets answer past PUBLIC_RATE_LIMIT, without RateLimit, and the IP keeps its requests', async () => {
     const limited = await createTestApp({ PUBLIC_RATE_LIMIT: '3' });
     try {
       const fetchOf = (path: string, headers: Record<string, string> = {}) => limited.app.yoga.fetch(`http://localhost${path}`, { headers });
-      const page = await fetchOf('/graphql', html);
-      expect(page.headers.get('ratelimit')).toBe('"per-ip";r=2;t=60');
-      const [icon] = assetPaths(await page.text());
-      expect((await fetchOf(icon!)).headers.get('ratelimit')).toMatch(/^"per-ip";r=1;/);
-      expect((await limited.call('GET', '/v1/categories')).status).toBe(200);
-      const refused = await fetchOf(icon!);
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect((await refused.json()).error.code).toBe('RATE_LIMIT_EXCEEDED');
+      for (let load = 0; load < 5; load += 1) {
+        const page = await fetchOf('/graphql', html);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('ratelimit')).toBeNull();
+        for (const asset of assetPaths(await page.text())) expect((await fetchOf(asset)).status).toBe(200);
+      }
+      const after = await limited.call('GET', '/v1/categories');
+      expect(after.status).toBe(200);
+      expect(after.headers.get('ratelimit')).toMatch(/^"per-ip";r=2;/);
     } finally {
       await limited.close();
     }
