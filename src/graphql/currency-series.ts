@@ -68,7 +68,7 @@ builder.queryFields((t) => ({
       'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues, with the same start, end, group, base, symbols and format only. One rateSeries per document. Over REST a page that must be computed costs one request of the key\'s rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) exports computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After.',
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
-      end: t.arg({ type: 'Date', required: true, description: 'Last day of the range.' }),
+      end: t.arg({ type: 'Date', required: false, description: 'Last day of the range; without it, the newest publication held.' }),
       base: t.arg.string({ required: false, description: 'Currency code the rates are expressed against; EUR by default.' }),
       symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: every currency quoted in the range).' }),
       group: t.arg.string({ required: false, description: '"day" (default: one entry per publication), "week" (ISO), "month" or "year".' }),

@@ -79,6 +79,22 @@ for (const route of ROUTES) {
   if (negotiates(route) && route.field !== EXPORTED_FIELD) throw new TypeError(`${route.method} ${route.path} offers formats or caches complete answers, which only Query.${EXPORTED_FIELD}'s export writes (src/http/series-export.ts).`);
 }
 
+/** What an exported page says of itself: its range and base (its file name), whether it is complete, and the next page. */
+export interface ExportedPage {
+  start: string;
+  end: string;
+  base: string;
+  complete: boolean;
+  nextCursor: string | null;
+}
+
+const FILE_EXTENSIONS: Readonly<Record<Exclude<MediaType, 'application/json'>, string>> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+
+/** `ecb-rates-USD-2016-01-01-2025-12-31.csv`: what a saved export is called (only letters, digits and dashes). */
+export function exportFileName(page: Pick<ExportedPage, 'start' | 'end' | 'base'>, mediaType: Exclude<MediaType, 'application/json'>): string {
+  return `ecb-rates-${page.base}-${page.start}-${page.end}.${FILE_EXTENSIONS[mediaType]}`;
+}
+
 /** What of the request decides the answer's form besides the media type. */
 export interface AnswerRequest {
   ifNoneMatch: string | null;
@@ -92,13 +108,14 @@ export interface AnswerRequest {
  * one, and, once the page is complete, a long private lifetime, the strong ETag of the exact bytes
  * and 304 on a match; `no-store` before.
  */
-export function exportParts(route: RestRoute, mediaType: MediaType, page: { complete: boolean; nextCursor: string | null }, written: ExportBody, request: AnswerRequest): ResponseParts {
+export function exportParts(route: RestRoute, mediaType: MediaType, page: ExportedPage, written: ExportBody, request: AnswerRequest): ResponseParts {
   const complete = route.cache === 'complete-answer' && page.complete;
   const headers: Record<string, string> = {
     'content-type': CONTENT_TYPES[mediaType],
     'cache-control': complete ? COMPLETE_CACHE_CONTROL : 'no-store',
     'content-length': String(written.body.length),
   };
+  if (mediaType !== 'application/json') headers['content-disposition'] = `attachment; filename="${exportFileName(page, mediaType)}"`;
   if (route.formats) headers['vary'] = 'Accept';
   if (page.nextCursor !== null) headers['link'] = nextLink(route, request.query, page.nextCursor);
   if (!complete) return { status: 200, headers, body: written.body };

@@ -174,7 +174,7 @@ function success(route: RestRoute, data: Json, envelope = true, names = false): 
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
       ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
       ...(names ? LANGUAGE_HEADERS : {}),
-      ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER } : {}),
+      ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER, 'Content-Disposition': CONTENT_DISPOSITION_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
     },
     content: { 'application/json': json, ...Object.fromEntries((route.formats ?? []).map((format) => [format, FORMAT_CONTENT[format]])) },
@@ -190,6 +190,12 @@ const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number],
     },
   },
   'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line (LF): each entry of the JSON answer with its `base`.' } },
+};
+
+const CONTENT_DISPOSITION_HEADER: Json = {
+  description: 'On CSV and NDJSON: `attachment; filename="ecb-rates-<base>-<start>-<end>.<csv|ndjson>"`, the page\'s own range.',
+  required: false,
+  schema: { type: 'string', pattern: '^attachment; filename="ecb-rates-[A-Z]{3}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.(csv|ndjson)"$' },
 };
 
 const LINK_NEXT_HEADER: Json = {

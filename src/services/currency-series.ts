@@ -59,15 +59,18 @@ export type MissingCurrency = (code: string, asked: Asked, param: string) => Pro
 /** The time series use case: a page planned from its query, then answered from the publications it covers. */
 export function createSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency) {
   const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
-    const { start, end } = parseRange(query);
+    const { start, end: endAsked } = parseRange(query);
     const base = parseBase(query.base);
     const asked = parseSymbolList(query.symbols);
     const group = parseGroup(query.group);
-    const range: SeriesRange = { start, end, group, base, symbols: asked, format: query.format };
+    // Without `end`, the cursor's digest names no end (openEnd), and the newest publication ends the range.
+    const range: SeriesRange = { start, end: endAsked ?? start, openEnd: endAsked === undefined, group, base, symbols: asked, format: query.format };
     const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
     if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
     for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
     const newest = requireRates().date;
+    const end = endAsked ?? (newest < start ? start : newest);
+    range.end = end;
     const held = allDates(rates);
     // The first page starts at the first publication held when the range starts before it.
     const first = held[0] ?? FIRST_PUBLICATION;
@@ -77,7 +80,8 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
     const to = page.to < today ? page.to : today;
     if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
     const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
-    const complete = isPageComplete(page, more, newest, clock());
+    // The last page of a query without `end` grows with each publication: never complete.
+    const complete = isPageComplete(page, more, newest, clock()) && (more || !range.openEnd);
     return { start: from, end: to, base, group, asked, nextCursor: more ? page.nextCursor! : null, complete, dates: datesBetween(held, from, to) };
   };
 

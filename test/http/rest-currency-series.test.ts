@@ -99,6 +99,22 @@ for (const lane of ['on', 'off'] as const) {
         expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
       });
 
+      it('names CSV and NDJSON downloads after their page (Content-Disposition), and JSON not', async () => {
+        const csv = await series('start=2024-03-01&end=2024-04-02&symbols=USD', { accept: 'text/csv' });
+        expect(csv.headers.get('content-disposition')).toBe('attachment; filename="ecb-rates-EUR-2024-03-01-2024-04-02.csv"');
+        const ndjson = await series('start=2024-03-01&end=2024-04-02&base=USD&symbols=JPY', { accept: 'application/x-ndjson' });
+        expect(ndjson.headers.get('content-disposition')).toBe('attachment; filename="ecb-rates-USD-2024-03-01-2024-04-02.ndjson"');
+        expect((await series('start=2024-03-01&end=2024-04-02&symbols=USD')).headers.get('content-disposition')).toBeNull();
+      });
+
+      it('runs to the newest publication without end, and does not cache that growing page', async () => {
+        const res = await series('start=2024-03-27&symbols=USD');
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ start: '2024-03-27', end: '2024-04-03', complete: false, nextCursor: null });
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.headers.get('etag')).toBeNull();
+      });
+
       it('serves the same rows as NDJSON for Accept: application/x-ndjson: each line a JSON entry with its base', async () => {
         const query = 'start=2024-03-01&end=2024-04-02&base=USD&symbols=JPY,EUR&group=month';
         const json = await series(query);

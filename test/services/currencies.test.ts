@@ -154,9 +154,13 @@ describe('time series', () => {
     expect(message).toContain('1 EUR = 7.53450 HRK');
   });
 
+  it('without end, runs to the newest publication held, and its last page is never complete (it grows with each publication)', async () => {
+    expect(await service().currencies.series({ start: '2022-12-29' }, 'developer')).toMatchObject({ start: '2022-12-29', end: '2023-01-03', nextCursor: null, complete: false });
+  });
+
   it.each([
     [{ end: '2023-01-01' }, 'developer', 'INVALID_REQUEST', 'start'],
-    [{ start: '2023-01-01' }, 'developer', 'INVALID_REQUEST', 'end'],
+    [{ start: '2023-01-01', end: '2023-02-30' }, 'developer', 'INVALID_REQUEST', 'end'],
     [{ start: '2023-01-02', end: '2023-01-01' }, 'developer', 'INVALID_REQUEST', 'end'],
     [{ start: '2023-01-01', end: '2023-01-02', group: 'quarter' }, 'developer', 'INVALID_REQUEST', 'group'],
     [{ start: '2023-01-01', end: '2023-01-02', cursor: 'abc' }, 'developer', 'INVALID_REQUEST', 'cursor'],

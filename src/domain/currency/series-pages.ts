@@ -21,6 +21,8 @@ export interface SeriesPage {
 export interface SeriesRange {
   start: string;
   end: string;
+  /** True when the query named no end (the newest publication then ends it): a cursor stays valid as publications arrive. */
+  openEnd?: boolean;
   group: SeriesGroup;
   /** The base currency (EUR when absent). */
   base?: string;
@@ -73,7 +75,7 @@ export function encodeCursor(range: SeriesRange, from: string): string {
 
 /** 128 bits of SHA-256 over the query's canonical form: the symbols upper-cased as parsed, in their order. */
 function queryDigest(range: SeriesRange): string {
-  const canonical = JSON.stringify([range.start, range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json']);
+  const canonical = JSON.stringify([range.start, range.openEnd ? null : range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json']);
   return createHash('sha256').update(canonical).digest().subarray(0, 16).toString('base64url');
 }
 
