@@ -57,7 +57,7 @@ async function viaRest(method: string, url: string, rawBody?: string) {
 const UNIT_DECLARATIONS = '$value: Decimal!, $from: String!, $to: String!, $decimals: Int, $rounding: Rounding';
 const CURRENCY_DECLARATIONS = `${UNIT_DECLARATIONS}, $date: Date`;
 const SERIES_ARGS = ['start', 'end', 'base', 'symbols', 'group', 'cursor'];
-const SERIES_DECLARATIONS = '$start: Date!, $end: Date!, $base: String, $symbols: [String!], $group: String, $cursor: String';
+const SERIES_DECLARATIONS = '$start: Date!, $end: Date, $base: String, $symbols: [String!], $group: String, $cursor: String';
 const SERIES = '{ start end base group symbols nextCursor complete entries { period start end publications rates partial { code publications } } }';
 
 /** Only strings travel in a query string as they are; numbers (decimals) as their digits. Lone surrogates cannot be encoded. */
