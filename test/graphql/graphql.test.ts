@@ -104,7 +104,7 @@ describe('GraphQL at /graphql', () => {
 
 describe('GraphiQL', () => {
   it('is served at GET /graphql without any CDN', async () => {
-    const response = await t.app.yoga.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
+    const response = await t.fetch('/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toMatch(/graphiql/i);
