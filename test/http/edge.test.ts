@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 /**
- * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: a request
- * that reaches Yoga any other way is never answered by SOFA, so it can never skip the key, the rate
- * limit or the input checks.
+ * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: through the
+ * front, every /v1 target is the edge's, so the routes SOFA makes of its own (its webhooks, its
+ * OpenAPI document, a kebab-cased path for each field) are never answered, and a route of the table
+ * is answered only once the edge has admitted the request.
  */
 describe.each(['on', 'off'] as const)('SOFA inside Yoga (REST_FAST_LANE=%s)', (lane) => {
   let t: TestApp;
@@ -13,10 +14,19 @@ describe.each(['on', 'off'] as const)('SOFA inside Yoga (REST_FAST_LANE=%s)', (l
   });
   afterAll(() => t.close());
 
-  it.each(['/v1/convert?value=1&from=inch&to=cm', '/v1/units/meter', '/v1/currency/rates/latest', '/v1/health'])('does not answer %s when Yoga is reached directly', async (target) => {
-    const response = await t.app.yoga.fetch(`http://localhost${target}`);
+  it.each([
+    ['POST', '/v1/webhook'],
+    ['DELETE', '/v1/webhook/1'],
+    ['GET', '/v1/openapi.json'],
+    ['GET', '/v1/latest-rates'],
+    ['GET', '/v1/convert-currency?value=1&from=EUR&to=USD'],
+    ['GET', '/v1/unit?id=meter'],
+  ])('does not answer SOFA\'s own route %s %s', async (method, target) => {
+    const response = await t.fetch(target, { method });
     expect(response.status).toBe(404);
-    expect(await response.text()).not.toContain('"data"');
+    const text = await response.text();
+    expect(JSON.parse(text).error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(text).not.toContain('"data"');
   });
 
   it('answers through the edge, which admits first', async () => {
