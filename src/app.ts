@@ -38,6 +38,7 @@ import type { RatesReader } from './services/rates';
 import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
 import { usePersistedDocuments } from './http/use-persisted-documents';
+import { useGraphQLGetCaching } from './http/use-graphql-get-caching';
 
 export interface AppDependencies {
   config: Config;
@@ -186,6 +187,8 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       useErrorCodes(logger),
       // After useErrorCodes, as the GraphQL lane's answers take the two steps.
       useCostExtensions(services.quota, clock),
+      // After useCostExtensions (a cacheable GET's body leaves the request's counters out) and useSecurityHeaders (its 304 keeps them).
+      useGraphQLGetCaching(() => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null })),
       // Before the document limits: the contract checks the rate limit before validation.
       useRequestRateLimit(spendOne),
       // Between the two: a refused request registers nothing, and a hash's document meets every limit a sent one does.
