@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { frontServer, rawRequest } from '../helpers/http';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 import { openPersistedDocuments } from '../../src/data/persisted/open-persisted-documents';
-import type { PersistedDocuments } from '../../src/services/persisted-documents';
+import { PersistedDocuments } from '../../src/services/persisted-documents';
 import { loadConfig } from '../../src/config';
 
 const UNIT = '{ unit(id: "ft") { id symbol } }';
@@ -225,5 +225,35 @@ describe('the operator manifest', () => {
     expect(peak).toBeLessThanOrEqual(1024 * 1024);
     expect(peak).toBeGreaterThan(900 * 1024);
     expect(await served()).toEqual({ units: expect.arrayContaining([{ id: 'meter' }]) });
+  });
+});
+
+describe('APQ and the rate limit', () => {
+  let r: TestApp;
+  let rServer: ReturnType<typeof frontServer>;
+  const held = new PersistedDocuments({ maxBytes: 1024 * 1024 });
+  beforeAll(async () => {
+    r = await createTestApp({ PUBLIC_RATE_LIMIT: '2' }, { clock: CLOCK, persistedDocuments: held });
+    rServer = frontServer(r.app);
+  });
+  afterAll(async () => {
+    await rServer.close();
+    await r.close();
+  });
+
+  it('a refused request answers its refusal, hash alone or not, and registers nothing', async () => {
+    const to = await rServer.origin();
+    const document = '{ unit(id: "lb") { id } }';
+    const hash = documentHash(document);
+    await post({ query: '{ __typename }' }, {}, to);
+    await post({ query: '{ __typename }' }, {}, to);
+    const refusedRegistration = await post({ query: document, extensions: persisted(hash) }, {}, to);
+    const refusedLookup = await post({ extensions: persisted(hash) }, { accept: 'application/graphql-response+json' }, to);
+    expect(json(refusedRegistration).errors![0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(refusedLookup.status).toBe(429);
+    expect(json(refusedLookup).errors).toHaveLength(1);
+    expect(json(refusedLookup).errors![0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(refusedLookup.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(held.registeredBytes).toBe(0);
   });
 });
