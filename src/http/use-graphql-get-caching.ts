@@ -23,7 +23,7 @@ export function useGraphQLGetCaching(factsOf: (request: Request) => Omit<CacheFa
   return {
     onExecute({ args }) {
       const { request, requestContext } = args.contextValue;
-      if (request.method !== 'GET') return;
+      if (request.method !== 'GET' || !isGraphQLPath(request.url)) return;
       const facts = { ...factsOf(request), keyed: request.headers.get('authorization') !== null };
       policies.set(requestContext, graphQLCacheControl(args.document, args.operationName, args.variableValues, facts));
     },
@@ -62,7 +62,11 @@ export function useGraphQLGetCaching(factsOf: (request: Request) => Omit<CacheFa
 function isGraphQLJson(request: Request, response: Response): boolean {
   const type = response.headers.get('content-type') ?? '';
   if (!type.startsWith('application/json') && !type.startsWith('application/graphql-response+json')) return false;
-  const url = request.url;
+  return isGraphQLPath(request.url);
+}
+
+/** The URL's path is /graphql (REST routes executed through Yoga are not GraphQL requests). */
+function isGraphQLPath(url: string): boolean {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   return url.startsWith(GRAPHQL_PATH, start) && (url.length === start + GRAPHQL_PATH.length || url[start + GRAPHQL_PATH.length] === '?');
 }
