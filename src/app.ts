@@ -35,6 +35,10 @@ import { useAccountPage } from './pages/account-page';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
+import type { PersistedDocuments } from './services/persisted-documents';
+import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
+import { usePersistedDocuments } from './http/use-persisted-documents';
+import { useGraphQLGetCaching } from './http/use-graphql-get-caching';
 
 export interface AppDependencies {
   config: Config;
@@ -47,6 +51,8 @@ export interface AppDependencies {
   clock?: () => Date;
   /** Where requests, refusals and the rates' age are counted; a fresh registry by default. */
   metrics?: Metrics;
+  /** Persisted GraphQL documents (APQ and the operator's manifest); by default this instance's own, with the configured manifest. */
+  persistedDocuments?: PersistedDocuments;
 }
 
 export interface App {
@@ -65,7 +71,7 @@ export interface App {
  * The steps: the services, the fields' rate limits on the schema, the edges' spending of the
  * request rate limit, Yoga with its plugins, and the edge in front of it.
  */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics() }: AppDependencies): App {
+export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments }: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
@@ -76,7 +82,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
-  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne });
+  const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
+  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, documents });
   const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!edge(req, res)) void yoga(req, res);
@@ -143,10 +150,11 @@ interface YogaServerParts {
   trust: TrustProxy;
   contextOf: ReturnType<typeof requestContexts>;
   spendOne: SpendOne;
+  documents: PersistedDocuments;
 }
 
 /** Yoga on the rate-limited schema, with its plugins in the order their hooks must run. */
-function createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+function createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, documents }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -179,8 +187,12 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       useErrorCodes(logger),
       // After useErrorCodes, as the GraphQL lane's answers take the two steps.
       useCostExtensions(services.quota, clock),
+      // After useCostExtensions (a cacheable GET's body leaves the request's counters out) and useSecurityHeaders (its 304 keeps them).
+      useGraphQLGetCaching(() => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null })),
       // Before the document limits: the contract checks the rate limit before validation.
       useRequestRateLimit(spendOne),
+      // Between the two: a refused request registers nothing, and a hash's document meets every limit a sent one does.
+      usePersistedDocuments(documents),
       useGraphQLLimits(),
       useConversionBudget(),
       useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),

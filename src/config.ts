@@ -48,6 +48,9 @@ const schema = z.object({
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  PERSISTED_DOCUMENTS: z.string().min(1).optional(),
+  PERSISTED_DOCUMENTS_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
   METRICS: z
     .string()
     .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
@@ -99,7 +102,23 @@ export interface Config {
   cookieSecure: boolean | 'auto';
   /** METRICS: who may read GET /metrics. */
   metrics: MetricsAccess;
+  /** Persisted GraphQL documents (Apollo's APQ): the operator's manifest and the bounds of registrations. */
+  persistedDocuments: PersistedDocumentsConfig;
 }
+
+export interface PersistedDocumentsConfig {
+  /** PERSISTED_DOCUMENTS: the manifest file (hash → document); by default schema/persisted-documents.json, when present. */
+  manifestFile: string;
+  /** True when PERSISTED_DOCUMENTS names the file: then a missing file stops start-up; the default file may be absent. */
+  manifestRequired: boolean;
+  /** PERSISTED_DOCUMENTS_TTL_DAYS, in seconds: how long Redis keeps a registered document. */
+  ttlSeconds: number;
+  /** PERSISTED_DOCUMENTS_CACHE_MB, in bytes: what an instance keeps of registered documents in memory. */
+  cacheBytes: number;
+}
+
+/** The manifest read when PERSISTED_DOCUMENTS is not set (relative to the working directory), if it exists. */
+export const DEFAULT_PERSISTED_DOCUMENTS = 'schema/persisted-documents.json';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -142,6 +161,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',
+    persistedDocuments: {
+      manifestFile: path.resolve(e.PERSISTED_DOCUMENTS ?? DEFAULT_PERSISTED_DOCUMENTS),
+      manifestRequired: e.PERSISTED_DOCUMENTS !== undefined,
+      ttlSeconds: e.PERSISTED_DOCUMENTS_TTL_DAYS * 24 * 3600,
+      cacheBytes: e.PERSISTED_DOCUMENTS_CACHE_MB * 1024 * 1024,
+    },
     metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
 }

@@ -10,6 +10,8 @@ import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
 import { redisOutageLog } from './redis-outage';
 import { createMetrics } from './metrics';
+import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
+import { PersistedManifestError } from './data/persisted/manifest';
 
 /** Reads the configuration, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 function readConfig(): Config {
@@ -29,6 +31,19 @@ async function prepareDatabase(): Promise<void> {
     if (migration.applied.length > 0) logger.info(migration, 'database schema migrated');
   } catch (error) {
     if (!(error instanceof DatabaseStartError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** The persisted GraphQL documents: a manifest with a wrong entry stops the start (one line, exit 1). */
+function openDocuments() {
+  try {
+    const documents = openPersistedDocuments(config, { redisWatch: redisWatch('persisted documents') });
+    if (documents.manifestSize > 0) logger.info({ documents: documents.manifestSize, file: config.persistedDocuments.manifestFile }, 'persisted documents manifest loaded');
+    return documents;
+  } catch (error) {
+    if (!(error instanceof PersistedManifestError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
@@ -66,7 +81,8 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics });
+const persistedDocuments = openDocuments();
+const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics, persistedDocuments });
 const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
@@ -105,7 +121,7 @@ function shutdown(signal: string): void {
     }, CLOSE_MS).unref();
     // What the last requests noted (refusals by day, keys' last use) is written before the store closes.
     await Promise.allSettled([services.refusals.flush(), services.keyUse.flush()]);
-    await Promise.allSettled([rates.stop(), limiters.close(), store.close()]).then((results) => {
+    await Promise.allSettled([rates.stop(), limiters.close(), store.close(), persistedDocuments.close()]).then((results) => {
       for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
     });
     logger.info('stopped');

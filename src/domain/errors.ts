@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   PLAN_REQUIRED: 403,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** A persisted document's hash that no store holds: the client sends the document with its hash (Apollo's APQ). */
+  PERSISTED_QUERY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   /** node:http gave up waiting for the request's headers (headersTimeout/requestTimeout). */
   REQUEST_TIMEOUT: 408,

@@ -74,8 +74,8 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
     };
   }
   for (const status of errorStatusesOf(route)) {
-    // FORBIDDEN is the account page's (a refused form post): no /v1 route answers it.
-    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && code !== 'FORBIDDEN');
+    // FORBIDDEN is the account page's (a refused form post), PERSISTED_QUERY_NOT_FOUND GraphQL's: no /v1 route answers them.
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && code !== 'FORBIDDEN' && code !== 'PERSISTED_QUERY_NOT_FOUND');
     responses[String(status)] = {
       description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
       headers: {

@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from '../../src/http/openapi';
 import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/rates';
+import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import { OpenApiContract } from './contract';
 import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';
 import { tableRates } from './table-rates';
@@ -54,6 +55,8 @@ export interface TestAppOverrides {
   clock?: () => Date;
   /** Where the app logs (silent by default). */
   logger?: Logger;
+  /** The persisted GraphQL documents (APQ); by default the app's own, in memory. */
+  persistedDocuments?: PersistedDocuments;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
@@ -63,7 +66,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const rates = overrides.rates ?? tableRates([]);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
   const logger = overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = createApp({ config, store, rates, limiters, logger, ...(overrides.clock ? { clock: overrides.clock } : {}) });
+  const app = createApp({ config, store, rates, limiters, logger, ...(overrides.clock ? { clock: overrides.clock } : {}), ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}) });
   // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
   const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);
