@@ -12,7 +12,7 @@ import { READ_ONLY, type ToolDefinition } from './tools/shared';
 /** The tools, in the order clients list them. */
 export const TOOLS = [convertTool, ratesTool, findUnitsTool, findCurrenciesTool, rateSeriesSummaryTool] as const;
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   'Exact unit and currency conversion. Use convert for any conversion (units, currencies at the ECB reference rates, unit expressions such as EUR/kWh); ' +
   'find_units and find_currencies when unsure of a name; rates for a day\'s exchange rates; rate_series_summary for a trend. ' +
   'Numbers are decimal strings: pass them on as written. Only convert uses the monthly quota (one per successful call).';
