@@ -21,7 +21,7 @@ export interface McpHandlerOptions {
   spendRateLimit(kind: 'key', context: RequestContext): Promise<void>;
   /** Host names (no port) the Host header may name; undefined accepts any (MCP_ALLOWED_HOSTS). */
   allowedHosts: readonly string[] | undefined;
-  /** Origins a browser may call from (MCP_ALLOWED_ORIGINS); a request with any other Origin is refused. */
+  /** Origins a browser may call from besides the server's own (MCP_ALLOWED_ORIGINS); a request with any other Origin is refused. */
   allowedOrigins: readonly string[];
   log: Logger;
 }
@@ -62,8 +62,18 @@ function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): v
     }
   }
   const origin = headerText(req.headers.origin);
-  if (origin !== null && !options.allowedOrigins.includes(origin)) {
+  if (origin !== null && !options.allowedOrigins.includes(origin) && !sameOrigin(origin, req.headers.host)) {
     throw new ApiError('FORBIDDEN', `Requests to ${MCP_PATH} from the web origin '${origin}' are refused (MCP_ALLOWED_ORIGINS).`);
+  }
+}
+
+/** A page of the server's own origin (its host and port as the Host header names them). */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === new URL(`http://${host}`).host;
+  } catch {
+    return false;
   }
 }
 

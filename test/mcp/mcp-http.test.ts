@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentMonth } from '../../src/domain/quota';
 import { keyEnvFor } from '../../src/domain/keys';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { frontServer } from '../helpers/http';
+import { frontServer, rawRequest } from '../helpers/http';
 import { tableRates } from '../helpers/table-rates';
 
 /** Made-up publications in the ECB's form (not ECB data): a Thursday and a Friday of January 2024. */
@@ -195,6 +195,10 @@ describe('refusals at the endpoint', () => {
   it('refuses a foreign Origin and an unknown Host (DNS rebinding), and answers GET with 405', async () => {
     const key = await t.createKey();
     expect((await post({ authorization: `Bearer ${key}`, origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ authorization: `Bearer ${key}`, origin })).status).toBe(200);
+    const rebound = await rawRequest(origin, 'POST', '/mcp', { host: 'evil.example', authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}');
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.text).error.code).toBe('FORBIDDEN');
     const get = await fetch(`${origin}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
