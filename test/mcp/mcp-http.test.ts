@@ -109,6 +109,17 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     await client.close();
   });
 
+  it('says what to do when the monthly quota is used up, and how long until it resets', async () => {
+    const { key, account } = await t.createAccountKey('free');
+    await t.store.consumeQuota(account.id, currentMonth(NOW), 1000, 1000);
+    const client = await connect(key);
+    const answer = await call(client, 'convert', { value: '1', from: 'mile', to: 'km' });
+    expect(answer.isError).toBe(true);
+    expect(answer.structured.error).toMatchObject({ code: 'QUOTA_EXCEEDED', retryAfterSeconds: 23 * 86400 + 12 * 3600 });
+    expect(answer.structured.error.whatToDo).toContain('larger plan');
+    await client.close();
+  });
+
   it('charges one conversion for a delivered conversion and none for a failed one, as GraphQL does', async () => {
     const { key, account } = await t.createAccountKey('free');
     const used = () => t.store.monthlyUsage(account.id, currentMonth(NOW));
