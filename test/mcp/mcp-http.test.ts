@@ -189,6 +189,8 @@ describe('refusals at the endpoint', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect((await res.json()).error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    const metrics = await (await fetch(`${origin}/metrics`)).text();
+    expect(metrics).toMatch(/measurement_http_requests_total\{[^}]*route="mcp"[^}]*status="401"[^}]*\} [1-9]/);
   });
 
   it('refuses an expired key with KEY_EXPIRED and tells an expiring key its end in Key-Expires', async () => {
