@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
+import { quoteInput } from '../domain/quote-input';
 import type { ResponseParts } from '../http/answer-parts';
 import { readNodeBody } from '../http/body';
 import { restErrorParts } from '../http/errors';
@@ -58,12 +59,12 @@ function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): v
   if (options.allowedHosts !== undefined) {
     const host = hostnameOf(req.headers.host);
     if (host === undefined || !options.allowedHosts.includes(host)) {
-      throw new ApiError('FORBIDDEN', `The Host ${host === undefined ? 'is missing or malformed' : `'${host}' is not served here`}: ${MCP_PATH} answers only the host names the server is configured for (MCP_ALLOWED_HOSTS).`);
+      throw new ApiError('FORBIDDEN', `The Host ${host === undefined ? 'is missing or malformed' : `${quoteInput(host)} is not served here`}: ${MCP_PATH} answers only the host names the server is configured for (MCP_ALLOWED_HOSTS).`);
     }
   }
   const origin = headerText(req.headers.origin);
   if (origin !== null && !options.allowedOrigins.includes(origin) && !sameOrigin(origin, req.headers.host)) {
-    throw new ApiError('FORBIDDEN', `Requests to ${MCP_PATH} from the web origin '${origin}' are refused (MCP_ALLOWED_ORIGINS).`);
+    throw new ApiError('FORBIDDEN', `Requests to ${MCP_PATH} from the web origin ${quoteInput(origin)} are refused (MCP_ALLOWED_ORIGINS).`);
   }
 }
 
