@@ -32,6 +32,8 @@ import { useCostExtensions } from './http/use-cost-extensions';
 import { useRequestLog } from './http/use-request-log';
 import { useSecurityHeaders } from './http/use-security-headers';
 import { useAccountPage } from './pages/account-page';
+import { mcpHandler } from './mcp/http';
+import { documentRunner } from './mcp/run-document';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
@@ -84,7 +86,14 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
   const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, documents });
-  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
+  const mcp = mcpHandler({
+    runnerFor: documentRunner({ yoga, quota: services.quota, log: logger, clock }),
+    spendRateLimit,
+    allowedHosts: config.mcpAllowedHosts,
+    allowedOrigins: config.mcpAllowedOrigins,
+    log: logger,
+  });
+  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi, mcp });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!edge(req, res)) void yoga(req, res);
   };

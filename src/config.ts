@@ -51,6 +51,8 @@ const schema = z.object({
   PERSISTED_DOCUMENTS: z.string().min(1).optional(),
   PERSISTED_DOCUMENTS_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
+  MCP_ALLOWED_HOSTS: z.string().regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names').optional(),
+  MCP_ALLOWED_ORIGINS: z.string().regex(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, 'must be a comma list of origins such as https://app.example').optional(),
   METRICS: z
     .string()
     .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
@@ -104,6 +106,13 @@ export interface Config {
   metrics: MetricsAccess;
   /** Persisted GraphQL documents (Apollo's APQ): the operator's manifest and the bounds of registrations. */
   persistedDocuments: PersistedDocumentsConfig;
+  /**
+   * MCP_ALLOWED_HOSTS: the host names /mcp answers (DNS rebinding protection). Unset: the loopback
+   * names when HOST is a loopback address, else any host (a server behind a public name should set it).
+   */
+  mcpAllowedHosts: readonly string[] | undefined;
+  /** MCP_ALLOWED_ORIGINS: browser origins allowed to call /mcp; a request with another Origin is refused. None by default. */
+  mcpAllowedOrigins: readonly string[];
 }
 
 export interface PersistedDocumentsConfig {
@@ -167,8 +176,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ttlSeconds: e.PERSISTED_DOCUMENTS_TTL_DAYS * 24 * 3600,
       cacheBytes: e.PERSISTED_DOCUMENTS_CACHE_MB * 1024 * 1024,
     },
+    mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),
     metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The names a loopback-bound server is reached by; undefined (any host) when HOST is not loopback. */
+function loopbackHosts(host: string): readonly string[] | undefined {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host) ? LOOPBACK_HOSTS : undefined;
+}
+
+function commaList(text: string): string[] {
+  return text.split(',').map((item) => item.trim());
 }
 
 function databaseOf(url: string | undefined, dataDir: string): Config['database'] {

@@ -26,10 +26,10 @@ import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import type { ResponseParts } from './answer-parts';
 import { restSuccessParts, withoutNullParams } from './rest-response';
-import { allowedMethods, isAccountPath, METRICS_PATH, routeLabel } from './routes';
+import { allowedMethods, isAccountPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
-import { headerText, plainPathEnd } from './target';
+import { headerText, pathOf, plainPathEnd } from './target';
 import { withCostExtensions } from './use-cost-extensions';
 
 export interface EdgeOptions {
@@ -62,6 +62,8 @@ export interface EdgeOptions {
   lane: boolean;
   /** The post-processed OpenAPI document, served at /openapi.json. */
   openapi(): string;
+  /** Answers /mcp (src/mcp/http.ts); the edge gives it the request's context and finishes its answer like any other. */
+  mcp?: (req: IncomingMessage, context: RequestContext) => Promise<ResponseParts>;
 }
 
 /** Yoga's node:http listener, its parameters step (graphql-yoga's YogaServer.getResultForParams) and its Fetch handler. */
@@ -146,7 +148,9 @@ export function createEdge(options: EdgeOptions): Edge {
     await writer.send(req, res, endpoint, context, parts, started);
   };
 
+  const mcp = mcpEdge(options.mcp, writer, contextOf);
   return (req, res) => {
+    if (mcp?.(req, res)) return true;
     const started = performance.now();
     const owned = ownedRequest(req, known, options.endpoints, options.lane);
     if (owned === undefined) return false;
@@ -156,6 +160,28 @@ export function createEdge(options: EdgeOptions): Edge {
       : owned.kind === 'graphql' ? serveGraphQL(req, res, owned.mediaType, started)
       : serve(req, res, owned, started);
     served.catch(writer.unexpected(req, res, started));
+    return true;
+  };
+}
+
+/** Where /mcp answers are counted; they carry no CORS fields. */
+const MCP_PLACE: AnswerPlace = { label: routeLabel(MCP_PATH), cors: undefined };
+
+/**
+ * Takes /mcp when served (returns true): its handler's answer, finished as the edge finishes every
+ * answer (security headers, request id, limit headers, one metric, one access-log line).
+ */
+function mcpEdge(mcp: EdgeOptions['mcp'], writer: LaneWriter, contextOf: (req: IncomingMessage) => RequestContext): Edge | undefined {
+  if (mcp === undefined) return undefined;
+  const serve = async (req: IncomingMessage, res: ServerResponse, started: number) => {
+    const context = contextOf(req);
+    await writer.send(req, res, MCP_PLACE, context, await mcp(req, context), started);
+  };
+  return (req, res) => {
+    if (pathOf(req.url) !== MCP_PATH) return false;
+    const started = performance.now();
+    writer.entered();
+    serve(req, res, started).catch(writer.unexpected(req, res, started));
     return true;
   };
 }

@@ -172,6 +172,8 @@ export function routeLabel(pathname: string): string {
 export const ACCOUNT_PATH = '/account';
 /** The Prometheus metrics, answered by the node:http server itself. */
 export const METRICS_PATH = '/metrics';
+/** The MCP endpoint (src/mcp), Streamable HTTP. */
+export const MCP_PATH = '/mcp';
 
 export function isAccountPath(pathname: string): boolean {
   return pathname === ACCOUNT_PATH || (pathname.startsWith(ACCOUNT_PATH) && pathname[ACCOUNT_PATH.length] === '/');
@@ -181,12 +183,13 @@ function labelOutsideTable(pathname: string): string {
   if (pathname === '/graphql') return 'graphql';
   if (isAccountPath(pathname)) return 'account';
   if (pathname === METRICS_PATH) return 'metrics';
+  if (pathname === MCP_PATH) return 'mcp';
   return 'other';
 }
 
 /** The label of each path the table and the app spell out, found the slow way once. */
 const LABELS = new Map<string, string>();
-for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', ACCOUNT_PATH, METRICS_PATH]) {
+for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', ACCOUNT_PATH, METRICS_PATH, MCP_PATH]) {
   const entry = compiled.find((c) => c.pattern.test(pathname));
   LABELS.set(pathname, entry ? entry.label : labelOutsideTable(pathname));
 }

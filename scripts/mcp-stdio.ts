@@ -1,0 +1,17 @@
+/**
+ * `npm run --silent mcp`: the Measurement API's MCP tools over stdio, for desktop clients that
+ * cannot reach a remote server themselves. Calls MEASUREMENT_API_URL with MEASUREMENT_API_KEY.
+ * Stdout carries the protocol only; problems go to stderr.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { remoteServerOf, stdioProxy } from '../src/mcp/stdio-proxy';
+
+let remote;
+try {
+  remote = remoteServerOf(process.env);
+} catch (error) {
+  console.error(`mcp: ${(error as Error).message}`);
+  process.exit(2);
+}
+const server = stdioProxy(remote);
+await server.connect(new StdioServerTransport());

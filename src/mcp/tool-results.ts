@@ -1,0 +1,71 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
+import { GraphQLError } from 'graphql';
+import type { ErrorCode } from '../domain/errors';
+import { toApiError } from '../http/errors';
+
+/** What a tool tells an agent that made a mistake or was refused: enough to fix the call or to know what to do. */
+export interface ToolError {
+  code: ErrorCode;
+  message: string;
+  /** The argument at fault, when one is. */
+  parameter?: string;
+  /** What the server guessed was meant ("did you mean kilometer?"). */
+  suggestions?: string[];
+  /** Both sides' dimensions, when units of different dimensions were asked to convert. */
+  dimensions?: string;
+  /** Seconds after which the same call may succeed (a rate limit, the quota's month, rates still loading). */
+  retryAfterSeconds?: number;
+  /** The next step, in a sentence. */
+  whatToDo: string;
+}
+
+/** What to do about each refusal an agent can meet; the rest say to correct the argument named. */
+const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
+  UNKNOWN_UNIT: 'Use a suggestion, or look the unit up with find_units (by name, alias or category).',
+  INCOMPATIBLE_UNITS: 'Convert between units of one dimension: find_units lists the units of each category.',
+  UNKNOWN_CURRENCY: 'Look the currency up with find_currencies (by code or name).',
+  RATE_NOT_FOUND: 'Pick a date from 1999-01-04 to today on which the currency was quoted (find_currencies gives each one its first and last date).',
+  PLAN_REQUIRED: "Leave out `date` to use the latest rates, or move the key's account to the Developer plan (on /account).",
+  QUOTA_EXCEEDED: "The account's monthly conversions are used up: wait for the next month (retryAfterSeconds), or move the account to a larger plan on /account.",
+  RATE_LIMIT_EXCEEDED: 'Too many calls in a short time: wait retryAfterSeconds, then call again.',
+  SERVICE_UNAVAILABLE: 'The server has no exchange rates loaded yet: try again after retryAfterSeconds; unit conversions work meanwhile.',
+  INTERNAL: 'An unexpected error on the server: try again later; it is logged with its request id.',
+};
+
+/** A tool's answer: a short text for the model and the same facts as structured content. */
+export function toolSuccess(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** A refusal as a tool result (never a protocol error), from the first error of a GraphQL result. */
+export function toolFailure(error: GraphQLError | GraphQLFormattedError): CallToolResult {
+  const apiError = toApiError(error instanceof GraphQLError ? error : new GraphQLError(error.message, { extensions: error.extensions ?? {} }));
+  const failure: ToolError = { code: apiError.code, message: error.message, whatToDo: WHAT_TO_DO[apiError.code] ?? 'Correct the argument named in `parameter` and call again.' };
+  if (apiError.param !== undefined) failure.parameter = apiError.param;
+  const suggested = /did you mean ([^?]+)\?/.exec(error.message)?.[1];
+  if (suggested !== undefined) failure.suggestions = suggested.split(/, | or /).map((s) => s.trim()).filter((s) => s !== '');
+  if (apiError.code === 'INCOMPATIBLE_UNITS') {
+    const dimensions = /: ([^:]+ is [^:]+)\.$/.exec(error.message)?.[1];
+    if (dimensions !== undefined) failure.dimensions = dimensions;
+  }
+  if (apiError.details.retryAfterSeconds !== undefined) failure.retryAfterSeconds = apiError.details.retryAfterSeconds;
+  const text = `${failure.code}: ${failure.message} ${failure.whatToDo}`;
+  return { content: [{ type: 'text', text }], structuredContent: { error: failure }, isError: true };
+}
+
+/** A tool's own refusal of arguments its schema cannot express (a date that is not a day), in the same shape. */
+export function argumentFailure(parameter: string, message: string): CallToolResult {
+  return toolFailure(new GraphQLError(message, { extensions: { code: 'INVALID_REQUEST', param: parameter } }));
+}
+
+/**
+ * The data of a result, or the tool result of its first error. A field that failed leaves an
+ * error even when another field of the document answered: the tool reports the failure.
+ */
+export function dataOr<T>(result: ExecutionResult): { data: T } | { failed: CallToolResult } {
+  const first = result.errors?.[0];
+  if (first !== undefined) return { failed: toolFailure(first) };
+  if (!result.data) return { failed: toolFailure(new GraphQLError('The server answered nothing.', { extensions: { code: 'INTERNAL' } })) };
+  return { data: result.data as T };
+}

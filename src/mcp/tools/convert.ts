@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { knownCurrency } from '../../domain/currency/codes';
+import { findUnit } from '../../domain/units';
+import { dataOr, toolSuccess } from '../tool-results';
+import { costOf, dateArgument, decimalsArgument, defined, explainPublication, type Resolution, type ToolDefinition } from './shared';
+
+interface Quantity {
+  value: string;
+  unit: string;
+}
+
+interface UsedRate {
+  value: string;
+  date: string;
+  source: string;
+  resolved: Resolution | null;
+  rates?: Record<string, string>;
+  fixed: unknown[];
+}
+
+interface Converted {
+  input: Quantity;
+  result: Quantity;
+  category?: string;
+  rate?: UsedRate | null;
+}
+
+const inputSchema = {
+  value: z
+    .union([z.string(), z.number()])
+    .describe('The amount to convert. A decimal string ("12.5", "-0.25") keeps every digit; a JSON number is read as its shortest decimal form.'),
+  from: z.string().min(1).describe('Unit id, symbol or alias ("inch", "km/h", "°F"), currency code ("USD"), or unit expression ("EUR/kWh", "m/s^2", "USD/gal").'),
+  to: z.string().min(1).describe('What to convert to, written like `from`; it must have the same dimension.'),
+  date: dateArgument.optional(),
+  decimals: decimalsArgument.optional(),
+};
+
+export const convertTool = {
+  name: 'convert',
+  title: 'Convert units, currencies and unit expressions exactly',
+  description:
+    'Converts a value between units of one dimension (12.5 inch to cm), between currencies at the ECB euro reference rates (100 USD to JPY), or between unit expressions (0.25 EUR/kWh to USD/MWh), with exact decimal arithmetic. ' +
+    'Where a currency occurs the answer names the rate and the ECB publication it came from, and explains a date that had no publication. ' +
+    'Each successful call uses one conversion of the monthly quota; a failed call uses none. A mistake comes back as an error with the parameter at fault and suggestions.',
+  inputSchema,
+  async run(args, runDocument) {
+    const value = typeof args.value === 'number' ? String(args.value) : args.value;
+    const variables = defined({ value, from: args.from, to: args.to, date: args.date, decimals: args.decimals });
+    const currencies = isCurrencyPair(args.from, args.to);
+    const result = await runDocument(currencies ? 'McpConvertCurrency' : 'McpConvert', variables);
+    const answer = dataOr<{ convert?: Converted; convertCurrency?: Converted }>(result);
+    if ('failed' in answer) return answer.failed;
+    const converted = answer.data.convert ?? answer.data.convertCurrency!;
+    const rate = converted.rate ?? (converted as { exchangeRate?: UsedRate | null }).exchangeRate ?? null;
+    const structured = defined({ input: converted.input, result: converted.result, category: converted.category, rate, cost: costOf(result) });
+    return toolSuccess(conversionText(converted, rate), structured);
+  },
+} satisfies ToolDefinition<typeof inputSchema>;
+
+/** Two currency codes and no unit of that name: the conversion is a currency conversion. */
+function isCurrencyPair(from: string, to: string): boolean {
+  return knownCurrency(from) !== undefined && knownCurrency(to) !== undefined && findUnit(from) === undefined && findUnit(to) === undefined;
+}
+
+function conversionText({ input, result, category }: Converted, rate: UsedRate | null): string {
+  const line = `${input.value} ${input.unit} = ${result.value} ${result.unit}`;
+  if (rate === null) return `${line}${category ? ` (${category})` : ''}.`;
+  return `${line}. Rate ${rate.value}, from ${explainPublication(rate.date, rate.resolved)}; source: ${rate.source}.`;
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { dataOr, toolSuccess } from '../tool-results';
+import { codeList, codesArgument, defined, type ToolDefinition } from './shared';
+
+interface SeriesAnswer {
+  base: string;
+  start: string;
+  end: string;
+  group: string;
+  source: string;
+  complete: boolean;
+  nextCursor: string | null;
+  symbols: string[];
+  entries: { period: string; start: string; end: string; publications: number; rates: Record<string, string> }[];
+}
+
+/** Periods answered at most: a summary, not an export (REST and GraphQL serve whole series). */
+export const MAX_PERIODS = 36;
+
+const inputSchema = {
+  start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD').describe('First day of the range, YYYY-MM-DD.'),
+  end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD').optional().describe('Last day of the range, YYYY-MM-DD; without it, the newest publication.'),
+  symbols: codesArgument.describe('The currencies to summarise: one code ("USD"), a comma list ("USD,JPY") or a list; at most 5.'),
+  base: z.string().optional().describe('The currency the rates are expressed against; EUR by default.'),
+  group: z.enum(['week', 'month', 'year']).optional().describe('The period of each mean: ISO week, month (default) or year.'),
+};
+
+export const rateSeriesSummaryTool = {
+  name: 'rate_series_summary',
+  title: 'Exchange-rate means per week, month or year',
+  description:
+    `Summarises ECB rates over a range as exact period means (per ISO week, month or year), at most ${MAX_PERIODS} periods and 5 currencies, ` +
+    'to describe a trend. Needs the Developer plan; uses no conversion quota. For daily rates or longer ranges use the REST route GET /v1/currency/rates/series (CSV, NDJSON) or the GraphQL field rateSeries.',
+  inputSchema,
+  async run(args, runDocument) {
+    const symbols = codeList(args.symbols).slice(0, 5);
+    const group = args.group ?? 'month';
+    const result = await runDocument('McpRateSeriesSummary', defined({ start: args.start, end: args.end, base: args.base, symbols, group }));
+    const answer = dataOr<{ rateSeries: SeriesAnswer }>(result);
+    if ('failed' in answer) return answer.failed;
+    const series = answer.data.rateSeries;
+    const entries = series.entries.slice(0, MAX_PERIODS);
+    const truncated = series.entries.length > entries.length || series.nextCursor !== null;
+    const lines = entries.map((e) => `${e.period}: ${Object.entries(e.rates).map(([code, mean]) => `${code} ${mean}`).join(', ')}`);
+    const more = truncated ? `\nMore periods than shown: ${moreAt(series, group)}` : '';
+    const text = `Mean ${group}ly rates per 1 ${series.base} (${series.source}), ${series.start} to ${series.end}:\n${lines.join('\n')}${more}`;
+    const { base, start, end, source, complete } = series;
+    const structured = { base, start, end, group, source, complete, symbols: series.symbols, entries, truncated };
+    return toolSuccess(text, truncated ? { ...structured, more: moreAt(series, group) } : structured);
+  },
+} satisfies ToolDefinition<typeof inputSchema>;
+
+function moreAt(series: SeriesAnswer, group: string): string {
+  const query = new URLSearchParams({ start: series.start, end: series.end, group, base: series.base, symbols: series.symbols.join(',') });
+  return `ask a shorter range or a longer group, or read the whole series at GET /v1/currency/rates/series?${query} (or the GraphQL field rateSeries).`;
+}

@@ -1,0 +1,68 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecutionResult } from 'graphql';
+import { z } from 'zod';
+import type { RunDocument } from '../run-document';
+
+/** Every tool only reads: clients may allow them without asking, and repeat them safely. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+/** A tool: its name, what an agent reads to choose and call it, its input schema and what it does. */
+export interface ToolDefinition<Shape extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  run(args: z.infer<z.ZodObject<Shape>>, runDocument: RunDocument): Promise<CallToolResult>;
+}
+
+export const dateArgument = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
+  .describe('A day, YYYY-MM-DD. The rates used are those of the latest ECB publication on or before it. Needs the Developer plan.');
+
+export const decimalsArgument = z.number().int().min(0).max(40).describe('Round the result once to this many places (0 to 40). Without it the result is exact (or 40 significant digits).');
+
+/** One currency code, a comma list, or a list: agents write all three. */
+export const codesArgument = z.union([z.string(), z.array(z.string())]);
+
+/** A code list argument as GraphQL takes it: a list of trimmed, non-empty codes. */
+export function codeList(value: string | string[]): string[] {
+  return (Array.isArray(value) ? value : value.split(','))
+    .map((code) => code.trim())
+    .filter((code) => code !== '');
+}
+
+/** An object without the members that are undefined: GraphQL variables leave absent arguments out. */
+export function defined(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/** The day a currency answer used, and why that one, in a sentence. */
+export interface Resolution {
+  requested: string;
+  publication: string;
+  carriedForward: boolean;
+  reason: string | null;
+}
+
+const REASONS: Record<string, string> = {
+  weekend: 'a weekend',
+  holiday: 'a TARGET holiday',
+  'not-yet-published': 'not published yet',
+  'no-publication': 'a day the ECB did not publish',
+  stale: 'not held yet (the rates held are behind the ECB calendar)',
+};
+
+export function explainPublication(publication: string, resolved: Resolution | null | undefined): string {
+  if (!resolved || !resolved.carriedForward) return `the ECB publication of ${publication}`;
+  const why = resolved.reason ? (REASONS[resolved.reason] ?? resolved.reason) : 'a day without a publication';
+  return `the ECB publication of ${publication} (${resolved.requested} is ${why}, so the latest publication before it applies)`;
+}
+
+/** What a call cost, from the result's extensions: conversions charged, and the quota left. */
+export function costOf(result: ExecutionResult): { chargedConversions: number; quotaRemaining?: number } {
+  const extensions = result.extensions as { cost?: { chargedConversions: number }; quota?: { remaining: number } } | undefined;
+  const cost: { chargedConversions: number; quotaRemaining?: number } = { chargedConversions: extensions?.cost?.chargedConversions ?? 0 };
+  if (extensions?.quota) cost.quotaRemaining = extensions.quota.remaining;
+  return cost;
+}
