@@ -87,14 +87,13 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore, now: () =>
     `INSERT INTO usage_days (account_id, day, delivered) VALUES (@account, @day, @amount)
      ON CONFLICT (account_id, day) DO UPDATE SET delivered = delivered + excluded.delivered`,
   );
-  const recordQuotaEvents = quotaEventWriter(handle, now);
+  const writeQuotaEvents = quotaEventWriter(handle, now);
   /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
   const consumeAll = handle.transaction((params: { account: string; month: string; amount: number; limit: number }, day: string | undefined) => {
     if (consume.run(params).changes !== 1) return undefined;
     if (day !== undefined) deliveredOn.run({ account: params.account, day, amount: params.amount });
     const used = usage.get(params.account, params.month)!.used;
-    recordQuotaEvents(params.account, params.month, params.limit, used - params.amount, used);
-    return used;
+    return writeQuotaEvents(params.account, params.month, params.limit, used - params.amount, used);
   });
   // A partial grant, synchronously under BEGIN IMMEDIATE: the read and the write happen under the
   // write lock without yielding to the event loop, so two store objects in one process cannot wait
@@ -106,9 +105,7 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore, now: () =>
     if (granted === 0) return { granted, used: before };
     add.run({ account, month, amount: granted });
     if (day !== undefined) deliveredOn.run({ account, day, amount: granted });
-    const used = usage.get(account, month)!.used;
-    recordQuotaEvents(account, month, limit, before, used);
-    return { granted, used };
+    return { granted, used: writeQuotaEvents(account, month, limit, before, usage.get(account, month)!.used) };
   });
   return {
     async keysRevision() {
@@ -153,11 +150,13 @@ function quotaEventWriter(handle: BetterSqlite3.Database, now: () => string) {
   const insertDeliveries = handle.prepare<[string, string, string]>(
     'INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at) SELECT ?, id, ? FROM webhook_endpoints WHERE account_id = ?',
   );
-  return (account: string, month: string, limit: number, before: number, after: number) => {
+  /** Returns `after`, the month's usage. */
+  return (account: string, month: string, limit: number, before: number, after: number): number => {
     for (const event of quotaEvents(account, month, limit, before, after)) {
       const id = newEventId();
       const at = now();
       if (insertEvent.run(id, event.identity, account, event.type, JSON.stringify(event.data), at).changes === 1) insertDeliveries.run(id, at, account);
     }
+    return after;
   };
 }
