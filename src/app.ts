@@ -41,6 +41,9 @@ import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
 import { usePersistedDocuments } from './http/use-persisted-documents';
 import { useGraphQLGetCaching } from './http/use-graphql-get-caching';
+import type { SecretBox } from './domain/secret-box';
+import { webhookSecretBox } from './data/webhook-secret-key';
+import { resolveHost } from './data/webhook-http';
 
 export interface AppDependencies {
   config: Config;
@@ -55,6 +58,8 @@ export interface AppDependencies {
   metrics?: Metrics;
   /** Persisted GraphQL documents (APQ and the operator's manifest); by default this instance's own, with the configured manifest. */
   persistedDocuments?: PersistedDocuments;
+  /** Seals webhook signing secrets; WEBHOOK_SECRET_KEY or the development key file by default (webhook-secret-key.ts). */
+  webhookSecrets?: () => SecretBox;
 }
 
 export interface App {
@@ -73,8 +78,8 @@ export interface App {
  * The steps: the services, the fields' rate limits on the schema, the edges' spending of the
  * request rate limit, Yoga with its plugins, and the edge in front of it.
  */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger, limiters, metrics });
+export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments, webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
+  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   const executable = fieldRateLimits(limiters, services, metrics).transformer(schema);

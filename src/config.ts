@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy } from './domain/client-ip';
+import { parseSecretBoxKey } from './domain/secret-box';
 
 /**
  * The whole configuration, read from the environment once at start-up (contract section 1).
@@ -53,6 +54,10 @@ const schema = z.object({
   PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
   MCP_ALLOWED_HOSTS: z.string().regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names').optional(),
   MCP_ALLOWED_ORIGINS: z.string().regex(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, 'must be a comma list of origins such as https://app.example').optional(),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((value) => parseSecretBoxKey(value) !== undefined, { message: 'must be 32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)' })
+    .optional(),
   METRICS: z
     .string()
     .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
@@ -63,7 +68,7 @@ const schema = z.object({
 export type MetricsAccess = { mode: 'local' | 'off' | 'public' } | { mode: 'token'; token: string };
 
 /** Variables whose value is a secret: a bad one is named, never shown. */
-const SECRET_VARIABLES = new Set(['METRICS']);
+const SECRET_VARIABLES = new Set(['METRICS', 'WEBHOOK_SECRET_KEY']);
 
 export type Env = z.input<typeof schema>;
 
@@ -113,6 +118,12 @@ export interface Config {
   mcpAllowedHosts: readonly string[] | undefined;
   /** MCP_ALLOWED_ORIGINS: browser origins allowed to call /mcp; a request with another Origin is refused. None by default. */
   mcpAllowedOrigins: readonly string[];
+  /**
+   * WEBHOOK_SECRET_KEY: the AES-256-GCM key that seals webhook signing secrets at rest. Required in
+   * production (main.ts refuses to start without it); in development, absent, a key file in
+   * DATA_DIR (webhook-secret.key, mode 0600) is made on first use.
+   */
+  webhookSecretKey: Buffer | undefined;
 }
 
 export interface PersistedDocumentsConfig {
@@ -178,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),
+    webhookSecretKey: e.WEBHOOK_SECRET_KEY === undefined ? undefined : parseSecretBoxKey(e.WEBHOOK_SECRET_KEY),
     metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
 }
