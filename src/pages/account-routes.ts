@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors';
+import { keyExpiryFromChoice, parseGraceChoice } from '../domain/key-lifetime';
 import type { KeyEnv } from '../domain/keys';
 import { csrfTokenMatches } from '../domain/sessions';
 import { clientMessage } from '../graphql/error-body';
@@ -6,7 +7,7 @@ import { errorHeaders } from '../http/error-headers';
 import { requestContextOf } from '../http/request-context';
 import type { AccountSession, Accounts } from '../services/accounts';
 import { checkSameOrigin, clearedSessionCookie, htmlResponse, prefersHtml, readForm, redirect, sessionCookie, sessionTokenOf } from './page-http';
-import { confirmRevokePage, dashboardPage, signInPage } from './views';
+import { confirmRevokePage, confirmRotatePage, dashboardPage, signInPage } from './views';
 
 /** One request to the account page, with what every handler needs. */
 export interface Visit {
@@ -32,14 +33,15 @@ const KEY_ID = '(key_[0-9A-Za-z]{16})';
 export function accountRoutes(accounts: Accounts): AccountRoute[] {
   return [
     [/^\/account$/, {
-      GET: async ({ request, secure }) => {
+      GET: async (visit) => {
+        const { request, secure } = visit;
         const session = await accounts.session(sessionTokenOf(request));
         if (session === undefined || session === 'expired') {
           const notice = session === 'expired' ? 'Your session has ended; please log in again.' : undefined;
           return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, ...(notice ? { notice } : {}) }), 200, {}, session ? [clearedSessionCookie(secure)] : []);
         }
         const flash = await accounts.takeFlash(session);
-        return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash));
+        return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash, selfOrigin(visit)));
       },
     }],
     [/^\/account\/login$/, {
@@ -56,13 +58,19 @@ export function accountRoutes(accounts: Accounts): AccountRoute[] {
     }],
     [/^\/account\/keys$/, {
       POST: withSession(accounts, async (_visit, session, form) => {
-        await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv));
+        await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv), expiryOf(form, accounts.now()));
         return redirect('/account');
       }),
     }],
     [new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
-      POST: withSession(accounts, async (visit, session) => {
-        await accounts.rotateKey(session, visit.keyId!);
+      GET: async ({ request, keyId }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') return redirect('/account');
+        return htmlResponse(confirmRotatePage(session, await accounts.keyOf(session, keyId!), accounts.now()));
+      },
+      POST: withSession(accounts, async (visit, session, form) => {
+        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.keyId}/rotate`);
+        await accounts.rotateKey(session, visit.keyId!, parseGraceChoice(form.get('grace') ?? ''));
         return redirect('/account');
       }),
     }],
@@ -109,6 +117,20 @@ const credentialsForm = (accounts: Accounts, act: (email: string, password: stri
 
 const bucketOf = (visit: Visit) => requestContextOf(visit.serverContext).clientBucket;
 const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
+
+/**
+ * The create form's expiry: its choice (`none`, `30`, `60`, `90`, `date`) and the date field. A date
+ * filled in under the default choice (Never) means that date; beside a number of days it is a mistake.
+ */
+function expiryOf(form: URLSearchParams, now: Date): string | null {
+  const choice = form.get('expires') ?? 'none';
+  const date = form.get('expiresOn')?.trim() ?? '';
+  if (date === '') return keyExpiryFromChoice(choice, date, now);
+  if (choice !== 'none' && choice !== 'date') {
+    throw new ApiError('INVALID_REQUEST', `Choose either ${choice} days or a date (${date.slice(0, 20)}), not both.`, { param: 'expires' });
+  }
+  return keyExpiryFromChoice('date', date, now);
+}
 
 function envOf(value: string): KeyEnv {
   if (value !== 'test' && value !== 'live') throw new ApiError('INVALID_REQUEST', `The environment must be test or live (got '${value.slice(0, 20)}').`, { param: 'env' });

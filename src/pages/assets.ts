@@ -37,6 +37,12 @@ fieldset label { font-weight: normal; }
 .muted { color: var(--muted); }
 fieldset { border: 0; padding: 0; margin: 0.75rem 0 0; }
 legend { font-weight: 600; }
+fieldset label.with-date { display: inline-block; margin-right: 0.5rem; }
+input[type=date] { font: inherit; padding: 0.2rem 0.4rem; }
+h3 { font-size: 1.05rem; margin: 1.5rem 0 0.5rem; }
+figure.chart { margin: 0; }
+.usage-chart { display: block; max-width: 100%; height: auto; }
+.mcp code { display: inline; font-size: inherit; padding: 0 0.2rem; word-break: normal; }
 @media (max-width: 40rem) { thead { display: none; } tr, td { display: block; } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } }
 `;
 

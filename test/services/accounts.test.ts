@@ -49,7 +49,7 @@ describe('log-in', () => {
     const other = await store.createAccount({ plan: 'free' });
     const { record } = await store.createKey(other.id, 'test');
     await expect(accounts.keyOf(session, record.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(accounts.rotateKey(session, record.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(accounts.rotateKey(session, record.id, 0)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('an account made by the CLI without a password cannot log in with any password', async () => {
