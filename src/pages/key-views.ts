@@ -51,7 +51,8 @@ export function createKeyForm(session: AccountSession, serverEnv: KeyEnv, now: s
 /** What the list says of a key's end: never, a time, or that it has passed. */
 function expiryCell(key: KeyListing, now: Date): SafeHtml | string {
   if (key.expiresAt === null) return 'never';
-  return hasExpired(key.expiresAt, now) ? html`<strong>expired</strong> ${utcMinute(key.expiresAt)}` : utcMinute(key.expiresAt);
+  const at = utcMinute(key.expiresAt).replace(' UTC', '');
+  return hasExpired(key.expiresAt, now) ? html`<strong>expired</strong> ${at}` : at;
 }
 
 function statusCell(key: KeyListing, now: Date): SafeHtml | string {
@@ -59,7 +60,7 @@ function statusCell(key: KeyListing, now: Date): SafeHtml | string {
   if (hasExpired(key.expiresAt, now)) return 'expired';
   const revoke = html`<form method="get" action="/account/keys/${key.id}/revoke"><button type="submit" class="danger" aria-describedby="key-${key.id}">Revoke</button></form>`;
   const name = html`<span id="key-${key.id}" hidden>key ${key.id}</span>`;
-  if (key.replacedBy !== null) return html`<div class="actions">rotated: works until ${utcMinute(key.expiresAt!)}, replaced by ${key.replacedBy} ${revoke}${name}</div>`;
+  if (key.replacedBy !== null) return html`<div class="actions"><span class="state">rotated, replaced by <code>${key.replacedBy}</code>; works until it expires</span> ${revoke}${name}</div>`;
   return html`<div class="actions">active
       <form method="get" action="/account/keys/${key.id}/rotate"><button type="submit" class="secondary" aria-describedby="key-${key.id}">Rotate</button></form>
       ${revoke}${name}</div>`;
@@ -71,14 +72,12 @@ export function keysTable(keys: readonly KeyListing[], nowIso: string): SafeHtml
   const now = new Date(nowIso);
   return html`
 <table>
-  <caption class="muted">"Last used" is recorded to within ${minutes} minutes and shown by day (UTC); expiries are in UTC.</caption>
-  <thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">Ends with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th></tr></thead>
+  <caption class="muted">Times are UTC. "Last used" is recorded to within ${minutes} minutes and shown by day.</caption>
+  <thead><tr><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th></tr></thead>
   <tbody>
   ${keys.map((key) => html`
   <tr>
-    <td data-label="Key"><code>${key.id}</code></td>
-    <td data-label="Environment">${key.env}</td>
-    <td data-label="Ends with"><code>${key.tail ? `…${key.tail}` : 'not recorded'}</code></td>
+    <td data-label="Key"><code>${key.id}</code><br><span class="muted">${key.env}, ${key.tail ? html`ends with <code>…${key.tail}</code>` : 'end not recorded'}</span></td>
     <td data-label="Created">${day(key.createdAt)}</td>
     <td data-label="Last used">${key.lastUsedAt ? day(key.lastUsedAt) : 'never'}</td>
     <td data-label="Expires">${expiryCell(key, now)}</td>

@@ -11,7 +11,7 @@ import { html, type SafeHtml } from './html';
 
 const WIDTH = 760;
 const HEIGHT = 300;
-const PLOT = { left: 60, right: WIDTH - 12, top: 48, bottom: HEIGHT - 36 } as const;
+const PLOT = { left: 60, right: WIDTH - 28, top: 48, bottom: HEIGHT - 36 } as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The three series, bottom to top, with colours that stay apart for the common colour blindnesses. */

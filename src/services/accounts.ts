@@ -189,8 +189,7 @@ function accountPageCases({ store, clock }: AccountsDeps, serverEnv: KeyEnv): Pi
     async createKey(session, env, expiresAt) {
       const { key, record } = await store.createKey(session.account.id, env, expiresAt);
       const warning = env === serverEnv ? '' : ` It is a ${env} key: this server accepts only ${serverEnv} keys, so it will not work here.`;
-      const ends = record.expiresAt === null ? '' : ` It stops working at ${utcMinute(record.expiresAt)}.`;
-      await setFlash(session, { notice: `Key ${record.id} created.${ends}${warning}`, newKey: { key, id: record.id, env, expiresAt: record.expiresAt } });
+      await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env, expiresAt: record.expiresAt } });
     },
     async rotateKey(session, keyId, graceMs) {
       const old = await ownKey(session, keyId);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchChromium, startServer, type RunningServer } from '../helpers/browser';
 
@@ -100,12 +100,16 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     await page.screenshot({ path: '/tmp/account-keys.png', fullPage: true });
   });
 
-  it('rotates: the old key is refused at once and the new one converts', async () => {
-    page.once('request', (request) => {
+  it('rotates "Now" on the confirmation step: the old key is refused at once and the new one converts', async () => {
+    const onRequest = (request: Request) => {
       if (request.method() === 'POST') rotateRequest = { url: request.url(), body: request.postData() ?? '' };
-    });
+    };
+    page.on('request', onRequest);
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByRole('radio', { name: /^Now/ }).check();
     await page.getByRole('button', { name: 'Rotate' }).click();
     await page.locator('#new-key').waitFor();
+    page.off('request', onRequest);
     rotatedKey = await shownKey();
     secrets.add(rotatedKey);
     expect(rotatedKey).not.toBe(firstKey);
