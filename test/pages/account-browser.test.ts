@@ -160,7 +160,6 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     const after = (await sessionCookie())!;
     expect(after.value).not.toBe(before);
     secrets.add(after.value);
-    if (process.env.UPDATE_SCREENSHOT) await screenshot();
   });
 
   it('the page broke no CSP rule and everything it asked for loaded (its icon: no 404 for /favicon.ico)', async () => {
@@ -189,13 +188,4 @@ function filesUnder(dir: string): Record<string, string> {
     if (statSync(file).isFile()) out[file] = readFileSync(file).toString('latin1');
   }
   return out;
-}
-
-/** UPDATE_SCREENSHOT=1: docs/account-page.png, the signed-in page with a new key, for the README. */
-async function screenshot(): Promise<void> {
-  await page.setViewportSize({ width: 1000, height: 900 });
-  await page.getByRole('button', { name: 'Create key' }).click();
-  await page.locator('#new-key').waitFor();
-  secrets.add(await shownKey());
-  await page.screenshot({ path: 'docs/account-page.png', fullPage: true });
 }
