@@ -35,6 +35,9 @@ import { useAccountPage } from './pages/account-page';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
+import type { SecretBox } from './domain/secret-box';
+import { webhookSecretBox } from './data/webhook-secret-key';
+import { resolveHost } from './data/webhook-http';
 
 export interface AppDependencies {
   config: Config;
@@ -47,6 +50,8 @@ export interface AppDependencies {
   clock?: () => Date;
   /** Where requests, refusals and the rates' age are counted; a fresh registry by default. */
   metrics?: Metrics;
+  /** Seals webhook signing secrets; WEBHOOK_SECRET_KEY or the development key file by default (webhook-secret-key.ts). */
+  webhookSecrets?: () => SecretBox;
 }
 
 export interface App {
@@ -65,8 +70,8 @@ export interface App {
  * The steps: the services, the fields' rate limits on the schema, the edges' spending of the
  * request rate limit, Yoga with its plugins, and the edge in front of it.
  */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics() }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger, limiters, metrics });
+export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
+  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   const executable = fieldRateLimits(limiters, services, metrics).transformer(schema);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy } from './domain/client-ip';
+import { parseSecretBoxKey } from './domain/secret-box';
 
 /**
  * The whole configuration, read from the environment once at start-up (contract section 1).
@@ -48,6 +49,10 @@ const schema = z.object({
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((value) => parseSecretBoxKey(value) !== undefined, { message: 'must be 32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)' })
+    .optional(),
   METRICS: z
     .string()
     .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
@@ -58,7 +63,7 @@ const schema = z.object({
 export type MetricsAccess = { mode: 'local' | 'off' | 'public' } | { mode: 'token'; token: string };
 
 /** Variables whose value is a secret: a bad one is named, never shown. */
-const SECRET_VARIABLES = new Set(['METRICS']);
+const SECRET_VARIABLES = new Set(['METRICS', 'WEBHOOK_SECRET_KEY']);
 
 export type Env = z.input<typeof schema>;
 
@@ -99,6 +104,12 @@ export interface Config {
   cookieSecure: boolean | 'auto';
   /** METRICS: who may read GET /metrics. */
   metrics: MetricsAccess;
+  /**
+   * WEBHOOK_SECRET_KEY: the AES-256-GCM key that seals webhook signing secrets at rest. Required in
+   * production (main.ts refuses to start without it); in development, absent, a key file in
+   * DATA_DIR (webhook-secret.key, mode 0600) is made on first use.
+   */
+  webhookSecretKey: Buffer | undefined;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',
+    webhookSecretKey: e.WEBHOOK_SECRET_KEY === undefined ? undefined : parseSecretBoxKey(e.WEBHOOK_SECRET_KEY),
     metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
 }

@@ -10,6 +10,10 @@ import { createRateLimiters } from './http/rate-limit';
 import { createLogger } from './logger';
 import { redisOutageLog } from './redis-outage';
 import { createMetrics } from './metrics';
+import { postWebhook } from './data/webhook-http';
+import { webhookSecretBox } from './data/webhook-secret-key';
+import { webhookUrlPolicy } from './domain/webhook-urls';
+import { createWebhookDispatcher } from './services/webhook-dispatcher';
 
 /** Reads the configuration, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 function readConfig(): Config {
@@ -44,6 +48,11 @@ async function prepareDatabase(): Promise<void> {
 if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) setFlagsFromString('--heap-growing-percent=50');
 
 const config = readConfig();
+// Webhook secrets are sealed at rest: production never falls back to a key file on the server's disk.
+if (config.apiEnv === 'production' && !config.webhookSecretKey) {
+  process.stderr.write('Invalid configuration: WEBHOOK_SECRET_KEY is required with API_ENV=production (32 bytes as base64 or hex, e.g. openssl rand -base64 32)\n');
+  process.exit(1);
+}
 const logger = createLogger(config.logLevel);
 await prepareDatabase();
 const store = openStore(config, { logger });
@@ -66,7 +75,18 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics });
+const webhookSecrets = webhookSecretBox(config);
+const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics, webhookSecrets });
+// The webhooks' outbox: claimed and posted in the background, each attempt under 5 s.
+const webhookPolicy = webhookUrlPolicy(config.apiEnv);
+const webhooks = createWebhookDispatcher({
+  store: store.webhooks,
+  secrets: webhookSecrets,
+  post: (url, headers, body) => postWebhook(url, headers, body, { policy: webhookPolicy, timeoutMs: 5_000 }),
+  clock: () => new Date(),
+  log: logger,
+});
+webhooks.start();
 const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
@@ -103,8 +123,9 @@ function shutdown(signal: string): void {
       logger.error({ afterMs: CLOSE_MS }, 'stores did not close in time: exiting anyway');
       process.exit(1);
     }, CLOSE_MS).unref();
-    // What the last requests noted (refusals by day, keys' last use) is written before the store closes.
-    await Promise.allSettled([services.refusals.flush(), services.keyUse.flush()]);
+    // What the last requests noted (refusals by day, keys' last use) is written before the store
+    // closes; a webhook attempt in flight finishes (a delivery not attempted stays in the outbox).
+    await Promise.allSettled([services.refusals.flush(), services.keyUse.flush(), webhooks.stop()]);
     await Promise.allSettled([rates.stop(), limiters.close(), store.close()]).then((results) => {
       for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
     });

@@ -3,7 +3,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
 import { DatabaseStartError, migrateDatabase, type DatabaseMigration } from '../data/open-store';
 import { EcbFetchError, RatesSourceError } from '../data/rates';
-import type { AccountStore } from '../services/account-store';
+import type { Account, AccountStore } from '../services/account-store';
+import { createWebhooks, type Webhooks } from '../services/webhooks';
+import { webhookSecretBox } from '../data/webhook-secret-key';
+import { resolveHost } from '../data/webhook-http';
+import type { SecretBox } from '../domain/secret-box';
+import { webhookUrlPolicy } from '../domain/webhook-urls';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
@@ -38,6 +43,8 @@ export interface AdminDeps {
   migrate?: () => Promise<DatabaseMigration>;
   /** Progress lines (`rates: …`) on stderr: for a person at a terminal; off, stderr holds only the error line. */
   progress?: boolean;
+  /** Seals webhook signing secrets; WEBHOOK_SECRET_KEY or the development key file by default. */
+  webhookSecrets?: () => SecretBox;
 }
 
 interface Invocation {
@@ -139,6 +146,33 @@ const COMMANDS: Record<string, Command> = {
       return { accountId: account.id, plan: account.plan, month: currentMonth(now), used: quota.used, limit: quota.limit, days };
     },
   },
+  'webhook add': {
+    synopsis: 'webhook add --email E --url URL   (prints the endpoint and its whsec_ signing secret, shown this once)',
+    options: { email: str, url: str },
+    async run({ values, deps }) {
+      const account = await accountByEmail(deps, required(values, 'email'));
+      const { endpoint, secret } = await webhooksOf(deps).add({ accountId: account.id, url: required(values, 'url') });
+      return { id: endpoint.id, url: endpoint.url, createdAt: endpoint.createdAt, accountId: account.id, secret };
+    },
+  },
+  'webhook list': {
+    synopsis: 'webhook list --email E   (the account\'s endpoints with their latest deliveries and failures)',
+    options: { email: str },
+    async run({ values, deps }) {
+      const account = await accountByEmail(deps, required(values, 'email'));
+      return { accountId: account.id, endpoints: await webhooksOf(deps).list(account.id) };
+    },
+  },
+  'webhook remove': {
+    synopsis: 'webhook remove --email E --id ENDPOINT_ID',
+    options: { email: str, id: str },
+    async run({ values, deps }) {
+      const account = await accountByEmail(deps, required(values, 'email'));
+      const id = required(values, 'id');
+      await webhooksOf(deps).remove(account.id, id);
+      return { id, removed: true };
+    },
+  },
   'db migrate': {
     synopsis: 'db migrate   (apply the database schema migrations; the server also does at start)',
     options: {},
@@ -188,6 +222,23 @@ async function withRates(deps: AdminDeps, run: (rates: RatesService) => Promise<
   } finally {
     await rates.stop();
   }
+}
+
+async function accountByEmail(deps: AdminDeps, email: string): Promise<Account> {
+  const account = await deps.store.findAccountByEmail(email);
+  if (!account) throw new ApiError('NOT_FOUND', `No account has the email ${quoteInput(email)}.`, { param: 'email' });
+  return account;
+}
+
+/** The webhooks use cases on this configuration: its URL rules and its key for the secrets. */
+function webhooksOf(deps: AdminDeps): Webhooks {
+  return createWebhooks({
+    store: deps.store.webhooks,
+    secrets: deps.webhookSecrets ?? webhookSecretBox(deps.config),
+    resolveHost,
+    policy: webhookUrlPolicy(deps.config.apiEnv),
+    clock: clockOf(deps),
+  });
 }
 
 function clockOf(deps: AdminDeps): () => Date {

@@ -72,14 +72,8 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
   };
   let probing = false;
   const guarded = {} as Record<string, unknown>;
-  for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-    if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable') continue;
-    if (typeof method !== 'function') {
-      // A capability (chargesReadKeysRevision), kept as it is.
-      guarded[name] = method;
-      continue;
-    }
-    guarded[name] = (...args: unknown[]) => {
+  const guard = (method: (...args: unknown[]) => Promise<unknown>) =>
+    (...args: unknown[]) => {
       const started = Date.now();
       return withDeadline(method(...args), deadlineMs).then(
         (result) => {
@@ -96,6 +90,17 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
         },
       );
     };
+  for (const [name, method] of Object.entries(store) as [string, unknown][]) {
+    if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable') continue;
+    if (name === 'webhooks') {
+      // A group of queries of its own: each one guarded alike.
+      guarded[name] = Object.fromEntries(Object.entries(method as object).map(([key, query]) => [key, guard(query as (...args: unknown[]) => Promise<unknown>)]));
+    } else if (typeof method === 'function') {
+      guarded[name] = guard(method as (...args: unknown[]) => Promise<unknown>);
+    } else {
+      // A capability (chargesReadKeysRevision), kept as it is.
+      guarded[name] = method;
+    }
   }
   guarded['close'] = store.close;
   guarded['knownUnreachable'] = () => !reachable;

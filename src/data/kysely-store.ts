@@ -5,6 +5,7 @@ import { keyQueries } from './store-keys';
 import { sessionQueries } from './store-sessions';
 import type { Db, StoreDialect, StoreTables, Trx } from './store-tables';
 import { usageQueries } from './store-usage';
+import { webhookQueries } from './store-webhooks';
 
 export interface KyselyStoreOptions {
   /** The clock for created/revoked timestamps; tests pass a fixed one. */
@@ -13,7 +14,7 @@ export interface KyselyStoreOptions {
 
 /**
  * The AccountStore, written once on Kysely for SQLite and PostgreSQL (store.ts is the contract),
- * one group of queries per concern: accounts, sessions, keys, usage.
+ * one group of queries per concern: accounts, sessions, keys, usage, webhooks.
  * Every read-then-write runs in the dialect's write transaction; single-statement writes rely on
  * the statement's own atomicity (conditional UPDATE … RETURNING, INSERT … ON CONFLICT … WHERE).
  */
@@ -34,6 +35,7 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
     ...sessionQueries(store),
     ...keyQueries(store),
     ...usageQueries(store),
+    webhooks: webhookQueries(store),
     async close() {
       if (closed) return;
       closed = true;

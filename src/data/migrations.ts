@@ -88,6 +88,46 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, day)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 5: webhooks. Endpoints with their signing secret sealed (AES-256-GCM, secret-box.ts); events
+  // with a unique identity (each happens once, whichever instance writes it first) and their data;
+  // one delivery row per event and endpoint, the durable outbox the dispatcher claims due rows from.
+  // Keys near their end are found by a partial index for the expiry scan.
+  `
+  CREATE TABLE webhook_endpoints (
+    id          TEXT PRIMARY KEY,
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    url         TEXT NOT NULL,
+    secret      TEXT NOT NULL CHECK (secret LIKE 'v1:%'),
+    created_at  TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id);
+
+  CREATE TABLE webhook_events (
+    id          TEXT PRIMARY KEY,
+    identity    TEXT NOT NULL UNIQUE,
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    type        TEXT NOT NULL CHECK (type IN ('quota.threshold', 'key.expiring', 'key.expired')),
+    data        TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE webhook_deliveries (
+    event_id        TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
+    endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_attempt_at TEXT,
+    last_status     INTEGER,
+    last_error      TEXT,
+    delivered_at    TEXT,
+    PRIMARY KEY (event_id, endpoint_id)
+  ) STRICT;
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
+
+  CREATE INDEX api_keys_ending ON api_keys (expires_at) WHERE revoked_at IS NULL AND expires_at IS NOT NULL;
+  `,
 ];
 
 /**

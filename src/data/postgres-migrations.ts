@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 /**
- * PostgreSQL schema versions: the SQLite schema (migrations.ts, versions 1 to 4 there) written for
+ * PostgreSQL schema versions: the SQLite schema (migrations.ts, versions 1 to 5 there) written for
  * PostgreSQL as one numbered list, applied in order and recorded in `schema_migrations`. A migration
  * is never edited once released: add a new one. Timestamps stay ISO 8601 text, as in SQLite, so
  * both databases compare and return them alike.
@@ -94,6 +94,44 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     refused_rate  BIGINT NOT NULL DEFAULT 0 CHECK (refused_rate >= 0),
     PRIMARY KEY (account_id, day)
   );
+  `,
+  // 5: as SQLite's 5: webhook endpoints (secrets sealed), events once by identity, the deliveries'
+  // outbox, and the index of keys near their end.
+  `
+  CREATE TABLE webhook_endpoints (
+    id          TEXT PRIMARY KEY,
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    url         TEXT NOT NULL,
+    secret      TEXT NOT NULL CHECK (secret LIKE 'v1:%'),
+    created_at  TEXT NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id);
+
+  CREATE TABLE webhook_events (
+    id          TEXT PRIMARY KEY,
+    identity    TEXT NOT NULL UNIQUE,
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    type        TEXT NOT NULL CHECK (type IN ('quota.threshold', 'key.expiring', 'key.expired')),
+    data        TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+  );
+
+  CREATE TABLE webhook_deliveries (
+    event_id        TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
+    endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_attempt_at TEXT,
+    last_status     INTEGER,
+    last_error      TEXT,
+    delivered_at    TEXT,
+    PRIMARY KEY (event_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
+
+  CREATE INDEX api_keys_ending ON api_keys (expires_at) WHERE revoked_at IS NULL AND expires_at IS NOT NULL;
   `,
 ];
 

@@ -77,7 +77,7 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
         return store.consumeQuotaUpTo(accountId, month, limit, wanted, undefined, undefined, day);
       }
       try {
-        return await ledger.charge(chargeId ?? randomUUID(), accountId, month, limit, wanted, keysRevision, day);
+        return await ledger.charge(chargeId ?? randomUUID(), accountId, month, limit, wanted, keysRevision, day, (options.now ?? (() => new Date()))().toISOString());
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code === '23503') throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
         throw error;

@@ -31,13 +31,19 @@ CREATE TABLE IF NOT EXISTS quota_charges (
 CREATE INDEX IF NOT EXISTS quota_charges_created ON quota_charges (created_at);
 -- The UTC day whose delivered conversions the charge added to (null: none), for its cancellation.
 ALTER TABLE quota_charges ADD COLUMN IF NOT EXISTS day TEXT;
--- Earlier versions created a five- and a six-argument charge_quota; they stay for their processes
--- during an upgrade (a different argument list is another function to PostgreSQL).
-CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, p_revision bigint, p_day text,
+-- Earlier versions created a five-, a six- and a seven-argument charge_quota; they stay for their
+-- processes during an upgrade (a different argument list is another function to PostgreSQL).
+-- p_at (the charge's time, ISO 8601 text) dates the quota events a charge writes when it crosses
+-- 80 % or 100 % of p_limit (the thresholds of src/domain/webhooks.ts, and its identity, data and
+-- id formats): in this transaction, once per identity, with a pending delivery per endpoint.
+CREATE OR REPLACE FUNCTION charge_quota(p_id text, p_account text, p_month text, p_wanted bigint, p_limit bigint, p_revision bigint, p_day text, p_at text,
   OUT o_granted bigint, OUT o_used bigint, OUT o_revision bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_before bigint;
+  v_percent int;
+  v_mark bigint;
+  v_event text;
 BEGIN
   -- Read first, in this statement's own snapshot: a revocation committed before the charge was
   -- sent is seen here.
@@ -66,6 +72,22 @@ BEGIN
     IF p_day IS NOT NULL THEN
       INSERT INTO usage_days (account_id, day, delivered) VALUES (p_account, p_day, o_granted)
       ON CONFLICT (account_id, day) DO UPDATE SET delivered = usage_days.delivered + excluded.delivered;
+    END IF;
+    IF p_limit > 0 THEN
+      FOREACH v_percent IN ARRAY ARRAY[80, 100] LOOP
+        v_mark := (p_limit * v_percent + 99) / 100;
+        IF v_before < v_mark AND o_used >= v_mark THEN
+          v_event := 'msg_' || replace(gen_random_uuid()::text, '-', '');
+          INSERT INTO webhook_events (id, identity, account_id, type, data, created_at)
+          VALUES (v_event, 'quota.threshold:' || p_account || ':' || p_month || ':' || v_percent, p_account, 'quota.threshold',
+                  json_build_object('accountId', p_account, 'threshold', v_percent, 'used', o_used, 'limit', p_limit, 'period', p_month)::text, p_at)
+          ON CONFLICT (identity) DO NOTHING;
+          IF FOUND THEN
+            INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+            SELECT v_event, w.id, p_at FROM webhook_endpoints w WHERE w.account_id = p_account;
+          END IF;
+        END IF;
+      END LOOP;
     END IF;
   END IF;
 END
@@ -116,7 +138,7 @@ export interface QuotaLedger {
    * usage after. With `keysRevision`, also the keys revision the statement read: one that has moved
    * from it grants nothing and keeps no id.
    */
-  charge(id: string, accountId: string, month: string, limit: number, wanted: number, keysRevision?: number, day?: string): Promise<LedgerCharge>;
+  charge(id: string, accountId: string, month: string, limit: number, wanted: number, keysRevision?: number, day?: string, at?: string): Promise<LedgerCharge>;
   /** Cancels these charges (idempotent): what they granted is taken back; one not run yet will grant nothing. */
   cancel(ids: readonly string[]): Promise<void>;
 }
@@ -150,7 +172,7 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
     pool.query(`DELETE FROM quota_charges WHERE created_at < now() - interval '${KEEP}'`).catch(() => undefined);
   };
   return {
-    async charge(id, accountId, month, limit, wanted, keysRevision, day) {
+    async charge(id, accountId, month, limit, wanted, keysRevision, day, at = new Date().toISOString()) {
       // Once created, no promise more per charge.
       if (!created) {
         await ensure();
@@ -159,9 +181,9 @@ export function quotaLedger(pool: pg.Pool): QuotaLedger {
       prune();
       // Named: parsed and planned once per connection, then only bound and executed.
       const { rows } = await pool.query<{ o_granted: string; o_used: string; o_revision: string }>({
-        name: 'charge_quota_by_day',
-        text: 'SELECT o_granted, o_used, o_revision FROM charge_quota($1, $2, $3, $4, $5, $6::bigint, $7::text)',
-        values: [id, accountId, month, wanted, limit, keysRevision ?? null, day ?? null],
+        name: 'charge_quota_with_events',
+        text: 'SELECT o_granted, o_used, o_revision FROM charge_quota($1, $2, $3, $4, $5, $6::bigint, $7::text, $8::text)',
+        values: [id, accountId, month, wanted, limit, keysRevision ?? null, day ?? null, at],
       });
       const row = rows[0]!;
       if (keysRevision === undefined) return { granted: Number(row.o_granted), used: Number(row.o_used) };

@@ -4,6 +4,8 @@ import { createKyselyStore, sqliteImmediateTransaction, type KyselyStoreOptions 
 import type { StoreTables } from './store-tables';
 import { migrate } from './migrations';
 import { openSharedSqlite } from './sqlite-file';
+import { quotaEvents } from './store-webhooks';
+import { newEventId } from '../domain/webhooks';
 import type { AccountStore } from '../services/account-store';
 import { isQuotaMonth, isUsageDay } from '../domain/quota';
 import type { KeyEnv } from '../domain/keys';
@@ -42,7 +44,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     },
     options,
   );
-  return { ...store, ...hotPath(handle, store) };
+  return { ...store, ...hotPath(handle, store, () => (options.now ?? (() => new Date()))().toISOString()) };
 }
 
 interface ActiveKeyRow { id: string; account_id: string; env: string; created_at: string; revoked_at: string | null; replaced_by: string | null; expires_at: string | null; email: string | null; plan: string; account_created_at: string }
@@ -57,7 +59,7 @@ interface ActiveKeyRow { id: string; account_id: string; env: string; created_at
  * The partial grant stays a synchronous transaction (see upTo).
  * PostgreSQL keeps the Kysely queries: there the round trip dominates.
  */
-function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
+function hotPath(handle: BetterSqlite3.Database, store: AccountStore, now: () => string): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
   const revision = handle.prepare<[], { value: number }>("SELECT value FROM revisions WHERE name = 'keys'");
   const activeKey = handle.prepare<[string], ActiveKeyRow>(
     `SELECT k.id, k.account_id, k.env, k.created_at, k.revoked_at, k.replaced_by, k.expires_at,
@@ -85,11 +87,13 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
     `INSERT INTO usage_days (account_id, day, delivered) VALUES (@account, @day, @amount)
      ON CONFLICT (account_id, day) DO UPDATE SET delivered = delivered + excluded.delivered`,
   );
+  const writeQuotaEvents = quotaEventWriter(handle, now);
   /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
   const consumeAll = handle.transaction((params: { account: string; month: string; amount: number; limit: number }, day: string | undefined) => {
     if (consume.run(params).changes !== 1) return undefined;
     if (day !== undefined) deliveredOn.run({ account: params.account, day, amount: params.amount });
-    return usage.get(params.account, params.month)!.used;
+    const used = usage.get(params.account, params.month)!.used;
+    return writeQuotaEvents(params.account, params.month, params.limit, used - params.amount, used);
   });
   // A partial grant, synchronously under BEGIN IMMEDIATE: the read and the write happen under the
   // write lock without yielding to the event loop, so two store objects in one process cannot wait
@@ -101,7 +105,7 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
     if (granted === 0) return { granted, used: before };
     add.run({ account, month, amount: granted });
     if (day !== undefined) deliveredOn.run({ account, day, amount: granted });
-    return { granted, used: usage.get(account, month)!.used };
+    return { granted, used: writeQuotaEvents(account, month, limit, before, usage.get(account, month)!.used) };
   });
   return {
     async keysRevision() {
@@ -131,5 +135,28 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore): Pick<Acco
       // Malformed arguments and unknown accounts: the store's own method says which error.
       return store.consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision, day);
     },
+  };
+}
+
+/**
+ * Writes the quota events a charge crossed, inside the charge's transaction (store-webhooks.ts's
+ * recordEventIn, as prepared statements): the event once by its identity, then a pending delivery
+ * to each endpoint of the account.
+ */
+function quotaEventWriter(handle: BetterSqlite3.Database, now: () => string) {
+  const insertEvent = handle.prepare<[string, string, string, string, string, string]>(
+    'INSERT INTO webhook_events (id, identity, account_id, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity) DO NOTHING',
+  );
+  const insertDeliveries = handle.prepare<[string, string, string]>(
+    'INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at) SELECT ?, id, ? FROM webhook_endpoints WHERE account_id = ?',
+  );
+  /** Returns `after`, the month's usage. */
+  return (account: string, month: string, limit: number, before: number, after: number): number => {
+    for (const event of quotaEvents(account, month, limit, before, after)) {
+      const id = newEventId();
+      const at = now();
+      if (insertEvent.run(id, event.identity, account, event.type, JSON.stringify(event.data), at).changes === 1) insertDeliveries.run(id, at, account);
+    }
+    return after;
   };
 }

@@ -22,6 +22,19 @@ export interface StoreTables {
   usage_days: { account_id: string; day: string; delivered: number | string; refused_quota: number | string; refused_rate: number | string };
   sessions: { token_hash: string; account_id: string; created_at: string; last_seen_at: string; flash: string | null };
   revisions: { name: string; value: number | string | bigint };
+  webhook_endpoints: { id: string; account_id: string; url: string; secret: string; created_at: string };
+  webhook_events: { id: string; identity: string; account_id: string; type: string; data: string; created_at: string };
+  webhook_deliveries: {
+    event_id: string;
+    endpoint_id: string;
+    status: string;
+    attempts: number;
+    next_attempt_at: string;
+    last_attempt_at: string | null;
+    last_status: number | null;
+    last_error: string | null;
+    delivered_at: string | null;
+  };
 }
 
 export type Db = Kysely<StoreTables>;

@@ -3,6 +3,7 @@ import { ApiError } from '../domain/errors';
 import { isQuotaMonth, isUsageDay } from '../domain/quota';
 import type { AccountStore } from '../services/account-store';
 import type { StoreContext, Trx } from './store-tables';
+import { quotaEvents, recordEventIn } from './store-webhooks';
 
 type UsageQueries = Pick<AccountStore, 'monthlyUsage' | 'consumeQuota' | 'consumeQuotaUpTo' | 'recordRefusals' | 'dailyUsage'>;
 
@@ -22,7 +23,10 @@ export function usageQueries(store: StoreContext): UsageQueries {
       } catch (error) {
         throw quotaNotFound(store, error, accountId);
       }
-      if (used !== undefined) return { allowed: true, used };
+      if (used !== undefined) {
+        await recordQuotaEvents(store, accountId, month, limit, used - amount, used);
+        return { allowed: true, used };
+      }
       // Refused: the read below only reports the state; it decides nothing, so it may be stale.
       return { allowed: false, used: await usageOf(store, db, accountId, month) };
     },
@@ -36,7 +40,10 @@ export function usageQueries(store: StoreContext): UsageQueries {
         // through the transaction, so the day and the month are written together or not at all.
         if (day === undefined) {
           const all = await consume(store, accountId, month, wanted, limit);
-          if (all !== undefined) return { granted: wanted, used: all };
+          if (all !== undefined) {
+            await recordQuotaEvents(store, accountId, month, limit, all - wanted, all);
+            return { granted: wanted, used: all };
+          }
         }
         return await grantWhatIsLeft(store, accountId, month, limit, wanted, day);
       } catch (error) {
@@ -80,7 +87,22 @@ function grantWhatIsLeft(store: StoreContext, accountId: string, month: string, 
       .where('month', '=', month)
       .returning('used')
       .executeTakeFirstOrThrow();
-    return { granted, used: Number(row.used) };
+    const used = Number(row.used);
+    for (const event of quotaEvents(accountId, month, limit, before, used)) await recordEventIn(trx, event, store.now());
+    return { granted, used };
+  });
+}
+
+/**
+ * The quota events of an all-or-nothing charge, written right after its one statement (it has no
+ * transaction to join; the request path charges through grantWhatIsLeft or the stores' own charges,
+ * which write them in the charge's transaction).
+ */
+async function recordQuotaEvents(store: StoreContext, accountId: string, month: string, limit: number, before: number, after: number): Promise<void> {
+  const events = quotaEvents(accountId, month, limit, before, after);
+  if (events.length === 0) return;
+  await store.dialect.writeTransaction(store.db, async (trx) => {
+    for (const event of events) await recordEventIn(trx, event, store.now());
   });
 }
 

@@ -1,6 +1,7 @@
 import { ApiError } from '../domain/errors';
 import type { KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
+import type { WebhookStore } from './webhook-store';
 
 /**
  * Accounts, API keys and monthly usage, behind one interface so that the SQLite store and a later
@@ -186,6 +187,12 @@ export interface AccountStore {
   databaseHealth?(): DatabaseHealth;
   /** True while the last calls found the database unreachable; unlike databaseHealth, starts no probe. Optional. */
   knownUnreachable?(): boolean;
+  /**
+   * The account's webhook endpoints and the outbox of their events (webhook-store.ts). The quota
+   * charges above write `quota.threshold` events in their own transaction when they cross 80 % or
+   * 100 % of `limit`.
+   */
+  readonly webhooks: WebhookStore;
   close(): Promise<void>;
 }
 

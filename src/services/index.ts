@@ -19,6 +19,9 @@ import { createQuotaMeter, type QuotaMeter } from './quota';
 import { createRefusalRecorder, usageReport, type RefusalRecorder, type UsageReport } from './usage';
 import type { Account } from './account-store';
 import type { RatesReader } from './rates';
+import { createWebhooks, type Webhooks } from './webhooks';
+import type { SecretBox } from '../domain/secret-box';
+import { webhookUrlPolicy } from '../domain/webhook-urls';
 
 /** The application's services, built once by app.ts from explicit dependencies. */
 export interface AppServices {
@@ -42,6 +45,8 @@ export interface AppServices {
   readonly refusals: RefusalRecorder;
   /** The account's quota this month and its last 31 days. */
   usage(account: Account): Promise<UsageReport>;
+  /** An account's webhook endpoints: add (the secret shown once), list with their deliveries, remove. */
+  readonly webhooks: Webhooks;
   /** Checks an Authorization header; throws UNAUTHORIZED or KEY_EXPIRED. */
   authenticate(authorization: string | null): Promise<Principal>;
   /**
@@ -74,9 +79,13 @@ export interface ServiceDependencies {
   limiters: LimiterFactory;
   /** Where quota refusals and refused keys are counted. */
   metrics?: ServiceMetrics;
+  /** Seals webhook signing secrets (opened on first use). */
+  webhookSecrets: () => SecretBox;
+  /** The addresses a webhook URL's host resolves to, for the production URL rules. */
+  resolveHost: (host: string) => Promise<string[]>;
 }
 
-export function createServices({ config, store, rates, clock, logger, limiters, metrics }: ServiceDependencies): AppServices {
+export function createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost }: ServiceDependencies): AppServices {
   // The quote spans of the whole history, computed once per rates revision, for both.
   const facts = historyFacts(rates);
   precomputeOnRevision(rates, facts);
@@ -108,6 +117,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     keyUse,
     refusals,
     usage: (account) => usageReport(store, account, clock()),
+    webhooks: createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock }),
     accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
     conversions: createConversions({
       currency,

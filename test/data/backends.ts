@@ -87,7 +87,7 @@ const postgres: Backend = {
         return result.rows as T[];
       },
       async reset() {
-        await pool.query('TRUNCATE usage_days, usage, sessions, api_keys, accounts');
+        await pool.query('TRUNCATE webhook_deliveries, webhook_events, webhook_endpoints, usage_days, usage, sessions, api_keys, accounts');
       },
       async destroy() {
         await pool.end();

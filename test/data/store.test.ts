@@ -40,14 +40,14 @@ for (const backend of BACKENDS) {
         const raw = new BetterSqlite3(file(), { readonly: true });
         expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
         expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
-        expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['accounts', 'api_keys', 'revisions', 'sessions', 'usage', 'usage_days']);
+        expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['accounts', 'api_keys', 'revisions', 'sessions', 'usage', 'usage_days', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
         raw.close();
       });
 
       if (backend.name === 'postgres') it('records the schema version and creates the same tables', async () => {
         expect(await instance.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([{ version: POSTGRES_MIGRATIONS.length }]);
         const tables = await instance.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-        expect(tables.map((t) => t.table_name)).toEqual(['accounts', 'api_keys', 'rates_keyv', 'revisions', 'schema_migrations', 'sessions', 'usage', 'usage_days']);
+        expect(tables.map((t) => t.table_name)).toEqual(['accounts', 'api_keys', 'rates_keyv', 'revisions', 'schema_migrations', 'sessions', 'usage', 'usage_days', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
       });
 
       if (backend.name === 'sqlite') it('a file written by the first release (user_version 1) is migrated in place and keeps its accounts and keys', async () => {
