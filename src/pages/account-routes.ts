@@ -7,7 +7,7 @@ import { errorHeaders } from '../http/error-headers';
 import { requestContextOf } from '../http/request-context';
 import type { AccountSession, Accounts } from '../services/accounts';
 import { checkSameOrigin, clearedSessionCookie, htmlResponse, prefersHtml, readForm, redirect, sessionCookie, sessionTokenOf } from './page-http';
-import { confirmRevokePage, confirmRotatePage, dashboardPage, signInPage } from './views';
+import { confirmRemoveWebhookPage, confirmRevokePage, confirmRotatePage, dashboardPage, signInPage } from './views';
 
 /** One request to the account page, with what every handler needs. */
 export interface Visit {
@@ -18,16 +18,17 @@ export interface Visit {
   tls: boolean;
   /** The session cookie gets Secure (COOKIE_SECURE, or `tls` when it is unset). */
   secure: boolean;
-  /** The key id of a /account/keys/:id/... path. */
-  keyId: string | undefined;
+  /** The id in a /account/keys/:id/... or /account/webhooks/:id/... path. */
+  pathId: string | undefined;
 }
 
 type Handler = (visit: Visit) => Promise<Response>;
 
-/** A path of the account page (its first group, if any, is the key id) and its handler per method. */
+/** A path of the account page (its first group, if any, is the id of a key or a webhook endpoint) and its handler per method. */
 export type AccountRoute = [RegExp, Partial<Record<'GET' | 'POST', Handler>>];
 
 const KEY_ID = '(key_[0-9A-Za-z]{16})';
+const ENDPOINT_ID = '(whe_[0-9a-f]{24})';
 
 /** The account page's paths: each handler parses the form, calls the accounts service, and redirects (post, then redirect) or renders. */
 export function accountRoutes(accounts: Accounts): AccountRoute[] {
@@ -63,27 +64,52 @@ export function accountRoutes(accounts: Accounts): AccountRoute[] {
       }),
     }],
     [new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
-      GET: async ({ request, keyId }) => {
+      GET: async ({ request, pathId }) => {
         const session = await accounts.session(sessionTokenOf(request));
         if (session === undefined || session === 'expired') return redirect('/account');
-        return htmlResponse(confirmRotatePage(session, await accounts.keyOf(session, keyId!), accounts.now()));
+        return htmlResponse(confirmRotatePage(session, await accounts.keyOf(session, pathId!), accounts.now()));
       },
       POST: withSession(accounts, async (visit, session, form) => {
-        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.keyId}/rotate`);
-        await accounts.rotateKey(session, visit.keyId!, parseGraceChoice(form.get('grace') ?? ''));
+        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.pathId}/rotate`);
+        await accounts.rotateKey(session, visit.pathId!, parseGraceChoice(form.get('grace') ?? ''));
         return redirect('/account');
       }),
     }],
     [new RegExp(`^/account/keys/${KEY_ID}/revoke$`), {
-      GET: async ({ request, keyId }) => {
+      GET: async ({ request, pathId }) => {
         const session = await accounts.session(sessionTokenOf(request));
         if (session === undefined || session === 'expired') return redirect('/account');
-        return htmlResponse(confirmRevokePage(session, await accounts.keyOf(session, keyId!)));
+        return htmlResponse(confirmRevokePage(session, await accounts.keyOf(session, pathId!)));
       },
       POST: withSession(accounts, async (visit, session, form) => {
-        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.keyId}/revoke`);
-        await accounts.revokeKey(session, visit.keyId!);
+        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.pathId}/revoke`);
+        await accounts.revokeKey(session, visit.pathId!);
         return redirect('/account');
+      }),
+    }],
+    ...webhookRoutes(accounts),
+  ];
+}
+
+/** Adding a webhook endpoint, and removing one after its confirmation step. */
+function webhookRoutes(accounts: Accounts): AccountRoute[] {
+  return [
+    [/^\/account\/webhooks$/, {
+      POST: withSession(accounts, async (_visit, session, form) => {
+        await accounts.addWebhook(session, form.get('url') ?? '');
+        return redirect('/account#webhooks');
+      }),
+    }],
+    [new RegExp(`^/account/webhooks/${ENDPOINT_ID}/remove$`), {
+      GET: async ({ request, pathId }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') return redirect('/account');
+        return htmlResponse(confirmRemoveWebhookPage(session, await accounts.webhookOf(session, pathId!)));
+      },
+      POST: withSession(accounts, async (visit, session, form) => {
+        if (form.get('confirm') !== 'yes') return redirect(`/account/webhooks/${visit.pathId}/remove`);
+        await accounts.removeWebhook(session, visit.pathId!);
+        return redirect('/account#webhooks');
       }),
     }],
   ];

@@ -44,6 +44,11 @@ h3 { font-size: 1.05rem; margin: 1.5rem 0 0.5rem; }
 figure.chart { margin: 0; }
 .usage-chart { display: block; width: 100%; height: auto; }
 .mcp code { display: inline; font-size: inherit; padding: 0 0.2rem; word-break: normal; }
+input[type=url] { display: block; width: 100%; max-width: 36rem; padding: 0.5rem; font: inherit; }
+ul.deliveries { margin: 0.25rem 0 0; padding-left: 1.1rem; font-size: 0.9rem; }
+.ok { color: #15803d; }
+.failed { color: var(--danger); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (max-width: 40rem) { thead { display: none; } tr, td { display: block; } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } }
 `;
 

@@ -5,8 +5,10 @@ import { html } from './html';
 import { createKeyForm, keysTable, newKeySection } from './key-views';
 import { csrfField, layout, message } from './layout';
 import { usageChart } from './usage-chart';
+import { newWebhookSection, webhooksSection } from './webhook-views';
 
 export { confirmRevokePage, confirmRotatePage } from './key-views';
+export { confirmRemoveWebhookPage } from './webhook-views';
 
 /** The account page's views: plain HTML forms that work without JavaScript. */
 
@@ -43,6 +45,7 @@ export function dashboardPage(session: AccountSession, overview: AccountOverview
 </header>
 ${flash ? message(flash.notice, 'notice') : ''}
 ${flash?.newKey ? newKeySection(flash.newKey, origin) : ''}
+${flash?.newWebhook ? newWebhookSection(flash.newWebhook) : ''}
 <p>Signed in as <strong>${session.account.email ?? session.account.id}</strong>.</p>
 <h2>Plan and usage</h2>
 <p>Plan: <strong>${overview.plan}</strong>. To change plans, ask whoever runs this server.</p>
@@ -57,7 +60,8 @@ ${usageChart(overview.days)}
 <h2>Create a key</h2>
 ${createKeyForm(session, overview.serverEnv, overview.now)}
 <h2>Your keys</h2>
-${keysTable(overview.keys, overview.now)}`, flash?.newKey !== undefined);
+${keysTable(overview.keys, overview.now)}
+${webhooksSection(session, overview.webhooks)}`, flash?.newKey !== undefined || flash?.newWebhook !== undefined);
 }
 
 export function errorPage(title: string, text: string): string {

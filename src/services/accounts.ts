@@ -13,6 +13,7 @@ import {
   csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS,
 } from '../domain/sessions';
 import { usageReport } from './usage';
+import type { WebhookEndpointListing, Webhooks } from './webhooks';
 
 /** Failed log-ins allowed per email and client IP, and per client IP, in LOGIN_WINDOW_SECONDS. */
 export const LOGIN_LIMITS = { perEmailAndIp: 5, perIp: 20, windowSeconds: 15 * 60 } as const;
@@ -30,6 +31,8 @@ export interface AccountSession {
 export interface Flash {
   notice: string;
   newKey?: { key: string; id: string; env: KeyEnv; expiresAt?: string | null };
+  /** A webhook endpoint just added, with its signing secret (shown this once). */
+  newWebhook?: { id: string; url: string; secret: string };
 }
 
 /** How many UTC days of usage the page draws, today included. */
@@ -41,6 +44,8 @@ export interface AccountOverview {
   /** The last CHART_DAYS UTC days, oldest first, today last (days without usage count zeros). */
   days: DailyUsage[];
   keys: KeyListing[];
+  /** The account's webhook endpoints with their latest deliveries and failures. */
+  webhooks: WebhookEndpointListing[];
   /** The key environment this server accepts. */
   serverEnv: KeyEnv;
   /** The clock's time when the overview was read (ISO 8601 UTC): what "expired" is judged against. */
@@ -72,6 +77,11 @@ export interface Accounts {
   /** The clock's time (forms that offer times in the future, such as rotation's graces, show ends from it). */
   now(): Date;
   revokeKey(session: AccountSession, keyId: string): Promise<void>;
+  /** An endpoint of this account (NOT_FOUND for anyone else's). */
+  webhookOf(session: AccountSession, endpointId: string): Promise<WebhookEndpointListing>;
+  /** Adds an endpoint (INVALID_REQUEST for a URL the server refuses); its secret is in the next page's message only. */
+  addWebhook(session: AccountSession, url: string): Promise<void>;
+  removeWebhook(session: AccountSession, endpointId: string): Promise<void>;
   /** The one-time message, deleted as it is read. */
   takeFlash(session: AccountSession): Promise<Flash | undefined>;
   /** Sets a password (the operator CLI) and ends every session of the account. */
@@ -81,6 +91,7 @@ export interface Accounts {
 export interface AccountsDeps {
   config: Config;
   store: AccountStore;
+  webhooks: Webhooks;
   clock: () => Date;
   /** Builds the failed-log-in and sign-up limiters (memory, or Redis with REDIS_URL). */
   limiter(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
@@ -98,6 +109,7 @@ export function createAccounts(deps: AccountsDeps): Accounts {
     serverEnv,
     ...signingIn(deps),
     ...accountPageCases(deps, serverEnv),
+    ...webhookCases(deps),
     setPassword: (email, password) => setAccountPassword(deps.store, email, password),
   };
 }
@@ -162,24 +174,25 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
 }
 
 /** What a signed-in account does on its page: its usage and keys, and the message left for the next page. */
-function accountPageCases({ store, clock }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
+function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
   const ownKey = async (session: AccountSession, keyId: string) => {
     const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
     if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
     return key;
   };
 
-  const setFlash = (session: AccountSession, flash: Flash) => store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
+  const setFlash = (session: AccountSession, flash: Flash) => flashFor(store, session, flash);
 
   return {
     async overview(account) {
       const at = clock();
-      const [{ quota, days }, keys] = await Promise.all([usageReport(store, account, at), store.listKeys(account.id)]);
+      const [{ quota, days }, keys, endpoints] = await Promise.all([usageReport(store, account, at), store.listKeys(account.id), webhooks.list(account.id)]);
       return {
         plan: account.plan,
         usage: { used: quota.used, limit: quota.limit, remaining: quota.remaining, month: currentMonth(at), resetsAt: quota.reset },
         days: days.slice(-CHART_DAYS),
         keys,
+        webhooks: endpoints,
         serverEnv,
         now: at.toISOString(),
       };
@@ -209,6 +222,32 @@ function accountPageCases({ store, clock }: AccountsDeps, serverEnv: KeyEnv): Pi
       return text === undefined ? undefined : (JSON.parse(text) as Flash);
     },
   };
+}
+
+/** The account's webhook endpoints on its page: add (the secret goes into the one-time message), look up, remove. */
+function webhookCases({ store, webhooks }: AccountsDeps): Pick<Accounts, 'webhookOf' | 'addWebhook' | 'removeWebhook'> {
+  const own = async (session: AccountSession, endpointId: string) => {
+    const endpoint = (await webhooks.list(session.account.id)).find((e) => e.id === endpointId);
+    if (!endpoint) throw new ApiError('NOT_FOUND', `Your account has no webhook endpoint '${endpointId.slice(0, 40)}'.`, { param: 'id' });
+    return endpoint;
+  };
+  return {
+    webhookOf: own,
+    async addWebhook(session, url) {
+      const { endpoint, secret } = await webhooks.add({ accountId: session.account.id, url });
+      await flashFor(store, session, { notice: `Webhook endpoint ${endpoint.id} added for ${endpoint.url}.`, newWebhook: { id: endpoint.id, url: endpoint.url, secret } });
+    },
+    async removeWebhook(session, endpointId) {
+      const endpoint = await own(session, endpointId);
+      await webhooks.remove(session.account.id, endpoint.id);
+      await flashFor(store, session, { notice: `Webhook endpoint ${endpoint.id} (${endpoint.url}) is removed: it gets no more events.` });
+    },
+  };
+}
+
+/** Leaves the session's one-time message, sealed under its token (it may hold a key or a signing secret). */
+function flashFor(store: AccountStore, session: AccountSession, flash: Flash): Promise<void> {
+  return store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
 }
 
 /**
