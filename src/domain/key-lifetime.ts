@@ -68,3 +68,40 @@ export function earlierEnd(a: string | null, b: string | null): string | null {
 export function hasExpired(expiresAt: string | null, now: Date): boolean {
   return expiresAt !== null && now.getTime() >= Date.parse(expiresAt);
 }
+
+/** The graces the account page offers when a key is rotated (Stripe's and Unkey's choices up to 7 days). */
+export const GRACE_CHOICES = ['0', '1h', '24h', '7d'] as const;
+export type GraceChoice = (typeof GRACE_CHOICES)[number];
+
+/** A grace the account page offers, in milliseconds; INVALID_REQUEST for any other text. */
+export function parseGraceChoice(text: string): number {
+  if (!(GRACE_CHOICES as readonly string[]).includes(text)) {
+    throw new ApiError('INVALID_REQUEST', `Choose when the old key stops: ${GRACE_CHOICES.join(', ')} (got '${text.slice(0, 20)}').`, { param: 'grace' });
+  }
+  return parseGrace(text);
+}
+
+/** The lifetimes in days the account page offers for a new key (GitHub's presets for tokens). */
+export const EXPIRY_DAY_CHOICES = [30, 60, 90] as const;
+
+/**
+ * A new key's end from the account page's choice: `none` (never: null), `30`, `60` or `90` days
+ * from `now`, or `date` with `date` a calendar day (`YYYY-MM-DD`) after today's, the key stopping
+ * at 00:00 UTC that day. INVALID_REQUEST otherwise.
+ */
+export function keyExpiryFromChoice(choice: string, date: string, now: Date): string | null {
+  if (choice === 'none') return null;
+  const days = EXPIRY_DAY_CHOICES.find((n) => String(n) === choice);
+  if (days !== undefined) return new Date(now.getTime() + days * UNIT_MS.d).toISOString();
+  if (choice !== 'date') {
+    throw new ApiError('INVALID_REQUEST', `Choose an expiry: none, ${EXPIRY_DAY_CHOICES.join(', ')} (days) or date (got '${choice.slice(0, 20)}').`, { param: 'expires' });
+  }
+  if (!isCalendarDate(date)) {
+    throw new ApiError('INVALID_REQUEST', `The expiry date '${date.slice(0, 20)}' is not a date such as 2027-01-31.`, { param: 'expiresOn' });
+  }
+  const at = new Date(`${date}T00:00:00.000Z`);
+  if (at.getTime() <= now.getTime()) {
+    throw new ApiError('INVALID_REQUEST', `The expiry date ${date} is not after today (${now.toISOString().slice(0, 10)}, UTC): the key would never work.`, { param: 'expiresOn' });
+  }
+  return at.toISOString();
+}

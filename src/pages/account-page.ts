@@ -45,7 +45,7 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
       }
       const tls = cameOverTls(request, url, serverContext, trust);
       const secure = config.cookieSecure === 'auto' ? tls : config.cookieSecure;
-      return handler({ request, url, serverContext, tls, secure, keyId: match[1] });
+      return handler({ request, url, serverContext, tls, secure, pathId: match[1] });
     }
     throw new ApiError('NOT_FOUND', `There is no page ${url.pathname}. The account page is GET /account.`);
   };
@@ -76,6 +76,7 @@ function titleOf(error: ApiError): string {
     case 'FORBIDDEN': return 'Refused';
     case 'RATE_LIMIT_EXCEEDED': return 'Too many attempts';
     case 'NOT_FOUND': return 'Not found';
+    case 'INVALID_REQUEST': return 'Please check the form';
     default: return 'Something went wrong';
   }
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors';
+import { keyExpiryFromChoice, parseGraceChoice } from '../domain/key-lifetime';
 import type { KeyEnv } from '../domain/keys';
 import { csrfTokenMatches } from '../domain/sessions';
 import { clientMessage } from '../graphql/error-body';
@@ -6,7 +7,7 @@ import { errorHeaders } from '../http/error-headers';
 import { requestContextOf } from '../http/request-context';
 import type { AccountSession, Accounts } from '../services/accounts';
 import { checkSameOrigin, clearedSessionCookie, htmlResponse, prefersHtml, readForm, redirect, sessionCookie, sessionTokenOf } from './page-http';
-import { confirmRevokePage, dashboardPage, signInPage } from './views';
+import { confirmRemoveWebhookPage, confirmRevokePage, confirmRotatePage, dashboardPage, signInPage } from './views';
 
 /** One request to the account page, with what every handler needs. */
 export interface Visit {
@@ -17,29 +18,31 @@ export interface Visit {
   tls: boolean;
   /** The session cookie gets Secure (COOKIE_SECURE, or `tls` when it is unset). */
   secure: boolean;
-  /** The key id of a /account/keys/:id/... path. */
-  keyId: string | undefined;
+  /** The id in a /account/keys/:id/... or /account/webhooks/:id/... path. */
+  pathId: string | undefined;
 }
 
 type Handler = (visit: Visit) => Promise<Response>;
 
-/** A path of the account page (its first group, if any, is the key id) and its handler per method. */
+/** A path of the account page (its first group, if any, is the id of a key or a webhook endpoint) and its handler per method. */
 export type AccountRoute = [RegExp, Partial<Record<'GET' | 'POST', Handler>>];
 
 const KEY_ID = '(key_[0-9A-Za-z]{16})';
+const ENDPOINT_ID = '(whe_[0-9a-f]{24})';
 
 /** The account page's paths: each handler parses the form, calls the accounts service, and redirects (post, then redirect) or renders. */
 export function accountRoutes(accounts: Accounts): AccountRoute[] {
   return [
     [/^\/account$/, {
-      GET: async ({ request, secure }) => {
+      GET: async (visit) => {
+        const { request, secure } = visit;
         const session = await accounts.session(sessionTokenOf(request));
         if (session === undefined || session === 'expired') {
           const notice = session === 'expired' ? 'Your session has ended; please log in again.' : undefined;
           return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, ...(notice ? { notice } : {}) }), 200, {}, session ? [clearedSessionCookie(secure)] : []);
         }
         const flash = await accounts.takeFlash(session);
-        return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash));
+        return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash, selfOrigin(visit)));
       },
     }],
     [/^\/account\/login$/, {
@@ -56,26 +59,57 @@ export function accountRoutes(accounts: Accounts): AccountRoute[] {
     }],
     [/^\/account\/keys$/, {
       POST: withSession(accounts, async (_visit, session, form) => {
-        await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv));
+        await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv), expiryOf(form, accounts.now()));
         return redirect('/account');
       }),
     }],
     [new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
-      POST: withSession(accounts, async (visit, session) => {
-        await accounts.rotateKey(session, visit.keyId!);
+      GET: async ({ request, pathId }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') return redirect('/account');
+        return htmlResponse(confirmRotatePage(session, await accounts.keyOf(session, pathId!), accounts.now()));
+      },
+      POST: withSession(accounts, async (visit, session, form) => {
+        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.pathId}/rotate`);
+        await accounts.rotateKey(session, visit.pathId!, parseGraceChoice(form.get('grace') ?? ''));
         return redirect('/account');
       }),
     }],
     [new RegExp(`^/account/keys/${KEY_ID}/revoke$`), {
-      GET: async ({ request, keyId }) => {
+      GET: async ({ request, pathId }) => {
         const session = await accounts.session(sessionTokenOf(request));
         if (session === undefined || session === 'expired') return redirect('/account');
-        return htmlResponse(confirmRevokePage(session, await accounts.keyOf(session, keyId!)));
+        return htmlResponse(confirmRevokePage(session, await accounts.keyOf(session, pathId!)));
       },
       POST: withSession(accounts, async (visit, session, form) => {
-        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.keyId}/revoke`);
-        await accounts.revokeKey(session, visit.keyId!);
+        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.pathId}/revoke`);
+        await accounts.revokeKey(session, visit.pathId!);
         return redirect('/account');
+      }),
+    }],
+    ...webhookRoutes(accounts),
+  ];
+}
+
+/** Adding a webhook endpoint, and removing one after its confirmation step. */
+function webhookRoutes(accounts: Accounts): AccountRoute[] {
+  return [
+    [/^\/account\/webhooks$/, {
+      POST: withSession(accounts, async (_visit, session, form) => {
+        await accounts.addWebhook(session, form.get('url') ?? '');
+        return redirect('/account#webhooks');
+      }),
+    }],
+    [new RegExp(`^/account/webhooks/${ENDPOINT_ID}/remove$`), {
+      GET: async ({ request, pathId }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') return redirect('/account');
+        return htmlResponse(confirmRemoveWebhookPage(session, await accounts.webhookOf(session, pathId!)));
+      },
+      POST: withSession(accounts, async (visit, session, form) => {
+        if (form.get('confirm') !== 'yes') return redirect(`/account/webhooks/${visit.pathId}/remove`);
+        await accounts.removeWebhook(session, visit.pathId!);
+        return redirect('/account#webhooks');
       }),
     }],
   ];
@@ -109,6 +143,20 @@ const credentialsForm = (accounts: Accounts, act: (email: string, password: stri
 
 const bucketOf = (visit: Visit) => requestContextOf(visit.serverContext).clientBucket;
 const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
+
+/**
+ * The create form's expiry: its choice (`none`, `30`, `60`, `90`, `date`) and the date field. A date
+ * filled in under the default choice (Never) means that date; beside a number of days it is a mistake.
+ */
+function expiryOf(form: URLSearchParams, now: Date): string | null {
+  const choice = form.get('expires') ?? 'none';
+  const date = form.get('expiresOn')?.trim() ?? '';
+  if (date === '') return keyExpiryFromChoice(choice, date, now);
+  if (choice !== 'none' && choice !== 'date') {
+    throw new ApiError('INVALID_REQUEST', `Choose either ${choice} days or a date (${date.slice(0, 20)}), not both.`, { param: 'expires' });
+  }
+  return keyExpiryFromChoice('date', date, now);
+}
 
 function envOf(value: string): KeyEnv {
   if (value !== 'test' && value !== 'live') throw new ApiError('INVALID_REQUEST', `The environment must be test or live (got '${value.slice(0, 20)}').`, { param: 'env' });

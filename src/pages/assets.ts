@@ -32,11 +32,23 @@ th, td { text-align: left; padding: 0.4rem; border-bottom: 1px solid rgba(127, 1
 td form { display: inline; }
 .actions { display: flex; flex-wrap: nowrap; align-items: center; gap: 0.5rem; white-space: nowrap; }
 .actions button { margin: 0; }
-td[data-label="Created"], td[data-label="Last used"] { white-space: nowrap; }
+td[data-label="Created"], td[data-label="Last used"], td[data-label="Expires"] { white-space: nowrap; }
+.actions .state { white-space: normal; }
 fieldset label { font-weight: normal; }
 .muted { color: var(--muted); }
 fieldset { border: 0; padding: 0; margin: 0.75rem 0 0; }
 legend { font-weight: 600; }
+fieldset label.with-date { display: inline-block; margin-right: 0.5rem; }
+input[type=date] { font: inherit; padding: 0.2rem 0.4rem; }
+h3 { font-size: 1.05rem; margin: 1.5rem 0 0.5rem; }
+figure.chart { margin: 0; }
+.usage-chart { display: block; width: 100%; height: auto; }
+.mcp code { display: inline; font-size: inherit; padding: 0 0.2rem; word-break: normal; }
+input[type=url] { display: block; width: 100%; max-width: 36rem; padding: 0.5rem; font: inherit; }
+ul.deliveries { margin: 0.25rem 0 0; padding-left: 1.1rem; font-size: 0.9rem; }
+.ok { color: #15803d; }
+.failed { color: var(--danger); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (max-width: 40rem) { thead { display: none; } tr, td { display: block; } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } }
 `;
 

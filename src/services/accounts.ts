@@ -2,16 +2,18 @@ import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
-import type { Account, AccountStore, KeyListing } from './account-store';
+import type { Account, AccountStore, DailyUsage, KeyListing } from './account-store';
 import { canonicalEmail, normalizeEmail } from './account-store';
 import { ApiError } from '../domain/errors';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '../domain/passwords';
-import { PLANS, type PlanId } from '../domain/plans';
-import { currentMonth, startOfNextMonth } from '../domain/quota';
+import type { PlanId } from '../domain/plans';
+import { currentMonth } from '../domain/quota';
 import {
   csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS,
 } from '../domain/sessions';
+import { usageReport } from './usage';
+import type { WebhookEndpointListing, Webhooks } from './webhooks';
 
 /** Failed log-ins allowed per email and client IP, and per client IP, in LOGIN_WINDOW_SECONDS. */
 export const LOGIN_LIMITS = { perEmailAndIp: 5, perIp: 20, windowSeconds: 15 * 60 } as const;
@@ -28,15 +30,26 @@ export interface AccountSession {
 /** What the page shows once after a redirect: a notice, and a new key when one was made. */
 export interface Flash {
   notice: string;
-  newKey?: { key: string; id: string; env: KeyEnv };
+  newKey?: { key: string; id: string; env: KeyEnv; expiresAt?: string | null };
+  /** A webhook endpoint just added, with its signing secret (shown this once). */
+  newWebhook?: { id: string; url: string; secret: string };
 }
+
+/** How many UTC days of usage the page draws, today included. */
+export const CHART_DAYS = 30;
 
 export interface AccountOverview {
   plan: PlanId;
-  usage: { used: number; limit: number; month: string; resetsAt: string };
+  usage: { used: number; limit: number; remaining: number; month: string; resetsAt: string };
+  /** The last CHART_DAYS UTC days, oldest first, today last (days without usage count zeros). */
+  days: DailyUsage[];
   keys: KeyListing[];
+  /** The account's webhook endpoints with their latest deliveries and failures. */
+  webhooks: WebhookEndpointListing[];
   /** The key environment this server accepts. */
   serverEnv: KeyEnv;
+  /** The clock's time when the overview was read (ISO 8601 UTC): what "expired" is judged against. */
+  now: string;
 }
 
 export interface Credentials {
@@ -57,9 +70,18 @@ export interface Accounts {
   overview(account: Account): Promise<AccountOverview>;
   /** A key of this account (NOT_FOUND for anyone else's). */
   keyOf(session: AccountSession, keyId: string): Promise<KeyListing>;
-  createKey(session: AccountSession, env: KeyEnv): Promise<void>;
-  rotateKey(session: AccountSession, keyId: string): Promise<void>;
+  /** `expiresAt` (ISO 8601 UTC) ends the key; null: never. */
+  createKey(session: AccountSession, env: KeyEnv, expiresAt: string | null): Promise<void>;
+  /** A new key replaces this one, which stops at once (`graceMs` 0) or works on for `graceMs` (at most 7 days). */
+  rotateKey(session: AccountSession, keyId: string, graceMs: number): Promise<void>;
+  /** The clock's time (forms that offer times in the future, such as rotation's graces, show ends from it). */
+  now(): Date;
   revokeKey(session: AccountSession, keyId: string): Promise<void>;
+  /** An endpoint of this account (NOT_FOUND for anyone else's). */
+  webhookOf(session: AccountSession, endpointId: string): Promise<WebhookEndpointListing>;
+  /** Adds an endpoint (INVALID_REQUEST for a URL the server refuses); its secret is in the next page's message only. */
+  addWebhook(session: AccountSession, url: string): Promise<void>;
+  removeWebhook(session: AccountSession, endpointId: string): Promise<void>;
   /** The one-time message, deleted as it is read. */
   takeFlash(session: AccountSession): Promise<Flash | undefined>;
   /** Sets a password (the operator CLI) and ends every session of the account. */
@@ -69,6 +91,7 @@ export interface Accounts {
 export interface AccountsDeps {
   config: Config;
   store: AccountStore;
+  webhooks: Webhooks;
   clock: () => Date;
   /** Builds the failed-log-in and sign-up limiters (memory, or Redis with REDIS_URL). */
   limiter(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
@@ -86,6 +109,7 @@ export function createAccounts(deps: AccountsDeps): Accounts {
     serverEnv,
     ...signingIn(deps),
     ...accountPageCases(deps, serverEnv),
+    ...webhookCases(deps),
     setPassword: (email, password) => setAccountPassword(deps.store, email, password),
   };
 }
@@ -150,38 +174,42 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
 }
 
 /** What a signed-in account does on its page: its usage and keys, and the message left for the next page. */
-function accountPageCases({ store, clock }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
+function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
   const ownKey = async (session: AccountSession, keyId: string) => {
     const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
     if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
     return key;
   };
 
-  const setFlash = (session: AccountSession, flash: Flash) => store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
+  const setFlash = (session: AccountSession, flash: Flash) => flashFor(store, session, flash);
 
   return {
     async overview(account) {
       const at = clock();
-      const month = currentMonth(at);
-      const used = await store.monthlyUsage(account.id, month);
-      const keys = await store.listKeys(account.id);
+      const [{ quota, days }, keys, endpoints] = await Promise.all([usageReport(store, account, at), store.listKeys(account.id), webhooks.list(account.id)]);
       return {
         plan: account.plan,
-        usage: { used, limit: PLANS[account.plan].monthlyQuota, month, resetsAt: startOfNextMonth(at).toISOString() },
+        usage: { used: quota.used, limit: quota.limit, remaining: quota.remaining, month: currentMonth(at), resetsAt: quota.reset },
+        days: days.slice(-CHART_DAYS),
         keys,
+        webhooks: endpoints,
         serverEnv,
+        now: at.toISOString(),
       };
     },
+    now: clock,
     keyOf: ownKey,
-    async createKey(session, env) {
-      const { key, record } = await store.createKey(session.account.id, env);
+    async createKey(session, env, expiresAt) {
+      const { key, record } = await store.createKey(session.account.id, env, expiresAt);
       const warning = env === serverEnv ? '' : ` It is a ${env} key: this server accepts only ${serverEnv} keys, so it will not work here.`;
-      await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env } });
+      await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env, expiresAt: record.expiresAt } });
     },
-    async rotateKey(session, keyId) {
+    async rotateKey(session, keyId, graceMs) {
       const old = await ownKey(session, keyId);
-      const { key, record } = await store.rotateKey(old.id);
-      await setFlash(session, { notice: `Key ${old.id} was rotated and is revoked now; its replacement is ${record.id}.`, newKey: { key, id: record.id, env: record.env } });
+      const graceEndsAt = graceMs === 0 ? undefined : new Date(clock().getTime() + graceMs).toISOString();
+      const { key, record, replaced } = await store.rotateKey(old.id, graceEndsAt);
+      const fate = replaced.revokedAt === null && replaced.expiresAt !== null ? `keeps working until ${utcMinute(replaced.expiresAt)}, then stops` : 'is revoked now';
+      await setFlash(session, { notice: `Key ${old.id} was rotated and ${fate}; its replacement is ${record.id}.`, newKey: { key, id: record.id, env: record.env, expiresAt: record.expiresAt } });
     },
     async revokeKey(session, keyId) {
       const key = await ownKey(session, keyId);
@@ -196,6 +224,32 @@ function accountPageCases({ store, clock }: AccountsDeps, serverEnv: KeyEnv): Pi
   };
 }
 
+/** The account's webhook endpoints on its page: add (the secret goes into the one-time message), look up, remove. */
+function webhookCases({ store, webhooks }: AccountsDeps): Pick<Accounts, 'webhookOf' | 'addWebhook' | 'removeWebhook'> {
+  const own = async (session: AccountSession, endpointId: string) => {
+    const endpoint = (await webhooks.list(session.account.id)).find((e) => e.id === endpointId);
+    if (!endpoint) throw new ApiError('NOT_FOUND', `Your account has no webhook endpoint '${endpointId.slice(0, 40)}'.`, { param: 'id' });
+    return endpoint;
+  };
+  return {
+    webhookOf: own,
+    async addWebhook(session, url) {
+      const { endpoint, secret } = await webhooks.add({ accountId: session.account.id, url });
+      await flashFor(store, session, { notice: `Webhook endpoint ${endpoint.id} added for ${endpoint.url}.`, newWebhook: { id: endpoint.id, url: endpoint.url, secret } });
+    },
+    async removeWebhook(session, endpointId) {
+      const endpoint = await own(session, endpointId);
+      await webhooks.remove(session.account.id, endpoint.id);
+      await flashFor(store, session, { notice: `Webhook endpoint ${endpoint.id} (${endpoint.url}) is removed: it gets no more events.` });
+    },
+  };
+}
+
+/** Leaves the session's one-time message, sealed under its token (it may hold a key or a signing secret). */
+function flashFor(store: AccountStore, session: AccountSession, flash: Flash): Promise<void> {
+  return store.setSessionFlash(sessionTokenHash(session.token), sealFlash(session.token, JSON.stringify(flash)));
+}
+
 /**
  * Gives the account with this email a new password and ends all its sessions (the page's service
  * and the operator CLI's `account password`). INVALID_REQUEST for a password outside the policy,
@@ -207,6 +261,11 @@ export async function setAccountPassword(store: AccountStore, email: string, pas
   if (!account) throw new ApiError('NOT_FOUND', `No account has the email '${canonicalEmail(email)}'.`, { param: 'email' });
   await store.setPasswordHash(account.id, await hashPassword(password));
   return account;
+}
+
+/** An instant as the page writes it: `2026-11-27 06:31 UTC` (seconds dropped). */
+export function utcMinute(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */

@@ -104,6 +104,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
     (revision) => keys.observe(revision),
   );
+  const webhooks = createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock });
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
     config,
@@ -117,8 +118,8 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     keyUse,
     refusals,
     usage: (account) => usageReport(store, account, clock()),
-    webhooks: createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock }),
-    accounts: createAccounts({ config, store, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
+    webhooks,
+    accounts: createAccounts({ config, store, webhooks, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
     conversions: createConversions({
       currency,
       rates,

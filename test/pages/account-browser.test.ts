@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchChromium, startServer, type RunningServer } from '../helpers/browser';
 
@@ -100,12 +100,16 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     await page.screenshot({ path: '/tmp/account-keys.png', fullPage: true });
   });
 
-  it('rotates: the old key is refused at once and the new one converts', async () => {
-    page.once('request', (request) => {
+  it('rotates "Now" on the confirmation step: the old key is refused at once and the new one converts', async () => {
+    const onRequest = (request: Request) => {
       if (request.method() === 'POST') rotateRequest = { url: request.url(), body: request.postData() ?? '' };
-    });
+    };
+    page.on('request', onRequest);
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByRole('radio', { name: /^Now/ }).check();
     await page.getByRole('button', { name: 'Rotate' }).click();
     await page.locator('#new-key').waitFor();
+    page.off('request', onRequest);
     rotatedKey = await shownKey();
     secrets.add(rotatedKey);
     expect(rotatedKey).not.toBe(firstKey);
@@ -156,7 +160,6 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     const after = (await sessionCookie())!;
     expect(after.value).not.toBe(before);
     secrets.add(after.value);
-    if (process.env.UPDATE_SCREENSHOT) await screenshot();
   });
 
   it('the page broke no CSP rule and everything it asked for loaded (its icon: no 404 for /favicon.ico)', async () => {
@@ -185,13 +188,4 @@ function filesUnder(dir: string): Record<string, string> {
     if (statSync(file).isFile()) out[file] = readFileSync(file).toString('latin1');
   }
   return out;
-}
-
-/** UPDATE_SCREENSHOT=1: docs/account-page.png, the signed-in page with a new key, for the README. */
-async function screenshot(): Promise<void> {
-  await page.setViewportSize({ width: 1000, height: 900 });
-  await page.getByRole('button', { name: 'Create key' }).click();
-  await page.locator('#new-key').waitFor();
-  secrets.add(await shownKey());
-  await page.screenshot({ path: 'docs/account-page.png', fullPage: true });
 }

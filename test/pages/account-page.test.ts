@@ -59,6 +59,10 @@ describe('the page', () => {
     expect(page.text).toContain(`<code>${id}</code>`);
     expect(page.text).toContain(`…${key.slice(-4)}`);
     expect(page.text).toMatch(/<td data-label="Last used">2026-03-15<\/td>/);
+    expect(page.text).toContain('999 conversions remain this month.');
+    // The chart's last bar is today's, drawn from the daily usage the conversion was counted in.
+    expect(page.text).toMatch(/<g data-day="2026-03-15"><title>15 Mar: 1 delivered, 0 refused for the quota, 0 refused for the rate limit<\/title><rect class="delivered" /);
+    expect(page.text).toContain('<desc id="usage-chart-desc">From 14 Feb to 15 Mar 2026 (UTC): 1 conversion delivered');
   });
 
   it('escapes what users write', async () => {
@@ -99,10 +103,10 @@ describe('the page', () => {
     expect(client.shownKey()).toMatch(/^msr_live_/);
   });
 
-  it('rotation shows the new key and revokes the old one at once; revocation needs the confirmation step', async () => {
+  it('rotation "Now" shows the new key and revokes the old one at once; revocation needs the confirmation step', async () => {
     const { client, app } = await signedUp();
     const old = await withKey(app, client);
-    expect((await client.post(`/account/keys/${old.id}/rotate`, { csrf: client.csrf() })).status).toBe(303);
+    expect((await client.post(`/account/keys/${old.id}/rotate`, { csrf: client.csrf(), confirm: 'yes', grace: '0' })).status).toBe(303);
     await client.get('/account');
     const fresh = client.shownKey()!;
     expect((await app.call('GET', '/v1/convert?value=1&from=m&to=ft', { key: old.key })).status).toBe(401);
@@ -121,7 +125,8 @@ describe('the page', () => {
   it('another account’s key cannot be rotated or revoked: 404 and nothing changes', async () => {
     const { client, app } = await signedUp();
     const stranger = await app.createAccountKey();
-    expect((await client.post(`/account/keys/${stranger.keyId}/rotate`, { csrf: client.csrf() })).status).toBe(404);
+    expect((await client.get(`/account/keys/${stranger.keyId}/rotate`)).status).toBe(404);
+    expect((await client.post(`/account/keys/${stranger.keyId}/rotate`, { csrf: client.csrf(), confirm: 'yes', grace: '1h' })).status).toBe(404);
     expect((await client.post(`/account/keys/${stranger.keyId}/revoke`, { csrf: client.csrf(), confirm: 'yes' })).status).toBe(404);
     expect(await app.store.findActiveKeyByHash(hashApiKey(stranger.key))).toBeDefined();
   });
@@ -153,7 +158,7 @@ describe('defences', () => {
   it('a rotate replayed with a foreign Origin is 403 and changes nothing', async () => {
     const { client, app } = await signedUp();
     const { key, id } = await withKey(app, client);
-    const replay = await client.post(`/account/keys/${id}/rotate`, { csrf: client.csrf() }, { origin: 'https://evil.example' });
+    const replay = await client.post(`/account/keys/${id}/rotate`, { csrf: client.csrf(), confirm: 'yes', grace: '1h' }, { origin: 'https://evil.example' });
     expect(replay.status).toBe(403);
     expect(replay.text).toContain('came from another site');
     expect(await app.store.findActiveKeyByHash(hashApiKey(key))).toBeDefined();
@@ -174,7 +179,7 @@ describe('defences', () => {
     const { key, id } = await withKey(app, client);
     const csrf = client.csrf();
     expect((await client.post(`/account/keys/${id}/rotate`, {})).status).toBe(403);
-    expect((await client.post(`/account/keys/${id}/rotate`, { csrf: 'x'.repeat(43) })).status).toBe(403);
+    expect((await client.post(`/account/keys/${id}/rotate`, { csrf: 'x'.repeat(43), confirm: 'yes', grace: '0' })).status).toBe(403);
     expect((await client.post('/account/keys', { csrf: '' })).status).toBe(403);
     expect((await client.post('/account/logout', { csrf: csrf.slice(1) })).status).toBe(403);
     expect(await app.store.findActiveKeyByHash(hashApiKey(key))).toBeDefined();

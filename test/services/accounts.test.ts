@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,10 @@ import { openSqliteStore } from '../../src/data/sqlite-store';
 import type { AccountStore } from '../../src/services/account-store';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
 import { createAccounts, LOGIN_LIMITS, type Accounts } from '../../src/services/accounts';
+import { resolveHost } from '../../src/data/webhook-http';
+import { secretBox } from '../../src/domain/secret-box';
+import { webhookUrlPolicy } from '../../src/domain/webhook-urls';
+import { createWebhooks } from '../../src/services/webhooks';
 
 const PASSWORD = 'correct horse battery staple';
 let dir: string;
@@ -29,7 +33,8 @@ async function accountsOn(options: { redisUrl?: string; keyPrefix?: string } = {
   const limiters = await createRateLimiters({ publicPerMinute: 60, keyPerSecond: 50, ...options });
   opened.push(limiters);
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  return createAccounts({ config, store, clock: () => new Date(), limiter: (name, points, seconds) => limiters.create(name, points, seconds) });
+  const webhooks = createWebhooks({ store: store.webhooks, secrets: () => secretBox(randomBytes(32)), resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock: () => new Date() });
+  return createAccounts({ config, store, webhooks, clock: () => new Date(), limiter: (name, points, seconds) => limiters.create(name, points, seconds) });
 }
 
 async function failures(accounts: Accounts, count: number, email = 'ann@example.com'): Promise<string[]> {
@@ -49,7 +54,7 @@ describe('log-in', () => {
     const other = await store.createAccount({ plan: 'free' });
     const { record } = await store.createKey(other.id, 'test');
     await expect(accounts.keyOf(session, record.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(accounts.rotateKey(session, record.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(accounts.rotateKey(session, record.id, 0)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('an account made by the CLI without a password cannot log in with any password', async () => {

@@ -1,0 +1,146 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { openStore } from '../../src/data/open-store';
+import { hashPassword } from '../../src/domain/passwords';
+import { currentDay, lastDays } from '../../src/domain/quota';
+import { browserAvailable, launchChromium, startServer, type RunningServer } from '../helpers/browser';
+
+/**
+ * The key lifecycle on the account page in a real Chromium against the real server process:
+ * a key with an expiry, the usage chart, rotation with a grace on its confirmation step. The
+ * account's earlier days are written into the database before the server starts (a month with a
+ * quota that ran out), today's come from real requests. Screenshots go to a temporary directory,
+ * or with UPDATE_SCREENSHOT=1 to docs/ (account-page, account-keys, account-usage, account-rotate).
+ */
+const EMAIL = 'lifecycle@example.com';
+const PASSWORD = 'a passphrase nobody guesses';
+const SHOTS = process.env.UPDATE_SCREENSHOT ? 'docs' : mkdtempSync(path.join(os.tmpdir(), 'account-shots-'));
+
+const run = browserAvailable();
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let dataDir: string;
+const consoleErrors: string[] = [];
+
+const convert = (key: string) => fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } });
+const shownKey = async () => (await page.locator('#new-key').textContent())!.trim();
+const shot = (name: string) => path.join(SHOTS, name);
+
+/** The account, and its 29 days before today: weekdays busier than weekends, the quota running out near a month's end. */
+async function seedAccount(dir: string): Promise<void> {
+  const store = openStore(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+  try {
+    const account = await store.createAccount({ email: EMAIL, plan: 'free', passwordHash: await hashPassword(PASSWORD) });
+    const days = lastDays(new Date(), 30).slice(0, -1);
+    for (const [i, day] of days.entries()) {
+      const weekend = [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
+      const delivered = i === 2 ? 4 : weekend ? 3 + (i % 4) : 14 + ((i * 7) % 13);
+      await store.consumeQuotaUpTo(account.id, day.slice(0, 7), 1_000_000, delivered, undefined, undefined, day);
+      const refusedQuota = i === 1 ? 9 : i === 2 ? 17 : 0;
+      const refusedRate = i % 9 === 5 ? 4 : 0;
+      if (refusedQuota + refusedRate > 0) await store.recordRefusals([{ accountId: account.id, day, quota: refusedQuota, rate: refusedRate }]);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-lifecycle-'));
+    await seedAccount(dataDir);
+    server = await startServer({ DATA_DIR: dataDir, KEY_RATE_LIMIT: '3' });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    context.setDefaultTimeout(8_000);
+    page = await context.newPage();
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  let firstKey = '';
+
+  it('logs in and creates a key that never expires; today\'s conversions and rate-limit refusals reach the chart', async () => {
+    await page.goto(`${server.base}/account`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#new-key').waitFor();
+    firstKey = await shownKey();
+    const statuses = await Promise.all(Array.from({ length: 12 }, () => convert(firstKey).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    const delivered = statuses.filter((s) => s === 200).length;
+    await expect.poll(async () => {
+      await page.reload();
+      return page.locator(`g[data-day="${currentDay(new Date())}"] > title`).textContent();
+    }, { timeout: 5_000 }).toMatch(new RegExp(`: ${delivered} delivered, 0 refused for the quota, [1-9]\\d* refused for the rate limit$`));
+  });
+
+  it('creates a key expiring in 30 days: shown once with its end and the MCP URL, listed with its expiry', async () => {
+    await page.getByRole('radio', { name: /In 30 days/ }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#new-key').waitFor();
+    const end = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(await page.locator('.new-key').textContent()).toContain(`It stops working at ${end}`);
+    expect(await page.locator('#mcp-url').textContent()).toBe(`${server.base}/mcp`);
+    expect((await convert(await shownKey())).headers.get('key-expires')).toContain('GMT');
+    const expiries = await page.locator('td[data-label="Expires"]').allTextContents();
+    expect(expiries.map((text) => text.trim())).toEqual(['never', expect.stringMatching(new RegExp(`^${end} \\d\\d:\\d\\d$`))]);
+    await page.screenshot({ path: shot('account-page.png'), fullPage: true });
+  });
+
+  it('draws the usage chart: 30 days of bars, axis labels and a legend, readable at the page\'s width', async () => {
+    const chart = page.locator('svg.usage-chart');
+    expect(await chart.locator('g[data-day]').count()).toBe(30);
+    const box = (await chart.boundingBox())!;
+    expect(box.width).toBeGreaterThan(700);
+    expect(box.height).toBeGreaterThan(250);
+    expect(await chart.locator('.legend text').allTextContents()).toEqual([
+      expect.stringMatching(/^Delivered \(\d+\)$/), 'Refused: quota (26)', expect.stringMatching(/^Refused: rate limit \([1-9]\d*\)$/),
+    ]);
+    expect(await chart.getAttribute('aria-labelledby')).toBe('usage-chart-title usage-chart-desc');
+    await page.locator('figure.chart').screenshot({ path: shot('account-usage.png') });
+  });
+
+  it('rotates with a grace of 1 hour after a confirmation saying so: both keys work, the old one says when it ends', async () => {
+    await page.getByRole('button', { name: 'Rotate' }).first().click();
+    await page.getByRole('heading', { name: /^Rotate key/ }).waitFor();
+    expect(await page.getByRole('radio').count()).toBe(4);
+    const labels = (await page.locator('label').allTextContents()).map((text) => text.trim());
+    expect(labels).toEqual([
+      'Now: the old key stops at once.',
+      expect.stringMatching(/^In 1 hour: the old key keeps working until \d{4}-\d\d-\d\d \d\d:\d\d UTC, then stops\.$/),
+      expect.stringMatching(/^In 24 hours: the old key keeps working until .* UTC, then stops\.$/),
+      expect.stringMatching(/^In 7 days: the old key keeps working until .* UTC, then stops\.$/),
+    ]);
+    await page.getByRole('radio', { name: /In 1 hour/ }).check();
+    await page.screenshot({ path: shot('account-rotate.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.locator('#new-key').waitFor();
+    const fresh = await shownKey();
+    expect(fresh).not.toBe(firstKey);
+    const old = await convert(firstKey);
+    expect(old.status).toBe(200);
+    const ends = Date.parse(old.headers.get('key-expires')!);
+    expect(Math.abs(ends - (Date.now() + 3_600_000))).toBeLessThan(120_000);
+    expect((await convert(fresh)).status).toBe(200);
+    expect(await page.locator('td[data-label="Status"]').first().textContent()).toMatch(/rotated, replaced by key_\w+; works until it expires/);
+    await page.locator('table').screenshot({ path: shot('account-keys.png') });
+  });
+
+  it('the pages broke no CSP rule and loaded everything they asked for', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
