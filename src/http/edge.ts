@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { ApiError } from '../domain/errors';
+import { ApiError, type Surface } from '../domain/errors';
 import type { LanguageChoice } from '../domain/language/choose';
 import { quoteInput } from '../domain/quote-input';
 import type { GraphQLContext } from '../graphql/context';
@@ -89,13 +89,14 @@ export function createEdge(options: EdgeOptions): Edge {
   const known = new KnownTargets();
   const writer = createLaneWriter(options);
   // With the lane, REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
-  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
+  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false, surface: Surface = 'graphql') =>
     options.contextOf({
       authorization: req.headers.authorization ?? null,
       forwardedFor: headerText(req.headers['x-forwarded-for']),
       socket: req.socket,
       confirmsBeforeAnswer,
       acceptLanguage: headerText(req.headers['accept-language']),
+      surface,
     });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
   const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
@@ -120,7 +121,7 @@ export function createEdge(options: EdgeOptions): Edge {
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, started: number) => {
-    const context = contextOf(req, options.lane);
+    const context = contextOf(req, options.lane, 'rest');
     let parts: ResponseParts;
     try {
       parts = await routeAnswer(req, res, owned, context);
@@ -134,7 +135,7 @@ export function createEdge(options: EdgeOptions): Edge {
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
   const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, started: number) => {
-    const context = contextOf(req, true);
+    const context = contextOf(req, true, 'rest');
     context.noteLanguages(languages);
     let parts: ResponseParts;
     try {
