@@ -26,7 +26,7 @@ import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import type { ResponseParts } from './answer-parts';
 import { restSuccessParts, withoutNullParams } from './rest-response';
-import { allowedMethods, isAccountPath, METRICS_PATH, routeLabel } from './routes';
+import { allowedMethods, isAccountPath, matchPath, METRICS_PATH, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
 import { headerText, plainPathEnd } from './target';
@@ -105,7 +105,7 @@ export function createEdge(options: EdgeOptions): Edge {
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
   const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
     const { found, pathname, query } = owned;
-    if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
+    if (!found) throw noRoute(pathname);
     const endpoint = found.endpoint;
     if (!endpoint) {
       if (req.method === 'OPTIONS' && found.match.routes.some((r) => r.shared)) return preflightParts();
@@ -159,6 +159,19 @@ export function createEdge(options: EdgeOptions): Edge {
     served.catch(writer.unexpected(req, res, started));
     return true;
   };
+}
+
+/**
+ * The 404 of a path off the table. A path that is a route but for trailing slashes names that
+ * route: every route has one spelling, and a 404 that says which is plainer than a redirect (which
+ * a POST or a keyed client may not follow).
+ */
+function noRoute(pathname: string): ApiError {
+  const bare = pathname.replace(/\/+$/, '');
+  if (bare !== pathname && bare !== '' && (matchPath(bare) !== undefined || bare === GRAPHQL_PATH)) {
+    return new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}: routes are written without a trailing slash; use ${quoteInput(bare)}.`);
+  }
+  return new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
 }
 
 /** A route's field run by its resolver, its answer serialised as SOFA would select it; a pre-built route's bytes kept (and its target remembered). */
