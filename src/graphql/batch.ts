@@ -38,7 +38,7 @@ const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('Ba
 
 const BatchFailureRef = builder.objectRef<Extract<BatchEntry, { ok: false }>>('BatchFailure').implement({
   description: 'An item that failed; it used no quota.',
-  fields: (t) => ({ error: t.field({ type: ErrorRef, resolve: (e) => errorBody(e.error, e.requestId) }) }),
+  fields: (t) => ({ error: t.field({ type: ErrorRef, resolve: (e, _, ctx) => errorBody(e.error, e.requestId, ctx.requestContext.surface) }) }),
 });
 
 const BatchEntryRef = builder.unionType('BatchEntry', {

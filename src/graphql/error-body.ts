@@ -1,30 +1,33 @@
-import type { ApiError, ErrorBody, SeeAlso } from '../domain/errors';
+import type { ApiError, ErrorBody, SeeAlso, Surface } from '../domain/errors';
 import { redactMessage } from '../domain/quote-input';
 
 /**
  * How an ApiError reads to a client, in every answer that carries one (a REST error body, a batch
- * item's error, a GraphQL error): the domain's message, the route of the listing it points to
- * (`seeAlso`), and no verbatim input that looks like a key. The domain names no route; this does.
- * Here rather than in src/http because GraphQL renders batch items' errors too, and graphql sits
- * below http (http/errors.ts adds the HTTP headers).
+ * item's error, a GraphQL error): the domain's message, the listing it points to (`seeAlso`) named
+ * as the caller's API names it, and no verbatim input that looks like a key. The domain names no
+ * route nor field; this does. Here rather than in src/http because GraphQL renders batch items'
+ * errors too, and graphql sits below http (http/errors.ts adds the HTTP headers).
  */
-const ROUTE_HINTS: Readonly<Record<SeeAlso, (message: string) => string>> = {
-  units: (message) => `${message} See GET /v1/units.`,
-  categories: (message) => `${message} See GET /v1/categories.`,
-  'currency-conversion': (message) => `${message.replace(/\.$/, '')}: use POST /v1/currency/convert.`,
+const HINTS: Readonly<Record<Surface, Readonly<Record<SeeAlso, string>>>> = {
+  rest: { units: 'See GET /v1/units.', categories: 'See GET /v1/categories.', currencies: 'See GET /v1/currencies.' },
+  graphql: {
+    units: 'See the `units` field.',
+    categories: 'See the `categories` field.',
+    currencies: 'See the `currencies` field.',
+  },
 };
 
-/** The message a client sees: with the route hint, redacted. */
-export function clientMessage(error: ApiError): string {
+/** The message a client of `surface` sees: with the listing's hint, redacted. */
+export function clientMessage(error: ApiError, surface: Surface = 'rest'): string {
   const { seeAlso } = error.details;
-  return redactMessage(seeAlso === undefined ? error.message : ROUTE_HINTS[seeAlso](error.message));
+  return redactMessage(seeAlso === undefined ? error.message : `${error.message} ${HINTS[surface][seeAlso]}`);
 }
 
 /** The contract's error object: `{"error": ErrorBody}` in REST, a batch item's `error` member. */
-export function errorBody(error: ApiError, requestId: string): ErrorBody {
+export function errorBody(error: ApiError, requestId: string, surface: Surface = 'rest'): ErrorBody {
   return {
     code: error.code,
-    message: clientMessage(error),
+    message: clientMessage(error, surface),
     status: error.status,
     ...(error.param === undefined ? {} : { param: error.param }),
     requestId,

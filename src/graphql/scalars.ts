@@ -1,6 +1,6 @@
 import { GraphQLError, Kind } from 'graphql';
 import { isDecimalText } from '../domain/decimal';
-import { isCalendarDate } from '../domain/dates';
+import { isCalendarDate, missingDayReason } from '../domain/dates';
 import { builder } from './builder';
 
 
@@ -36,7 +36,8 @@ builder.scalarType('Decimal', {
 
 function dateString(value: unknown): string {
   if (typeof value !== 'string' || !isCalendarDate(value)) {
-    throw new GraphQLError('A Date is a calendar date written YYYY-MM-DD.');
+    const reason = typeof value === 'string' ? missingDayReason(value) : undefined;
+    throw new GraphQLError(reason === undefined ? 'A Date is a calendar date written YYYY-MM-DD.' : `${value} does not exist: ${reason}.`);
   }
   return value;
 }

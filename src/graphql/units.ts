@@ -117,14 +117,15 @@ export const ConversionRef = builder.objectRef<ExpressionConversionAnswer>('Conv
     input: t.field({ type: QuantityRef, resolve: (c) => c.input }),
     result: t.field({ type: QuantityRef, resolve: (c) => c.result }),
     category: t.exposeString('category', {
-      description: 'The category of the units, or of the dimension of a unit expression; `derived` when no category has it (m/s², anything with money).',
+      description: 'The category of the units, or of the dimension of a unit expression; `derived` when no category has it (m/s², a currency pair, anything with money).',
     }),
     // Not `rate`: in the batch's union a field of that name with another type (CurrencyConversion's
     // Rate!) makes SOFA alias both, which would rename the currency items' `rate` in REST answers.
     exchangeRate: t.field({
       type: ExpressionRateRef,
       nullable: true,
-      description: 'Only when a currency occurs in `from` or `to`: the publication used and the cross rate. Null otherwise, and left out of REST answers.',
+      description:
+        'Only when a currency occurs in `from` or `to` (a currency pair, or an expression with currencies): the publication used, the cross rate and how the date resolved, as `CurrencyConversion.rate` says them. Null otherwise, and left out of REST answers.',
       resolve: (c) => c.rate ?? null,
     }),
   }),
@@ -136,16 +137,25 @@ export const UNIT_TEXT =
   `Unit id, symbol or alias (as written, it keeps meaning that unit: \`km/h\`, \`L/100 km\`), or a unit expression of at most ${MAX_EXPRESSION_LENGTH} characters: ` +
   'products and quotients of units and ECB currency codes with integer exponents, such as `m/s^2`, `kg*m/s²`, `EUR/kWh`, `USD/gal`. See docs/unit-expressions.md.';
 
+/** `from`/`to` of `convert`: a currency code too, as in batch items. */
+const SIDE_TEXT = `A currency code (case-insensitive; when both \`from\` and \`to\` are, a currency conversion, answered as \`convertCurrency\` answers it), or ${UNIT_TEXT.charAt(0).toLowerCase()}${UNIT_TEXT.slice(1)}`;
+
 const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
   value: t.arg({ type: 'Decimal', required: true, description: 'The value to convert, as a decimal string.' }),
-  from: t.arg.string({ required: true, description: UNIT_TEXT }),
-  to: t.arg.string({ required: true, description: UNIT_TEXT }),
+  from: t.arg.string({ required: true, description: SIDE_TEXT }),
+  to: t.arg.string({ required: true, description: SIDE_TEXT }),
   decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round the result once to this many places (0 to 40).' }),
   rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
+  minorUnits: t.arg.boolean({
+    required: false,
+    description:
+      'Only for a currency pair (`from` and `to` both currency codes): round the result to the ISO 4217 minor units of `to` (JPY 0, USD 2, BHD 3), with `rounding`. Not together with `decimals`.',
+  }),
   date: t.arg({
     type: 'Date',
     required: false,
-    description: 'Only where a currency occurs in `from` or `to`: use the ECB rates in effect on this day (the latest publication on or before it). Needs the Developer plan.',
+    description:
+      'Where a currency occurs in `from` or `to`: use the ECB rates in effect on this day (the latest publication on or before it); needs the Developer plan. Without a currency there are no rates to choose, and the conversion ignores it.',
   }),
   lang: t.arg.string({
     required: false,
@@ -176,7 +186,7 @@ const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0
     ...(deprecationReason === undefined ? {} : { deprecationReason }),
     args: convertArgs(t),
     resolve: async (_, args, ctx, info) => {
-      const answer = await ctx.services.conversions.units(args, await ctx.requestContext.caller(info.path.key as string));
+      const answer = await ctx.services.conversions.convert(args, await ctx.requestContext.caller(info.path.key as string));
       return args.lang === null || args.lang === undefined ? answer : counted(answer, namesOf(ctx, args.lang));
     },
   });
@@ -228,7 +238,7 @@ builder.queryFields((t) => ({
   }),
   convert: convertField(
     t,
-    'Converts a value between two units of one category, or between two unit expressions of one dimension (currencies at the ECB rates), exactly. Needs an API key; `date` needs the Developer plan.',
+    'Converts a value between two units of one category, two currencies (the value, rate, publication and date explanation of `convertCurrency`, with `exchangeRate` as the rate), or two unit expressions of one dimension (currencies at the ECB rates), exactly. Needs an API key; `date` needs the Developer plan.',
   ),
   convertPost: convertField(
     t,

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { ApiError } from '../domain/errors';
+import { ApiError, type Surface } from '../domain/errors';
 import type { LanguageChoice } from '../domain/language/choose';
 import { quoteInput } from '../domain/quote-input';
 import type { GraphQLContext } from '../graphql/context';
@@ -26,7 +26,7 @@ import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import type { ResponseParts } from './answer-parts';
 import { restSuccessParts, withoutNullParams } from './rest-response';
-import { allowedMethods, isAccountPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
+import { allowedMethods, isAccountPath, matchPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
 import { headerText, pathOf, plainPathEnd } from './target';
@@ -91,13 +91,14 @@ export function createEdge(options: EdgeOptions): Edge {
   const known = new KnownTargets();
   const writer = createLaneWriter(options);
   // With the lane, REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
-  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
+  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false, surface: Surface = 'graphql') =>
     options.contextOf({
       authorization: req.headers.authorization ?? null,
       forwardedFor: headerText(req.headers['x-forwarded-for']),
       socket: req.socket,
       confirmsBeforeAnswer,
       acceptLanguage: headerText(req.headers['accept-language']),
+      surface,
     });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
   const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
@@ -106,7 +107,7 @@ export function createEdge(options: EdgeOptions): Edge {
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
   const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
     const { found, pathname, query } = owned;
-    if (!found) throw new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
+    if (!found) throw noRoute(pathname);
     const endpoint = found.endpoint;
     if (!endpoint) {
       if (req.method === 'OPTIONS' && found.match.routes.some((r) => r.shared)) return preflightParts();
@@ -122,7 +123,7 @@ export function createEdge(options: EdgeOptions): Edge {
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, started: number) => {
-    const context = contextOf(req, options.lane);
+    const context = contextOf(req, options.lane, 'rest');
     let parts: ResponseParts;
     try {
       parts = await routeAnswer(req, res, owned, context);
@@ -136,7 +137,7 @@ export function createEdge(options: EdgeOptions): Edge {
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
   const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, started: number) => {
-    const context = contextOf(req, true);
+    const context = contextOf(req, true, 'rest');
     context.noteLanguages(languages);
     let parts: ResponseParts;
     try {
@@ -184,6 +185,19 @@ function mcpEdge(mcp: EdgeOptions['mcp'], writer: LaneWriter, contextOf: (req: I
     serve(req, res, started).catch(writer.unexpected(req, res, started));
     return true;
   };
+}
+
+/**
+ * The 404 of a path off the table. A path that is a route but for trailing slashes names that
+ * route: every route has one spelling, and a 404 that says which is plainer than a redirect (which
+ * a POST or a keyed client may not follow).
+ */
+function noRoute(pathname: string): ApiError {
+  const bare = pathname.replace(/\/+$/, '');
+  if (bare !== pathname && bare !== '' && (matchPath(bare) !== undefined || bare === GRAPHQL_PATH)) {
+    return new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}: routes are written without a trailing slash; use ${quoteInput(bare)}.`);
+  }
+  return new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
 }
 
 /** A route's field run by its resolver, its answer serialised as SOFA would select it; a pre-built route's bytes kept (and its target remembered). */

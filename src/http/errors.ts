@@ -100,7 +100,7 @@ export function rawErrorResponse(error: ApiError, requestId: string): string {
 export function toGraphQLError(error: unknown): GraphQLError {
   const api = toApiError(error);
   const located = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : clientMessage(api), {
+  return new GraphQLError(api.code === 'INTERNAL' ? INTERNAL_MESSAGE : clientMessage(api, 'graphql'), {
     nodes: located?.nodes,
     source: located?.source,
     positions: located?.positions,
@@ -122,7 +122,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
  * Yoga's masking (which treats a non-GraphQL cause as unexpected) leaves it as it is.
  */
 export function graphQLErrorOf(error: ApiError, options: { http?: boolean } = {}): GraphQLError {
-  return new GraphQLError(clientMessage(error), {
+  return new GraphQLError(clientMessage(error, 'graphql'), {
     extensions: {
       code: error.code,
       status: error.status,

@@ -5,6 +5,7 @@ import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
 import { languageHeaders } from './content-language';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
+import type { Surface } from '../domain/errors';
 
 /** Yoga's server context here: node:http's request (absent in-process) and this request's context. */
 export interface ServerContext {
@@ -38,6 +39,8 @@ export interface RequestOrigin {
   confirmsBeforeAnswer?: boolean;
   /** The Accept-Language header: the language of names where a field is given no `lang`. */
   acceptLanguage?: string | null;
+  /** A REST route's request (the edge's), else a GraphQL one: the API its error messages name. */
+  surface?: Surface;
 }
 
 /**
@@ -63,6 +66,7 @@ export function requestContexts(contextServices: RequestContextServices, trust: 
       clientBucket: () => bucketOf(origin),
       confirmsBeforeAnswer: origin.confirmsBeforeAnswer ?? false,
       acceptLanguage: origin.acceptLanguage ?? null,
+      surface: origin.surface ?? 'graphql',
     });
 }
 

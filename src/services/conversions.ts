@@ -1,4 +1,4 @@
-import type { BatchItem } from '../domain/batch';
+import { classifyItem, refuseMinorUnits, type BatchItem } from '../domain/batch';
 import type { CurrencyConversion } from '../domain/currency/convert';
 import { convertBatch, type BatchDeps, type BatchOutcome } from './batch-conversions';
 import { chargedConversion, type Caller } from './conversion-charges';
@@ -15,8 +15,12 @@ export type CurrencyArgs = BatchItem;
 export type ConversionArgs = BatchItem;
 
 export interface Conversions {
-  /** A unit conversion: catalogue units as today, or unit expressions (currencies included). */
-  units(args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer>;
+  /**
+   * `convert` (GET and POST /v1/convert, GraphQL `convert`): a currency pair as the currency
+   * conversion answers it, in the unit conversion's shape; else catalogue units or unit expressions
+   * (currencies included).
+   */
+  convert(args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer>;
   currency(args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion>;
   batch(items: readonly BatchItem[], caller: Caller): Promise<BatchOutcome>;
 }
@@ -40,12 +44,19 @@ export function createConversions({ currency, rates, quota, clock, onUnexpected 
   const units = (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> =>
     convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications, explainer: currency.explainer });
 
+  // One rule decides what a pair is, for `convert` and batch items alike (domain/batch.ts classifyItem).
+  const anyPair = async (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> => {
+    if (classifyItem(args) === 'currency') return currency.convertAsUnits(args, caller.principal.account.plan, caller.publications);
+    refuseMinorUnits(args);
+    return units(args, caller);
+  };
+
   const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
     currency.convert(args, caller.principal.account.plan, caller.publications);
 
   const batchDeps: BatchDeps = { quota, clock, units, currency: currencyConversion, onUnexpected };
   return {
-    units: (args, caller) => chargedConversion({ quota, clock }, () => units(args, caller), caller),
+    convert: (args, caller) => chargedConversion({ quota, clock }, () => anyPair(args, caller), caller),
     currency: (args, caller) => chargedConversion({ quota, clock }, () => currencyConversion(args, caller), caller),
     batch: (items, caller) => convertBatch(batchDeps, items, caller),
   };

@@ -6,14 +6,12 @@
  */
 import { convertUnitsOrExplain } from '../domain/conversion';
 import { knownCurrency } from '../domain/currency/codes';
-import { rateOf } from '../domain/currency/convert';
-import { euroRate, fixedRates, publishedCodeOn, rateSource } from '../domain/currency/legal-rate';
+import { euroRate, fixedRates, publishedCodeOn, rateSource, shownEuroRates } from '../domain/currency/legal-rate';
 import type { Succession } from '../domain/currency/successions';
 import { berlinDate } from '../domain/calendar/berlin-time';
 import type { DateResolution } from '../domain/currency/explain-date';
 import { parseDate, requireHistoryPlan, type CurrencyRequest } from '../domain/currency/request';
-import { formatDecimal, isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
-import { ApiError } from '../domain/errors';
+import { isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '../domain/decimal';
 import type { PlanId } from '../domain/plans';
 import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
@@ -72,9 +70,6 @@ export const isPlainRequest = (request: Pick<ExpressionRequest, 'from' | 'to' | 
 const sideCodes = (expression: CompiledExpression, param: 'from' | 'to'): [string, string][] =>
   expression.kind === 'compound' ? expression.currencies.map((c): [string, string] => [c.code, param]) : [];
 
-const dateWithoutCurrency = (): ApiError =>
-  new ApiError('INVALID_REQUEST', 'date applies only where a currency occurs in from or to.', { param: 'date' });
-
 /**
  * Checks in the contract's order: validation (value, decimals, rounding, date, the expressions'
  * syntax), plan (a date needs history), existence (names, currencies, dimensions), then rates.
@@ -91,17 +86,17 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   const rounding = parseRounding(request.rounding);
   const date = parseDate(request.date);
   const text = request.value as string;
+  // A date chooses rates: where no currency occurs it chooses nothing, and is ignored (a list of
+  // conversions may carry one date for all), on any plan.
   if (isPlain(request.from) && isPlain(request.to)) {
-    // A plain pair with a date. Two units have no use for it; a currency code at an end is refused
-    // as today (the currency route, or INCOMPATIBLE_UNITS), which says more than the date would.
-    if (findUnit(request.from) !== undefined && findUnit(request.to) !== undefined) throw dateWithoutCurrency();
+    // A plain pair with a date: two units convert as without it; a currency code at one end is
+    // INCOMPATIBLE_UNITS, which says more than the date would.
     return convertUnitsOrExplain({ value: text, from: request.from, to: request.to, decimals, rounding });
   }
   const from = parseExpression(request.from, 'from');
   const to = parseExpression(request.to, 'to');
   const written = currenciesOf(from, to);
-  if (date !== undefined && written.length === 0) throw dateWithoutCurrency();
-  requireHistoryPlan(date, deps.plan);
+  requireHistoryPlan(written.length === 0 ? undefined : date, deps.plan);
   const isCurrency = (code: string): boolean => knownCurrency(code) !== undefined || deps.rates.knownCurrencies().has(code);
   resolveExpression(from, 'from', isCurrency);
   resolveExpression(to, 'to', isCurrency);
@@ -121,7 +116,7 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
   if (money === undefined || publication === undefined) return conversion;
   const used = money.currencies.map((code) => euroRate(publication, code, day, 'from'));
-  const rates = Object.fromEntries(money.currencies.map((code, i) => [code, code === used[i]!.published ? rateOf(publication, code, 'from') : formatDecimal(used[i]!.perEuro)]));
+  const rates = shownEuroRates(publication, money.currencies, day);
   const resolved = deps.explainer.resolution(date, publication);
   return { ...conversion, rate: { date: publication.date, source: rateSource(used), value: money.rate, rates, fixed: fixedRates(used), resolved } };
 }

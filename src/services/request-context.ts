@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { Account } from './account-store';
 import { chooseLanguage, type LanguageChoice } from '../domain/language/choose';
 import type { Publication } from '../domain/ecb';
+import type { Surface } from '../domain/errors';
 import type { QuotaState } from '../domain/quota';
 import type { RateLimitState } from '../domain/rate-limit';
 import type { Principal } from './auth';
@@ -38,6 +39,8 @@ export interface RequestContextInit {
   confirmsBeforeAnswer?: boolean;
   /** The raw Accept-Language header: the language of names when a field is given no `lang`. */
   acceptLanguage?: string | null;
+  /** The API the request came through (default GraphQL): what its error messages name. */
+  surface?: Surface;
 }
 
 /** One conversion field of a document, in document order, and how many conversions it asks for. */
@@ -96,6 +99,11 @@ export class RequestContext {
     private readonly services: RequestContextServices,
     private readonly init: RequestContextInit,
   ) {}
+
+  /** The API the request came through: a batch item's error names that API's listing. */
+  get surface(): Surface {
+    return this.init.surface ?? 'graphql';
+  }
 
   /** The language of a field's names: its `lang`, else this request's Accept-Language, else English (noted for the answer). */
   language(lang: string | null | undefined): LanguageChoice {

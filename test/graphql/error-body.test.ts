@@ -7,9 +7,20 @@ describe('an error as a client reads it', () => {
   it.each([
     ['units', "Unit 'foo' is not known.", "Unit 'foo' is not known. See GET /v1/units."],
     ['categories', "Category 'x' does not exist.", "Category 'x' does not exist. See GET /v1/categories."],
-    ['currency-conversion', "'USD' and 'EUR' are currencies.", "'USD' and 'EUR' are currencies: use POST /v1/currency/convert."],
-  ] as const)('names the route of the %s listing after the message', (seeAlso, message, shown) => {
+    ['currencies', "Currency 'XYZ' is not one this API converts.", "Currency 'XYZ' is not one this API converts. See GET /v1/currencies."],
+  ] as const)('names the REST route of the %s listing after the message', (seeAlso, message, shown) => {
     expect(clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }))).toBe(shown);
+    expect(clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }), 'rest')).toBe(shown);
+  });
+
+  it.each([
+    ['units', "Unit 'foo' is not known.", "Unit 'foo' is not known. See the `units` field."],
+    ['categories', "Category 'x' does not exist.", "Category 'x' does not exist. See the `categories` field."],
+    ['currencies', "Currency 'XYZ' is not one this API converts.", "Currency 'XYZ' is not one this API converts. See the `currencies` field."],
+  ] as const)('names the GraphQL field of the %s listing in GraphQL, never a route', (seeAlso, message, shown) => {
+    const text = clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }), 'graphql');
+    expect(text).toBe(shown);
+    expect(text).not.toMatch(/GET|POST|\/v1/);
   });
 
   it('leaves a message without a listing as it is, and never shows a key', () => {

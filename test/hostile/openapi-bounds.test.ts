@@ -21,7 +21,7 @@ const SAMPLES = 400;
  * and relations between inputs (a range's order, a cursor belonging to its own query); a unit
  * expression's grammar (its length is a bound, and stays one); a date where no currency occurs.
  */
-const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series|is not a valid unit expression: (?!it is longer)|date applies only where/;
+const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series|is not a valid unit expression: (?!it is longer)/;
 
 let h: HostileApp;
 let documentCheck: DocumentCheck;

@@ -29,6 +29,18 @@ describe('the REST edge answers every failure with the contract error body', () 
   });
 
   it.each([
+    ['GET', '/v1/currencies/', '/v1/currencies'],
+    ['GET', '/v1/units/ft/', '/v1/units/ft'],
+    ['GET', '/v1/health//', '/v1/health'],
+    ['POST', '/v1/convert/', '/v1/convert'],
+    ['GET', '/openapi.json/', '/openapi.json'],
+  ])('404 for %s %s with a trailing slash, naming the route without it', async (method, url, route) => {
+    const res = await t.call(method, url, method === 'POST' ? { key, body: convertBody } : {});
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: `There is no route '${url}': routes are written without a trailing slash; use '${route}'.` });
+  });
+
+  it.each([
     ['DELETE', '/v1/units', 'GET, HEAD'],
     ['POST', '/v1/categories', 'GET, HEAD'],
     ['PUT', '/v1/convert', 'GET, POST, HEAD'],

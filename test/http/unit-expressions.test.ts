@@ -400,8 +400,24 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
       expect(res.body.data).toMatchObject({ succeeded: 1, failed: 1 });
     });
 
-    it('a date where no currency occurs is refused', async () => {
-      expect(await refusal(() => developer, { value: '1', from: 'm/s', to: 'km/h', date: '2024-03-28' })).toMatchObject({ code: 'INVALID_REQUEST', param: 'date' });
+    it('a date where no currency occurs is ignored, on any plan and in a batch item too', async () => {
+      const request = { value: '1', from: 'm/s', to: 'km/h', date: '2024-03-28' };
+      const rest = await t.call('POST', '/v1/convert', { key: free, body: request });
+      expect(rest.body).toEqual({ data: { input: { value: '1', unit: 'meter_per_second' }, result: { value: '3.6', unit: 'kilometer_per_hour' }, category: 'speed' } });
+      const batch = await t.call('POST', '/v1/batch', { key: free, body: { items: [request, { ...request, from: 'm/s^2', to: 'ft/s^2' }] } });
+      expect(batch.body.data).toMatchObject({ succeeded: 2, failed: 0 });
+      expect(batch.body.data.results[0]).toEqual(rest.body);
+    });
+
+    it('a day that does not exist is named as such, in REST, GraphQL and batch items', async () => {
+      const request = { value: '1', from: 'EUR/kWh', to: 'USD/kWh', date: '2024-02-30' };
+      const rest = await t.call('POST', '/v1/convert', { key: developer, body: request });
+      const graphql = await t.graphql(GRAPHQL, request, developer);
+      const batch = await t.call('POST', '/v1/batch', { key: developer, body: { items: [request] } });
+      for (const error of [rest.body.error, graphql.body.errors[0], batch.body.data.results[0].error]) {
+        expect(error.message).toMatch(/2024-02-30 does not exist: February 2024 has 29 days\.$/);
+      }
+      expect(rest.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'date' });
     });
   });
 });

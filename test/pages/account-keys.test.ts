@@ -22,7 +22,7 @@ afterEach(async () => {
 async function signedUp() {
   let now = START;
   t = await createTestApp({}, { clock: () => now });
-  const client = pageClient(t.app);
+  const client = pageClient(t);
   expect((await client.post('/account/signup', { email: 'ann@example.com', password: PASSWORD })).status).toBe(303);
   await client.get('/account');
   return { client, app: t, setNow: (at: Date) => (now = at) };

@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function signedUp() {
   t = await createTestApp({}, { clock: () => NOW });
-  const client = pageClient(t.app);
+  const client = pageClient(t);
   expect((await client.post('/account/signup', { email: 'ann@example.com', password: PASSWORD })).status).toBe(303);
   await client.get('/account');
   const account = (await t.store.findAccountByEmail('ann@example.com'))!;

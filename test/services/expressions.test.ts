@@ -83,10 +83,20 @@ describe('expressions without a currency need no rates', () => {
     expect(rates.reads).toEqual([]);
   });
 
-  it('refuses a date where no currency occurs', async () => {
+  it('ignores a date where no currency occurs (it chooses no rates), on any plan, and reads none', async () => {
+    const { run, rates } = setup();
+    const plain = await run({ value: '1', from: 'm/s^2', to: 'ft/s^2' });
+    expect(await run({ value: '1', from: 'm/s^2', to: 'ft/s^2', date: '2024-03-28' }, 'free')).toEqual(plain);
+    expect((await run({ value: '1', from: 'in', to: 'cm', date: '2024-03-28' }, 'free')).result).toEqual({ value: '2.54', unit: 'centimeter' });
+    expect(rates.reads).toEqual([]);
+  });
+
+  it('still checks that date names a day, and says which day does not exist', async () => {
     const { run } = setup();
-    expect(await refusal(run({ value: '1', from: 'm/s^2', to: 'ft/s^2', date: '2024-03-28' }))).toMatchObject({ code: 'INVALID_REQUEST', param: 'date' });
-    expect(await refusal(run({ value: '1', from: 'in', to: 'cm', date: '2024-03-28' }))).toMatchObject({ code: 'INVALID_REQUEST', param: 'date' });
+    expect(await refusal(run({ value: '1', from: 'in', to: 'cm', date: '2024-02-30' }))).toEqual({
+      code: 'INVALID_REQUEST', param: 'date', message: 'date 2024-02-30 does not exist: February 2024 has 29 days.',
+    });
+    expect(await refusal(run({ value: '1', from: 'm/s', to: 'km/h', date: '28.03.2024' }))).toMatchObject({ code: 'INVALID_REQUEST', param: 'date', message: 'date must be a calendar date written YYYY-MM-DD.' });
   });
 });
 

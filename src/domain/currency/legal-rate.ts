@@ -1,3 +1,4 @@
+import { formatDecimal } from '../decimal';
 import type { Publication } from '../ecb';
 import { Rational } from '../rational';
 import { RATE_SOURCE, rateOf } from './published-rate';
@@ -47,4 +48,17 @@ export function rateSource(rates: readonly EuroRate[]): string {
 /** The successions of `rates`, each once, in order. */
 export function fixedRates(rates: readonly EuroRate[]): Succession[] {
   return [...new Map(rates.flatMap((r) => r.fixed).map((s) => [s.code, s])).values()];
+}
+
+/**
+ * Units of each code per euro on `day`, as answers show them (sorted by code): the ECB's string as
+ * published, or, for a currency the law replaced, its fixed rate times its successor's, exactly.
+ */
+export function shownEuroRates(publication: Publication, codes: readonly string[], day: string): Record<string, string> {
+  return Object.fromEntries(
+    [...new Set(codes)].sort().map((code) => {
+      const rate = euroRate(publication, code, day, 'from');
+      return [code, code === rate.published ? rateOf(publication, code, 'from') : formatDecimal(rate.perEuro)];
+    }),
+  );
 }

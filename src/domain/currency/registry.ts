@@ -104,7 +104,7 @@ export function findCurrency(registry: readonly CurrencyEntry[], code: unknown, 
   if (!entry) {
     const shown = typeof code === 'string' ? quoteInput(code) : 'that';
     const hint = typeof code === 'string' ? didYouMean(nearestNames(code, registry.map((e) => e.code))) : '';
-    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one this API converts${hint}; GET /v1/currencies lists them.`, { param });
+    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one this API converts${hint}.`, { param, seeAlso: 'currencies' });
   }
   return entry;
 }

@@ -1,4 +1,4 @@
-import { isCalendarDate } from '../dates';
+import { calendarDateProblem, isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
 import { ApiError } from '../errors';
 import { didYouMean, nearestNames } from '../nearest-names';
@@ -65,7 +65,7 @@ export function currencyCodeShape(token: unknown, param: string): string {
 export function parseDate(date: unknown, param = 'date'): string | undefined {
   if (date === undefined || date === null) return undefined;
   if (typeof date !== 'string' || !isCalendarDate(date)) {
-    throw new ApiError('INVALID_REQUEST', `${param} must be a calendar date written YYYY-MM-DD.`, { param });
+    throw new ApiError('INVALID_REQUEST', calendarDateProblem(date, param), { param });
   }
   return date;
 }

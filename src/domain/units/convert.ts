@@ -54,8 +54,9 @@ function resolveUnit(token: unknown, param: 'from' | 'to', options: ConvertOptio
 
 function currencyError(from: Resolved, to: Resolved): ApiError {
   if ('currency' in from && 'currency' in to) {
-    const message = `${quoteInput(from.currency)} and ${quoteInput(to.currency)} are currencies.`;
-    return new ApiError('UNKNOWN_UNIT', message, { param: 'from', seeAlso: 'currency-conversion' });
+    // Callers that take currency pairs (services/conversions.ts) answer them before they get here.
+    const message = `${quoteInput(from.currency)} and ${quoteInput(to.currency)} are currencies, not units.`;
+    return new ApiError('UNKNOWN_UNIT', message, { param: 'from' });
   }
   const describe = (r: Resolved): string => ('currency' in r ? `a currency (${quoteInput(r.currency)})` : `${r.category} (${r.id})`);
   const param = 'currency' in to ? 'to' : 'from';

@@ -89,7 +89,7 @@ describe('convertUnits with isCurrency: a unit with a currency is INCOMPATIBLE_U
   it.each([
     ['meter', 'USD', 'INCOMPATIBLE_UNITS', 'to', "Cannot convert length (meter) to a currency ('USD'): length is length, a currency is money.", undefined],
     ['usd', 'kg', 'INCOMPATIBLE_UNITS', 'from', "Cannot convert a currency ('usd') to mass (kilogram): a currency is money, mass is mass.", undefined],
-    ['USD', 'EUR', 'UNKNOWN_UNIT', 'from', "'USD' and 'EUR' are currencies.", 'currency-conversion'],
+    ['USD', 'EUR', 'UNKNOWN_UNIT', 'from', "'USD' and 'EUR' are currencies, not units.", undefined],
     ['USD', 'nope', 'UNKNOWN_UNIT', 'to', "Unit 'nope' is not known.", 'units'],
   ] as const)('%s -> %s is %s on %s', (from, to, code, param, message, seeAlso) => {
     const error = expectApiError(() => convertUnits({ value: '1', from, to }, { isCurrency }), code, param);

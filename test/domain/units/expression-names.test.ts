@@ -78,3 +78,22 @@ describe('currency codes and unit names', () => {
     for (const code of ECB_CURRENCY_CODES) expect(findUnit(code), code).toBeUndefined();
   });
 });
+
+describe('a temperature scale with an offset inside an expression', () => {
+  it.each([
+    ['°F/min', '°F', '°R', '1 °R', '°R/min'],
+    ['°C/min', '°C', 'K', '1 K', 'K/min'],
+    ['°Ré*s', '°Ré', 'K', '1.25 K', 'K/min'],
+  ])('%s names its own scale and the one to write differences in', (text, scale, difference, step, example) => {
+    const error = (() => {
+      try {
+        parseExpression(text, 'from');
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error('expected a refusal');
+    })();
+    expect(error.message).toContain(`${scale}/min would mix up temperatures`);
+    expect(error.message).toContain(`write temperature differences in ${difference} (a difference of 1 ${scale} is ${step}), as in ${example}`);
+  });
+});

@@ -5,7 +5,9 @@
 import { PiRational } from '../../pi-rational';
 import type { UnitDef } from '../catalogue';
 import { addScaled, categoryDimension, categoryOfDimension, DIMENSIONLESS, MONEY, type Dimension } from '../dimensions';
+import { formatDecimal } from '../../decimal';
 import { unitNumbers } from '../factors';
+import { findCategory, findUnit, unitsOfCategory } from '../lookup';
 import { expressionError } from './errors';
 import { MAX_EXPONENT } from './limits';
 import { CURRENCY_SHAPE, type Atom } from './names';
@@ -75,11 +77,22 @@ function refuseInCompound(param: string, source: string, atom: Atom & { kind: 'u
         'to another unit of its category or to an expression such as mi/gal');
   }
   if (unit.kind === 'affine' && !unitNumbers(unit).offset.isZero()) {
+    const difference = differenceUnit(unit);
+    const step = formatDecimal(unitNumbers(unit).factor.div(unitNumbers(difference).factor));
     throw expressionError(param, source,
       `'${text}' (${unit.id}) cannot be part of an expression, because its zero is not absolute zero: ` +
-        '°C/min would mix up temperatures and temperature differences; write temperature differences in K ' +
-        '(a difference of 1 °C is 1 K) or °R (a difference of 1 °F is 1 °R), as in K/min');
+        `${unit.symbol}/min would mix up temperatures and temperature differences; write temperature differences in ${difference.symbol} ` +
+        `(a difference of 1 ${unit.symbol} is ${step} ${difference.symbol}), as in ${difference.symbol}/min`);
   }
+}
+
+/**
+ * The absolute scale whose degree is the same size as `unit`'s (°C: K, °F: °R), where differences
+ * of `unit` are written without its offset; the category's base unit (K) when none is.
+ */
+function differenceUnit(unit: UnitDef): UnitDef {
+  const absolute = unitsOfCategory(unit.category).filter((u) => u.kind !== 'reciprocal' && unitNumbers(u).offset.isZero());
+  return absolute.find((u) => unitNumbers(u).factor.equals(unitNumbers(unit).factor)) ?? findUnit(findCategory(unit.category)!.baseUnit)!;
 }
 
 export function compileTerms(source: string, param: string, terms: readonly Term[]): Compound {
