@@ -34,6 +34,7 @@ import { useSecurityHeaders } from './http/use-security-headers';
 import { useAccountPage } from './pages/account-page';
 import { mcpHandler } from './mcp/http';
 import { documentRunner } from './mcp/run-document';
+import { useFrontDoor } from './pages/front/front-door';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/rates';
@@ -193,11 +194,12 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       useGraphiQL({
         enabled: config.graphiql,
         title: 'Measurement API',
-        defaultQuery: DEFAULT_QUERY,
+        defaultQuery: GRAPHIQL_DEFAULT_QUERY,
         endpoint: GRAPHQL_PATH,
         log: logger,
       }),
       useAccountPage({ services, trust, log: logger }),
+      useFrontDoor({ graphiql: config.graphiql, openApiPath: '/openapi.json', log: logger }),
       useErrorCodes(logger),
       // After useErrorCodes, as the GraphQL lane's answers take the two steps.
       useCostExtensions(services.quota, clock),
@@ -222,11 +224,19 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
   });
 }
 
-const DEFAULT_QUERY = `# Units and categories are public; conversions need a key:
-# add the header {"Authorization": "Bearer msr_test_..."} below.
+/**
+ * The document GraphiQL opens on: public units and the latest ECB rates side by side, run as it is,
+ * and a unit and a currency conversion that run once a key is in the Headers tab.
+ */
+export const GRAPHIQL_DEFAULT_QUERY = `# Units, categories and the latest ECB rates are public: run this as it is.
+# Conversions need a key (create one at /account): put
+#   {"Authorization": "Bearer msr_test_..."}
+# in the Headers tab below, then remove the # before convert and convertCurrency.
 {
-  categories { id name unitCount }
   unit(id: "ft") { id name symbol aliases }
+  categories { id name unitCount }
+  latestRates { date base rates }
   # convert(value: "12.5", from: "inch", to: "centimeter") { result { value unit } }
+  # convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value unit } rate { value date source } }
 }
 `;

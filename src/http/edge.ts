@@ -26,7 +26,7 @@ import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import type { ResponseParts } from './answer-parts';
 import { restSuccessParts, withoutNullParams } from './rest-response';
-import { allowedMethods, isAccountPath, matchPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
+import { allowedMethods, isAccountPath, isFrontDoorPath, matchPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
 import { headerText, pathOf, plainPathEnd } from './target';
@@ -288,9 +288,9 @@ interface RestRequest {
   found: EndpointMatch | undefined;
 }
 
-/** Paths Yoga answers (GraphQL, GraphiQL's page and assets, the account pages), and the node:http front's /metrics. */
+/** Paths Yoga answers (GraphQL, GraphiQL's page and assets, the account pages, the front door), and the node:http front's /metrics. */
 function yogaOwns(pathname: string): boolean {
-  return pathname === GRAPHQL_PATH || pathname === METRICS_PATH || isAccountPath(pathname) || pathname.startsWith(`${ASSETS_PATH}/`);
+  return pathname === GRAPHQL_PATH || pathname === METRICS_PATH || isAccountPath(pathname) || pathname.startsWith(`${ASSETS_PATH}/`) || isFrontDoorPath(pathname);
 }
 
 /** Whether the edge owns this request, and as what; undefined leaves it to Yoga. */

@@ -179,9 +179,18 @@ export function isAccountPath(pathname: string): boolean {
   return pathname === ACCOUNT_PATH || (pathname.startsWith(ACCOUNT_PATH) && pathname[ACCOUNT_PATH.length] === '/');
 }
 
+/** The front door's files (the reference's scripts, the pages' stylesheet and icon). */
+export const FRONT_ASSETS_PATH = '/docs/assets';
+
+/** The front door (src/pages/front): the home page `/`, the API reference `/docs` and their files. */
+export function isFrontDoorPath(pathname: string): boolean {
+  return pathname === '/' || pathname === '/docs' || pathname.startsWith(`${FRONT_ASSETS_PATH}/`);
+}
+
 function labelOutsideTable(pathname: string): string {
   if (pathname === '/graphql') return 'graphql';
   if (isAccountPath(pathname)) return 'account';
+  if (isFrontDoorPath(pathname)) return pathname === '/' ? 'home' : 'docs';
   if (pathname === METRICS_PATH) return 'metrics';
   if (pathname === MCP_PATH) return 'mcp';
   return 'other';
@@ -189,7 +198,7 @@ function labelOutsideTable(pathname: string): string {
 
 /** The label of each path the table and the app spell out, found the slow way once. */
 const LABELS = new Map<string, string>();
-for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', ACCOUNT_PATH, METRICS_PATH, MCP_PATH]) {
+for (const pathname of [...ROUTES.map((r) => r.path), '/graphql', ACCOUNT_PATH, METRICS_PATH, MCP_PATH, '/', '/docs']) {
   const entry = compiled.find((c) => c.pattern.test(pathname));
   LABELS.set(pathname, entry ? entry.label : labelOutsideTable(pathname));
 }

@@ -25,6 +25,8 @@ function referenceRouteLabel(pathname: string): string {
   if (pathname === '/graphql') return 'graphql';
   if (pathname === '/account' || pathname.startsWith('/account/')) return 'account';
   if (pathname === '/metrics') return 'metrics';
+  if (pathname === '/') return 'home';
+  if (pathname === '/docs' || pathname.startsWith('/docs/assets/')) return 'docs';
   return 'other';
 }
 
@@ -35,7 +37,7 @@ const TABLE_PATHS = ROUTES.map((r) => r.path.replace(/:([a-z]+)/g, 'x'));
 const target = fc.oneof(
   fc
     .tuple(
-      fc.constantFrom(...TABLE_PATHS, '/graphql', '/account', '/account/keys', '/metrics', '/', '', '/v1', '/v1/units/', '/openapiXjson', '/v1/units/meter'),
+      fc.constantFrom(...TABLE_PATHS, '/graphql', '/account', '/account/keys', '/metrics', '/', '', '/v1', '/v1/units/', '/openapiXjson', '/v1/units/meter', '/docs', '/docs/assets/'),
       fc.array(fc.constantFrom('/', '.', '..', '%2e', '%2E', '%2', '%', '%zz', '%41', 'meter', 'm²', 'é', ' ', '\\', '\t', '\n', '?', '#', '?a=1', '#f', '//', ':', '@', '*', '"', '<', '>', '`', '{', '}', '|', '^', '[', ']', "'", '\u0000', '\u007f', '~', ';', '=', '&'), { maxLength: 6 }),
     )
     .map(([path, parts]) => path + parts.join('')),
@@ -106,6 +108,10 @@ describe('the route label (routeLabel)', () => {
       ['/account/keys/1', 'account'],
       ['/accounts', 'other'],
       ['/metrics', 'metrics'],
+      ['/', 'home'],
+      ['/docs', 'docs'],
+      ['/docs/assets/front.0123456789abcdef.css', 'docs'],
+      ['/docsx', 'other'],
       ['', 'other'],
     ];
     for (const [pathname, label] of cases) {

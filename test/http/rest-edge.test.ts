@@ -14,7 +14,7 @@ const convertBody = { value: '1', from: 'inch', to: 'centimeter' };
 describe('the REST edge answers every failure with the contract error body', () => {
   it.each([
     ['GET', '/v1/nothing'],
-    ['GET', '/'],
+    ['GET', '/index.html'],
     ['GET', '/v2/units'],
     ['POST', '/v1/webhook'],
     ['GET', '/v1/openapi.json'],
