@@ -74,6 +74,8 @@ const store = openStore(config, { logger });
 const metrics = createMetrics();
 // One line when Redis goes away and one when it is back, whichever connection notices first.
 const redisWatch = redisOutageLog(logger);
+// Before the rates: a wrong manifest stops the start at once.
+const persistedDocuments = openDocuments();
 const rates = createRatesService({ config, logger, redisWatch: redisWatch('rates'), onFetchFailure: () => metrics.ecbFetchFailed() });
 // Serves at once from the cache; the ECB is fetched in the background. A RATES_FILE that cannot be
 // used stops the start (one line, exit 1): serving without the rates asked for would hide the mistake.
@@ -90,7 +92,6 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const persistedDocuments = openDocuments();
 const webhookSecrets = webhookSecretBox(config);
 const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics, persistedDocuments, webhookSecrets });
 // The webhooks' outbox: claimed and posted in the background, each attempt under 5 s.
