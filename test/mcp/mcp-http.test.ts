@@ -219,3 +219,28 @@ describe('refusals at the endpoint', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 });
+
+describe('the key rate limit at the endpoint', () => {
+  it('spends one request per MCP request and refuses the next with 429, Retry-After and the contract body', async () => {
+    const limited = await createTestApp({ KEY_RATE_LIMIT: '1' }, { clock: () => NOW });
+    const front = frontServer(limited.app);
+    try {
+      const key = await limited.createKey();
+      const base = await front.origin();
+      const post = () =>
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      const [first, second] = [await post(), await post()];
+      expect(first.status).toBe(200);
+      expect(second.status).toBe(429);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await second.json()).error.code).toBe('RATE_LIMIT_EXCEEDED');
+    } finally {
+      await front.close();
+      await limited.close();
+    }
+  });
+});
