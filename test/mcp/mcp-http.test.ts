@@ -159,6 +159,8 @@ describe('the other tools', () => {
     expect(categories.structured.categories).toHaveLength(15);
     const yen = await call(client, 'find_currencies', { query: 'yen' });
     expect(yen.structured.currencies.map((c: { code: string }) => c.code)).toEqual(['JPY']);
+    const francs = await call(client, 'find_currencies', { query: 'franc' });
+    expect(francs.content[0]).toMatchObject({ text: expect.stringContaining('FRF French Franc (replaced by EUR on 1999-01-01)') });
     const usd = await call(client, 'find_currencies', { query: 'usd' });
     expect(usd.structured.currencies).toMatchObject([{ code: 'USD' }]);
     await client.close();
@@ -215,5 +217,30 @@ describe('refusals at the endpoint', () => {
     const get = await fetch(`${origin}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('the key rate limit at the endpoint', () => {
+  it('spends one request per MCP request and refuses the next with 429, Retry-After and the contract body', async () => {
+    const limited = await createTestApp({ KEY_RATE_LIMIT: '1' }, { clock: () => NOW });
+    const front = frontServer(limited.app);
+    try {
+      const key = await limited.createKey();
+      const base = await front.origin();
+      const post = () =>
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      const [first, second] = [await post(), await post()];
+      expect(first.status).toBe(200);
+      expect(second.status).toBe(429);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await second.json()).error.code).toBe('RATE_LIMIT_EXCEEDED');
+    } finally {
+      await front.close();
+      await limited.close();
+    }
   });
 });

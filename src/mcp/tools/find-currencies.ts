@@ -9,7 +9,7 @@ interface CurrencyEntry {
   firstDate: string | null;
   lastDate: string | null;
   minorUnits: number | null;
-  successor: unknown;
+  successor: { successor: string; since: string } | null;
 }
 
 /** Currencies listed at most per call. */
@@ -34,9 +34,16 @@ export const findCurrenciesTool = {
     const exact = answer.data.currencies.filter((c) => c.code.toLowerCase() === needle);
     const matches = exact.length > 0 ? exact : answer.data.currencies.filter((c) => c.code.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle));
     const shown = matches.slice(0, MAX_CURRENCIES);
-    const listing = shown.map((c) => `${c.code} ${c.name}${c.status === 'retired' ? ` (retired ${c.lastDate ?? ''})` : ''}`).join(', ');
+    const listing = shown.map((c) => `${c.code} ${c.name}${statusNote(c)}`).join(', ');
     const more = matches.length > shown.length ? ` ${matches.length - shown.length} more: narrow the query.` : '';
     const text = matches.length === 0 ? 'No currency matches: the ECB never quoted it.' : `${matches.length} currencies: ${listing}.${more}`;
     return toolSuccess(text, { currencies: shown, total: matches.length, truncated: matches.length > shown.length });
   },
 } satisfies ToolDefinition<typeof inputSchema>;
+
+/** " (replaced by EUR on 1999-01-01)", " (last quoted 2022-03-01)", or nothing for an active currency. */
+function statusNote(currency: CurrencyEntry): string {
+  if (currency.successor) return ` (replaced by ${currency.successor.successor} on ${currency.successor.since})`;
+  if (currency.status === 'retired') return currency.lastDate ? ` (last quoted ${currency.lastDate})` : ' (retired)';
+  return '';
+}
