@@ -11,7 +11,7 @@ const RATE_MAP_VALUE = /^-?\d+(\.\d+)?$/;
 
 builder.scalarType('RateMap', {
   description:
-    'An object from upper-case currency code to a decimal string: units of that currency per one unit of the base (EUR: as published), times the amount when one is given.',
+    'An object from upper-case currency code to a decimal string: units of that currency per one unit of the base (EUR: as published), times the amount when one is given. TypeScript: `Record<string, string>`.',
   serialize: (value) => {
     if (typeof value !== 'object' || value === null) throw new TypeError('RateMap must be an object');
     for (const rate of Object.values(value)) if (typeof rate !== 'string' || !RATE_MAP_VALUE.test(rate)) throw new TypeError('bad rate');

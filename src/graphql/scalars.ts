@@ -25,7 +25,7 @@ function decimalOutput(value: unknown): string {
 
 builder.scalarType('Decimal', {
   description:
-    'An exact decimal number written as a string, never in exponent notation. As input: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits.',
+    'An exact decimal number written as a string, never in exponent notation. As input: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. TypeScript: `string` (never `number`, which would lose digits); do arithmetic with a decimal library (decimal.js, big.js).',
   serialize: decimalOutput,
   parseValue: decimalString,
   parseLiteral: (node) => {
@@ -43,7 +43,8 @@ function dateString(value: unknown): string {
 }
 
 builder.scalarType('Date', {
-  description: 'A calendar date, YYYY-MM-DD.',
+  description: 'A calendar date, YYYY-MM-DD: RFC 3339 `full-date`, with no time and no zone. TypeScript: `string` (not a JavaScript `Date`, which is an instant).',
+  specifiedByURL: 'https://www.rfc-editor.org/rfc/rfc3339#section-5.6',
   serialize: dateString,
   parseValue: dateString,
   parseLiteral: (node) => {

@@ -89,6 +89,20 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
   return responses;
 }
 
+/** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
+export function transportErrorResponses(): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  for (const status of TRANSPORT_STATUSES) {
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+    responses[String(status)] = {
+      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: { 'application/json': { schema: errorSchema(codes) } },
+    };
+  }
+  return responses;
+}
+
 function errorSchema(codes: ErrorCode[]): Json {
   return {
     allOf: [{ $ref: '#/components/schemas/ErrorResponse' }],
@@ -117,10 +131,18 @@ export const ETAG_HEADER: Json = {
 };
 
 /** The monthly quota of the key's account; sent on every response once the key is known. */
+/**
+ * The components are named as the headers are sent and say "sent once the key is known"; a
+ * success answer, where the key always is, declares them required in place (a reference cannot
+ * change `required`).
+ */
 export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
-  'X-Quota-Limit': { $ref: `#/components/headers/X-Quota-Limit${required ? '' : '-Optional'}` },
-  'X-Quota-Remaining': { $ref: `#/components/headers/X-Quota-Remaining${required ? '' : '-Optional'}` },
-  'X-Quota-Reset': { $ref: `#/components/headers/X-Quota-Reset${required ? '' : '-Optional'}` },
+  ...Object.fromEntries(
+    Object.entries(QUOTA_HEADER_TEXT).map(([name, description]) => [
+      name,
+      required ? { description, required: true, schema: QUOTA_HEADER_SCHEMA } : { $ref: `#/components/headers/${name}` },
+    ]),
+  ),
   'Key-Expires': { $ref: '#/components/headers/Key-Expires' },
 });
 
@@ -130,12 +152,12 @@ const QUOTA_HEADER_TEXT: Record<string, string> = {
   'X-Quota-Reset': 'Seconds until the quota resets (00:00 UTC on the 1st).',
 };
 
+const QUOTA_HEADER_SCHEMA: Json = { type: 'string', pattern: '^\\d+$' };
+
 function quotaHeaderComponents(): Record<string, Json> {
   const components: Record<string, Json> = {};
   for (const [name, description] of Object.entries(QUOTA_HEADER_TEXT)) {
-    const header = { description, schema: { type: 'string', pattern: '^\\d+$' } };
-    components[name] = { ...header, required: true };
-    components[`${name}-Optional`] = { ...header, description: `${description} Sent when the key was authenticated.` };
+    components[name] = { description: `${description} Sent once the key was authenticated.`, schema: QUOTA_HEADER_SCHEMA };
   }
   // Sent only to a key that has an end: its expiry, or the end of its grace after a rotation.
   components['Key-Expires'] = {

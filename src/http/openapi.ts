@@ -12,7 +12,8 @@ import { SCALAR_JSON_SCHEMAS } from '../graphql/scalars';
 import { everyObjectType } from '../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../version';
 import { COMPLETE_CACHE_CONTROL } from './answer-formats';
-import { errorResponsesOf, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { closedSetMembers, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
@@ -65,7 +66,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
     if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
   }
 
-  return upgradeExamples({
+  return namedEnums(upgradeExamples({
     openapi: '3.1.0',
     info: {
       title: API_TITLE,
@@ -74,13 +75,22 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
         'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Units' }, { name: 'Conversion' }, { name: 'Currency' }, { name: 'Service' }],
+    tags: [
+      { name: 'Units', description: 'The 15 categories and 154 units of the catalogue: public, cacheable, with names in the language asked.' },
+      { name: 'Conversion', description: 'Exact conversions between units, unit expressions and currencies, one or up to 1000 at a time: an API key, one conversion of quota each.' },
+      { name: 'Currency', description: 'The ECB euro reference rates since 1999-01-04: latest (public), of any day and base, series and means, the currencies registry.' },
+      { name: 'Service', description: "The service's health, the key's usage, and this document." },
+    ],
     paths,
     components: {
       ...OPENAPI_COMPONENTS,
-      schemas: { ...withoutNullParam(boundedInputComponents(nullableFields(schema, sofaSchemas))), ...(OPENAPI_COMPONENTS.schemas as Json) },
+      schemas: {
+        ...WIRE_ENUMS,
+        ...closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, sofaSchemas))), (name) => isObjectType(schema.getType(name)))),
+        ...(OPENAPI_COMPONENTS.schemas as Json),
+      },
     },
-  }) as Json;
+  }) as Json);
 }
 
 const openApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
@@ -125,7 +135,9 @@ function preflightOperation(route: RestRoute): Json {
     tags: [route.tag],
     security: [],
     operationId: `${route.field}Preflight`,
+    description: 'What a browser asks before a cross-origin GET with headers of its own: answered for any origin, and never refused but by the HTTP parser.',
     responses: {
+      ...transportErrorResponses(),
       '204': {
         description: 'Any origin may read this resource, without credentials.',
         headers: Object.fromEntries(Object.entries(preflight.headers).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => [canonicalHeader(name), header(value)])),
@@ -148,7 +160,7 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
   return {
     operationId: route.field,
     // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
-    ...(field.description && !field.deprecationReason ? { description: field.description } : {}),
+    description: field.description && !field.deprecationReason ? field.description : `${route.summary}: answered as GET ${route.path} answers its query parameters.`,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } } } } : {}),
     responses: { '200': success(route, dataSchema(field.type), true, field.args.some((arg) => arg.name === 'lang')) },
@@ -158,6 +170,7 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
 function openApiOperation(): Json {
   return {
     operationId: 'openapi',
+    description: 'The OpenAPI 3.1 description of every REST route: public, cacheable, and the document /docs renders.',
     responses: { '200': success(ROUTES.find((r) => r.field === undefined)!, { type: 'object', description: 'An OpenAPI 3.1 document.' }, false) },
   };
 }

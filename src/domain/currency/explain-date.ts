@@ -10,7 +10,8 @@ import { isTargetBusinessDay } from '../calendar/target-calendar';
  * the grace is missing) and the day asked is on or after the first missing one, so the answer
  * uses an older publication than the ECB has made.
  */
-export type CarryReason = 'weekend' | 'holiday' | 'not-yet-published' | 'no-publication' | 'stale';
+export const CARRY_REASONS = ['weekend', 'holiday', 'not-yet-published', 'no-publication', 'stale'] as const;
+export type CarryReason = (typeof CARRY_REASONS)[number];
 
 /** What a date resolved to: the day asked for, the publication used, and whether it is an earlier day's. */
 export interface DateResolution {
