@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -35,7 +35,12 @@ const received: { headers: Record<string, string>; body: string }[] = [];
 const consoleErrors: string[] = [];
 
 const convert = (key: string) => fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } });
-const shownKey = async () => (await page.locator('#new-key').textContent())!.trim();
+const shownKeys: string[] = [];
+const shownKey = async () => {
+  const key = (await page.locator('#new-key').textContent())!.trim();
+  shownKeys.push(key);
+  return key;
+};
 const shot = (name: string) => path.join(SHOTS, name);
 
 /** The account, and its 29 days before today: weekdays busier than weekends, the quota running out near a month's end. */
@@ -92,6 +97,7 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     server?.stop();
     receiver?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (SHOTS !== 'docs') rmSync(SHOTS, { recursive: true, force: true });
   });
 
   let firstKey = '';
@@ -191,5 +197,18 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
 
   it('the pages broke no CSP rule and loaded everything they asked for', () => {
     expect(consoleErrors).toEqual([]);
+  });
+
+  it('the signing secret and the keys shown are nowhere in the data directory or the logs', () => {
+    const secrets = [hookSecret, firstKey, ...shownKeys].filter(Boolean);
+    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    const haystacks: Record<string, string> = { logs: server.logs() };
+    for (const name of readdirSync(dataDir, { recursive: true }) as string[]) {
+      const file = path.join(dataDir, name);
+      if (statSync(file).isFile()) haystacks[file] = readFileSync(file).toString('latin1');
+    }
+    for (const [where, text] of Object.entries(haystacks)) {
+      for (const secret of secrets) expect({ where, found: text.includes(secret) }).toEqual({ where, found: false });
+    }
   });
 });
