@@ -20,19 +20,19 @@ export function newWebhookSection(hook: NonNullable<Flash['newWebhook']>): SafeH
 
 function deliveryLine(delivery: WebhookDeliveryRecord): SafeHtml {
   const outcome = {
-    delivered: () => html`<span class="ok">delivered</span> ${delivery.deliveredAt ? utcMinute(delivery.deliveredAt) : ''}`,
+    delivered: () => html`<span class="ok">delivered</span>${delivery.deliveredAt && utcMinute(delivery.deliveredAt) !== utcMinute(delivery.createdAt) ? ` ${utcMinute(delivery.deliveredAt)}` : ''}`,
     pending: () => html`pending${delivery.attempts > 0 ? `, attempt ${delivery.attempts} failed` : ''}${delivery.nextAttemptAt ? `, next try ${utcMinute(delivery.nextAttemptAt)}` : ''}`,
     failed: () => html`<strong class="failed">failed</strong> after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`,
   }[delivery.status]();
   const last = delivery.status !== 'delivered' && (delivery.lastStatus !== null || delivery.lastError !== null) ? ` (last: ${delivery.lastStatus ?? delivery.lastError})` : '';
-  return html`<li><code>${delivery.type}</code> of ${utcMinute(delivery.createdAt)}: ${outcome}${last}</li>`;
+  return html`<li><code>${delivery.type}</code>, ${utcMinute(delivery.createdAt)}: ${outcome}${last}</li>`;
 }
 
 function endpointRow(endpoint: WebhookEndpointListing): SafeHtml {
   const summary = `${endpoint.pending} pending, ${endpoint.failed} failed`;
   return html`
   <tr>
-    <td data-label="Endpoint"><code>${endpoint.url}</code><br><span class="muted">${endpoint.id}, added ${endpoint.createdAt.slice(0, 10)}</span></td>
+    <td data-label="Endpoint"><code>${endpoint.url}</code><br><span class="muted">${endpoint.id}<br>added ${endpoint.createdAt.slice(0, 10)}</span></td>
     <td data-label="Last deliveries">${endpoint.deliveries.length === 0 ? html`<span class="muted">no events yet</span>` : html`<span class="muted">${summary}</span><ul class="deliveries">${endpoint.deliveries.map(deliveryLine)}</ul>`}</td>
     <td data-label="Remove"><form method="get" action="/account/webhooks/${endpoint.id}/remove"><button type="submit" class="danger" aria-describedby="hook-${endpoint.id}">Remove</button></form><span id="hook-${endpoint.id}" hidden>endpoint ${endpoint.url}</span></td>
   </tr>`;
@@ -41,7 +41,8 @@ function endpointRow(endpoint: WebhookEndpointListing): SafeHtml {
 /** The section: what is sent, the add form, and the endpoints. */
 export function webhooksSection(session: AccountSession, endpoints: readonly WebhookEndpointListing[]): SafeHtml {
   return html`
-<h2 id="webhooks">Webhooks</h2>
+<section id="webhooks" aria-labelledby="webhooks-title">
+<h2 id="webhooks-title">Webhooks</h2>
 <p>Get alerts as signed <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>quota.threshold</code> at 80 % and 100 % of the monthly quota, <code>key.expiring</code> 7 days and 1 day before a key ends, and <code>key.expired</code>. Each event is sent once per endpoint and retried for up to a day.</p>
 <form method="post" action="/account/webhooks">
   ${csrfField(session)}
@@ -54,7 +55,8 @@ ${endpoints.length === 0 ? html`<p>No endpoints yet.</p>` : html`
   <thead><tr><th scope="col">Endpoint</th><th scope="col">Last deliveries</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
   <tbody>${endpoints.map(endpointRow)}
   </tbody>
-</table>`}`;
+</table>`}
+</section>`;
 }
 
 /** The confirmation step of removing an endpoint. */

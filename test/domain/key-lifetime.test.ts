@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { earlierEnd, hasExpired, MAX_GRACE_MS, parseGrace, parseKeyExpiry } from '../../src/domain/key-lifetime';
+import { earlierEnd, hasExpired, keyExpiryFromChoice, MAX_GRACE_MS, parseGrace, parseGraceChoice, parseKeyExpiry } from '../../src/domain/key-lifetime';
 import { expectApiError } from './helpers';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -84,5 +84,37 @@ describe('a key end', () => {
     ['2026-11-20T11:00:00.000Z', true],
   ])('a key ending at %j has expired at noon: %s', (end, expired) => {
     expect(hasExpired(end, NOW)).toBe(expired);
+  });
+});
+
+describe('the account page\'s choices', () => {
+  it.each([['0', 0], ['1h', HOUR], ['24h', 24 * HOUR], ['7d', MAX_GRACE_MS]])('grace %j is %d ms', (text, ms) => {
+    expect(parseGraceChoice(text)).toBe(ms);
+  });
+
+  it.each(['', '2h', '1d', '90s', '7d '])('grace %j is not offered: INVALID_REQUEST on grace', (text) => {
+    expectApiError(() => parseGraceChoice(text), 'INVALID_REQUEST', 'grace');
+  });
+
+  it.each([
+    ['none', '', null],
+    ['30', '', '2026-12-20T12:00:00.000Z'],
+    ['60', '', '2027-01-19T12:00:00.000Z'],
+    ['90', '', '2027-02-18T12:00:00.000Z'],
+    ['date', '2026-11-21', '2026-11-21T00:00:00.000Z'],
+    ['date', '2028-02-29', '2028-02-29T00:00:00.000Z'],
+  ])('expiry %j (date %j) ends at %s', (choice, date, end) => {
+    expect(keyExpiryFromChoice(choice, date, NOW)).toBe(end);
+  });
+
+  it.each([
+    ['45', '', 'expires'],
+    ['', '', 'expires'],
+    ['date', '', 'expiresOn'],
+    ['date', '2026-11-20', 'expiresOn'],
+    ['date', '2027-02-29', 'expiresOn'],
+    ['date', '2027-1-5', 'expiresOn'],
+  ])('expiry %j (date %j) is INVALID_REQUEST on %s', (choice, date, param) => {
+    expectApiError(() => keyExpiryFromChoice(choice, date, NOW), 'INVALID_REQUEST', param);
   });
 });

@@ -1,20 +1,25 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import { hashPassword } from '../../src/domain/passwords';
-import { currentDay, lastDays } from '../../src/domain/quota';
+import { currentDay, currentMonth, lastDays } from '../../src/domain/quota';
 import { browserAvailable, launchChromium, startServer, type RunningServer } from '../helpers/browser';
 
 /**
  * The key lifecycle on the account page in a real Chromium against the real server process:
- * a key with an expiry, the usage chart, rotation with a grace on its confirmation step. The
- * account's earlier days are written into the database before the server starts (a month with a
- * quota that ran out), today's come from real requests. Screenshots go to a temporary directory,
- * or with UPDATE_SCREENSHOT=1 to docs/ (account-page, account-keys, account-usage, account-rotate).
+ * a webhook endpoint on a local receiver, a key with an expiry, the usage chart, rotation with a
+ * grace on its confirmation step. The account's earlier days are written into the database before
+ * the server starts (a month with a quota that ran out, this month at 797 of 1,000), today's come
+ * from real requests, which cross 80 % of the quota: the receiver gets a signed quota.threshold.
+ * Screenshots go to a temporary directory, or with UPDATE_SCREENSHOT=1 to docs/ (account-page,
+ * account-keys, account-usage, account-rotate, account-webhooks).
  */
 const EMAIL = 'lifecycle@example.com';
 const PASSWORD = 'a passphrase nobody guesses';
@@ -25,10 +30,17 @@ let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let dataDir: string;
+let receiver: Server;
+const received: { headers: Record<string, string>; body: string }[] = [];
 const consoleErrors: string[] = [];
 
 const convert = (key: string) => fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } });
-const shownKey = async () => (await page.locator('#new-key').textContent())!.trim();
+const shownKeys: string[] = [];
+const shownKey = async () => {
+  const key = (await page.locator('#new-key').textContent())!.trim();
+  shownKeys.push(key);
+  return key;
+};
 const shot = (name: string) => path.join(SHOTS, name);
 
 /** The account, and its 29 days before today: weekdays busier than weekends, the quota running out near a month's end. */
@@ -45,9 +57,26 @@ async function seedAccount(dir: string): Promise<void> {
       const refusedRate = i % 9 === 5 ? 4 : 0;
       if (refusedQuota + refusedRate > 0) await store.recordRefusals([{ accountId: account.id, day, quota: refusedQuota, rate: refusedRate }]);
     }
+    // This month's usage just under 80 %, so today's requests cross it (days stay as drawn).
+    const month = currentMonth(new Date());
+    await store.consumeQuotaUpTo(account.id, month, 1_000_000, 797 - (await store.monthlyUsage(account.id, month)));
   } finally {
     await store.close();
   }
+}
+
+/** A local webhook receiver that records what it gets and answers 204. */
+async function startReceiver(): Promise<string> {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers as Record<string, string>, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/measurement`;
 }
 
 describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () => {
@@ -55,6 +84,7 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-lifecycle-'));
     await seedAccount(dataDir);
+    hookUrl = await startReceiver();
     server = await startServer({ DATA_DIR: dataDir, KEY_RATE_LIMIT: '3' });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -65,16 +95,29 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
   afterAll(async () => {
     await browser?.close();
     server?.stop();
+    receiver?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (SHOTS !== 'docs') rmSync(SHOTS, { recursive: true, force: true });
   });
 
   let firstKey = '';
+  let hookUrl = '';
+  let hookSecret = '';
 
-  it('logs in and creates a key that never expires; today\'s conversions and rate-limit refusals reach the chart', async () => {
+  it('logs in and adds a webhook endpoint: its signing secret is shown once', async () => {
     await page.goto(`${server.base}/account`);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('Endpoint URL').fill(hookUrl);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.locator('#new-secret').waitFor();
+    hookSecret = (await page.locator('#new-secret').textContent())!.trim();
+    expect(hookSecret).toMatch(/^whsec_/);
+    expect(await page.locator('#webhooks').textContent()).toContain('no events yet');
+  });
+
+  it('creates a key that never expires; today\'s conversions and rate-limit refusals reach the chart', async () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.locator('#new-key').waitFor();
     firstKey = await shownKey();
@@ -86,6 +129,18 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
       await page.reload();
       return page.locator(`g[data-day="${currentDay(new Date())}"] > title`).textContent();
     }, { timeout: 5_000 }).toMatch(new RegExp(`: ${delivered} delivered, 0 refused for the quota, [1-9]\\d* refused for the rate limit$`));
+  });
+
+  it('crossing 80 % of the quota sends one signed quota.threshold to the endpoint, listed as delivered', async () => {
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+    const [event] = received;
+    const payload = new Webhook(hookSecret).verify(event!.body, event!.headers) as { type: string; data: { threshold: number; limit: number } };
+    expect(payload).toMatchObject({ type: 'quota.threshold', data: { threshold: 80, limit: 1000 } });
+    await expect.poll(async () => {
+      await page.reload();
+      return page.locator('#webhooks ul.deliveries').textContent();
+    }, { timeout: 10_000 }).toMatch(/quota\.threshold, .* UTC: delivered/);
+    await page.locator('#webhooks').screenshot({ path: shot('account-webhooks.png') });
   });
 
   it('creates a key expiring in 30 days: shown once with its end and the MCP URL, listed with its expiry', async () => {
@@ -137,10 +192,23 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     expect(Math.abs(ends - (Date.now() + 3_600_000))).toBeLessThan(120_000);
     expect((await convert(fresh)).status).toBe(200);
     expect(await page.locator('td[data-label="Status"]').first().textContent()).toMatch(/rotated, replaced by key_\w+; works until it expires/);
-    await page.locator('table').screenshot({ path: shot('account-keys.png') });
+    await page.locator('table').first().screenshot({ path: shot('account-keys.png') });
   });
 
   it('the pages broke no CSP rule and loaded everything they asked for', () => {
     expect(consoleErrors).toEqual([]);
+  });
+
+  it('the signing secret and the keys shown are nowhere in the data directory or the logs', () => {
+    const secrets = [hookSecret, firstKey, ...shownKeys].filter(Boolean);
+    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    const haystacks: Record<string, string> = { logs: server.logs() };
+    for (const name of readdirSync(dataDir, { recursive: true }) as string[]) {
+      const file = path.join(dataDir, name);
+      if (statSync(file).isFile()) haystacks[file] = readFileSync(file).toString('latin1');
+    }
+    for (const [where, text] of Object.entries(haystacks)) {
+      for (const secret of secrets) expect({ where, found: text.includes(secret) }).toEqual({ where, found: false });
+    }
   });
 });

@@ -77,7 +77,7 @@ describe('webhook endpoints on the account page', () => {
     const page = (await client.get('/account')).text;
     const row = page.slice(page.indexOf(`<code>${URL_A}</code>`));
     expect(row).toContain('1 pending, 1 failed');
-    expect(row).toMatch(/<span class="ok">delivered<\/span> 2026-03-15 12:00 UTC/);
+    expect(row).toMatch(/<code>(quota\.threshold|key\.expiring)<\/code>, 2026-03-15 12:00 UTC: <span class="ok">delivered<\/span><\/li>/);
     expect(row).toContain('pending, attempt 1 failed, next try 2026-03-15 12:05 UTC (last: 503)');
     expect(row).toContain('<strong class="failed">failed</strong> after 1 attempt (last: timed out after 5 s)');
     expect(row).toContain(`/account/webhooks/${id}/remove`);
