@@ -4,6 +4,7 @@ import type { SeriesAnswer } from '../services/currencies';
 import type { RequestContext } from '../services/request-context';
 import { builder } from './builder';
 import { policy } from './field-policy';
+import { decimalsRule, RoundingEnum } from './units';
 
 interface CurrencyCount {
   code: string;
@@ -20,7 +21,7 @@ const CurrencyCountRef = builder.objectRef<CurrencyCount>('CurrencyCount').imple
 
 const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').implement({
   description:
-    'One entry of a rate series: one ECB publication (group "day"), or the exact mean of the publications of one ISO week, month or year, rounded once.',
+    'One entry of a rate series: one ECB publication (group "day"), or the exact mean of the publications of one ISO week, month, quarter or year, rounded once.',
   fields: (t) => ({
     period: t.exposeString('period', { description: 'The publication date (day), or "2024-W13", "2024-03", "2024".' }),
     start: t.field({ type: 'Date', description: 'The first publication the entry covers.', resolve: (e) => e.start }),
@@ -41,7 +42,7 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     start: t.field({ type: 'Date', description: 'The first day this page covers (the range clipped to the stored history).', resolve: (s) => s.start }),
     end: t.field({ type: 'Date', description: 'The last day this page covers: at most 10 years after `start`, never after today.', resolve: (s) => s.end }),
     base: t.exposeString('base'),
-    group: t.exposeString('group', { description: '"day", "week", "month" or "year".' }),
+    group: t.exposeString('group', { description: '"day", "week", "month", "quarter" or "year".' }),
     source: t.exposeString('source', { description: 'Always "ecb".' }),
     symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
     nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page, with the same other arguments and format (it is refused with any other); null on the last page.' }),
@@ -65,14 +66,20 @@ builder.queryFields((t) => ({
     type: RateSeriesRef,
     nullable: true,
     description:
-      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month or year. Needs an API key and the Developer plan; uses no quota. At most 10 years per call: `nextCursor` continues, with the same start, end, group, base, symbols and format only. One rateSeries per document. Over REST a page that must be computed costs one request of the key\'s rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) exports computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After.',
+      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Over REST a page that must be computed costs one request of the key\'s rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) exports computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After.',
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
       end: t.arg({ type: 'Date', required: false, description: 'Last day of the range; without it, the newest publication held.' }),
       base: t.arg.string({ required: false, description: 'Currency code the rates are expressed against; EUR by default.' }),
       symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: every currency quoted in the range).' }),
-      group: t.arg.string({ required: false, description: '"day" (default: one entry per publication), "week" (ISO), "month" or "year".' }),
+      group: t.arg.string({ required: false, description: '"day" (default: one entry per publication), "week" (ISO), "month", "quarter" or "year".' }),
       cursor: t.arg.string({ required: false, description: 'The `nextCursor` of the previous page.' }),
+      decimals: t.arg.int({
+        required: false,
+        validate: { schema: decimalsRule },
+        description: 'Round each rate once, from its exact value, to this many places (0 to 40), as `convert` rounds; without it rates are as published (base EUR, per publication) or exact to 40 significant digits.',
+      }),
+      rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
     },
     resolve: async (_, args, ctx) => {
       // Claimed before the first await: root fields start together, and only the first may run.

@@ -71,7 +71,7 @@ export function seriesExportExecution(options: SeriesExportOptions) {
 
 /** Everything a complete page's bytes depend on besides the rates revision (the cache's own). */
 function cacheKey(plan: SeriesPlan, mediaType: MediaType): string {
-  return JSON.stringify([mediaType, plan.start, plan.end, plan.base, plan.group, plan.asked ?? null, plan.nextCursor]);
+  return JSON.stringify([mediaType, plan.start, plan.end, plan.base, plan.group, plan.asked ?? null, plan.nextCursor, plan.decimals ?? null, plan.rounding]);
 }
 
 function holdUntilSent(res: ServerResponse, release: () => void): void {

@@ -7,6 +7,7 @@ import { parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/cu
 import { FIRST_PUBLICATION, requireKnownCurrency } from '../domain/currency/request';
 import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../domain/currency/series';
 import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../domain/currency/series-pages';
+import { parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
 import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
 import { planAllowsHistory, type PlanId } from '../domain/plans';
@@ -20,6 +21,8 @@ export interface SeriesQuery {
   symbols?: unknown;
   group?: unknown;
   cursor?: unknown;
+  decimals?: unknown;
+  rounding?: unknown;
   /** The media type the page is written in (JSON when absent): cursors are bound to it. */
   format?: string;
 }
@@ -30,6 +33,9 @@ export interface SeriesPlan {
   end: string;
   base: string;
   group: SeriesGroup;
+  /** Places each rate is rounded to once, and how; unrounded when `decimals` is absent. */
+  decimals: number | undefined;
+  rounding: RoundingMode;
   /** The currencies asked for; undefined for every currency quoted in the page. */
   asked: string[] | undefined;
   nextCursor: string | null;
@@ -43,7 +49,7 @@ export interface SeriesPlan {
 }
 
 /** One page of a series: the range it covers, its columns, and its entries. */
-export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates'> {
+export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'decimals' | 'rounding'> {
   source: 'ecb';
   /** The codes of every entry, in order (the CSV columns). */
   symbols: string[];
@@ -63,8 +69,11 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
     const base = parseBase(query.base);
     const asked = parseSymbolList(query.symbols);
     const group = parseGroup(query.group);
+    const decimals = parseDecimals(query.decimals);
+    const rounding = parseRounding(query.rounding);
+    const rounded = decimals === undefined ? undefined : `${decimals}:${rounding}`;
     // Without `end`, the cursor's digest names no end (openEnd), and the newest publication ends the range.
-    const range: SeriesRange = { start, end: endAsked ?? start, openEnd: endAsked === undefined, group, base, symbols: asked, format: query.format };
+    const range: SeriesRange = { start, end: endAsked ?? start, openEnd: endAsked === undefined, group, base, symbols: asked, format: query.format, rounded };
     const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
     if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
     for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
@@ -82,18 +91,18 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
     const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
     // The last page of a query without `end` grows with each publication: never complete.
     const complete = isPageComplete(page, more, newest, clock()) && (more || !range.openEnd);
-    return { start: from, end: to, base, group, asked, nextCursor: more ? page.nextCursor! : null, complete, dates: datesBetween(held, from, to) };
+    return { start: from, end: to, base, group, decimals, rounding, asked, nextCursor: more ? page.nextCursor! : null, complete, dates: datesBetween(held, from, to) };
   };
 
   const answer = async (planned: SeriesPlan): Promise<SeriesAnswer> => {
-    const { start, end, base, group, asked, nextCursor, complete } = planned;
+    const { start, end, base, group, decimals, rounding, asked, nextCursor, complete } = planned;
     const publications = await loadInTurns(rates, planned.dates);
     if (publications.length === 0) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
     for (const code of [base, ...(asked ?? [])]) {
       if (!publications.some((pub) => publishedRate(pub, code))) throw await missing(code, { start, end }, code === base ? 'base' : 'symbols');
     }
     const codes = asked ?? seriesCodes(publications, base);
-    const request = { base, codes, group };
+    const request = { base, codes, group, decimals, rounding };
     return {
       start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete,
       entries: () => seriesEntries(publications, request),

@@ -155,15 +155,15 @@ for (const lane of ['on', 'off'] as const) {
         const res = await series(`${query}&cursor=${cursor}`, accept);
         expect(res.status).toBe(400);
         expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'cursor' });
-        expect(res.body.error.message).toMatch(/continues another query.*start, end, group, base, symbols and format/);
+        expect(res.body.error.message).toMatch(/continues another query.*start, end, group, base, symbols, decimals, rounding and format/);
       });
 
-      it('follows the CSV’s own cursor with Accept: text/csv', async () => {
-        const first = await series(QUERY, 'text/csv');
-        const link = /<([^>]+)>/.exec(first.headers.get('link')!)![1]!;
-        const next = await t.call('GET', link, { key, headers: { accept: 'text/csv' } });
-        expect(next.status).toBe(200);
-        expect(next.text).toBe('period,start,end,publications,base,USD,JPY,partial\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,163.705,\r\n');
+      it('answers the whole range in one CSV, with no cursor to follow', async () => {
+        const whole = await series(QUERY, 'text/csv');
+        expect(whole.status).toBe(200);
+        expect(whole.headers.get('link')).toBeNull();
+        expect(whole.text).toBe('period,start,end,publications,base,USD,JPY,partial\r\n2010-01,2010-01-04,2010-01-04,1,EUR,1.4,130,\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,163.705,\r\n');
+        expect(whole.headers.get('content-disposition')).toBe('attachment; filename="ecb-rates-EUR-2010-01-04-2024-03-31.csv"');
       });
     });
 

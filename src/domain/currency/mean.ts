@@ -1,4 +1,4 @@
-import { formatFraction } from '../decimal';
+import { formatFraction, type RoundingMode } from '../decimal';
 
 /**
  * An exact running sum of fractions, kept as ONE unreduced fraction: no greatest common divisor per
@@ -36,9 +36,12 @@ export class ExactSum {
     return [this.num, this.den * BigInt(this.n)];
   }
 
-  /** The mean printed by the contract's unrounded rule (exact within 40 significant digits, else half-even to 40). */
-  formatMean(): string {
+  /**
+   * The mean printed by the contract's unrounded rule (exact within 40 significant digits, else
+   * half-even to 40), or rounded once to `decimals` places with `rounding`.
+   */
+  formatMean(decimals?: number, rounding?: RoundingMode): string {
     const [num, den] = this.meanFraction();
-    return formatFraction(num, den);
+    return formatFraction(num, den, decimals, rounding);
   }
 }

@@ -1,7 +1,7 @@
 import { addDays, weekday } from '../calendar/berlin-time';
 
-/** How a time series is grouped: one entry per publication (`day`), or per ISO week, month or year. */
-export const SERIES_GROUPS = ['day', 'week', 'month', 'year'] as const;
+/** How a time series is grouped: one entry per publication (`day`), or per ISO week, month, quarter or year. */
+export const SERIES_GROUPS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type SeriesGroup = (typeof SERIES_GROUPS)[number];
 
 /** A calendar period: its key ("2024-W13", "2024-03", "2024", or the day itself) and its first and last day. */
@@ -44,6 +44,11 @@ export function periodOf(date: string, group: SeriesGroup): Period {
       const month = Number(date.slice(5, 7));
       const ym = date.slice(0, 7);
       return { key: ym, start: `${ym}-01`, end: `${ym}-${pad2(daysInMonth(year, month))}` };
+    }
+    case 'quarter': {
+      const quarter = Math.ceil(Number(date.slice(5, 7)) / 3);
+      const last = quarter * 3;
+      return { key: `${date.slice(0, 4)}-Q${quarter}`, start: `${date.slice(0, 4)}-${pad2(last - 2)}-01`, end: `${date.slice(0, 4)}-${pad2(last)}-${pad2(daysInMonth(year, last))}` };
     }
     case 'year':
       return { key: date.slice(0, 4), start: `${date.slice(0, 4)}-01-01`, end: `${date.slice(0, 4)}-12-31` };

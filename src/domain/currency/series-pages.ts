@@ -6,8 +6,23 @@ import { ApiError } from '../errors';
 import { nextPublication } from './explain-date';
 import { addYears, periodOf, type SeriesGroup } from './periods';
 
-/** A series call covers at most this many years; a longer range continues with the cursor. */
+/**
+ * A JSON series of days, weeks or months covers at most this many years a call; a longer range
+ * continues with the cursor. Quarterly and yearly means are a few entries a year, and CSV and NDJSON
+ * are downloads a spreadsheet or a script reads whole (written a chunk at a time): those answer any
+ * range, up to the whole history, in one call.
+ */
 export const MAX_SERIES_YEARS = 10;
+
+/** Groups whose whole range is one page, in any format. */
+const UNPAGED_GROUPS: ReadonlySet<SeriesGroup> = new Set(['quarter', 'year']);
+
+/** Formats whose whole range is one page, in any group. */
+const UNPAGED_FORMATS: ReadonlySet<string> = new Set(['text/csv', 'application/x-ndjson']);
+
+/** Whether a query's answer is one page whatever its range. */
+export const isUnpaged = (range: Pick<SeriesRange, 'group' | 'format'>): boolean =>
+  UNPAGED_GROUPS.has(range.group) || (range.format !== undefined && UNPAGED_FORMATS.has(range.format));
 
 /** The range one call answers, and the cursor of the next call when the range goes on. */
 export interface SeriesPage {
@@ -30,6 +45,8 @@ export interface SeriesRange {
   symbols?: readonly string[] | undefined;
   /** The media type the page is written in (JSON when absent). */
   format?: string;
+  /** `decimals` and `rounding` when rates are rounded ("4:HALF_UP"); absent when unrounded. */
+  rounded?: string | undefined;
 }
 
 /**
@@ -39,7 +56,7 @@ export interface SeriesRange {
  */
 export function pageOf(range: SeriesRange, from: string = range.start): SeriesPage {
   const limit = addDays(addYears(from, MAX_SERIES_YEARS), -1);
-  if (range.end <= limit) return { from, to: range.end };
+  if (range.end <= limit || isUnpaged(range)) return { from, to: range.end };
   const period = periodOf(limit, range.group);
   // A window of ten years always holds a whole period, so `to` never falls before `from`.
   const to = period.end === limit ? limit : addDays(period.start, -1);
@@ -75,7 +92,10 @@ export function encodeCursor(range: SeriesRange, from: string): string {
 
 /** 128 bits of SHA-256 over the query's canonical form: the symbols upper-cased as parsed, in their order. */
 function queryDigest(range: SeriesRange): string {
-  const canonical = JSON.stringify([range.start, range.openEnd ? null : range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json']);
+  const parts: unknown[] = [range.start, range.openEnd ? null : range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json'];
+  // Rounding joins the digest only when asked for, so cursors of unrounded queries read as before.
+  if (range.rounded !== undefined) parts.push(range.rounded);
+  const canonical = JSON.stringify(parts);
   return createHash('sha256').update(canonical).digest().subarray(0, 16).toString('base64url');
 }
 
@@ -93,7 +113,7 @@ export function decodeCursor(cursor: unknown, range: SeriesRange): string {
   if (digest !== queryDigest(range)) {
     throw new ApiError(
       'INVALID_REQUEST',
-      'cursor continues another query: send it with the same start, end, group, base, symbols and format (Accept) as the request that gave it, or repeat this query without cursor.',
+      'cursor continues another query: send it with the same start, end, group, base, symbols, decimals, rounding and format (Accept) as the request that gave it, or repeat this query without cursor.',
       { param: 'cursor' },
     );
   }

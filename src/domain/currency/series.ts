@@ -1,3 +1,4 @@
+import { formatFraction, type RoundingMode } from '../decimal';
 import type { Publication } from '../ecb';
 import { formatCross, publishedRate, crossFraction } from './cross';
 import { ExactSum } from './mean';
@@ -29,6 +30,10 @@ export interface SeriesRequest {
   /** The codes of every entry, in this order. */
   codes: readonly string[];
   group: SeriesGroup;
+  /** Round each rate once to this many places (from its exact value: a published string too); unrounded when absent. */
+  decimals?: number | undefined;
+  /** How to round to `decimals`; HALF_UP when absent. */
+  rounding?: RoundingMode | undefined;
 }
 
 /**
@@ -47,14 +52,17 @@ function dayEntry(pub: Publication, request: SeriesRequest): SeriesEntry | undef
   if (!base) return undefined;
   const rates: Record<string, string> = {};
   for (const code of request.codes) {
-    // Base EUR: the ECB's strings as published (section 5), nothing to parse; any other base: the exact quotient.
-    if (request.base === 'EUR') {
+    // Base EUR: the ECB's strings as published (section 5), nothing to parse; any other base, or
+    // `decimals`: the exact quotient, rounded once.
+    if (request.base === 'EUR' && request.decimals === undefined) {
       const text = code === 'EUR' ? '1' : pub.rates[code];
       if (text !== undefined) rates[code] = text;
       continue;
     }
     const rate = publishedRate(pub, code);
-    if (rate) rates[code] = formatCross(rate, base);
+    if (!rate) continue;
+    if (request.decimals === undefined) rates[code] = formatCross(rate, base);
+    else rates[code] = formatFraction(...crossFraction(rate, base), request.decimals, request.rounding);
   }
   return { period: pub.date, start: pub.date, end: pub.date, publications: 1, rates };
 }
@@ -67,13 +75,13 @@ class PeriodMean {
 
   constructor(readonly key: string) {}
 
-  entry(codes: readonly string[]): SeriesEntry {
+  entry({ codes, decimals, rounding }: SeriesRequest): SeriesEntry {
     const rates: Record<string, string> = {};
     const partial: Record<string, number> = {};
     for (const code of codes) {
       const sum = this.sums.get(code);
       if (!sum) continue;
-      rates[code] = sum.formatMean();
+      rates[code] = sum.formatMean(decimals, rounding);
       if (sum.count < this.publications) partial[code] = sum.count;
     }
     const entry: SeriesEntry = { period: this.key, start: this.start, end: this.end, publications: this.publications, rates };
@@ -100,7 +108,7 @@ export class SeriesFold {
     const key = periodOf(pub.date, request.group).key;
     let done: SeriesEntry | undefined;
     if (!this.current || this.current.key !== key) {
-      if (this.current) done = this.current.entry(request.codes);
+      if (this.current) done = this.current.entry(request);
       this.current = new PeriodMean(key);
       this.current.start = pub.date;
     }
@@ -119,7 +127,7 @@ export class SeriesFold {
   }
 
   end(): SeriesEntry | undefined {
-    const last = this.current?.entry(this.request.codes);
+    const last = this.current?.entry(this.request);
     this.current = undefined;
     return last;
   }

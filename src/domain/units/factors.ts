@@ -4,6 +4,7 @@
 import { PiRational } from '../pi-rational';
 import { Rational } from '../rational';
 import { UNITS, type UnitDef } from './catalogue';
+import { PREFIXED_UNITS } from './prefixes';
 
 /**
  * Pi truncated to 200 decimal places. Radian and milliradian are the only irrational units;
@@ -31,7 +32,7 @@ interface UnitNumbers {
 }
 
 const NUMBERS = new Map<string, UnitNumbers>(
-  UNITS.map((u) => [u.id, { factor: parseFactor(u.factor), symbolic: PiRational.parse(u.factor), offset: Rational.parse(u.offset) }]),
+  [...UNITS, ...PREFIXED_UNITS].map((u) => [u.id, { factor: parseFactor(u.factor), symbolic: PiRational.parse(u.factor), offset: Rational.parse(u.offset) }]),
 );
 
 export function unitNumbers(unit: UnitDef): UnitNumbers {

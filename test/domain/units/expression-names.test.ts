@@ -4,7 +4,8 @@ import { CATEGORIES, UNITS, type UnitDef } from '../../../src/domain/units/catal
 import { categoryDimension, categoryOfDimension, dimensionKey, formatDimension } from '../../../src/domain/units/dimensions';
 import { unitNumbers } from '../../../src/domain/units/factors';
 import { aliasesOf, findUnit } from '../../../src/domain/units/lookup';
-import { parseExpression, type Compound } from '../../../src/domain/units/expression';
+import { convertExpressionExact, parseExpression, type Compound } from '../../../src/domain/units/expression';
+import { Rational } from '../../../src/domain/rational';
 import { WHOLE_NAMES } from '../../../src/domain/units/expression/names';
 
 const compound = (text: string): Compound => {
@@ -95,5 +96,41 @@ describe('a temperature scale with an offset inside an expression', () => {
     })();
     expect(error.message).toContain(`${scale}/min would mix up temperatures`);
     expect(error.message).toContain(`write temperature differences in ${difference} (a difference of 1 ${scale} is ${step}), as in ${example}`);
+  });
+});
+
+describe('SI prefixes on the SI units of the catalogue', () => {
+  it.each([
+    ['mg/dL', 'milligram/deciliter'],
+    ['hL', 'hectoliter'],
+    ['GWh', 'gigawatt_hour'],
+    ['dl', 'deciliter'],
+    ['µs^-1', '1/microsecond'],
+    ['kPa*dam', 'decameter*kilopascal'],
+  ])('%s is %s', (text, canonical) => {
+    expect(parseExpression(text, 'from').canonical).toBe(canonical);
+  });
+
+  it('leaves every catalogue name its catalogue meaning (kWh, mm, min, ft, pt, ha)', () => {
+    for (const unit of UNITS) {
+      const expression = parseExpression(unit.symbol.includes(' ') ? unit.id : unit.symbol, 'from');
+      expect(expression.kind === 'unit' ? expression.unit : undefined, unit.symbol).toBe(findUnit(unit.symbol) ?? findUnit(unit.id));
+    }
+  });
+
+  it('converts a prefixed unit exactly by its power of ten: 100 mg/dL is 1 g/L, 1 hL is 100 L', () => {
+    const value = (from: string, to: string, v: string) => {
+      const exact = convertExpressionExact(Rational.parse(v), parseExpression(from, 'from'), parseExpression(to, 'to'));
+      return exact.value.coefficient.toString();
+    };
+    expect(value('mg/dL', 'g/L', '100')).toBe('1');
+    expect(value('hL', 'L', '1')).toBe('100');
+    expect(value('GWh', 'MJ', '1')).toBe('3600000');
+  });
+
+  it('reads no prefix before a name that is not an SI unit symbol', () => {
+    expect(() => parseExpression('kft', 'from')).not.toThrow(); // compiled, then refused as unknown by resolveExpression
+    const kft = parseExpression('kft', 'from');
+    expect(kft.kind === 'compound' && kft.pending.some((a) => a.kind === 'unknown')).toBe(true);
   });
 });

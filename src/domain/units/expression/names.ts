@@ -5,6 +5,7 @@
 import { ALIASES } from '../aliases';
 import { UNITS, type UnitDef } from '../catalogue';
 import { findUnit } from '../lookup';
+import { findPrefixedUnit } from '../prefixes';
 
 export type Atom =
   | { readonly kind: 'unit'; readonly unit: UnitDef; readonly text: string }
@@ -24,6 +25,8 @@ export function classifyName(text: string): Atom {
   const unit = findUnit(text);
   if (unit !== undefined) return { kind: 'unit', unit, text };
   if (CURRENCY_SHAPE.test(text)) return { kind: 'currency', code: text };
+  const prefixed = findPrefixedUnit(text);
+  if (prefixed !== undefined) return { kind: 'unit', unit: prefixed, text };
   if (text === '1') return { kind: 'one' };
   if (NUMBER.test(text)) return { kind: 'number', text };
   return { kind: 'unknown', text };
