@@ -91,7 +91,8 @@ async function chargeBatch({ quota, clock }: BatchDeps, results: BatchEntry[], c
  * converts as many of the next items as could still succeed, all started in one tick so that the
  * DataLoader reads their publications at once: one round when the allowance covers the batch.
  * The items of a round are computed in slices of the event loop (work-slices), waiting for a
- * later turn between slices, so that a batch never holds the loop for more than about one item.
+ * later turn between slices, so that a batch never holds the loop for more than about one item;
+ * the round holds its reads meanwhile, so they still go out as one.
  */
 async function convertWithin(deps: BatchDeps, items: readonly BatchItem[], caller: Caller): Promise<BatchEntry[]> {
   const allowance = caller.allowance ?? items.length;
@@ -101,12 +102,18 @@ async function convertWithin(deps: BatchDeps, items: readonly BatchItem[], calle
     const end = Math.min(items.length, results.length + allowance - succeeded);
     const round: (BatchEntry | Promise<BatchEntry>)[] = [];
     let pending = false;
-    for (let i = results.length; i < end; i += 1) {
-      const turn = yieldWhenSpent();
-      if (turn !== undefined) await turn;
-      const entry = attempt(deps, items[i]!, caller);
-      if (entry instanceof Promise) pending = true;
-      round.push(entry);
+    // The round's reads wait until every item is started: one cache read, however many slices.
+    const release = caller.holdReads?.();
+    try {
+      for (let i = results.length; i < end; i += 1) {
+        const turn = yieldWhenSpent();
+        if (turn !== undefined) await turn;
+        const entry = attempt(deps, items[i]!, caller);
+        if (entry instanceof Promise) pending = true;
+        round.push(entry);
+      }
+    } finally {
+      release?.();
     }
     for (const entry of pending ? await Promise.all(round) : (round as BatchEntry[])) {
       if (entry.ok) succeeded += 1;

@@ -9,6 +9,8 @@ export interface Caller {
   principal: Principal;
   requestId: string;
   publications: PublicationLoader;
+  /** Holds the request's publication reads until the release it returns is called (RequestContext.holdReads). */
+  holdReads?(): () => void;
   /**
    * How many conversions this field may compute, planned before execution from the remaining quota
    * (RequestContext.planConversions); undefined when nothing was planned (the charge alone decides).

@@ -93,6 +93,7 @@ export class RequestContext {
   private authenticating: Promise<Principal> | undefined;
   private bucket: string | undefined;
   private loader: PublicationLoader | undefined;
+  private heldReads: (() => void)[] | undefined;
   private allowances: ReadonlyMap<string, number> | undefined;
 
   constructor(
@@ -188,8 +189,29 @@ export class RequestContext {
 
   /** Batches this request's publication reads into one cache read; built on first use, as most requests read no rates. */
   get publications(): PublicationLoader {
-    this.loader ??= new DataLoader((dates) => this.services.loadPublications(dates));
+    this.loader ??= new DataLoader((dates) => this.services.loadPublications(dates), { batchScheduleFn: (dispatch) => this.scheduleRead(dispatch) });
     return this.loader;
+  }
+
+  /**
+   * Holds this request's publication reads until the returned release is called: the reads asked
+   * for meanwhile, over any number of event-loop turns, go out as one. A batch holds them while it
+   * starts its items in slices of the loop, so that its publications are one cache read whatever
+   * the machine's speed. A hold inside a hold releases nothing.
+   */
+  holdReads(): () => void {
+    if (this.heldReads) return () => undefined;
+    const held: (() => void)[] = [];
+    this.heldReads = held;
+    return () => {
+      this.heldReads = undefined;
+      for (const dispatch of held) afterPromiseJobs(dispatch);
+    };
+  }
+
+  private scheduleRead(dispatch: () => void): void {
+    if (this.heldReads) this.heldReads.push(dispatch);
+    else afterPromiseJobs(dispatch);
   }
 
   /** What a conversion field needs: the key, this request's loader, and how much it may compute. */
@@ -207,6 +229,7 @@ export class RequestContext {
       keyConfirmed: (revision) => this.keyConfirmed(revision),
       requestId: this.requestId,
       publications: this.publications,
+      holdReads: () => this.holdReads(),
       allowance: responseKey === undefined ? undefined : this.allowances?.get(responseKey),
       reportCharge: (granted, state) => {
         this.chargedConversions += granted;
@@ -248,4 +271,9 @@ export class RequestContext {
   noteRetryAfter(seconds: number): void {
     if (Number.isFinite(seconds) && seconds > 0) this.retryAfter = Math.max(this.retryAfter ?? 0, seconds);
   }
+}
+
+/** DataLoader's own schedule: after the promise jobs of this turn, so that every load they make joins the batch. */
+function afterPromiseJobs(dispatch: () => void): void {
+  void Promise.resolve().then(() => process.nextTick(dispatch));
 }
