@@ -63,12 +63,12 @@ function openDocuments() {
 if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) setFlagsFromString('--heap-growing-percent=50');
 
 const config = readConfig();
-// Webhook secrets are sealed at rest: production never falls back to a key file on the server's disk.
-if (config.apiEnv === 'production' && !config.webhookSecretKey) {
-  process.stderr.write('Invalid configuration: WEBHOOK_SECRET_KEY is required with API_ENV=production (32 bytes as base64 or hex, e.g. openssl rand -base64 32)\n');
-  process.exit(1);
-}
 const logger = createLogger(config.logLevel);
+// Webhook secrets are sealed at rest, and production never keeps their key on the server's disk:
+// without WEBHOOK_SECRET_KEY the API serves as ever, and adding or signing a webhook says why not.
+if (config.apiEnv === 'production' && !config.webhookSecretKey) {
+  logger.warn('WEBHOOK_SECRET_KEY is not set: webhook endpoints cannot be added or signed until it is (32 bytes as base64 or hex, e.g. openssl rand -base64 32)');
+}
 await prepareDatabase();
 const store = openStore(config, { logger });
 const metrics = createMetrics();

@@ -150,8 +150,9 @@ const COMMANDS: Record<string, Command> = {
     synopsis: 'webhook add --email E --url URL   (prints the endpoint and its whsec_ signing secret, shown this once)',
     options: { email: str, url: str },
     async run({ values, deps }) {
-      const account = await accountByEmail(deps, required(values, 'email'));
-      const { endpoint, secret } = await webhooksOf(deps).add({ accountId: account.id, url: required(values, 'url') });
+      const [email, url] = [required(values, 'email'), required(values, 'url')];
+      const account = await accountByEmail(deps, email);
+      const { endpoint, secret } = await webhooksOf(deps).add({ accountId: account.id, url });
       return { id: endpoint.id, url: endpoint.url, createdAt: endpoint.createdAt, accountId: account.id, secret };
     },
   },
@@ -167,8 +168,8 @@ const COMMANDS: Record<string, Command> = {
     synopsis: 'webhook remove --email E --id ENDPOINT_ID',
     options: { email: str, id: str },
     async run({ values, deps }) {
-      const account = await accountByEmail(deps, required(values, 'email'));
-      const id = required(values, 'id');
+      const [email, id] = [required(values, 'email'), required(values, 'id')];
+      const account = await accountByEmail(deps, email);
       await webhooksOf(deps).remove(account.id, id);
       return { id, removed: true };
     },

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 
 /**
  * Alerts as Standard Webhooks (standardwebhooks.com): the events an account is told about, when
@@ -111,17 +111,6 @@ export function signedHeaders(secret: string, id: string, at: Date, body: string
   const timestamp = String(Math.floor(at.getTime() / 1000));
   const signature = createHmac('sha256', secretKeyBytes(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
-}
-
-/** Whether `signatureHeader` holds a v1 signature of the message by `secret` (constant time per candidate). */
-export function hasValidSignature(secret: string, id: string, timestamp: string, body: string, signatureHeader: string): boolean {
-  const expected = Buffer.from(createHmac('sha256', secretKeyBytes(secret)).update(`${id}.${timestamp}.${body}`).digest('base64'));
-  return signatureHeader.split(' ').some((candidate) => {
-    const [version, value] = candidate.split(',', 2);
-    if (version !== 'v1' || value === undefined) return false;
-    const given = Buffer.from(value);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
 }
 
 export interface RetrySchedule {
