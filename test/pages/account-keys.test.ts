@@ -188,7 +188,7 @@ describe('the MCP URL', () => {
   it('is shown beside a new key, at this server’s origin, with the Bearer hint', async () => {
     const { client, app } = await signedUp();
     const { page } = await createKey(app, client);
-    expect(page.text).toContain('<code id="mcp-url">http://localhost/mcp</code>');
+    expect(page.text).toContain(`<code id="mcp-url">${t!.origin}/mcp</code>`);
     expect(page.text).toContain('<code>Authorization: Bearer &lt;your key&gt;</code>');
     expect((await client.get('/account')).text).not.toContain('mcp-url');
   });
