@@ -14,7 +14,7 @@ import { toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { Endpoints } from './http/endpoint';
 import { createEdge, type Edge } from './http/edge';
-import { GRAPHQL_PATH } from './http/graphql-lane';
+import { GRAPHQL_PATH } from './http/graphql-http';
 import { graphQLContextFactory, requestContexts, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
@@ -77,7 +77,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne });
-  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi });
+  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!edge(req, res)) void yoga(req, res);
   };
@@ -177,7 +177,7 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       }),
       useAccountPage({ services, trust, log: logger }),
       useErrorCodes(logger),
-      // After useErrorCodes, as the GraphQL lane's answers take the two steps.
+      // After useErrorCodes: a result gets its codes, then its cost.
       useCostExtensions(services.quota, clock),
       // Before the document limits: the contract checks the rate limit before validation.
       useRequestRateLimit(spendOne),

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, configWarnings, loadConfig, type Config } from './config';
 import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
 import { createRatesService, RatesFileError } from './data/rates';
 import { parseTrustProxy } from './domain/client-ip';
@@ -45,6 +45,7 @@ if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) s
 
 const config = readConfig();
 const logger = createLogger(config.logLevel);
+for (const warning of configWarnings(process.env)) logger.warn(warning);
 await prepareDatabase();
 const store = openStore(config, { logger });
 const metrics = createMetrics();

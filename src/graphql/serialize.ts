@@ -19,8 +19,8 @@ import {
  * it to SOFA's answers byte for byte. Resolvers below the root must be synchronous (they are: they
  * read the object they are given); a promise is a TypeError, never a silently wrong answer.
  * It repeats how SOFA selects a type (every field, in declared order): sofa-api 0.18.10 and
- * @graphql-yoga/plugin-sofa 3.24.1 are pinned exactly in package.json, and test/http/fast-lane.test.ts
- * (every route through the lane and through SOFA, answers compared) fails when that changes.
+ * @graphql-yoga/plugin-sofa 3.24.1 are pinned exactly in package.json, and test/http/rest-executions.test.ts
+ * (every route executed directly and through SOFA, answers compared) fails when that changes.
  */
 export function selectAll(schema: GraphQLSchema, type: GraphQLOutputType, value: unknown, context: unknown): unknown {
   if (isNonNullType(type)) return selectAll(schema, type.ofType, value, context);

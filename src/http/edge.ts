@@ -9,14 +9,15 @@ import type { GraphQLContext } from '../graphql/context';
 import { selectAllJson } from '../graphql/serialize';
 import { conversionsAsked, policyOf } from '../graphql/field-policy';
 import { directResolver } from '../graphql/direct-resolver';
+import type { RestExecution } from '../config';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
 import { readNodeBody, readNodeBytes } from './body';
 import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints, type RouteCall } from './endpoint';
-import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
+import { GRAPHQL_PATH, graphQLAnswer, directGraphQLMediaType, graphQLParamsOf, paramsRequest, type GraphQLMediaType } from './graphql-http';
 import { ASSETS_PATH } from './graphiql/bundle';
-import { createLaneWriter, GRAPHQL_LABEL, type AnswerPlace, type LaneWriter } from './lane-writer';
+import { createFinish, GRAPHQL_LABEL, type AnswerPlace, type Finish } from './finish';
 import type { RequestOrigin, ServerContext } from './request-context';
 import { withErrorCodes } from './use-error-codes';
 import { toGraphQLError } from './errors';
@@ -52,14 +53,13 @@ export interface EdgeOptions {
   clock: () => Date;
   /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the edge), and where series exports are counted. */
   metrics: Pick<Metrics, 'request' | 'seriesExport'>;
-  /** The Yoga server: SOFA's execution (REST_FAST_LANE=off), and the GraphQL lane's parameters step. */
+  /** The Yoga server: SOFA's execution (REST_EXECUTION=sofa), and the executor of GraphQL parameters. */
   yoga: GraphQLYoga;
   /**
-   * REST_FAST_LANE: on, a route's field resolver is called directly and `POST /graphql` with a JSON
-   * body is served by the GraphQL lane; off, SOFA executes the routes through Yoga and every GraphQL
-   * request goes to Yoga's own adapter. Admission, inputs and every header are the edge's either way.
+   * REST_EXECUTION: `direct` calls a route's field resolver directly; `sofa` executes the route
+   * through SOFA in Yoga. Admission, inputs and every header are the edge's either way.
    */
-  lane: boolean;
+  execution: RestExecution;
   /** The post-processed OpenAPI document, served at /openapi.json. */
   openapi(): string;
 }
@@ -77,18 +77,18 @@ const LARGE_BODY = 8192;
  * The one REST edge: the node:http front hands it every request but those Yoga answers itself
  * (GraphQL and GraphiQL, the account pages) and /metrics. Each row of the route table is an
  * endpoint (endpoint.ts): its body, key, rate limit and inputs are checked here in the contract's
- * order, then its field is executed (its resolver called directly, or SOFA through Yoga with the
- * lane off), and the answer is written with every header it carries, in one `res.end()` sent
- * together with the other answers of its event-loop turn (lane-writer.ts). Known targets of the
- * pre-built catalogue routes skip straight to the answer. With the lane on it also takes
- * `POST /graphql` with a JSON body (serveGraphQL). The parity suites (test/http/fast-lane.test.ts,
- * graphql-lane.test.ts) hold both executions to identical answers.
+ * order, then its field is executed (its resolver called directly, or SOFA through Yoga: REST_EXECUTION),
+ * and the answer is written with every header it carries, in one `res.end()` sent
+ * together with the other answers of its event-loop turn (finish.ts). Known targets of the
+ * pre-built catalogue routes skip straight to the answer. It also takes
+ * `POST /graphql` with a JSON body (serveGraphQL). The parity suites (test/http/rest-executions.test.ts,
+ * graphql-post.test.ts) hold both executions to identical answers.
  */
 export function createEdge(options: EdgeOptions): Edge {
   const prebuilt = new PrebuiltAnswers();
   const known = new KnownTargets();
-  const writer = createLaneWriter(options);
-  // With the lane, REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
+  const writer = createFinish(options);
+  // Directly executed REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
   const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false) =>
     options.contextOf({
       authorization: req.headers.authorization ?? null,
@@ -98,7 +98,8 @@ export function createEdge(options: EdgeOptions): Edge {
       acceptLanguage: headerText(req.headers['accept-language']),
     });
   const serveGraphQL = graphQLServer(options, writer, contextOf);
-  const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
+  const direct = options.execution === 'direct';
+  const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
   const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spendKeyRequests });
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
@@ -120,7 +121,7 @@ export function createEdge(options: EdgeOptions): Edge {
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, started: number) => {
-    const context = contextOf(req, options.lane);
+    const context = contextOf(req, direct);
     let parts: ResponseParts;
     try {
       parts = await routeAnswer(req, res, owned, context);
@@ -148,7 +149,7 @@ export function createEdge(options: EdgeOptions): Edge {
 
   return (req, res) => {
     const started = performance.now();
-    const owned = ownedRequest(req, known, options.endpoints, options.lane);
+    const owned = ownedRequest(req, known, options.endpoints);
     if (owned === undefined) return false;
     writer.entered();
     const served =
@@ -197,14 +198,14 @@ function placeOf({ found, pathname }: RestRequest): AnswerPlace {
 }
 
 /**
- * `POST /graphql` as Yoga answers it (graphql-lane.ts): the body read here, its parameters run by
+ * `POST /graphql` as Yoga answers it (graphql-http.ts): the body read here, its parameters run by
  * Yoga's own getResultForParams, the result coded as useErrorCodes codes it, its cost extensions
  * added as useCostExtensions adds them, and written as Yoga's processRegularResult writes it, with
- * the headers every answer carries. A body the lane will not run goes to Yoga with the bytes
+ * the headers every answer carries. A body the edge will not run goes to Yoga with the bytes
  * already read (the Fetch adapter takes a read body as `req.body`), and its answer is timed as the
  * node:http front times Yoga's.
  */
-function graphQLServer(options: EdgeOptions, writer: LaneWriter, contextOf: (req: IncomingMessage) => RequestContext) {
+function graphQLServer(options: EdgeOptions, writer: Finish, contextOf: (req: IncomingMessage) => RequestContext) {
   const yoga = options.yoga;
   return async (req: IncomingMessage, res: ServerResponse, mediaType: GraphQLMediaType, started: number) => {
     const bytes = await readNodeBytes(req);
@@ -218,7 +219,7 @@ function graphQLServer(options: EdgeOptions, writer: LaneWriter, contextOf: (req
     const context = contextOf(req);
     let result: ExecutionResult;
     try {
-      result = (await yoga.getResultForParams({ params, request: laneRequest(req) }, { req, requestContext: context })) as ExecutionResult;
+      result = (await yoga.getResultForParams({ params, request: paramsRequest(req) }, { req, requestContext: context })) as ExecutionResult;
     } catch (error) {
       // Yoga turns a step that throws into a masked error the same way (its handleError).
       options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
@@ -254,7 +255,7 @@ function yogaOwns(pathname: string): boolean {
 }
 
 /** Whether the edge owns this request, and as what; undefined leaves it to Yoga. */
-function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endpoints, lane: boolean): Owned | undefined {
+function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endpoints): Owned | undefined {
   const target = req.url ?? '';
   // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
   if (req.method === 'GET' || req.method === 'HEAD') {
@@ -262,7 +263,7 @@ function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endp
     if (hit) return hit;
   }
   if (target === GRAPHQL_PATH) {
-    const mediaType = lane ? graphQLLaneMediaType(req) : undefined;
+    const mediaType = directGraphQLMediaType(req);
     return mediaType ? { kind: 'graphql', mediaType } : undefined;
   }
   const parts = targetParts(target);

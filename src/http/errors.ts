@@ -69,13 +69,13 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The same answer as a Fetch Response (the Yoga lane, SOFA's error handler, pages). */
+/** The same answer as a Fetch Response (SOFA's error handler, pages). */
 export function restErrorResponse(error: ApiError, requestId: string): Response {
   return toResponse(restErrorParts(error, requestId));
 }
 
 /**
- * The same answer written on a node:http response outside both lanes (metrics, odd request targets),
+ * The same answer written on a node:http response outside the edge (metrics, odd request targets),
  * with the headers every answer carries and the reason phrase; a HEAD gets no body.
  */
 export function writeRestError(res: ServerResponse, error: ApiError, requestId: string, extra: Readonly<Record<string, string>> = {}): void {

@@ -10,7 +10,7 @@ import { BASELINE_HEADERS } from './use-security-headers';
 export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
 
 /**
- * Requests node:http hands over but that neither lane should see as they are, answered in the
+ * Requests node:http hands over but that neither the edge nor Yoga should see as they are, answered in the
  * contract's shape: an absolute-form target (what proxies send) is served as its path, `*` is
  * answered for OPTIONS and refused otherwise, any other target that is not a path is refused, and
  * an HTTP/1.1 request without Host is refused (RFC 9112 3.2). Returns true when it answered.

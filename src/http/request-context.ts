@@ -34,7 +34,7 @@ export interface RequestOrigin {
   authorization: string | null;
   forwardedFor: string | null;
   socket: { readonly remoteAddress?: string | undefined } | undefined;
-  /** The answer confirms a key taken from the cache unconfirmed before it goes (the edge's REST answers with the lane on, in limitHeaders). */
+  /** The answer confirms a key taken from the cache unconfirmed before it goes (the edge's directly executed REST answers, in the finish's key confirmation). */
   confirmsBeforeAnswer?: boolean;
   /** The Accept-Language header: the language of names where a field is given no `lang`. */
   acceptLanguage?: string | null;

@@ -20,7 +20,7 @@ const sofaErrors = new WeakMap<Response, ApiError>();
 type SofaHost = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest'>;
 
 /**
- * A route's field executed by SOFA through Yoga (REST_FAST_LANE=off), after the edge admitted the
+ * A route's field executed by SOFA through Yoga (REST_EXECUTION=sofa), after the edge admitted the
  * request and checked its inputs: SOFA reads the inputs again its own way (it cuts the query
  * string at a second `?`, decodes path segments again, reads a comma list as one string), so it
  * is handed exactly what was checked, encoded afresh, and list arguments as checked. Its success is

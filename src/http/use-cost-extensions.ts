@@ -56,7 +56,7 @@ function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quot
   return { limit: state.limit, remaining: Math.max(0, state.limit - state.used), resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z') };
 }
 
-/** A single result with the request's cost extensions added to whatever extensions it has: both GraphQL lanes call this. */
+/** A single result with the request's cost extensions added to whatever extensions it has: the edge and the plugin below call this. */
 export function withCostExtensions(
   result: ExecutionResult,
   context: RequestContext,

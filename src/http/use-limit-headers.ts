@@ -71,7 +71,7 @@ function limitFields(context: RequestContext, state: QuotaState | undefined, clo
  * The quota fields of a keyed response. They are X-Quota-* rather than the IETF RateLimit fields
  * because the per-key request limit already sends RateLimit/RateLimit-Policy, and a calendar month
  * has no fixed window (`w`) to describe it with. Reset is delta-seconds like Retry-After and the
- * draft's `t`, so client clock skew does not matter. Lower-cased, as both lanes write them.
+ * draft's `t`, so client clock skew does not matter. Lower-cased, as every answer carries them.
  */
 export function quotaHeaders(state: QuotaState, now: Date): Record<string, string> {
   return {

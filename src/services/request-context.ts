@@ -31,7 +31,7 @@ export interface RequestContextInit {
   /** The caller's per-IP rate-limit bucket, computed on first use (TRUST_PROXY decides the address). */
   clientBucket: () => string;
   /**
-   * The edge holds every answer until confirmKey() has settled (its REST answers do with REST_FAST_LANE on,
+   * The edge holds every answer until confirmKey() has settled (its directly executed REST answers do,
    * in limitHeaders): the key may then be taken from the key cache unconfirmed, and its charge's
    * statement (or a revision read at the answer) confirms it.
    */

@@ -6,7 +6,7 @@ import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
 import { restErrorParts, toApiError } from './errors';
 import type { ResponseParts } from './answer-parts';
-import { GRAPHQL_PATH } from './graphql-lane';
+import { GRAPHQL_PATH } from './graphql-http';
 import { languageHeaders } from './content-language';
 import { routeLabel } from './routes';
 import { pathOf } from './target';
@@ -18,7 +18,7 @@ import { API_SECURITY_HEADERS } from './use-security-headers';
 /** The request-metric label of `POST /graphql`, as the node:http front names it. */
 export const GRAPHQL_LABEL = routeLabel(GRAPHQL_PATH);
 
-export interface LaneWriterOptions {
+export interface FinishOptions {
   services: Pick<AppServices, 'quota'>;
   log: Logger;
   clock: () => Date;
@@ -32,14 +32,14 @@ export interface AnswerPlace {
 }
 
 /** How the edge writes its answers, times them for the metrics and logs them. */
-export interface LaneWriter {
+export interface Finish {
   /** The headers every answer carries (security, CORS on a shared route, request id, limits), then one writeHead and one end. */
   send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace | undefined, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
-  /** A request entered the lane in this turn (see outbox.ts). */
+  /** A request entered the edge in this turn (see outbox.ts). */
   entered(): void;
   /** The answer to a request whose serving threw: a bare 500, or nothing when the client has gone. */
   unexpected(req: IncomingMessage, res: ServerResponse, started: number): (error: unknown) => void;
-  /** The answer's request metric: the time since the request entered the lane. */
+  /** The answer's request metric: the time since the request entered the edge. */
   record(req: IncomingMessage, label: string, status: number, started: number): void;
 }
 
@@ -49,13 +49,13 @@ interface Outgoing {
   res: ServerResponse;
   /** The request metric's route label. */
   label: string;
-  /** performance.now() when the request entered the lane. */
+  /** performance.now() when the request entered the edge. */
   started: number;
   parts: ResponseParts;
   context: RequestContext;
 }
 
-export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
+export function createFinish(options: FinishOptions): Finish {
   const logging = () => options.log.isLevelEnabled('info');
   const record = (req: IncomingMessage, label: string, status: number, started: number) =>
     options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
@@ -86,7 +86,7 @@ export function createLaneWriter(options: LaneWriterOptions): LaneWriter {
   };
   const outbox = createOutbox(write);
 
-  const send: LaneWriter['send'] = async (req, res, place, context, parts, started) => {
+  const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     const label = place?.label ?? GRAPHQL_LABEL;
     stamp(parts, place, context);
     let limits = limitHeaders(context, options.services.quota, options.clock, (name) => name in parts.headers);
