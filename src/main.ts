@@ -67,8 +67,8 @@ const limiters = await createRateLimiters({
   onRedisDown: (error) => limitsWatch.down(error),
   onRedisBack: () => limitsWatch.back(),
 });
-const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics });
-const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
+const { front, services } = createApp({ config, store, logger, rates, limiters, metrics });
+const server = createHttpServer({ front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
 const onListenError = (error: NodeJS.ErrnoException) => {

@@ -5,7 +5,7 @@ import { startOfNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import type { RequestContext } from '../services/request-context';
 import { requestContextOf } from './request-context';
-import { requestQuota } from './use-limit-headers';
+import { requestQuota } from './limit-headers';
 
 /**
  * What a GraphQL answer reports in `extensions`, as GitHub's and Shopify's GraphQL APIs report a

@@ -18,7 +18,7 @@ export type SpendOne = (kind: RateLimitKind, context: RequestContext) => Promise
  *
  * In onParams, which Yoga runs in getResultForParams: the edge's GraphQL requests go through the
  * same step. A refusal is the request's result (no `data`): 429 under the GraphQL-over-HTTP media
- * type, 200 under `application/json`, `Retry-After` under both (use-error-codes, use-limit-headers).
+ * type, 200 under `application/json`, `Retry-After` under both (use-error-codes, limit-headers).
  */
 export function useRequestRateLimit(spendOne: SpendOne): Plugin {
   return {

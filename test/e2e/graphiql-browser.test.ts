@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { frontListenerOf } from '../helpers/http';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
@@ -18,7 +19,7 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
   beforeAll(async () => {
     if (!available) throw new Error(`${CHROMIUM} is absent: CI needs Debian's chromium for the GraphiQL browser tests.`);
     t = await createTestApp();
-    server = createServer(t.app.handler);
+    server = createServer(frontListenerOf(t.app));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({

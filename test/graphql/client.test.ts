@@ -4,6 +4,7 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
+import { frontListenerOf } from '../helpers/http';
 
 /** A real GraphQL client (graphql-request) against the app on a real HTTP server. */
 let t: TestApp;
@@ -11,7 +12,7 @@ let server: Server;
 let endpoint: string;
 beforeAll(async () => {
   t = await createTestApp({}, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
-  server = createServer(t.app.handler);
+  server = createServer(frontListenerOf(t.app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 });

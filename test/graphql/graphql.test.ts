@@ -2,6 +2,7 @@ import { print, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { BatchDocument, CatalogueDocument, ConvertDocument, HealthDocument, UnitLookupDocument } from './generated';
+import { frontFetch } from '../helpers/http';
 
 let t: TestApp;
 let key: string;
@@ -104,7 +105,7 @@ describe('GraphQL at /graphql', () => {
 
 describe('GraphiQL', () => {
   it('is served at GET /graphql without any CDN', async () => {
-    const response = await t.app.yoga.fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
+    const response = await frontFetch(t.app)('http://localhost/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toMatch(/graphiql/i);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionOptions, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { frontListenerOf } from '../helpers/http';
 
 let t: TestApp;
 let server: Server;
@@ -11,7 +12,7 @@ let base: string;
 beforeAll(async () => {
   // Every GraphQL request spends one of the IP's public requests: this suite sends more than a minute's 60.
   t = await createTestApp({ PUBLIC_RATE_LIMIT: '100000' });
-  server = createServer(t.app.handler);
+  server = createServer(frontListenerOf(t.app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -4,6 +4,7 @@ import { schema } from '../../src/graphql';
 import { documentLimitsRule, nestingOf } from '../../src/graphql/limits';
 import { fragmentBomb } from './bombs';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { frontFetch } from '../helpers/http';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = async (body: unknown) => {
-  const response = await t.app.yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await frontFetch(t.app)('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, headers: response.headers, body: await response.json() };
 };
 const conversions = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `c${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
@@ -122,10 +123,10 @@ describe('GraphQL document limits (contract section 7)', () => {
   });
 
   it('refuses a mutation over GET and other methods with 405 METHOD_NOT_ALLOWED', async () => {
-    const get = await t.app.yoga.fetch(`http://localhost/graphql?query=${encodeURIComponent('mutation { x }')}`, { headers: { accept: 'application/json' } });
+    const get = await frontFetch(t.app)(`http://localhost/graphql?query=${encodeURIComponent('mutation { x }')}`, { headers: { accept: 'application/json' } });
     expect(get.status).toBe(405);
     expect((await get.json()).errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
-    const put = await t.app.yoga.fetch('http://localhost/graphql', { method: 'PUT' });
+    const put = await frontFetch(t.app)('http://localhost/graphql', { method: 'PUT' });
     expect(put.status).toBe(405);
   });
 
@@ -140,7 +141,7 @@ describe('GraphQL document limits (contract section 7)', () => {
   });
 
   it('answers queries over GET', async () => {
-    const res = await t.app.yoga.fetch(`http://localhost/graphql?query=${encodeURIComponent('{ categories { id } }')}`, { headers: { accept: 'application/json' } });
+    const res = await frontFetch(t.app)(`http://localhost/graphql?query=${encodeURIComponent('{ categories { id } }')}`, { headers: { accept: 'application/json' } });
     expect((await res.json()).data.categories).toHaveLength(15);
   });
 });

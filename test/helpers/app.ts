@@ -62,8 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
   const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);
-  // REST calls go over loopback HTTP through the node:http front main.ts runs: the fast lane
-  // answers them (REST_FAST_LANE=off: Yoga and SOFA do).
+  // REST and GraphQL calls go over loopback HTTP through the node:http front main.ts runs.
   const server = frontServer(app, { logger, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) });
 
   const createAccountKey: TestApp['createAccountKey'] = async (plan = 'free') => {
@@ -73,16 +72,13 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   };
 
   const postGraphQL: TestApp['postGraphQL'] = async (query, options = {}) => {
-    const response = await app.yoga.fetch('http://localhost/graphql', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(options.accept ? { accept: options.accept } : {}),
-        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-      },
-      body: JSON.stringify({ query, variables: options.variables ?? {} }),
-    });
-    return { status: response.status, headers: response.headers, body: await response.json() };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(options.accept ? { accept: options.accept } : {}),
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+    };
+    const answer = await rawRequest(await server.origin(), 'POST', '/graphql', headers, JSON.stringify({ query, variables: options.variables ?? {} }));
+    return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };
   };
 
   const call: TestApp['call'] = async (method, url, options = {}) => {

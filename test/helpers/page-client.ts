@@ -1,4 +1,5 @@
 import type { App } from '../../src/app';
+import { frontFetch } from './http';
 
 export interface PageAnswer {
   status: number;
@@ -7,7 +8,7 @@ export interface PageAnswer {
 }
 
 /**
- * A cookie-keeping client of the account page, in-process through `app.yoga.fetch`, sending what
+ * A cookie-keeping client of the account page, through the app's real front (frontFetch), sending what
  * a browser sends on a form post (Origin, form encoding, Accept: text/html). Options replay it
  * differently: another Origin, another CSRF token, no cookie.
  */
@@ -48,10 +49,10 @@ export function pageClient(app: App, base = 'http://localhost') {
       return /<code id="new-key">([^<]+)<\/code>/.exec(lastPage)?.[1];
     },
     async get(path: string, headers: Record<string, string> = {}): Promise<PageAnswer> {
-      return answer(await app.yoga.fetch(`${base}${path}`, { headers: { accept: 'text/html', ...(cookie ? { cookie: `msr_session=${cookie}` } : {}), ...headers } }));
+      return answer(await frontFetch(app)(`${base}${path}`, { headers: { accept: 'text/html', ...(cookie ? { cookie: `msr_session=${cookie}` } : {}), ...headers } }));
     },
     async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<PageAnswer> {
-      const response = await app.yoga.fetch(`${base}${path}`, {
+      const response = await frontFetch(app)(`${base}${path}`, {
         method: 'POST',
         redirect: 'manual',
         headers: {

@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { pathOf } from '../../src/http/target';
+import { frontListenerOf } from '../helpers/http';
 
 /**
- * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: a request
- * that reaches Yoga any other way is never answered by SOFA, so it can never skip the key, the rate
- * limit or the input checks.
+ * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: the front
+ * hands every /v1 path to the edge and never to Yoga, so no request can skip the key, the rate
+ * limit or the input checks; Yoga without the front's request context refuses to run at all.
  */
-describe.each(['on', 'off'] as const)('SOFA inside Yoga (REST_FAST_LANE=%s)', (lane) => {
+describe.each(['direct', 'sofa'] as const)('SOFA inside Yoga (REST_EXECUTION=%s)', (execution) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ REST_FAST_LANE: lane });
+    t = await createTestApp({ REST_EXECUTION: execution });
   });
   afterAll(() => t.close());
 
-  it.each(['/v1/convert?value=1&from=inch&to=cm', '/v1/units/meter', '/v1/currency/rates/latest', '/v1/health'])('does not answer %s when Yoga is reached directly', async (target) => {
+  it.each(['/v1/convert?value=1&from=inch&to=cm', '/v1/units/meter', '/v1/currency/rates/latest', '/v1/health'])('hands %s to the edge, never to Yoga', async (target) => {
+    expect(frontListenerOf(t.app).handlerOf(pathOf(target))).toBe(t.app.front.edge);
     const response = await t.app.yoga.fetch(`http://localhost${target}`);
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('"data"');
   });
 

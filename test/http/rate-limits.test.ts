@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { frontListenerOf } from '../helpers/http';
 
 /** The status of `GET /v1/health` through the app's listener, as it would arrive over a socket from `address`. */
 const healthFrom = (t: TestApp, address: string, headers: Record<string, string> = {}) =>
   new Promise<number>((resolve) => {
     const req = { method: 'GET', url: '/v1/health', headers, socket: { remoteAddress: address } } as unknown as IncomingMessage;
     const res = { headersSent: false, writeHead: (status: number) => (resolve(status), res), end: () => undefined };
-    t.app.handler(req, res as unknown as ServerResponse);
+    frontListenerOf(t.app)(req, res as unknown as ServerResponse);
   });
 
 describe('per-IP rate limit of public routes', () => {

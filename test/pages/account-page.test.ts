@@ -4,6 +4,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionTokenHash } from '../../sr
 import { LOGIN_LIMITS, SIGNUP_LIMIT } from '../../src/services/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { pageClient } from '../helpers/page-client';
+import { frontFetch } from '../helpers/http';
 
 const PASSWORD = 'correct horse battery staple';
 let t: TestApp | undefined;
@@ -129,7 +130,7 @@ describe('the page', () => {
   it('HEAD is answered on the page and its assets, with the headers and no body', async () => {
     t = await createTestApp();
     for (const path of ['/account', '/account/assets/account.css', '/account/assets/copy.js', '/account/assets/favicon.svg']) {
-      const response = await t.app.yoga.fetch(`http://localhost${path}`, { method: 'HEAD' });
+      const response = await frontFetch(t.app)(`http://localhost${path}`, { method: 'HEAD' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(await response.text()).toBe('');
