@@ -1,17 +1,13 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { frontListenerOf } from '../helpers/http';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available && !process.env.CI) console.warn(`GraphiQL browser tests skipped: ${CHROMIUM} is absent (they fail instead when CI is set).`);
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let browser: Browser;
 
@@ -19,9 +15,7 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
   beforeAll(async () => {
     if (!available) throw new Error(`${CHROMIUM} is absent: CI needs Debian's chromium for the GraphiQL browser tests.`);
     t = await createTestApp();
-    server = createServer(frontListenerOf(t.app));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = t.origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
@@ -29,8 +23,6 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
     await t?.close();
   });
 

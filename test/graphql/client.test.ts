@@ -1,25 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
-import { frontListenerOf } from '../helpers/http';
 
 /** A real GraphQL client (graphql-request) against the app on a real HTTP server. */
 let t: TestApp;
-let server: Server;
 let endpoint: string;
 beforeAll(async () => {
   t = await createTestApp({}, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
-  server = createServer(frontListenerOf(t.app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  endpoint = `${t.origin}/graphql`;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await t.close();
-});
+afterAll(() => t.close());
 
 const ONE_DOCUMENT = /* GraphQL */ `
   query Everything($value: Decimal!) {

@@ -2,7 +2,6 @@ import { print, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { BatchDocument, CatalogueDocument, ConvertDocument, HealthDocument, UnitLookupDocument } from './generated';
-import { frontFetch } from '../helpers/http';
 
 let t: TestApp;
 let key: string;
@@ -105,7 +104,7 @@ describe('GraphQL at /graphql', () => {
 
 describe('GraphiQL', () => {
   it('is served at GET /graphql without any CDN', async () => {
-    const response = await frontFetch(t.app)('http://localhost/graphql', { headers: { accept: 'text/html' } });
+    const response = await t.fetch('/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toMatch(/graphiql/i);

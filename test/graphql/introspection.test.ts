@@ -1,28 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionOptions, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { frontListenerOf } from '../helpers/http';
 
 let t: TestApp;
-let server: Server;
-let base: string;
 beforeAll(async () => {
   // Every GraphQL request spends one of the IP's public requests: this suite sends more than a minute's 60.
   t = await createTestApp({ PUBLIC_RATE_LIMIT: '100000' });
-  server = createServer(frontListenerOf(t.app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await t.close();
-});
+afterAll(() => t.close());
 
 const post = async (body: Record<string, unknown>) => {
-  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as { data?: IntrospectionQuery; errors?: Array<{ message: string; extensions: { code: string } }> } };
 };
 

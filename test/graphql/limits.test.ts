@@ -4,7 +4,6 @@ import { schema } from '../../src/graphql';
 import { documentLimitsRule, nestingOf } from '../../src/graphql/limits';
 import { fragmentBomb } from './bombs';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { frontFetch } from '../helpers/http';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = async (body: unknown) => {
-  const response = await frontFetch(t.app)('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await t.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, headers: response.headers, body: await response.json() };
 };
 const conversions = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `c${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
@@ -123,10 +122,10 @@ describe('GraphQL document limits (contract section 7)', () => {
   });
 
   it('refuses a mutation over GET and other methods with 405 METHOD_NOT_ALLOWED', async () => {
-    const get = await frontFetch(t.app)(`http://localhost/graphql?query=${encodeURIComponent('mutation { x }')}`, { headers: { accept: 'application/json' } });
+    const get = await t.fetch(`/graphql?query=${encodeURIComponent('mutation { x }')}`, { headers: { accept: 'application/json' } });
     expect(get.status).toBe(405);
     expect((await get.json()).errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
-    const put = await frontFetch(t.app)('http://localhost/graphql', { method: 'PUT' });
+    const put = await t.fetch('/graphql', { method: 'PUT' });
     expect(put.status).toBe(405);
   });
 
@@ -141,7 +140,7 @@ describe('GraphQL document limits (contract section 7)', () => {
   });
 
   it('answers queries over GET', async () => {
-    const res = await frontFetch(t.app)(`http://localhost/graphql?query=${encodeURIComponent('{ categories { id } }')}`, { headers: { accept: 'application/json' } });
+    const res = await t.fetch(`/graphql?query=${encodeURIComponent('{ categories { id } }')}`, { headers: { accept: 'application/json' } });
     expect((await res.json()).data.categories).toHaveLength(15);
   });
 });

@@ -14,7 +14,7 @@ import { createRateLimiters } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/rates';
 import { OpenApiContract } from './contract';
-import { frontServer, rawRequest, wireTarget } from './http';
+import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';
 import { tableRates } from './table-rates';
 
 export interface CallOptions {
@@ -29,14 +29,19 @@ export interface TestApp {
   app: App;
   config: Config;
   store: AccountStore;
+  /** The app's node:http front (the listener main.ts runs), on a loopback port: `http://127.0.0.1:PORT`. */
+  origin: string;
+  /** One request through the front over loopback, sending exactly the headers given (see loopbackFetch). */
+  fetch(target: string, init?: LoopbackInit): Promise<Response>;
   /** A fresh account with this plan and a key valid for the app's environment. */
   createKey(plan?: PlanId): Promise<string>;
   /** The same, with the account (to set or read its usage). */
   createAccountKey(plan?: PlanId): Promise<{ key: string; account: Account; keyId: string }>;
   /** One REST call over loopback HTTP through the app's listener; the response is checked against /openapi.json. */
   call(method: string, url: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  /** POST /graphql through the front with a query, its variables and a key. */
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; body: any }>;
-  /** POST /graphql in-process with a key, variables and an Accept header of choice; the answer's headers too. */
+  /** POST /graphql through the front with a key, variables and an Accept header of choice; the answer's headers too. */
   postGraphQL(query: string, options?: { key?: string; variables?: Record<string, unknown>; accept?: string }): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
@@ -62,8 +67,9 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
   const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);
-  // REST and GraphQL calls go over loopback HTTP through the node:http front main.ts runs.
+  // Every request of a test goes over loopback HTTP through the node:http front main.ts runs.
   const server = frontServer(app, { logger, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) });
+  const origin = await server.origin();
 
   const createAccountKey: TestApp['createAccountKey'] = async (plan = 'free') => {
     const account = await store.createAccount({ plan });
@@ -72,13 +78,16 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   };
 
   const postGraphQL: TestApp['postGraphQL'] = async (query, options = {}) => {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...(options.accept ? { accept: options.accept } : {}),
-      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-    };
-    const answer = await rawRequest(await server.origin(), 'POST', '/graphql', headers, JSON.stringify({ query, variables: options.variables ?? {} }));
-    return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };
+    const response = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(options.accept ? { accept: options.accept } : {}),
+        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      },
+      body: JSON.stringify({ query, variables: options.variables ?? {} }),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
   };
 
   const call: TestApp['call'] = async (method, url, options = {}) => {
@@ -89,7 +98,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const answer = await rawRequest(await server.origin(), method, url, headers, body);
+    const answer = await rawRequest(origin, method, url, headers, body);
     const bodyless = answer.status === 204 || answer.status === 304 || method === 'HEAD';
     // Checked against what was sent: a `#` in `url` went out as `%23`, part of the path, not a fragment.
     await contract.check(method, wireTarget(url), new Response(bodyless ? null : answer.text, { status: answer.status, headers: answer.headers }));
@@ -101,6 +110,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     app,
     config,
     store,
+    origin,
+    fetch: server.fetch,
     async createKey(plan = 'free') {
       return (await createAccountKey(plan)).key;
     },

@@ -1,5 +1,7 @@
-import { createServer, request, type RequestListener, type Server } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app';
 import { parseTrustProxy } from '../../src/domain/client-ip';
@@ -45,20 +47,76 @@ export function frontListenerOf(app: Pick<App, 'front'>, options: { logger?: Log
 function onLoopback(make: () => Server) {
   let server: Server | undefined;
   let origin: Promise<string> | undefined;
+  const agent = new Agent({ keepAlive: true });
+  const start = (): Promise<string> => {
+    origin ??= new Promise((resolve) => {
+      server = make();
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`));
+    });
+    return origin;
+  };
   return {
-    origin(): Promise<string> {
-      origin ??= new Promise((resolve) => {
-        server = make();
-        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`));
-      });
-      return origin;
+    origin: start,
+    /** One request to this server over loopback (see loopbackFetch), on a keep-alive connection. */
+    async fetch(target: string, init: LoopbackInit = {}): Promise<Response> {
+      return loopbackFetch(await start(), target, init, agent);
     },
     async close(): Promise<void> {
+      agent.destroy();
       if (!server) return;
       server.closeAllConnections();
       await new Promise((resolve) => server!.close(resolve));
     },
   };
+}
+
+/** What loopbackFetch sends: a method, exactly these headers, and a body of bytes, text, a form or a stream. */
+export interface LoopbackInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | URLSearchParams | ReadableStream<Uint8Array>;
+}
+
+/**
+ * A fetch-like request over a real socket that sends only the headers given (node:http adds Host
+ * and the framing: Content-Length for a whole body, chunked transfer for a stream), unlike global
+ * fetch, which adds Accept, Accept-Language, Accept-Encoding and Sec-Fetch-Mode, and decompresses
+ * answers. The answer is a Response with its bytes as they came (compressed ones too); redirects
+ * are not followed. The target is resolved as a URL client would (dot segments, non-ASCII), so
+ * `rawRequest` is the one for targets that must reach the server as written.
+ */
+export function loopbackFetch(origin: string, target: string, init: LoopbackInit = {}, agent?: Agent): Promise<Response> {
+  const url = new URL(target, origin);
+  const method = init.method ?? 'GET';
+  const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;
+  const headers: Record<string, string> = { ...init.headers };
+  const ownFraming = Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name));
+  if ((typeof body === 'string' || body instanceof Uint8Array) && !ownFraming) {
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  }
+  return new Promise((resolve, reject) => {
+    // A request that states its own framing gets a connection of its own, as rawRequest's do.
+    const req = request(url, { method, headers, agent: ownFraming || agent === undefined ? false : agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(responseOf(res, Buffer.concat(chunks), method)));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) req.end(body);
+    else Readable.fromWeb(body as WebReadableStream<Uint8Array>).pipe(req);
+  });
+}
+
+function responseOf(res: IncomingMessage, bytes: Buffer, method: string): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const status = res.statusCode!;
+  const bodyless = method === 'HEAD' || status === 204 || status === 304;
+  return new Response(bodyless ? null : new Uint8Array(bytes), { status, statusText: res.statusMessage ?? '', headers });
 }
 
 /**
@@ -99,36 +157,4 @@ export function rawRequest(origin: string, method: string, target: string, heade
     req.on('error', reject);
     req.end(body);
   });
-}
-
-const fetchServers = new WeakMap<object, Promise<string>>();
-
-/**
- * A Fetch-style client of an app through its real front (one loopback listener per app, kept for
- * the suite's life and never holding the process open): the URL's host is sent as Host, the answer
- * is what went over the wire.
- */
-export function frontFetch(app: Pick<App, 'front'>): (url: string, init?: RequestInit) => Promise<Response> {
-  let origin = fetchServers.get(app);
-  if (origin === undefined) {
-    const server = createHttpServer({ front: app.front, logger: createLogger('silent'), metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined), maxHeaderSize: SUITE_HEADER_LIMIT });
-    server.keepAliveTimeout = 1000;
-    origin = new Promise((resolve) => {
-      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-      server.unref();
-    });
-    fetchServers.set(app, origin);
-  }
-  const listening = origin;
-  return async (url, init = {}) => {
-    const target = new URL(url);
-    const headers: Record<string, string> = { host: target.host };
-    new Headers(init.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
-    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? init.body : String(init.body);
-    const answer = await rawRequest(await listening, init.method ?? 'GET', `${target.pathname}${target.search}`, headers, body);
-    const bodyless = [204, 304].includes(answer.status) || init.method === 'HEAD';
-    return new Response(bodyless ? null : new Uint8Array(answer.bytes), { status: answer.status, headers: answer.headers });
-  };
 }

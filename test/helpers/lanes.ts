@@ -4,7 +4,7 @@ import { migrateDatabase } from '../../src/data/open-store';
 import { currentMonth } from '../../src/domain/quota';
 import type { PlanId } from '../../src/domain/plans';
 import { createTestApp, type TestApp } from './app';
-import { frontServer, rawRequest, type RawAnswer } from './http';
+import { rawRequest, type RawAnswer } from './http';
 import { freshDatabase, type FreshDatabase } from './postgres';
 import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
 
@@ -58,8 +58,7 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
   }
   const fast = await createTestApp(env, { rates, clock: () => NOW });
   const yoga = await createTestApp({ ...env, REST_FAST_LANE: 'off' }, { rates, clock: () => NOW, store: fast.store });
-  const servers = [frontServer(fast.app), frontServer(yoga.app)] as const;
-  const origins = { fast: await servers[0].origin(), yoga: await servers[1].origin() };
+  const origins = { fast: fast.origin, yoga: yoga.origin };
 
   const twinKeys = async (plan: PlanId, used = 0) => {
     const twins = { fast: await fast.createAccountKey(plan), yoga: await fast.createAccountKey(plan) };
@@ -89,7 +88,6 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
     expectSameAnswer,
     sameAnswer,
     async close() {
-      for (const server of servers) await server.close();
       await yoga.close();
       await fast.close();
       await database?.drop();

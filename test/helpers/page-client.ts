@@ -1,5 +1,4 @@
-import type { App } from '../../src/app';
-import { frontFetch } from './http';
+import type { TestApp } from './app';
 
 export interface PageAnswer {
   status: number;
@@ -8,11 +7,11 @@ export interface PageAnswer {
 }
 
 /**
- * A cookie-keeping client of the account page, through the app's real front (frontFetch), sending what
- * a browser sends on a form post (Origin, form encoding, Accept: text/html). Options replay it
- * differently: another Origin, another CSRF token, no cookie.
+ * A cookie-keeping client of the account page, over loopback through the app's front, sending what
+ * a browser sends on a form post (the front's Origin, form encoding, Accept: text/html). Options
+ * replay it differently: another Origin, another CSRF token, no cookie.
  */
-export function pageClient(app: App, base = 'http://localhost') {
+export function pageClient(app: Pick<TestApp, 'origin' | 'fetch'>) {
   let cookie: string | undefined;
   let lastPage = '';
 
@@ -49,15 +48,15 @@ export function pageClient(app: App, base = 'http://localhost') {
       return /<code id="new-key">([^<]+)<\/code>/.exec(lastPage)?.[1];
     },
     async get(path: string, headers: Record<string, string> = {}): Promise<PageAnswer> {
-      return answer(await frontFetch(app)(`${base}${path}`, { headers: { accept: 'text/html', ...(cookie ? { cookie: `msr_session=${cookie}` } : {}), ...headers } }));
+      return answer(await app.fetch(path, { headers: { accept: 'text/html', ...(cookie ? { cookie: `msr_session=${cookie}` } : {}), ...headers } }));
     },
     async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<PageAnswer> {
-      const response = await frontFetch(app)(`${base}${path}`, {
+      // A redirect comes back as it is (303 with Location): the client follows none.
+      const response = await app.fetch(path, {
         method: 'POST',
-        redirect: 'manual',
         headers: {
           accept: 'text/html',
-          origin: base,
+          origin: app.origin,
           'content-type': 'application/x-www-form-urlencoded',
           ...(cookie ? { cookie: `msr_session=${cookie}` } : {}),
           ...headers,

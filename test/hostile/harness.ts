@@ -7,7 +7,6 @@ import { expect } from 'vitest';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/domain/errors';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
-import { frontFetch } from '../helpers/http';
 
 /** Output numbers of the contract (section 3); `-0` matches the pattern but is never allowed. */
 const OUTPUT_NUMBER = /^-?\d+(\.\d+)?$/;
@@ -130,9 +129,9 @@ export function expectData(data: unknown, where: string): void {
   for (const nested of [record['results'], record['data']]) if (nested !== undefined) expectData(nested, where);
 }
 
-/** The raw GraphQL endpoint (t.graphql always sends well-formed JSON); a body that is not JSON comes back undefined. */
+/** POST /graphql through the front with any body and headers (t.graphql always sends well-formed JSON); a body that is not JSON comes back undefined. */
 export async function postGraphQL(t: TestApp, body: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
-  const response = await frontFetch(t.app)('http://localhost/graphql', { method: 'POST', headers: { ...headers }, body });
+  const response = await t.fetch('/graphql', { method: 'POST', headers: { ...headers }, body });
   const text = await response.text();
   try {
     return { status: response.status, body: JSON.parse(text) };

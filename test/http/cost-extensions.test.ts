@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentMonth } from '../../src/domain/quota';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { frontServer, rawRequest } from '../helpers/http';
+import { rawRequest } from '../helpers/http';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /**
@@ -22,21 +22,16 @@ describe.each([
   ['Yoga', { REST_FAST_LANE: 'off' }],
 ] as const)('GraphQL cost extensions through %s', (_, env) => {
   let t: TestApp;
-  let server: ReturnType<typeof frontServer>;
   beforeAll(async () => {
     t = await createTestApp(env, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => NOW });
-    server = frontServer(t.app);
   });
-  afterAll(async () => {
-    await server.close();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   const post = async (query: string, options: { key?: string; accept?: string; variables?: Record<string, unknown> } = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (options.key) headers['authorization'] = `Bearer ${options.key}`;
     if (options.accept) headers['accept'] = options.accept;
-    const answer = await rawRequest(await server.origin(), 'POST', '/graphql', headers, JSON.stringify({ query, variables: options.variables }));
+    const answer = await rawRequest(t.origin, 'POST', '/graphql', headers, JSON.stringify({ query, variables: options.variables }));
     return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };
   };
 

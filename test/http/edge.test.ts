@@ -1,25 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { pathOf } from '../../src/http/target';
-import { frontListenerOf } from '../helpers/http';
 
 /**
- * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: the front
- * hands every /v1 path to the edge and never to Yoga, so no request can skip the key, the rate
- * limit or the input checks; Yoga without the front's request context refuses to run at all.
+ * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: through the
+ * front, every /v1 target is the edge's, so the routes SOFA makes of its own (its webhooks, its
+ * OpenAPI document, a kebab-cased path for each field) are never answered, and a route of the table
+ * is answered only once the edge has admitted the request.
  */
-describe.each(['direct', 'sofa'] as const)('SOFA inside Yoga (REST_EXECUTION=%s)', (execution) => {
+describe.each(['on', 'off'] as const)('SOFA inside Yoga (REST_FAST_LANE=%s)', (lane) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ REST_EXECUTION: execution });
+    t = await createTestApp({ REST_FAST_LANE: lane });
   });
   afterAll(() => t.close());
 
-  it.each(['/v1/convert?value=1&from=inch&to=cm', '/v1/units/meter', '/v1/currency/rates/latest', '/v1/health'])('hands %s to the edge, never to Yoga', async (target) => {
-    expect(frontListenerOf(t.app).handlerOf(pathOf(target))).toBe(t.app.front.edge);
-    const response = await t.app.yoga.fetch(`http://localhost${target}`);
-    expect(response.status).toBe(500);
-    expect(await response.text()).not.toContain('"data"');
+  it.each([
+    ['POST', '/v1/webhook'],
+    ['DELETE', '/v1/webhook/1'],
+    ['GET', '/v1/openapi.json'],
+    ['GET', '/v1/latest-rates'],
+    ['GET', '/v1/convert-currency?value=1&from=EUR&to=USD'],
+    ['GET', '/v1/unit?id=meter'],
+  ])('does not answer SOFA\'s own route %s %s', async (method, target) => {
+    const response = await t.fetch(target, { method });
+    expect(response.status).toBe(404);
+    const text = await response.text();
+    expect(JSON.parse(text).error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(text).not.toContain('"data"');
   });
 
   it('answers through the edge, which admits first', async () => {

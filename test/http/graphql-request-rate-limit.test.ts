@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { frontServer, rawRequest } from '../helpers/http';
+import { rawRequest } from '../helpers/http';
 
 /**
  * Every GraphQL request spends one request of its IP's public limit before its document is parsed,
@@ -8,19 +8,15 @@ import { frontServer, rawRequest } from '../helpers/http';
  * introspection, one that does not validate) is no way around the limit. Over loopback, through
  * the node:http front main.ts runs: the GraphQL lane (REST_FAST_LANE=on) and Yoga's adapter (off).
  */
-const opened: Array<{ t: TestApp; server: ReturnType<typeof frontServer> }> = [];
+const opened: TestApp[] = [];
 afterEach(async () => {
-  for (const { t, server } of opened.splice(0)) {
-    await server.close();
-    await t.close();
-  }
+  for (const t of opened.splice(0)) await t.close();
 });
 
 async function setUp(lane: 'on' | 'off', env: Record<string, string>) {
   const t = await createTestApp({ REST_FAST_LANE: lane, ...env });
-  const server = frontServer(t.app);
-  opened.push({ t, server });
-  const origin = await server.origin();
+  opened.push(t);
+  const origin = t.origin;
   const graphql = async (query: string, options: { key?: string; accept?: string } = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: options.accept ?? 'application/json' };
     if (options.key) headers['authorization'] = `Bearer ${options.key}`;

@@ -1,28 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RestRoute } from '../../src/http/routes';
 import { csp, HTML_CSP } from '../../src/http/security-headers';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
-import { frontListenerOf } from '../helpers/http';
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let key: string;
 beforeAll(async () => {
   t = await createTestApp({}, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
   key = await t.createKey('developer');
-  server = createServer(frontListenerOf(t.app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = t.origin;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await t.close();
-});
+afterAll(() => t.close());
 
 const SAMPLE_PARAMS: Record<string, string> = { id: 'length', category: 'length', code: 'usd' };
 const SAMPLE_BODIES: Record<string, unknown> = {

@@ -4,7 +4,6 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionTokenHash } from '../../sr
 import { LOGIN_LIMITS, SIGNUP_LIMIT } from '../../src/services/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { pageClient } from '../helpers/page-client';
-import { frontFetch } from '../helpers/http';
 
 const PASSWORD = 'correct horse battery staple';
 let t: TestApp | undefined;
@@ -15,7 +14,7 @@ afterEach(async () => {
 
 async function signedUp(env: Record<string, string> = {}, clock?: () => Date, email = 'ann@example.com') {
   t = await createTestApp(env, clock ? { clock } : {});
-  const client = pageClient(t.app);
+  const client = pageClient(t);
   const answer = await client.post('/account/signup', { email, password: PASSWORD });
   expect(answer.status).toBe(303);
   await client.get('/account');
@@ -35,7 +34,7 @@ const accountOf = async (app: TestApp, email: string) => (await app.store.findAc
 describe('the page', () => {
   it('signed out: one form with Email, Password, Log in and Sign up', async () => {
     t = await createTestApp();
-    const page = await pageClient(t.app).get('/account');
+    const page = await pageClient(t).get('/account');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.text).toMatch(/<label for="email">Email<\/label>/);
@@ -130,7 +129,7 @@ describe('the page', () => {
   it('HEAD is answered on the page and its assets, with the headers and no body', async () => {
     t = await createTestApp();
     for (const path of ['/account', '/account/assets/account.css', '/account/assets/copy.js', '/account/assets/favicon.svg']) {
-      const response = await frontFetch(t.app)(`http://localhost${path}`, { method: 'HEAD' });
+      const response = await t.fetch(path, { method: 'HEAD' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(await response.text()).toBe('');
@@ -139,7 +138,7 @@ describe('the page', () => {
 
   it('unknown /account paths answer the contract 404, a wrong method 405 with Allow', async () => {
     t = await createTestApp();
-    const client = pageClient(t.app);
+    const client = pageClient(t);
     const missing = await client.get('/account/nothing-here');
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404, requestId: expect.any(String) } });
@@ -186,7 +185,7 @@ describe('defences', () => {
   it('the CSRF token of one session does not work in another', async () => {
     const { client: ann, app } = await signedUp();
     const annCsrf = ann.csrf();
-    const bob = pageClient(app.app);
+    const bob = pageClient(app);
     await bob.post('/account/signup', { email: 'bob@example.com', password: PASSWORD });
     expect((await bob.post('/account/keys', { csrf: annCsrf })).status).toBe(403);
   });
@@ -207,7 +206,7 @@ describe('defences', () => {
 
   it(`failed log-ins are limited per IP across emails: attempt ${LOGIN_LIMITS.perIp + 1} of 30 is 429`, async () => {
     t = await createTestApp();
-    const client = pageClient(t.app);
+    const client = pageClient(t);
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) statuses.push((await client.post('/account/login', { email: `user${i}@example.com`, password: 'wrong password here' })).status);
     expect(statuses.slice(0, LOGIN_LIMITS.perIp)).toEqual(Array(LOGIN_LIMITS.perIp).fill(401));
@@ -216,7 +215,7 @@ describe('defences', () => {
 
   it('successful log-ins do not count as failures', async () => {
     const { app } = await signedUp();
-    const client = pageClient(app.app);
+    const client = pageClient(app);
     for (let i = 0; i < LOGIN_LIMITS.perEmailAndIp + 2; i++) {
       expect((await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(303);
     }
@@ -224,7 +223,7 @@ describe('defences', () => {
 
   it('log-in does not say whether the email exists', async () => {
     const { app } = await signedUp();
-    const client = pageClient(app.app);
+    const client = pageClient(app);
     const wrongPassword = await client.post('/account/login', { email: 'ann@example.com', password: 'not the password' });
     const unknownEmail = await client.post('/account/login', { email: 'nobody@example.com', password: 'not the password' });
     expect(wrongPassword.status).toBe(401);
@@ -237,24 +236,24 @@ describe('defences', () => {
   it(`sign-up is limited per IP: account ${SIGNUP_LIMIT.perIp + 1} is 429`, async () => {
     t = await createTestApp();
     const statuses: number[] = [];
-    for (let i = 0; i <= SIGNUP_LIMIT.perIp; i++) statuses.push((await pageClient(t.app).post('/account/signup', { email: `u${i}@example.com`, password: PASSWORD })).status);
+    for (let i = 0; i <= SIGNUP_LIMIT.perIp; i++) statuses.push((await pageClient(t).post('/account/signup', { email: `u${i}@example.com`, password: PASSWORD })).status);
     expect(statuses).toEqual([...Array(SIGNUP_LIMIT.perIp).fill(303), 429]);
     expect(await t.store.findAccountByEmail(`u${SIGNUP_LIMIT.perIp}@example.com`)).toBeUndefined();
   });
 
   it('sign-up checks the password length and the email', async () => {
     t = await createTestApp();
-    const short = await pageClient(t.app).post('/account/signup', { email: 'ann@example.com', password: 'short' });
+    const short = await pageClient(t).post('/account/signup', { email: 'ann@example.com', password: 'short' });
     expect(short.status).toBe(400);
     expect(short.text).toContain('at least 12 characters');
     expect(short.text).toContain('value="ann@example.com"');
-    expect((await pageClient(t.app).post('/account/signup', { email: 'not an email', password: PASSWORD })).status).toBe(400);
+    expect((await pageClient(t).post('/account/signup', { email: 'not an email', password: PASSWORD })).status).toBe(400);
     expect(await t.store.findAccountByEmail('ann@example.com')).toBeUndefined();
   });
 
   it('SIGNUP=closed removes the Sign up button and refuses sign-up posts', async () => {
     t = await createTestApp({ SIGNUP: 'closed' });
-    const client = pageClient(t.app);
+    const client = pageClient(t);
     const page = await client.get('/account');
     expect(page.text).not.toContain('>Sign up</button>');
     expect(page.text).toContain('Sign-up is closed');
@@ -264,10 +263,12 @@ describe('defences', () => {
   });
 
   it('the session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure only when asked or behind TLS', async () => {
-    const cookieOf = async (env: Record<string, string>, headers: Record<string, string> = {}) => {
+    // `https` sends what a proxy that terminated TLS forwards: X-Forwarded-Proto and the browser's https Origin.
+    const cookieOf = async (env: Record<string, string>, headers: Record<string, string> = {}, https = false) => {
       const app = await createTestApp(env);
       try {
-        const answer = await pageClient(app.app).post('/account/signup', { email: 'ann@example.com', password: PASSWORD }, headers);
+        const tls: Record<string, string> = https ? { 'x-forwarded-proto': 'https', origin: app.origin.replace(/^http:/, 'https:') } : {};
+        const answer = await pageClient(app).post('/account/signup', { email: 'ann@example.com', password: PASSWORD }, { ...tls, ...headers });
         return answer.headers.get('set-cookie')!;
       } finally {
         await app.close();
@@ -276,10 +277,10 @@ describe('defences', () => {
     expect(await cookieOf({})).toMatch(/^msr_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
     expect(await cookieOf({ COOKIE_SECURE: 'true' })).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
     // Behind a trusted proxy that terminated TLS (the page's own origin is then https).
-    expect(await cookieOf({ TRUST_PROXY: '1' }, { 'x-forwarded-proto': 'https', origin: 'https://localhost' })).toMatch(/; Secure$/);
+    expect(await cookieOf({ TRUST_PROXY: '1' }, {}, true)).toMatch(/; Secure$/);
     // An X-Forwarded-Proto from a client that is not a trusted proxy counts for nothing.
     expect(await cookieOf({}, { 'x-forwarded-proto': 'https' })).not.toMatch(/Secure/);
-    expect(await cookieOf({ TRUST_PROXY: '1', COOKIE_SECURE: 'false' }, { 'x-forwarded-proto': 'https', origin: 'https://localhost' })).not.toMatch(/Secure/);
+    expect(await cookieOf({ TRUST_PROXY: '1', COOKIE_SECURE: 'false' }, {}, true)).not.toMatch(/Secure/);
   });
 
   it('every account response carries the CSP (no inline script, no framing), X-Frame-Options and no-store', async () => {
@@ -316,7 +317,7 @@ describe('sessions', () => {
     expect(client.cookie).toBeDefined();
     expect(client.cookie).not.toBe(before);
     expect(await app.store.findSession(sessionTokenHash(before))).toBeUndefined();
-    const planted = pageClient(app.app);
+    const planted = pageClient(app);
     planted.cookie = before;
     expect((await planted.get('/account')).text).toContain('>Log in</button>');
   });
@@ -328,7 +329,7 @@ describe('sessions', () => {
     expect(out.status).toBe(303);
     expect(out.headers.get('set-cookie')).toMatch(/^msr_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax/);
     expect(await app.store.findSession(sessionTokenHash(token))).toBeUndefined();
-    const replay = pageClient(app.app);
+    const replay = pageClient(app);
     replay.cookie = token;
     expect((await replay.get('/account')).text).toContain('>Log in</button>');
   });
@@ -337,8 +338,8 @@ describe('sessions', () => {
     const { client, app } = await signedUp();
     await app.app.services.accounts.setPassword('ann@example.com', 'a brand new password');
     expect((await client.get('/account')).text).toContain('>Log in</button>');
-    expect((await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(401);
-    expect((await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: 'a brand new password' })).status).toBe(303);
+    expect((await pageClient(app).post('/account/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(401);
+    expect((await pageClient(app).post('/account/login', { email: 'ann@example.com', password: 'a brand new password' })).status).toBe(303);
   });
 
   it('an idle session ends after the idle period', async () => {
@@ -359,7 +360,7 @@ describe('sessions', () => {
     const { client, app } = await signedUp({}, () => now);
     const abandoned = client.cookie!;
     now = new Date(now.getTime() + SESSION_IDLE_MS);
-    await pageClient(app.app).post('/account/login', { email: 'ann@example.com', password: PASSWORD });
+    await pageClient(app).post('/account/login', { email: 'ann@example.com', password: PASSWORD });
     expect(await app.store.findSession(sessionTokenHash(abandoned))).toBeUndefined();
   });
 

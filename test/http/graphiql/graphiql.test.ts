@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { css, js } from '@graphql-yoga/render-graphiql/graphiql';
 import { loadConfig } from '../../../src/config';
 import { createTestApp, type TestApp } from '../../helpers/app';
-import { frontFetch } from '../../helpers/http';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => frontFetch(t.app)(`http://localhost${path}`, { method, headers });
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => t.fetch(path, { method, headers });
 const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const assetPaths = (page: string) => [...page.matchAll(/(?:src|href)="(\/graphql\/assets\/[^"]+)"/g)].map((m) => m[1]!);
 
@@ -117,7 +116,7 @@ describe('GraphiQL assets under /graphql/assets/', () => {
     expect(res.status).toBe(404);
     expect((await res.json()).error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     const page = await (await get('/graphql', html)).text();
-    const post = await frontFetch(t.app)(`http://localhost${assetPaths(page)[0]}`, { method: 'POST' });
+    const post = await t.fetch(assetPaths(page)[0]!, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect((await post.json()).error.code).toBe('METHOD_NOT_ALLOWED');
@@ -128,7 +127,7 @@ describe('GraphiQL and the per-IP limit of public routes', () => {
   it('spends nothing: its page and assets answer past PUBLIC_RATE_LIMIT, without RateLimit, and the IP keeps its requests', async () => {
     const limited = await createTestApp({ PUBLIC_RATE_LIMIT: '3' });
     try {
-      const fetchOf = (path: string, headers: Record<string, string> = {}) => frontFetch(limited.app)(`http://localhost${path}`, { headers });
+      const fetchOf = (path: string, headers: Record<string, string> = {}) => limited.fetch(path, { headers });
       for (let load = 0; load < 5; load += 1) {
         const page = await fetchOf('/graphql', html);
         expect(page.status).toBe(200);
@@ -155,12 +154,12 @@ describe('GRAPHIQL=off', () => {
     const on = await (await get('/graphql', html)).text();
     const off = await createTestApp({ GRAPHIQL: 'off' });
     try {
-      const page = await frontFetch(off.app)('http://localhost/graphql', { headers: html });
+      const page = await off.fetch('/graphql', { headers: html });
       expect(page.status).toBe(404);
       expect((await page.json()).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('GRAPHIQL=off') });
-      const asset = await frontFetch(off.app)(`http://localhost${assetPaths(on)[0]}`);
+      const asset = await off.fetch(assetPaths(on)[0]!);
       expect(asset.status).toBe(404);
-      const query = await frontFetch(off.app)('http://localhost/graphql?query=%7B__typename%7D', { headers: html });
+      const query = await off.fetch('/graphql?query=%7B__typename%7D', { headers: html });
       expect(await query.json()).toEqual({ data: { __typename: 'Query' }, extensions: expect.anything() });
     } finally {
       await off.close();
