@@ -49,8 +49,6 @@ export interface AppDependencies {
 }
 
 export interface App {
-  /** The executor of GraphQL and the Fetch handler of GraphiQL and the pages: reached only through the front. */
-  yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   services: AppServices;
   /** What the one front (createHttpServer) dispatches to and finishes every answer with. */
   front: Front;
@@ -79,7 +77,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const finish = createFinish({ services, log: logger, clock, metrics });
   const edge = createEdge({ schema, endpoints, services, finish, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
   const { graphql, pages } = yogaAnswers({ yoga, finish, services, log: logger, clock });
-  return { yoga, services, front: { contextOf, finish, edge, graphql, pages, metrics }, metrics };
+  return { services, front: { contextOf, finish, edge, graphql, pages, metrics }, metrics };
 }
 
 /** The @rateLimit directive's fields: which bucket a field spends, and what a refusal counts. */

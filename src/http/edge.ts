@@ -5,7 +5,7 @@ import { ApiError } from '../domain/errors';
 import type { LanguageChoice } from '../domain/language/choose';
 import { quoteInput } from '../domain/quote-input';
 import type { GraphQLContext } from '../graphql/context';
-import { selectAllJson } from '../graphql/serialize';
+import { restOmittedWhenNull, selectAllJson } from '../graphql/serialize';
 import { conversionsAsked, policyOf } from '../graphql/field-policy';
 import { directResolver } from '../graphql/direct-resolver';
 import type { RestExecution } from '../config';
@@ -21,7 +21,7 @@ import { seriesExportExecution } from './series-export';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import type { ResponseParts } from './answer-parts';
-import { restSuccessParts, withoutNullParams } from './rest-response';
+import { restSuccessParts, withoutOmittedNulls } from './rest-response';
 import { allowedMethods, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
@@ -79,7 +79,8 @@ export function createEdge(options: EdgeOptions): Edge {
   const known = new KnownTargets();
   const writer = options.finish;
   const direct = options.execution === 'direct';
-  const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
+  const omitted = restOmittedWhenNull(options.schema);
+  const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
   const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spendKeyRequests });
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
@@ -153,8 +154,7 @@ function directExecution(options: EdgeOptions, prebuilt: PrebuiltAnswers, known:
 }
 
 /** A route's `{"data": ...}` text as its answer, a large one (a batch) encoded once. */
-function jsonAnswer(call: RouteCall, json: string): ResponseParts {
-  const text = withoutNullParams(json);
+function jsonAnswer(call: RouteCall, text: string): ResponseParts {
   const ifNoneMatch = headerText(call.req.headers['if-none-match']);
   return restSuccessParts(call.endpoint, text.length < LARGE_BODY ? text : Buffer.from(text), ifNoneMatch);
 }

@@ -38,7 +38,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 /** graphql-js's last error when a document breaks its rules more than 100 times: it stops validating there. */
-const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
+export const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
 const VALIDATION_ABORTED_MESSAGE =
   'The document has more than 100 validation errors; validation stopped after the first 100, listed before this one. Correct those and send it again.';
 

@@ -47,8 +47,9 @@ export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler
   const finishResponse = async (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number, response: Response) => {
     const body = Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      // The body is sent whole, with its length: a streamed answer's framing does not apply.
+    response.headers.forEach((value, given) => {
+      // Yoga's Headers keep the case names were set in; the body is sent whole, with its length, so a streamed answer's framing does not apply.
+      const name = given.toLowerCase();
       if (name !== 'set-cookie' && name !== 'transfer-encoding') headers[name] = value;
     });
     const cookies = response.headers.getSetCookie();
