@@ -1,5 +1,4 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { ApiError } from './domain/errors';
@@ -13,26 +12,26 @@ import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { toGraphQLError } from './http/errors';
 import { buildOpenApiDocument } from './http/openapi';
 import { Endpoints } from './http/endpoint';
-import { createEdge, type Edge } from './http/edge';
-import { GRAPHQL_PATH } from './http/graphql-lane';
-import { graphQLContextFactory, requestContexts, requestContextServices, useRequestContext, type ServerContext } from './http/request-context';
+import { createEdge } from './http/edge';
+import { createFinish } from './http/finish';
+import type { Front } from './http/node-server';
+import { yogaAnswers } from './http/yoga-answers';
+import { GRAPHQL_PATH } from './http/graphql-http';
+import { graphQLContextFactory, requestContexts, requestContextServices, type ServerContext } from './http/request-context';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/use-error-codes';
 import { useGraphQLLimits } from './http/use-graphql-limits';
 import { fieldPoints, useRequestRateLimit } from './http/use-request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import { useJsonMediaTypes } from './http/use-json-media-types';
-import { useLimitHeaders } from './http/use-limit-headers';
 import type { RateLimiters } from './http/rate-limit';
 import { rateLimitDirectiveFor } from './http/rate-limit-directive';
 import type { RequestContext } from './services/request-context';
 import { useConversionBudget } from './http/use-conversion-budget';
 import { useSofaExecution } from './http/sofa-execution';
 import { useCostExtensions } from './http/use-cost-extensions';
-import { useRequestLog } from './http/use-request-log';
-import { useSecurityHeaders } from './http/use-security-headers';
 import { useAccountPage } from './pages/account-page';
-import { mcpHandler } from './mcp/http';
+import { mcpAnswers, mcpHandler } from './mcp/http';
 import { documentRunner } from './mcp/run-document';
 import { useFrontDoor } from './pages/front/front-door';
 import { createMetrics, type Metrics } from './metrics';
@@ -64,46 +63,46 @@ export interface AppDependencies {
 }
 
 export interface App {
-  yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   services: AppServices;
-  /** The node:http listener: the edge, then Yoga for what it leaves (GraphQL, GraphiQL, the account pages). */
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The edge alone: true when it took the request. */
-  edge: Edge;
+  /** What the one front (createHttpServer) dispatches to and finishes every answer with. */
+  front: Front;
   metrics: Metrics;
 }
 
 
 /**
- * Composes the server from explicit dependencies; main.ts only listens, tests call `yoga.fetch`.
+ * Composes the server from explicit dependencies; main.ts and the tests listen with createHttpServer.
  * The steps: the services, the fields' rate limits on the schema, the edges' spending of the
- * request rate limit, Yoga with its plugins, and the edge in front of it.
+ * request rate limit, Yoga with its plugins as GraphQL's executor, the one finish, and the handlers
+ * the front dispatches to.
  */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments, webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   const executable = fieldRateLimits(limiters, services, metrics).transformer(schema);
-  /** Each request's context, built the same way by the edge and the Yoga path. */
+  /** Each request's context, minted once by the front. */
   const contextOf = requestContexts(requestContextServices(services), trust);
   const { spendOne, spendRateLimit, spendKeyRequests } = requestSpending(limiters, services, metrics);
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
-  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, documents });
-  const mcp = mcpHandler({
-    runnerFor: documentRunner({ yoga, quota: services.quota, log: logger, clock }),
-    spendRateLimit,
-    allowedHosts: config.mcpAllowedHosts,
-    allowedOrigins: config.mcpAllowedOrigins,
-    log: logger,
-  });
-  const edge = createEdge({ schema, endpoints, services, contextOf, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, lane: config.restFastLane, openapi: () => openapi, mcp });
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!edge(req, res)) void yoga(req, res);
-  };
-  return { yoga, services, handler, edge, metrics };
+  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spendOne, documents });
+  const finish = createFinish({ services, log: logger, clock, metrics });
+  const edge = createEdge({ schema, endpoints, services, finish, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
+  const { graphql, pages } = yogaAnswers({ yoga, finish, services, log: logger, clock });
+  const mcp = mcpAnswers(
+    mcpHandler({
+      runnerFor: documentRunner({ yoga, quota: services.quota, log: logger, clock }),
+      spendRateLimit,
+      allowedHosts: config.mcpAllowedHosts,
+      allowedOrigins: config.mcpAllowedOrigins,
+      log: logger,
+    }),
+    finish,
+  );
+  return { services, front: { contextOf, finish, edge, graphql, pages, mcp, metrics }, metrics };
 }
 
 /** The @rateLimit directive's fields: which bucket a field spends, and what a refusal counts. */
@@ -163,13 +162,12 @@ interface YogaServerParts {
   logger: Logger;
   clock: () => Date;
   trust: TrustProxy;
-  contextOf: ReturnType<typeof requestContexts>;
   spendOne: SpendOne;
   documents: PersistedDocuments;
 }
 
 /** Yoga on the rate-limited schema, with its plugins in the order their hooks must run. */
-function createYogaServer({ config, services, executable, logger, clock, trust, contextOf, spendOne, documents }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+function createYogaServer({ config, services, executable, logger, clock, trust, spendOne, documents }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -187,10 +185,6 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
     parserAndValidationCache: boundedParserCaches(DOCUMENT_CACHE_BYTES),
     context: graphQLContextFactory(services, logger),
     plugins: [
-      // First, so that its onResponse sets the headers before any later hook copies the response.
-      useSecurityHeaders(),
-      useRequestContext(contextOf),
-      useLimitHeaders(services.quota, clock),
       useGraphiQL({
         enabled: config.graphiql,
         title: 'Measurement API',
@@ -201,7 +195,7 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       useAccountPage({ services, trust, log: logger }),
       useFrontDoor({ graphiql: config.graphiql, openApiPath: '/openapi.json', log: logger }),
       useErrorCodes(logger),
-      // After useErrorCodes, as the GraphQL lane's answers take the two steps.
+      // After useErrorCodes: a result gets its codes, then its cost.
       useCostExtensions(services.quota, clock),
       // After useCostExtensions (a cacheable GET's body leaves the request's counters out) and useSecurityHeaders (its 304 keeps them).
       useGraphQLGetCaching(() => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null })),
@@ -218,8 +212,6 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
         customScalars: SCALAR_JSON_SCHEMAS,
         ignore: everyObjectType(schema),
       }),
-      // Last, so that it logs the status and headers every other hook has settled (a 304 included).
-      useRequestLog(logger),
     ],
   });
 }

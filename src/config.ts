@@ -45,7 +45,9 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
   EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
   EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
-  REST_FAST_LANE: z.enum(['on', 'off']).default('on'),
+  REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
+  /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
+  REST_FAST_LANE: z.enum(['on', 'off']).optional(),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
@@ -96,8 +98,8 @@ export interface Config {
   exportsInFlight: number;
   /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
   exportCacheBytes: number;
-  /** How the edge executes a REST route's field: its resolver directly (true), or SOFA through Yoga; GraphQL through the edge's lane (true) or Yoga's adapter. */
-  restFastLane: boolean;
+  /** REST_EXECUTION: how a REST route's field is executed, its resolver called directly or SOFA through Yoga. */
+  restExecution: RestExecution;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;
   /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
@@ -140,6 +142,16 @@ export interface PersistedDocumentsConfig {
 /** The manifest read when PERSISTED_DOCUMENTS is not set (relative to the working directory), if it exists. */
 export const DEFAULT_PERSISTED_DOCUMENTS = 'schema/persisted-documents.json';
 
+export type RestExecution = 'direct' | 'sofa';
+
+/** Warnings about the configuration that start-up logs: variables read under a former name. */
+export function configWarnings(env: Record<string, string | undefined>): string[] {
+  if (env['REST_FAST_LANE'] === undefined || env['REST_FAST_LANE'] === '') return [];
+  const replacement = env['REST_FAST_LANE'] === 'off' ? 'sofa' : 'direct';
+  const used = env['REST_EXECUTION'] ? `REST_EXECUTION=${env['REST_EXECUTION']} is used instead` : `read as REST_EXECUTION=${replacement}`;
+  return [`REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (${used}).`];
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -177,7 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
-    restFastLane: e.REST_FAST_LANE === 'on',
+    restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, configWarnings, loadConfig, type Config } from './config';
 import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
 import { createRatesService, RatesFileError } from './data/rates';
 import { parseTrustProxy } from './domain/client-ip';
@@ -64,6 +64,7 @@ if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) s
 
 const config = readConfig();
 const logger = createLogger(config.logLevel);
+for (const warning of configWarnings(process.env)) logger.warn(warning);
 // Webhook secrets are sealed at rest, and production never keeps their key on the server's disk:
 // without WEBHOOK_SECRET_KEY the API serves as ever, and adding or signing a webhook says why not.
 if (config.apiEnv === 'production' && !config.webhookSecretKey) {
@@ -93,7 +94,7 @@ const limiters = await createRateLimiters({
   onRedisBack: () => limitsWatch.back(),
 });
 const webhookSecrets = webhookSecretBox(config);
-const { yoga, edge, services } = createApp({ config, store, logger, rates, limiters, metrics, persistedDocuments, webhookSecrets });
+const { front, services } = createApp({ config, store, logger, rates, limiters, metrics, persistedDocuments, webhookSecrets });
 // The webhooks' outbox: claimed and posted in the background, each attempt under 5 s.
 const webhookPolicy = webhookUrlPolicy(config.apiEnv);
 const webhooks = createWebhookDispatcher({
@@ -104,7 +105,7 @@ const webhooks = createWebhookDispatcher({
   log: logger,
 });
 webhooks.start();
-const server = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
+const server = createHttpServer({ front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
 const onListenError = (error: NodeJS.ErrnoException) => {

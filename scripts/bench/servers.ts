@@ -101,7 +101,7 @@ async function start(): Promise<AppServersReady> {
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
   // What npm start serves: main.ts's node:http front (the edge first, per-request metrics,
   // GET /metrics, the contract's parser-level refusals) around Yoga, with the same metrics object.
-  const appPort = await listen(createHttpServer({ handler: app.yoga, edge: app.edge, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }));
+  const appPort = await listen(createHttpServer({ front: app.front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }));
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
   const sample = await fetch(`http://127.0.0.1:${appPort}${CONVERT_PATH}`, { headers: { authorization: `Bearer ${key}` } });

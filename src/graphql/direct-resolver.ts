@@ -14,7 +14,7 @@ interface PothosFieldExtensions {
  * A root field's resolver for callers that checked the arguments already (the REST edge):
  * the field's own resolver, after its arguments' zod rules have run synchronously, with the error
  * plugin-zod gives (zodValidationError). plugin-zod's wrapper runs the same rules through
- * `parseAsync` and three awaits per call, a visible share of a fast-lane conversion's own work
+ * `parseAsync` and three awaits per call, a visible share of a directly executed conversion's own work
  * (`npm run bench` shows it). Every rule of this schema is synchronous (`decimals`, the size of `items`);
  * a rule that is not makes `safeParse` throw, and then the field's wrapped resolver answers instead.
  * A field with a field-level `validate`, or wrapped when it has no argument rule (another plugin),

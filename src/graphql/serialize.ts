@@ -19,8 +19,8 @@ import {
  * it to SOFA's answers byte for byte. Resolvers below the root must be synchronous (they are: they
  * read the object they are given); a promise is a TypeError, never a silently wrong answer.
  * It repeats how SOFA selects a type (every field, in declared order): sofa-api 0.18.10 and
- * @graphql-yoga/plugin-sofa 3.24.1 are pinned exactly in package.json, and test/http/fast-lane.test.ts
- * (every route through the lane and through SOFA, answers compared) fails when that changes.
+ * @graphql-yoga/plugin-sofa 3.24.1 are pinned exactly in package.json, and test/http/rest-executions.test.ts
+ * (every route executed directly and through SOFA, answers compared) fails when that changes.
  */
 export function selectAll(schema: GraphQLSchema, type: GraphQLOutputType, value: unknown, context: unknown): unknown {
   if (isNonNullType(type)) return selectAll(schema, type.ofType, value, context);
@@ -42,7 +42,24 @@ export function selectAll(schema: GraphQLSchema, type: GraphQLOutputType, value:
 }
 
 /**
- * `JSON.stringify(selectAll(...))`, written as it goes: the same resolvers, `serialize` and
+ * The field extension that declares a nullable field absent from REST answers when it is null: a
+ * REST error leaves `param` out when no one input is at fault, a unit conversion has an
+ * `exchangeRate` only when a unit expression names a currency, and a quantity's counted `text` only
+ * when `lang` asked for it. GraphQL answers every selected field, null or not.
+ */
+export const REST_OMITS_NULL = 'restOmitsNull';
+
+/** The names of the fields declared REST_OMITS_NULL anywhere in the schema. */
+export function restOmittedWhenNull(schema: GraphQLSchema): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isObjectType(type)) for (const field of fieldsOf(type)) if (field.extensions[REST_OMITS_NULL] === true) names.add(field.name);
+  }
+  return names;
+}
+
+/**
+ * `JSON.stringify(selectAll(...))` without the members declared REST_OMITS_NULL when null, written as it goes: the same resolvers, `serialize` and
  * `resolveType` calls in the same order, without building the intermediate objects (a batch answer
  * is about 10,000 of them). Each output type is compiled once into a writer (keys JSON-quoted, the
  * resolvers' info built, the type's kind decided), so per value only the resolvers run. A leaf whose
@@ -116,15 +133,16 @@ function buildWriter(schema: GraphQLSchema, type: GraphQLOutputType): Writer {
     key: `${JSON.stringify(field.name)}:`,
     info: infoFor(schema, field.name, type),
     write: writerOf(schema, field.type),
+    omitsNull: field.extensions[REST_OMITS_NULL] === true,
   }));
   return (value, context) => {
     if (value === null || value === undefined) return 'null';
     let out = '';
-    for (const { field, key, info, write } of fields) {
+    for (const { field, key, info, write, omitsNull } of fields) {
       const resolved = field.resolve ? field.resolve(value, NO_ARGS, context, info) : (value as Record<string, unknown>)[field.name];
       if (resolved instanceof Promise) throw new TypeError(`selectAll: ${type.name}.${field.name} resolved asynchronously`);
       const json = write(resolved, context);
-      if (json === undefined) continue;
+      if (json === undefined || (omitsNull && json === 'null')) continue;
       out += out === '' ? `{${key}${json}` : `,${key}${json}`;
     }
     return out === '' ? '{}' : `${out}}`;

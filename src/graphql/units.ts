@@ -16,6 +16,7 @@ import { named, type LanguageNames, type Named } from '../services/names';
 import { builder } from './builder';
 import { policy } from './field-policy';
 import { langArg, LocalizedNameRef, namesOf } from './names';
+import { REST_OMITS_NULL } from './serialize';
 
 export const RoundingEnum = builder.enumType('Rounding', {
   description:
@@ -89,6 +90,7 @@ const QuantityRef = builder.objectRef<Quantity>('Quantity').implement({
       description:
         'The value with its unit’s name as the language of `lang` counts it (`2 Meter`, `1 metre`), from CLDR. Only when `convert` is given `lang` (left out of REST answers otherwise), and for a unit CLDR names (not an expression or a currency).',
       resolve: (q) => q.text ?? null,
+      extensions: { [REST_OMITS_NULL]: true },
     }),
     unit: t.exposeString('unit', { description: 'Canonical unit id, upper-case currency code, or canonical unit expression (`kilometer/hour` is `km/h` written as an expression, `USD/megawatt_hour`).' }),
   }),
@@ -127,6 +129,7 @@ export const ConversionRef = builder.objectRef<ExpressionConversionAnswer>('Conv
       description:
         'Only when a currency occurs in `from` or `to` (a currency pair, or an expression with currencies): the publication used, the cross rate and how the date resolved, as `CurrencyConversion.rate` says them. Null otherwise, and left out of REST answers.',
       resolve: (c) => c.rate ?? null,
+      extensions: { [REST_OMITS_NULL]: true },
     }),
   }),
 });

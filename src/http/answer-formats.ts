@@ -5,7 +5,7 @@ import { etagMatches } from './shared-resource';
 
 /**
  * Answers of routes that negotiate their media type (`formats`) or whose caching depends on the
- * answer (`cache: 'complete-answer'`). Both lanes hand it the same `{"data": ...}` text (SOFA's, or
+ * answer (`cache: 'complete-answer'`). Both executions hand it the same `{"data": ...}` text (SOFA's, or
  * the direct execution's identical serialisation) and the same request facts, so both write the same bytes
  * and headers: the alternative formats are rendered from the JSON answer, never from a second
  * resolution.
@@ -125,7 +125,7 @@ export function exportParts(route: RestRoute, mediaType: MediaType, page: Export
   return { status: 304, headers, body: null };
 }
 
-/** The same query with `cursor` set to the next page's (RFC 8288 `rel="next"`), normalised the same way in both lanes. */
+/** The same query with `cursor` set to the next page's (RFC 8288 `rel="next"`), normalised the same way in both executions. */
 function nextLink(route: RestRoute, query: string, cursor: string): string {
   const params = new URLSearchParams(query);
   params.set('cursor', cursor);

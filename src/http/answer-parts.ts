@@ -1,7 +1,7 @@
 /** An answer before the edge writes it (node:http), or as a Fetch Response for Yoga's plugins. */
 export interface ResponseParts {
   status: number;
-  /** Lower-case names: both lanes write the same fields, and a later one never doubles an earlier one. */
+  /** Lower-case names: every producer writes the same fields, and a later one never doubles an earlier one. */
   headers: Record<string, string>;
   /** Pre-built answers are kept as bytes: nothing to encode per request. */
   body: string | Buffer | null;

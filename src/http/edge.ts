@@ -1,36 +1,32 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { ExecutionResult, GraphQLField, GraphQLSchema } from 'graphql';
-import type { YogaServerInstance } from 'graphql-yoga';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { ApiError, type Surface } from '../domain/errors';
+import { ApiError } from '../domain/errors';
 import type { LanguageChoice } from '../domain/language/choose';
 import { quoteInput } from '../domain/quote-input';
 import type { GraphQLContext } from '../graphql/context';
-import { selectAllJson } from '../graphql/serialize';
+import { restOmittedWhenNull, selectAllJson } from '../graphql/serialize';
 import { conversionsAsked, policyOf } from '../graphql/field-policy';
 import { directResolver } from '../graphql/direct-resolver';
+import type { RestExecution } from '../config';
 import type { Metrics } from '../metrics';
 import type { AppServices } from '../services';
 import type { RequestContext } from '../services/request-context';
-import { readNodeBody, readNodeBytes } from './body';
+import { readNodeBody } from './body';
 import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints, type RouteCall } from './endpoint';
-import { GRAPHQL_PATH, graphQLAnswer, graphQLLaneMediaType, graphQLParamsOf, laneRequest, type GraphQLMediaType } from './graphql-lane';
-import { ASSETS_PATH } from './graphiql/bundle';
-import { createLaneWriter, GRAPHQL_LABEL, type AnswerPlace, type LaneWriter } from './lane-writer';
-import type { RequestOrigin, ServerContext } from './request-context';
-import { withErrorCodes } from './use-error-codes';
-import { toGraphQLError } from './errors';
+import type { AnswerPlace, Finish } from './finish';
+import type { FrontHandler, GraphQLYoga } from './yoga-answers';
+import { GRAPHQL_PATH } from './graphql-http';
 import { negotiates } from './answer-formats';
 import { seriesExportExecution } from './series-export';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
 import type { ResponseParts } from './answer-parts';
-import { restSuccessParts, withoutNullParams } from './rest-response';
-import { allowedMethods, isAccountPath, isFrontDoorPath, matchPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
+import { restSuccessParts, withoutOmittedNulls } from './rest-response';
+import { allowedMethods, matchPath, routeLabel } from './routes';
 import { preflightParts, SHARED_CORS_HEADERS } from './shared-resource';
 import { sofaExecution } from './sofa-execution';
-import { headerText, pathOf, plainPathEnd } from './target';
-import { withCostExtensions } from './use-cost-extensions';
+import { headerText, plainPathEnd } from './target';
 
 export interface EdgeOptions {
   /**
@@ -42,66 +38,50 @@ export interface EdgeOptions {
   /** The route table, compiled once. */
   endpoints: Endpoints;
   services: AppServices;
-  /** Each request's context, built as the Yoga path builds it (request-context.ts). */
-  contextOf(origin: RequestOrigin): RequestContext;
+  /** The front's one finish: every answer of the edge leaves through it. */
+  finish: Finish;
   /** Spends one request of the caller's rate limit (throws RATE_LIMIT_EXCEEDED). */
   spendRateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
   /** Spends `points` more requests of the key's rate limit, for a request that costs more than one (a series export). */
   spendKeyRequests(context: RequestContext, points: number): Promise<void>;
   log: Logger;
   clock: () => Date;
-  /** Where each answer's request metric goes, recorded when it is written (the node:http front records none for the edge), and where series exports are counted. */
-  metrics: Pick<Metrics, 'request' | 'seriesExport'>;
-  /** The Yoga server: SOFA's execution (REST_FAST_LANE=off), and the GraphQL lane's parameters step. */
+  /** Where series exports are counted. */
+  metrics: Pick<Metrics, 'seriesExport'>;
+  /** The Yoga server: SOFA's execution (REST_EXECUTION=sofa), and the executor of GraphQL parameters. */
   yoga: GraphQLYoga;
   /**
-   * REST_FAST_LANE: on, a route's field resolver is called directly and `POST /graphql` with a JSON
-   * body is served by the GraphQL lane; off, SOFA executes the routes through Yoga and every GraphQL
-   * request goes to Yoga's own adapter. Admission, inputs and every header are the edge's either way.
+   * REST_EXECUTION: `direct` calls a route's field resolver directly; `sofa` executes the route
+   * through SOFA in Yoga. Admission, inputs and every header are the edge's either way.
    */
-  lane: boolean;
+  execution: RestExecution;
   /** The post-processed OpenAPI document, served at /openapi.json. */
   openapi(): string;
-  /** Answers /mcp (src/mcp/http.ts); the edge gives it the request's context and finishes its answer like any other. */
-  mcp?: (req: IncomingMessage, context: RequestContext) => Promise<ResponseParts>;
 }
 
-/** Yoga's node:http listener, its parameters step (graphql-yoga's YogaServer.getResultForParams) and its Fetch handler. */
-export type GraphQLYoga = RequestListener & Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'getResultForParams' | 'handleRequest'>;
-
-/** A node:http listener that answers when it owns the request and returns false when Yoga should. */
-export type Edge = (req: IncomingMessage, res: ServerResponse) => boolean;
+/** The REST handler of the front: every route of the table and every path off it. */
+export type Edge = FrontHandler;
 
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;
 
 /**
- * The one REST edge: the node:http front hands it every request but those Yoga answers itself
- * (GraphQL and GraphiQL, the account pages) and /metrics. Each row of the route table is an
+ * The one REST edge: the front hands it every request whose path no other handler owns (GraphQL,
+ * GraphiQL, the account pages, /metrics). Each row of the route table is an
  * endpoint (endpoint.ts): its body, key, rate limit and inputs are checked here in the contract's
- * order, then its field is executed (its resolver called directly, or SOFA through Yoga with the
- * lane off), and the answer is written with every header it carries, in one `res.end()` sent
- * together with the other answers of its event-loop turn (lane-writer.ts). Known targets of the
- * pre-built catalogue routes skip straight to the answer. With the lane on it also takes
- * `POST /graphql` with a JSON body (serveGraphQL). The parity suites (test/http/fast-lane.test.ts,
- * graphql-lane.test.ts) hold both executions to identical answers.
+ * order, then its field is executed (its resolver called directly, or SOFA through Yoga: REST_EXECUTION),
+ * and the answer is finished by the front's one finish (finish.ts), sent together with the other
+ * answers of its event-loop turn. Known targets of the pre-built catalogue routes skip straight to
+ * the answer. The parity suites (test/http/rest-executions.test.ts,
+ * graphql-post.test.ts) hold both executions to identical answers.
  */
 export function createEdge(options: EdgeOptions): Edge {
   const prebuilt = new PrebuiltAnswers();
   const known = new KnownTargets();
-  const writer = createLaneWriter(options);
-  // With the lane, REST answers confirm an unconfirmed key in `send` (limitHeaders); GraphQL results stand without it, so they check keys in full.
-  const contextOf = (req: IncomingMessage, confirmsBeforeAnswer = false, surface: Surface = 'graphql') =>
-    options.contextOf({
-      authorization: req.headers.authorization ?? null,
-      forwardedFor: headerText(req.headers['x-forwarded-for']),
-      socket: req.socket,
-      confirmsBeforeAnswer,
-      acceptLanguage: headerText(req.headers['accept-language']),
-      surface,
-    });
-  const serveGraphQL = graphQLServer(options, writer, contextOf);
-  const execute = options.lane ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, jsonAnswer);
+  const writer = options.finish;
+  const direct = options.execution === 'direct';
+  const omitted = restOmittedWhenNull(options.schema);
+  const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
   const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spendKeyRequests });
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
@@ -122,8 +102,9 @@ export function createEdge(options: EdgeOptions): Edge {
     return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query, body: body?.text, args, context });
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, started: number) => {
-    const context = contextOf(req, options.lane, 'rest');
+  const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext, started: number) => {
+    // Directly executed answers confirm a key taken from the cache unconfirmed as they leave (finish.ts).
+    context.confirmsBeforeAnswer = direct;
     let parts: ResponseParts;
     try {
       parts = await routeAnswer(req, res, owned, context);
@@ -136,8 +117,8 @@ export function createEdge(options: EdgeOptions): Edge {
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
-  const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, started: number) => {
-    const context = contextOf(req, true, 'rest');
+  const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, context: RequestContext, started: number) => {
+    context.confirmsBeforeAnswer = true;
     context.noteLanguages(languages);
     let parts: ResponseParts;
     try {
@@ -149,41 +130,11 @@ export function createEdge(options: EdgeOptions): Edge {
     await writer.send(req, res, endpoint, context, parts, started);
   };
 
-  const mcp = mcpEdge(options.mcp, writer, contextOf);
-  return (req, res) => {
-    if (mcp?.(req, res)) return true;
-    const started = performance.now();
-    const owned = ownedRequest(req, known, options.endpoints, options.lane);
-    if (owned === undefined) return false;
+  return (req, res, context, started) => {
+    const owned = ownedRequest(req, known, options.endpoints);
     writer.entered();
-    const served =
-      owned.kind === 'known' ? serveKnown(req, res, owned, started)
-      : owned.kind === 'graphql' ? serveGraphQL(req, res, owned.mediaType, started)
-      : serve(req, res, owned, started);
-    served.catch(writer.unexpected(req, res, started));
-    return true;
-  };
-}
-
-/** Where /mcp answers are counted; they carry no CORS fields. */
-const MCP_PLACE: AnswerPlace = { label: routeLabel(MCP_PATH), cors: undefined };
-
-/**
- * Takes /mcp when served (returns true): its handler's answer, finished as the edge finishes every
- * answer (security headers, request id, limit headers, one metric, one access-log line).
- */
-function mcpEdge(mcp: EdgeOptions['mcp'], writer: LaneWriter, contextOf: (req: IncomingMessage) => RequestContext): Edge | undefined {
-  if (mcp === undefined) return undefined;
-  const serve = async (req: IncomingMessage, res: ServerResponse, started: number) => {
-    const context = contextOf(req);
-    await writer.send(req, res, MCP_PLACE, context, await mcp(req, context), started);
-  };
-  return (req, res) => {
-    if (pathOf(req.url) !== MCP_PATH) return false;
-    const started = performance.now();
-    writer.entered();
-    serve(req, res, started).catch(writer.unexpected(req, res, started));
-    return true;
+    const served = owned.kind === 'known' ? serveKnown(req, res, owned, context, started) : serve(req, res, owned, context, started);
+    served.catch(writer.unexpected(req, res, owned.kind === 'known' ? owned.endpoint : placeOf(owned), context, started));
   };
 }
 
@@ -217,8 +168,7 @@ function directExecution(options: EdgeOptions, prebuilt: PrebuiltAnswers, known:
 }
 
 /** A route's `{"data": ...}` text as its answer, a large one (a batch) encoded once. */
-function jsonAnswer(call: RouteCall, json: string): ResponseParts {
-  const text = withoutNullParams(json);
+function jsonAnswer(call: RouteCall, text: string): ResponseParts {
   const ifNoneMatch = headerText(call.req.headers['if-none-match']);
   return restSuccessParts(call.endpoint, text.length < LARGE_BODY ? text : Buffer.from(text), ifNoneMatch);
 }
@@ -236,41 +186,8 @@ function placeOf({ found, pathname }: RestRequest): AnswerPlace {
   return { label: routeLabel(pathname), cors: found?.match.routes.some((r) => r.shared) ? SHARED_CORS_HEADERS : undefined };
 }
 
-/**
- * `POST /graphql` as Yoga answers it (graphql-lane.ts): the body read here, its parameters run by
- * Yoga's own getResultForParams, the result coded as useErrorCodes codes it, its cost extensions
- * added as useCostExtensions adds them, and written as Yoga's processRegularResult writes it, with
- * the headers every answer carries. A body the lane will not run goes to Yoga with the bytes
- * already read (the Fetch adapter takes a read body as `req.body`), and its answer is timed as the
- * node:http front times Yoga's.
- */
-function graphQLServer(options: EdgeOptions, writer: LaneWriter, contextOf: (req: IncomingMessage) => RequestContext) {
-  const yoga = options.yoga;
-  return async (req: IncomingMessage, res: ServerResponse, mediaType: GraphQLMediaType, started: number) => {
-    const bytes = await readNodeBytes(req);
-    const params = graphQLParamsOf(bytes);
-    if (params === undefined) {
-      (req as IncomingMessage & { body?: Buffer }).body = bytes;
-      res.once('close', () => writer.record(req, GRAPHQL_LABEL, res.statusCode, started));
-      void yoga(req, res);
-      return;
-    }
-    const context = contextOf(req);
-    let result: ExecutionResult;
-    try {
-      result = (await yoga.getResultForParams({ params, request: laneRequest(req) }, { req, requestContext: context })) as ExecutionResult;
-    } catch (error) {
-      // Yoga turns a step that throws into a masked error the same way (its handleError).
-      options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-      result = { errors: [toGraphQLError(error)] };
-    }
-    const answered = await withCostExtensions(withErrorCodes(result, context, options.log), context, options.services.quota, options.clock);
-    await writer.send(req, res, undefined, context, graphQLAnswer(answered, mediaType), started);
-  };
-}
-
 /** What the edge serves a request as, when it owns it. */
-type Owned = KnownAnswer | { kind: 'graphql'; mediaType: GraphQLMediaType } | RestRequest;
+type Owned = KnownAnswer | RestRequest;
 
 /** A known target's kept answer, and the languages of its names (its Content-Language). */
 interface KnownAnswer {
@@ -288,25 +205,15 @@ interface RestRequest {
   found: EndpointMatch | undefined;
 }
 
-/** Paths Yoga answers (GraphQL, GraphiQL's page and assets, the account pages, the front door), and the node:http front's /metrics. */
-function yogaOwns(pathname: string): boolean {
-  return pathname === GRAPHQL_PATH || pathname === METRICS_PATH || isAccountPath(pathname) || pathname.startsWith(`${ASSETS_PATH}/`) || isFrontDoorPath(pathname);
-}
-
-/** Whether the edge owns this request, and as what; undefined leaves it to Yoga. */
-function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endpoints, lane: boolean): Owned | undefined {
+/** What the edge serves a request as: a known target's kept answer, or a place in the route table (or none: 404). */
+function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endpoints): Owned {
   const target = req.url ?? '';
   // HEAD is a GET whose body is not sent (RFC 9110 9.3.2): same checks, limits and headers.
   if (req.method === 'GET' || req.method === 'HEAD') {
     const hit = known.get(knownKey(req));
     if (hit) return hit;
   }
-  if (target === GRAPHQL_PATH) {
-    const mediaType = lane ? graphQLLaneMediaType(req) : undefined;
-    return mediaType ? { kind: 'graphql', mediaType } : undefined;
-  }
-  const parts = targetParts(target);
-  if (parts === undefined || yogaOwns(parts.pathname)) return undefined;
+  const parts = targetParts(target) ?? { pathname: '', query: '' };
   return { kind: 'rest', ...parts, found: endpoints.find(parts.pathname, req.method) };
 }
 

@@ -1,10 +1,11 @@
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { RequestContext } from '../services/request-context';
 import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../domain/errors';
 import { clientMessage, errorBody } from '../graphql/error-body';
 import { errorHeaders } from './error-headers';
 import { lowerCased, toResponse, type ResponseParts } from './answer-parts';
-import { BASELINE_HEADERS } from './use-security-headers';
+import { BASELINE_HEADERS } from './security-headers';
 
 /*
  * The one place errors are rendered, from the one table (domain/errors.ts), for both surfaces: REST
@@ -37,7 +38,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 /** graphql-js's last error when a document breaks its rules more than 100 times: it stops validating there. */
-const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
+export const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
 const VALIDATION_ABORTED_MESSAGE =
   'The document has more than 100 validation errors; validation stopped after the first 100, listed before this one. Correct those and send it again.';
 
@@ -69,19 +70,15 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The same answer as a Fetch Response (the Yoga lane, SOFA's error handler, pages). */
-export function restErrorResponse(error: ApiError, requestId: string): Response {
-  return toResponse(restErrorParts(error, requestId));
+/** The same answer for a request whose context notes the code (its access-log line). */
+export function errorParts(error: ApiError, context: RequestContext): ResponseParts {
+  context.errorCode ??= error.code;
+  return restErrorParts(error, context.requestId);
 }
 
-/**
- * The same answer written on a node:http response outside both lanes (metrics, odd request targets),
- * with the headers every answer carries and the reason phrase; a HEAD gets no body.
- */
-export function writeRestError(res: ServerResponse, error: ApiError, requestId: string, extra: Readonly<Record<string, string>> = {}): void {
-  const parts = restErrorParts(error, requestId);
-  res.writeHead(parts.status, STATUS_CODES[parts.status], { ...BASELINE_HEADERS, ...parts.headers, 'x-request-id': requestId, ...extra });
-  res.end(res.req.method === 'HEAD' ? undefined : parts.body);
+/** The same answer as a Fetch Response (SOFA's error handler, pages). */
+export function restErrorResponse(error: ApiError, requestId: string): Response {
+  return toResponse(restErrorParts(error, requestId));
 }
 
 /** The same answer as the raw bytes of a whole HTTP/1.1 response, for a socket no response object owns; the connection is closed after it. */

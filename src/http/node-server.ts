@@ -1,30 +1,44 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { MetricsAccess } from '../config';
+import { clientIp, type TrustProxy } from '../domain/client-ip';
 import { ApiError } from '../domain/errors';
 import type { Metrics } from '../metrics';
-import type { Socket } from 'node:net';
+import type { RequestContext } from '../services/request-context';
+import type { ResponseParts } from './answer-parts';
 import { answerClientErrors } from './client-error';
-import { rawErrorResponse, writeRestError } from './errors';
-import { BASELINE_HEADERS } from './use-security-headers';
-import { answerOddMethods, answerOddTarget, withReasonPhrase } from './odd-requests';
-import { clientIp, type TrustProxy } from '../domain/client-ip';
-import type { Edge } from './edge';
-import { METRICS_PATH, routeLabel } from './routes';
+import { errorParts, rawErrorResponse } from './errors';
+import type { AnswerPlace, Finish } from './finish';
+import { ASSETS_PATH } from './graphiql/bundle';
+import { GRAPHQL_PATH } from './graphql-http';
+import { answerOddMethods, oddTargetAnswer, refusalParts } from './odd-requests';
+import { originOf, type RequestOrigin } from './request-context';
+import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from './routes';
 import { pathOf } from './target';
+import type { FrontHandler } from './yoga-answers';
+
+/** What the front dispatches to and finishes with: built by the app (app.ts). */
+export interface Front {
+  /** Each request's context, minted once per request. */
+  contextOf(origin: RequestOrigin): RequestContext;
+  /** The one way every answer leaves. */
+  finish: Finish;
+  /** Every REST route and every path no other handler owns (edge.ts). */
+  edge: FrontHandler;
+  /** /graphql: GraphQL, and GraphiQL's page (yoga-answers.ts). */
+  graphql: FrontHandler;
+  /** GraphiQL's assets, the account pages and the front door (`/`, `/docs`), answered by Yoga's Fetch handler. */
+  pages: FrontHandler;
+  /** /mcp: the MCP server (src/mcp). */
+  mcp: FrontHandler;
+  metrics: Metrics;
+}
 
 export interface HttpServerOptions {
-  /** What the edge leaves but /metrics (GraphQL, GraphiQL, the account pages): the Yoga app. */
-  handler: RequestListener;
-  /**
-   * Tried first: it answers the requests it owns (every REST route, and every path off the table),
-   * records their request metrics itself when it writes them, and returns true; for any other
-   * request it returns false and the handler serves it.
-   */
-  edge: Edge;
+  front: Front;
   logger: Logger;
-  metrics: Metrics;
   /** Who may read /metrics (METRICS). */
   metricsAccess: MetricsAccess;
   trust: TrustProxy;
@@ -52,36 +66,68 @@ const DEFAULT_KEEP_ALIVE_TIMEOUT_S = 75;
 const CHECK_INTERVAL_MS = 1_000;
 
 /**
- * The node:http server in front of the app: it hands the edge what it owns, times every other
- * request for the metrics (by route template, never the raw URL), answers GET /metrics itself, and
- * gives parser-level refusals (431, 408, 413, 400) the contract's body.
+ * The one front: a node:http server that mints each request's context once, dispatches it by path
+ * (a path's handler, a prefix's, else the REST edge), and hands every answer to the one finish
+ * (finish.ts). It answers odd targets, refused expectations and GET /metrics itself, through the
+ * same finish, and gives parser-level refusals (431, 408, 413, 400), CONNECT and connections over
+ * the cap the contract's body on the raw socket.
  */
 export function createHttpServer(options: HttpServerOptions): Server {
+  const { front } = options;
   const refused = new WeakSet<Socket>();
   const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS, ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }) };
-  const server = createServer({ requireHostHeader: false, ...limits }, (req, res) => {
-    // A connection over the cap was answered 503 already: nothing it sends is served.
-    if (refused.has(req.socket)) return;
-    if (answerOddTarget(req, res)) {
-      options.metrics.request('other', 'other', res.statusCode, 0);
-      return;
-    }
-    if (options.edge(req, res)) return;
-    withReasonPhrase(res);
-    const started = performance.now();
-    const pathname = pathOf(req.url);
-    const route = routeLabel(pathname);
-    res.once('close', () => options.metrics.request(route, req.method ?? '', res.statusCode, (performance.now() - started) / 1000));
-    if (pathname === METRICS_PATH) void serveMetrics(req, res, options);
-    else options.handler(req, res);
-  });
+  const server = createServer({ requireHostHeader: false, ...limits }, frontListener(options, refused));
   server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
-  const other = (status: number) => options.metrics.request('other', 'other', status, 0);
+  const other = (status: number) => front.metrics.request('other', 'other', status, 0);
   answerClientErrors(server, options.logger, other);
   answerOddMethods(server, options.logger, other);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const context = front.contextOf(originOf(req));
+    const error = new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' });
+    void front.finish.send(req, res, OTHER_PLACE, context, refusalParts(error, context), performance.now());
+  });
   capConnections(server, options.maxConnections ?? Infinity, refused, options.logger, other);
   return server;
 }
+
+/** The front's request listener, and which handler a path goes to. */
+export type FrontListener = RequestListener & { handlerOf(pathname: string): FrontHandler };
+
+/** Mints the request's context, answers an odd target, else hands the request to its path's handler. */
+export function frontListener(options: HttpServerOptions, refused: WeakSet<Socket> = new WeakSet()): FrontListener {
+  const { front } = options;
+  const serveMetrics: FrontHandler = (req, res, context, started) => {
+    void metricsAnswer(req, context, options).then((parts) => front.finish.send(req, res, METRICS_PLACE, context, parts, started));
+  };
+  /** Paths with a handler of their own; a new one is a path and its handler here. */
+  const handlers = new Map<string, FrontHandler>([
+    [GRAPHQL_PATH, front.graphql],
+    [METRICS_PATH, serveMetrics],
+    [MCP_PATH, front.mcp],
+  ]);
+  const handlerOf = (pathname: string): FrontHandler =>
+    handlers.get(pathname) ?? (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    // A connection over the cap was answered 503 already: nothing it sends is served.
+    if (refused.has(req.socket)) return;
+    const started = performance.now();
+    const context = front.contextOf(originOf(req));
+    try {
+      const odd = oddTargetAnswer(req, context);
+      if (odd) return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
+      handlerOf(pathOf(req.url))(req, res, context, started);
+    } catch (error) {
+      // A handler that throws before it answers: the contract's INTERNAL error, like any other failure.
+      front.finish.unexpected(req, res, OTHER_PLACE, context, started)(error);
+    }
+  };
+  return Object.assign(listener, { handlerOf });
+}
+
+const ASSETS_PREFIX = `${ASSETS_PATH}/`;
+/** Answers off every route: counted as `other`. */
+const OTHER_PLACE: AnswerPlace = { label: 'other', cors: undefined, standsWithoutLimits: true };
+const METRICS_PLACE: AnswerPlace = { label: routeLabel(METRICS_PATH), cors: undefined, standsWithoutLimits: true };
 
 /**
  * Past `max` open connections, a new one gets the contract's 503 (with Retry-After) and is closed,
@@ -112,22 +158,20 @@ function capConnections(server: Server, max: number, refused: WeakSet<Socket>, l
   });
 }
 
-async function serveMetrics(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {
-  const requestId = randomUUID();
-  // Anyone not allowed gets the answer of a path that does not exist: nothing tells them it does.
+/** GET /metrics for those METRICS lets read it; anyone else gets the answer of a path that does not exist: nothing tells them it does. */
+async function metricsAnswer(req: IncomingMessage, context: RequestContext, options: HttpServerOptions): Promise<ResponseParts> {
   if (!mayReadMetrics(req, options)) {
-    return writeRestError(res, new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), requestId);
+    return errorParts(new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), context);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return writeRestError(res, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), requestId);
+    return errorParts(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), context);
   }
   try {
-    const text = await options.metrics.render();
-    res.writeHead(200, { ...BASELINE_HEADERS, 'content-type': options.metrics.contentType, 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
-    res.end(req.method === 'HEAD' ? undefined : text);
+    const text = await options.front.metrics.render();
+    return { status: 200, headers: { 'cache-control': 'no-store', 'content-type': options.front.metrics.contentType, 'content-length': String(Buffer.byteLength(text)) }, body: text };
   } catch (error) {
-    options.logger.error({ err: error, requestId }, 'metrics could not be collected');
-    writeRestError(res, new ApiError('INTERNAL', 'The metrics could not be collected.'), requestId);
+    options.logger.error({ err: error, requestId: context.requestId }, 'metrics could not be collected');
+    return errorParts(new ApiError('INTERNAL', 'The metrics could not be collected.'), context);
   }
 }
 

@@ -1,77 +1,57 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
-import { rawErrorResponse, writeRestError } from './errors';
-import { BASELINE_HEADERS } from './use-security-headers';
+import type { RequestContext } from '../services/request-context';
+import type { ResponseParts } from './answer-parts';
+import { errorParts, rawErrorResponse } from './errors';
 
 /** The methods this server answers somewhere: what `OPTIONS *` and a refused CONNECT name. */
 export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
 
 /**
- * Requests node:http hands over but that neither lane should see as they are, answered in the
+ * Requests node:http hands over but that no handler should see as they are, answered in the
  * contract's shape: an absolute-form target (what proxies send) is served as its path, `*` is
  * answered for OPTIONS and refused otherwise, any other target that is not a path is refused, and
- * an HTTP/1.1 request without Host is refused (RFC 9112 3.2). Returns true when it answered.
+ * an HTTP/1.1 request without Host is refused (RFC 9112 3.2). The answer, or undefined to serve the request.
  */
-export function answerOddTarget(req: IncomingMessage, res: ServerResponse): boolean {
+export function oddTargetAnswer(req: IncomingMessage, context: RequestContext): ResponseParts | undefined {
   const url = req.url ?? '';
-  if (url.charCodeAt(0) === 0x2f) return missingHost(req, res);
+  if (url.charCodeAt(0) === 0x2f) return missingHost(req, context);
   if (/^https?:\/\//i.test(url)) {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      return refuse(res, new ApiError('INVALID_REQUEST', 'The request target is not a valid URL.'));
+      return refusalParts(new ApiError('INVALID_REQUEST', 'The request target is not a valid URL.'), context);
     }
     // RFC 9112 3.2.2: with an absolute-form target, its authority is the Host.
     req.url = `${parsed.pathname}${parsed.search}`;
     req.headers.host = parsed.host;
-    return false;
+    return undefined;
   }
   if (url === '*') {
-    if (req.method !== 'OPTIONS') return refuse(res, new ApiError('INVALID_REQUEST', `The request target '*' is only for OPTIONS; ${req.method} needs a path.`));
+    if (req.method !== 'OPTIONS') return refusalParts(new ApiError('INVALID_REQUEST', `The request target '*' is only for OPTIONS; ${req.method} needs a path.`), context);
     const body = JSON.stringify({ data: { methods: SERVER_METHODS } });
-    answer(res, 200, { allow: SERVER_METHODS.join(', '), 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }, body);
-    return true;
+    return { status: 200, headers: { allow: SERVER_METHODS.join(', '), 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }, body };
   }
-  return refuse(res, new ApiError('INVALID_REQUEST', 'The request target must be a path starting with /.'));
+  return refusalParts(new ApiError('INVALID_REQUEST', 'The request target must be a path starting with /.'), context);
 }
 
-function missingHost(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
-  return refuse(res, new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }));
+function missingHost(req: IncomingMessage, context: RequestContext): ResponseParts | undefined {
+  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return undefined;
+  return refusalParts(new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }), context);
 }
 
 /** The contract's error as the answer, then the connection closes (what follows on it cannot be trusted). */
-export function refuse(res: ServerResponse, error: ApiError): true {
-  writeRestError(res, error, randomUUID(), { connection: 'close' });
-  return true;
+export function refusalParts(error: ApiError, context: RequestContext): ResponseParts {
+  const parts = errorParts(error, context);
+  parts.headers['connection'] = 'close';
+  return parts;
 }
 
-function answer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, STATUS_CODES[status], { ...BASELINE_HEADERS, ...headers });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
-}
-
-/**
- * Gives every status line its reason phrase: Yoga's node adapter passes the Fetch Response's
- * statusText, which is empty unless set, and node:http then writes `HTTP/1.1 404 ` with nothing after.
- */
-export function withReasonPhrase(res: ServerResponse): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-    if (rest[0] === '' || rest[0] === undefined) rest[0] = STATUS_CODES[status] ?? 'Unknown';
-    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-  } as ServerResponse['writeHead'];
-}
-
-/**
- * CONNECT (node:http emits it apart and dropped the connection without a word) gets 405 with
- * `Allow`; an Expect other than 100-continue (node answered a bare 417) gets the contract's 400.
- * Both close the connection.
- */
+/** CONNECT (node:http emits it apart and dropped the connection without a word) gets 405 with `Allow`, and the connection closes. */
 export function answerOddMethods(server: Server, logger: Logger, onAnswer: (status: number) => void): void {
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const requestId = randomUUID();
@@ -81,9 +61,5 @@ export function answerOddMethods(server: Server, logger: Logger, onAnswer: (stat
     socket.on('error', () => socket.destroy());
     socket.end(rawErrorResponse(error, requestId));
     setTimeout(() => socket.destroy(), 2_000).unref();
-  });
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    onAnswer(400);
-    refuse(res, new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' }));
   });
 }

@@ -6,7 +6,7 @@
  * per request and raises throughput (`npm run bench` measures it). An answer waits at most for
  * the rest of the turn it was ready in.
  *
- * `entered` is called when a request enters the lane, so the turn's delivery is scheduled before
+ * `entered` is called when a request enters the edge, so the turn's delivery is scheduled before
  * the quota's group commit of the same turn (also a setImmediate, scheduled later); answers that
  * become ready after it in that phase (the charged conversions) are already together and are
  * written at once.

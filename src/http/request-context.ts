@@ -1,9 +1,9 @@
-import type { Plugin } from 'graphql-yoga';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { GraphQLContext } from '../graphql/context';
 import type { AppServices } from '../services';
 import { RequestContext, type RequestContextServices } from '../services/request-context';
-import { languageHeaders } from './content-language';
+import { headerText } from './target';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../domain/client-ip';
 import type { Surface } from '../domain/errors';
 
@@ -12,31 +12,22 @@ export interface ServerContext {
   /** node:http's IncomingMessage; only its socket's peer address is read. */
   req?: { readonly socket?: { readonly remoteAddress?: string | undefined } | undefined };
   requestContext?: RequestContext;
-  /** A route's execution by SOFA for the edge (sofa-execution.ts): the edge writes, times and logs its answer. */
-  execution?: true;
 }
 
-/** Whether Yoga serves this request for the edge, which answers it itself. */
-export function isExecution(serverContext: object): boolean {
-  return (serverContext as ServerContext).execution === true;
-}
-
-/** The request's context; a TypeError names the mistake when a hook runs before useRequestContext. */
+/** The request's context; a TypeError names the mistake when a request reaches Yoga without the front. */
 export function requestContextOf(serverContext: object): RequestContext {
   const context = (serverContext as ServerContext).requestContext;
   if (!(context instanceof RequestContext)) {
-    throw new TypeError(`No RequestContext on the server context (got ${typeof context}): useRequestContext must be the first plugin.`);
+    throw new TypeError(`No RequestContext on the server context (got ${typeof context}): every request reaches Yoga through the front, which mints it.`);
   }
   return context;
 }
 
-/** Where a request came from, as both paths read it: the socket node:http gives (absent in-process) and two headers. */
+/** Where a request came from: the socket node:http gives and three headers. */
 export interface RequestOrigin {
   authorization: string | null;
   forwardedFor: string | null;
   socket: { readonly remoteAddress?: string | undefined } | undefined;
-  /** The answer confirms a key taken from the cache unconfirmed before it goes (the edge's REST answers with the lane on, in limitHeaders). */
-  confirmsBeforeAnswer?: boolean;
   /** The Accept-Language header: the language of names where a field is given no `lang`. */
   acceptLanguage?: string | null;
   /** A REST route's request (the edge's), else a GraphQL one: the API its error messages name. */
@@ -44,7 +35,7 @@ export interface RequestOrigin {
 }
 
 /**
- * Builds each request's context, for the edge and the Yoga path alike. The client's rate-limit
+ * Builds each request's context, once, at the front. The client's rate-limit
  * bucket is worked out when first asked for; a keep-alive connection's is computed once per socket
  * (without X-Forwarded-For, which may differ from one request to the next).
  */
@@ -64,36 +55,9 @@ export function requestContexts(contextServices: RequestContextServices, trust: 
     new RequestContext(contextServices, {
       authorization: origin.authorization,
       clientBucket: () => bucketOf(origin),
-      confirmsBeforeAnswer: origin.confirmsBeforeAnswer ?? false,
       acceptLanguage: origin.acceptLanguage ?? null,
       surface: origin.surface ?? 'graphql',
     });
-}
-
-/**
- * Gives the request its context before anything else runs. Yoga hands its context factory a copy
- * of the server context, so the context must exist before that copy is made: then the resolvers
- * and the response hooks all hold the same object. Yoga's own early answers (GraphiQL) end the
- * request before any user plugin's onRequest: this plugin's onResponse, which runs before the
- * others', gives those a context too, and every answer of Yoga's its request id.
- */
-export function useRequestContext(contextOf: (origin: RequestOrigin) => RequestContext): Plugin<Record<string, unknown>, ServerContext> {
-  const ensure = (request: Request, serverContext: ServerContext) => {
-    serverContext.requestContext ??= contextOf({
-      authorization: request.headers.get('authorization'),
-      forwardedFor: request.headers.get('x-forwarded-for'),
-      socket: serverContext.req?.socket,
-      acceptLanguage: request.headers.get('accept-language'),
-    });
-  };
-  return {
-    onRequest: ({ request, serverContext }) => ensure(request, serverContext),
-    onResponse: ({ request, response, serverContext }) => {
-      ensure(request, serverContext);
-      response.headers.set('x-request-id', serverContext.requestContext!.requestId);
-      for (const [name, value] of Object.entries(languageHeaders(serverContext.requestContext!, response.status, response.headers.get('vary')))) response.headers.set(name, value);
-    },
-  };
 }
 
 /** What every request context is built on, from the app's services. */
@@ -110,4 +74,15 @@ export function requestContextServices(services: AppServices): RequestContextSer
 /** Yoga's context factory: the resolvers' view of the request (its context) and the services. */
 export function graphQLContextFactory(services: AppServices, log: Logger) {
   return (serverContext: ServerContext): GraphQLContext => ({ requestContext: requestContextOf(serverContext), services, log });
+}
+
+/** A node:http request's origin, as its context is built from it: its messages name REST routes under /v1, GraphQL fields elsewhere. */
+export function originOf(req: IncomingMessage): RequestOrigin {
+  return {
+    authorization: req.headers.authorization ?? null,
+    forwardedFor: headerText(req.headers['x-forwarded-for']),
+    socket: req.socket,
+    acceptLanguage: headerText(req.headers['accept-language']),
+    surface: req.url?.startsWith('/v1/') ? 'rest' : 'graphql',
+  };
 }

@@ -35,7 +35,7 @@ export interface RestRoute {
   readonly prebuilt?: boolean;
   /**
    * Media types the answer is also served in, besides JSON (the default), chosen by the request's
-   * Accept (answer-formats.ts renders them from the JSON answer, the same way in both lanes).
+   * Accept (answer-formats.ts renders them from the JSON answer, the same way in both executions).
    */
   readonly formats?: readonly ('text/csv' | 'application/x-ndjson')[];
   /** Why query parameters are refused here, when the route takes none. */

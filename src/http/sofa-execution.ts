@@ -8,7 +8,7 @@ import { restErrorResponse, toApiError } from './errors';
 import { pathFor } from './routes';
 import type { ResponseParts } from './answer-parts';
 import type { RouteCall } from './endpoint';
-import { isExecution, type ServerContext } from './request-context';
+import type { ServerContext } from './request-context';
 
 /** The checked list arguments of a route call SOFA executes, by its request's context (see useCheckedLists). */
 const checkedLists = new WeakMap<RequestContext, Record<string, unknown>>();
@@ -20,7 +20,7 @@ const sofaErrors = new WeakMap<Response, ApiError>();
 type SofaHost = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest'>;
 
 /**
- * A route's field executed by SOFA through Yoga (REST_FAST_LANE=off), after the edge admitted the
+ * A route's field executed by SOFA through Yoga (REST_EXECUTION=sofa), after the edge admitted the
  * request and checked its inputs: SOFA reads the inputs again its own way (it cuts the query
  * string at a second `?`, decodes path segments again, reads a comma list as one string), so it
  * is handed exactly what was checked, encoded afresh, and list arguments as checked. Its success is
@@ -36,7 +36,7 @@ export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: st
     const lists = route.method === 'GET' ? endpoint.field!.args.filter((arg) => isListType(getNullableType(arg.type)) && call.args[arg.name] != null) : [];
     if (lists.length > 0) checkedLists.set(context, Object.fromEntries(lists.map((arg) => [arg.name, call.args[arg.name]])));
     const init: RequestInit = route.method === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body } : { method: route.method };
-    const response = await host.handleRequest(new Request(url, init), { requestContext: context, execution: true });
+    const response = await host.handleRequest(new Request(url, init), { requestContext: context });
     // Its error is rendered by the edge, as every error is (with the caller's parameter names and this request's id).
     const error = sofaErrors.get(response);
     if (error) throw error;
@@ -46,9 +46,9 @@ export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: st
 }
 
 /**
- * SOFA inside Yoga, for the edge's executions only (a request that reaches Yoga any other way never
- * skips the edge's admission), handed the list arguments the edge checked in place of its own
- * reading of a comma list.
+ * SOFA inside Yoga, handed the list arguments the edge checked in place of its own reading of a
+ * comma list. Only the edge's executions reach it: the front gives every /v1 path to the edge,
+ * never to Yoga.
  */
 export function useSofaExecution(config: Omit<Parameters<typeof useSofa>[0], 'errorHandler'>): Plugin<GraphQLContext> {
   const errorHandler = (errors: readonly unknown[]) => {
@@ -60,7 +60,6 @@ export function useSofaExecution(config: Omit<Parameters<typeof useSofa>[0], 'er
   const sofa = useSofa({ ...config, errorHandler: errorHandler as never }) as Plugin<GraphQLContext>;
   return {
     ...sofa,
-    onRequest: (payload) => (isExecution(payload.serverContext) ? sofa.onRequest!(payload) : undefined),
     onExecute({ args, executeFn, setExecuteFn }) {
       const lists = checkedLists.get(args.contextValue.requestContext);
       if (lists) setExecuteFn((given) => executeFn({ ...given, variableValues: { ...given.variableValues, ...lists } }));

@@ -5,7 +5,7 @@ import { startOfNextMonth, type QuotaState } from '../domain/quota';
 import type { QuotaMeter } from '../services/quota';
 import type { RequestContext } from '../services/request-context';
 import { requestContextOf } from './request-context';
-import { requestQuota } from './use-limit-headers';
+import { requestQuota } from './limit-headers';
 
 /**
  * What a GraphQL answer reports in `extensions`, as GitHub's and Shopify's GraphQL APIs report a
@@ -56,7 +56,7 @@ function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quot
   return { limit: state.limit, remaining: Math.max(0, state.limit - state.used), resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z') };
 }
 
-/** A single result with the request's cost extensions added to whatever extensions it has: both GraphQL lanes call this. */
+/** A single result with the request's cost extensions added to whatever extensions it has: the edge and the plugin below call this. */
 export function withCostExtensions(
   result: ExecutionResult,
   context: RequestContext,

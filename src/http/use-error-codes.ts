@@ -41,7 +41,7 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
 /**
  * A single result's errors with the contract's codes, the longest Retry-After noted on the request's
  * context, and unexpected request-level errors logged: the step of onResultProcess above, which the
- * GraphQL lane's answers take too. The same result when it has no errors.
+ * edge's GraphQL answers take too. The same result when it has no errors.
  */
 export function withErrorCodes(result: ExecutionResult, context: RequestContext, logger: Logger): ExecutionResult {
   if (!result.errors) return result;

@@ -5,7 +5,7 @@ import type { GraphQLContext } from '../graphql/context';
 import type { RequestContext } from '../services/request-context';
 import { graphQLCacheControl, type CacheFacts } from './graphql-cache-policy';
 import { cacheableAnswer, mergeVary, GRAPHQL_GET_VARY, withoutRequestCounters } from './graphql-get-cache';
-import { GRAPHQL_PATH } from './graphql-lane';
+import { GRAPHQL_PATH } from './graphql-http';
 import { requestContextOf } from './request-context';
 
 /**

@@ -35,8 +35,8 @@ export function useGraphQLLimits(): Plugin {
 }
 
 /**
- * Texts found within the limits, for any app of this process (the limits are constants): the fast
- * lane and the plugin above ask about the same document once per request each, and a client sends
+ * Texts found within the limits, for any app of this process (the limits are constants): the edge
+ * and the plugin above ask about the same document once per request each, and a client sends
  * the same few documents.
  */
 const textsWithin = new Set<string>();
@@ -44,7 +44,7 @@ let rememberedLength = 0;
 
 /**
  * Why a document's text is refused before it is parsed (its size in bytes, then its bracket
- * nesting), or undefined when it is within both. The plugin above throws it; the GraphQL lane leaves
+ * nesting), or undefined when it is within both. The plugin above throws it; the edge leaves
  * such a document to Yoga, which then refuses it exactly so. A text that passed is remembered.
  */
 export function documentTextRefusal(query: string): GraphQLError | undefined {

@@ -14,11 +14,11 @@ export type SpendOne = (kind: RateLimitKind, context: RequestContext) => Promise
  * resolves no rate-limited field (`__typename`, introspection, one that fails validation) spent
  * nothing, so an IP refused everywhere else could still make the server parse and validate 16 KiB
  * documents as fast as it could send them. The first field of the kind spent costs nothing more
- * (pointsOf reads `prepaidRateLimit`), so a document of one field costs one request, as before.
+ * (pointsOf reads `prepaidRateLimit`), so a document of one field costs one request.
  *
- * In onParams, which Yoga runs in getResultForParams: the node:http GraphQL lane goes through the
+ * In onParams, which Yoga runs in getResultForParams: the edge's GraphQL requests go through the
  * same step. A refusal is the request's result (no `data`): 429 under the GraphQL-over-HTTP media
- * type, 200 under `application/json`, `Retry-After` under both (use-error-codes, use-limit-headers).
+ * type, 200 under `application/json`, `Retry-After` under both (use-error-codes, limit-headers).
  */
 export function useRequestRateLimit(spendOne: SpendOne): Plugin {
   return {

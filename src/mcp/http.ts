@@ -6,7 +6,9 @@ import { quoteInput } from '../domain/quote-input';
 import type { ResponseParts } from '../http/answer-parts';
 import { readNodeBody } from '../http/body';
 import { restErrorParts } from '../http/errors';
-import { DEFAULT_BODY_LIMIT, MCP_PATH } from '../http/routes';
+import { DEFAULT_BODY_LIMIT, MCP_PATH, routeLabel } from '../http/routes';
+import type { AnswerPlace, Finish } from '../http/finish';
+import type { FrontHandler } from '../http/yoga-answers';
 import { headerText } from '../http/target';
 import type { RequestContext } from '../services/request-context';
 import type { RunDocument } from './run-document';
@@ -115,4 +117,17 @@ function requestHeaders(req: IncomingMessage): Headers {
     if (value !== null) headers.set(name, value);
   }
   return headers;
+}
+
+/** Where /mcp answers are counted; they carry no CORS fields. */
+const MCP_PLACE: AnswerPlace = { label: routeLabel(MCP_PATH), cors: undefined };
+
+/** /mcp on the one front: the handler's answer, finished like every other answer. */
+export function mcpAnswers(mcp: McpHandler, finish: Finish): FrontHandler {
+  return (req, res, context, started) => {
+    finish.entered();
+    mcp(req, context)
+      .then((parts) => finish.send(req, res, MCP_PLACE, context, parts, started))
+      .catch(finish.unexpected(req, res, MCP_PLACE, context, started));
+  };
 }

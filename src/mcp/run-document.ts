@@ -5,7 +5,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from '../graphql/context';
 import type { ServerContext } from '../http/request-context';
 import { toGraphQLError } from '../http/errors';
-import { laneRequest } from '../http/graphql-lane';
+import { paramsRequest } from '../http/graphql-http';
 import { withCostExtensions } from '../http/use-cost-extensions';
 import { withErrorCodes } from '../http/use-error-codes';
 import type { QuotaMeter } from '../services/quota';
@@ -25,7 +25,7 @@ export interface DocumentRunnerOptions {
 /**
  * The one executor of GraphQL requests, for a tool: the manifest's document run by Yoga's
  * getResultForParams with the request's own context (its key, rate limit, plan, quota charge and
- * language), then coded and costed as the GraphQL lane codes and costs its results. A tool is a
+ * language), then coded and costed as a GraphQL request's are and costs its results. A tool is a
  * GraphQL request whose document the server chose.
  */
 export function documentRunner(options: DocumentRunnerOptions): (req: IncomingMessage, context: RequestContext) => RunDocument {
@@ -34,7 +34,7 @@ export function documentRunner(options: DocumentRunnerOptions): (req: IncomingMe
     let result: ExecutionResult;
     try {
       const params = { query: text, variables, operationName: operation };
-      result = (await options.yoga.getResultForParams({ params, request: laneRequest(req) }, { req, requestContext: context })) as ExecutionResult;
+      result = (await options.yoga.getResultForParams({ params, request: paramsRequest(req) }, { req, requestContext: context })) as ExecutionResult;
     } catch (error) {
       options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
       result = { errors: [toGraphQLError(error)] };

@@ -77,7 +77,7 @@ const sideCodes = (expression: CompiledExpression, param: 'from' | 'to'): [strin
 export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
   if (isPlainRequest(request)) {
     // Today's path and today's order of checks (value, decimals, rounding, from, to), given the
-    // request as it is: its parsers read a null decimals or rounding as absent, as they always did.
+    // request as it is: its parsers read a null decimals or rounding as absent.
     return convertUnitsOrExplain(request as UnitConversionRequest);
   }
   // The value is checked first; its exact rational is made only where the linear plan does not answer.

@@ -31,12 +31,6 @@ export interface RequestContextInit {
   authorization: string | null;
   /** The caller's per-IP rate-limit bucket, computed on first use (TRUST_PROXY decides the address). */
   clientBucket: () => string;
-  /**
-   * The edge holds every answer until confirmKey() has settled (its REST answers do with REST_FAST_LANE on,
-   * in limitHeaders): the key may then be taken from the key cache unconfirmed, and its charge's
-   * statement (or a revision read at the answer) confirms it.
-   */
-  confirmsBeforeAnswer?: boolean;
   /** The raw Accept-Language header: the language of names when a field is given no `lang`. */
   acceptLanguage?: string | null;
   /** The API the request came through (default GraphQL): what its error messages name. */
@@ -66,6 +60,12 @@ export class RequestContext {
   quota: QuotaState | undefined;
   /** The request rate limit after this request's last spend, for the RateLimit headers. */
   rateLimit: RateLimitState | undefined;
+  /**
+   * The answer is held until confirmKey() has settled (the edge's directly executed REST answers,
+   * as they are finished): the key may then be taken from the key cache unconfirmed, and its
+   * charge's statement (or a revision read at the answer) confirms it.
+   */
+  confirmsBeforeAnswer = false;
   /** The edge spent this request's rate limit before checking its inputs: the field it runs spends nothing more. */
   rateLimitSpent = false;
   /**
@@ -123,7 +123,7 @@ export class RequestContext {
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
   authenticate(): Promise<Principal> {
     if (this.authenticating) return this.authenticating;
-    const quick = this.init.confirmsBeforeAnswer ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
+    const quick = this.confirmsBeforeAnswer ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
     if (quick) {
       this.principal = quick.principal;
       this.unconfirmedRevision = quick.revision;

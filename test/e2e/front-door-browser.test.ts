@@ -1,6 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -13,7 +11,6 @@ const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../d
 const run = browserAvailable();
 
 let t: TestApp;
-let server: Server;
 let base: string;
 let browser: Browser;
 
@@ -42,16 +39,12 @@ async function offlinePage(): Promise<{ page: Page; outside: string[]; problems:
 describe.skipIf(!run)('the front door in a real browser (Chromium), with every other host blocked', () => {
   beforeAll(async () => {
     t = await createTestApp();
-    server = createServer(t.app.handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = t.origin;
     browser = await launchChromium();
     mkdirSync(DOCS, { recursive: true });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
     await t?.close();
   });
 

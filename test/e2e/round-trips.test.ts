@@ -90,7 +90,7 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     expect(limiters.countedIn()).toBe('redis');
     const logger = createLogger('silent');
     const app = createApp({ config, store, rates: tableRates([]), limiters, logger });
-    server = createHttpServer({ handler: app.yoga, edge: app.edge, logger, metrics: app.metrics, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
+    server = createHttpServer({ front: app.front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     monitor = createClient({ url: REDIS_URL! });

@@ -6,13 +6,11 @@ import { createHttpServer } from '../../src/http/node-server';
 import { createLogger } from '../../src/logger';
 import type { TestApp } from './app';
 
-/** A test app behind the real node:http front, wired as main.ts wires it (the fast lane first when on), on 127.0.0.1 and a free port. */
+/** A test app behind the real node:http front, wired as main.ts wires it, on 127.0.0.1 and a free port. */
 export async function listen(t: TestApp, options: { metricsAccess?: MetricsAccess; trustProxy?: string; maxConnections?: number } = {}): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
   const server = createHttpServer({
-    handler: t.app.yoga,
-    edge: t.app.edge,
+    front: t.app.front,
     logger: createLogger('silent'),
-    metrics: t.app.metrics,
     metricsAccess: options.metricsAccess ?? { mode: 'local' },
     trust: parseTrustProxy(options.trustProxy),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),

@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app';
 import { parseTrustProxy } from '../../src/domain/client-ip';
-import { createHttpServer } from '../../src/http/node-server';
+import { createHttpServer, frontListener, type FrontListener } from '../../src/http/node-server';
 import { createLogger } from '../../src/logger';
 
 /** A raw HTTP/1.1 answer: what went over the wire, headers lower-cased by Node. */
@@ -13,6 +13,8 @@ export interface RawAnswer {
   status: number;
   headers: Headers;
   text: string;
+  /** The body's bytes as received. */
+  bytes: Buffer;
 }
 
 /** Header limits far above Node's 16 KiB: the suites test the app's answers to huge headers, not Node's parser. */
@@ -28,14 +30,18 @@ export function loopbackServer(listener: RequestListener) {
 }
 
 /**
- * An app behind the node:http front main.ts runs (createHttpServer: the fast lane first when on,
- * then Yoga), on a loopback port started on first use, with the suites' header limit.
+ * An app behind the node:http front main.ts runs (createHttpServer), on a loopback port started on first use, with the suites' header limit.
  */
-export function frontServer(app: Pick<App, 'yoga' | 'edge' | 'metrics'>, options: { logger?: Logger; trustProxy?: string } = {}) {
+export function frontServer(app: Pick<App, 'front'>, options: { logger?: Logger; trustProxy?: string } = {}) {
   const { logger = createLogger('silent'), trustProxy } = options;
   return onLoopback(() =>
-    createHttpServer({ handler: app.yoga, edge: app.edge, logger, metrics: app.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(trustProxy), maxHeaderSize: SUITE_HEADER_LIMIT }),
+    createHttpServer({ front: app.front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(trustProxy), maxHeaderSize: SUITE_HEADER_LIMIT }),
   );
+}
+
+/** The front's request listener alone, for a suite's own node:http server or an in-process request. */
+export function frontListenerOf(app: Pick<App, 'front'>, options: { logger?: Logger; trustProxy?: string } = {}): FrontListener {
+  return frontListener({ front: app.front, logger: options.logger ?? createLogger('silent'), metricsAccess: { mode: 'local' }, trust: parseTrustProxy(options.trustProxy) });
 }
 
 function onLoopback(make: () => Server) {
@@ -140,9 +146,11 @@ export function rawRequest(origin: string, method: string, target: string, heade
       res.on('end', () => {
         const out = new Headers();
         for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value);
+          if (Array.isArray(value)) for (const item of value) out.append(name, item);
+          else if (value !== undefined) out.set(name, value);
         }
-        resolve({ status: res.statusCode!, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: out, text: bytes.toString('utf8'), bytes });
       });
       res.on('error', reject);
     });

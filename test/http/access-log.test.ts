@@ -37,13 +37,13 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const { yoga, edge, metrics } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
-  // The same app with REST_FAST_LANE=off: SOFA executes the routes, Yoga's adapter serves GraphQL.
-  const off = createApp({ config: { ...config, restFastLane: false }, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
-  server = createHttpServer({ handler: off.yoga, edge: off.edge, logger, metrics: off.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
+  const { front } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  // The same app with REST_EXECUTION=sofa: SOFA executes the routes.
+  const off = createApp({ config: { ...config, restExecution: 'sofa' }, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  server = createHttpServer({ front: off.front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  laneServer = createHttpServer({ handler: yoga, edge, logger, metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
+  laneServer = createHttpServer({ front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => laneServer.listen(0, '127.0.0.1', resolve));
   laneBase = `http://127.0.0.1:${(laneServer.address() as { port: number }).port}`;
 });

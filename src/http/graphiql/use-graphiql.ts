@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
 import { restErrorResponse, toApiError } from '../errors';
 import { requestContextOf } from '../request-context';
-import { csp, HTML_CSP } from '../use-security-headers';
+import { csp, HTML_CSP } from '../security-headers';
 import { etagMatches, strongEtag } from '../shared-resource';
 import { ASSETS_PATH, buildGraphiQLBundle, type GraphiQLBundle, type GraphiQLOptions } from './bundle';
 import { assetResponse, CompressedBodies } from './static-asset';

@@ -6,7 +6,7 @@ import { assetResponse, CompressedBodies, type StaticAsset } from '../../http/gr
 import { requestContextOf } from '../../http/request-context';
 import { isFrontDoorPath } from '../../http/routes';
 import { etagMatches, strongEtag } from '../../http/shared-resource';
-import { csp, HTML_CSP } from '../../http/use-security-headers';
+import { csp, HTML_CSP } from '../../http/security-headers';
 import { FRONT_ASSETS_PATH, frontAssets, referenceAssets, type ReferenceAssets } from './assets';
 import { frontIndex, homePage, referencePage, type FrontLinks } from './views';
 

@@ -3,6 +3,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits';
 import { DEFAULT_BODY_LIMIT } from '../../src/http/routes';
+import { directGraphQLMediaType } from '../../src/http/graphql-http';
+import { pathOf } from '../../src/http/target';
+import { frontListenerOf } from '../helpers/http';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { createLanePair, type LanePair, type LaneRequest } from '../helpers/lanes';
 import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
@@ -67,7 +70,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const owns = (method: string, url: string, headers: Record<string, string>) => {
         const req = { method, url, headers, socket: {}, on: () => req, resume: () => undefined } as unknown as IncomingMessage;
         const res = { writeHead: () => res, end: () => undefined, once: () => res, headersSent: false } as unknown as ServerResponse;
-        return probe.app.edge(req, res);
+        void res;
+        const handler = frontListenerOf(probe.app).handlerOf(pathOf(url));
+        return handler === probe.app.front.edge || (handler === probe.app.front.graphql && directGraphQLMediaType(req) !== undefined);
       };
       const json = { 'content-type': 'application/json', 'content-length': '20' };
 

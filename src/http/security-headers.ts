@@ -1,5 +1,3 @@
-import type { Plugin } from 'graphql-yoga';
-
 /** The directives of a Content-Security-Policy, by name; `csp()` writes them in this order. */
 export type CspDirectives = Readonly<Record<string, string>>;
 
@@ -37,26 +35,22 @@ const ALWAYS = {
   'x-frame-options': 'DENY',
 } as const;
 
-/** What every non-HTML answer carries: the edge writes these itself, the plugin below adds them to Yoga's. */
+/** What every non-HTML answer carries. */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': API_CSP };
 
 /** What an HTML page carries unless it sets a value itself. */
 const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': csp(HTML_CSP) };
 
-/** The headers every answer written outside Yoga carries (contract section 10): never cached, and the security headers. */
+/** The headers an answer written on a raw socket carries (contract section 10): never cached, and the security headers. */
 export const BASELINE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...API_SECURITY_HEADERS };
 
 /**
- * Security headers on every response (contract section 10): REST, GraphQL, errors, 304s and
- * preflights alike. First in the plugin list, so its onResponse sees every answer, early ones too.
+ * Adds the security headers of contract section 10 by content type: an HTML page's policy, or the
+ * API's. A value the answer set itself is kept (a page may set a stricter or a needed one: the
+ * account page keeps its Referer same-origin so that browsers send a real Origin on its forms).
  */
-export function useSecurityHeaders(): Plugin {
-  return {
-    onResponse({ response }) {
-      // A page may set a stricter or a needed value itself (the account page keeps its Referer
-      // same-origin so that browsers send a real Origin on its forms): it is kept.
-      const html = /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
-      for (const [name, value] of Object.entries(html ? HTML_SECURITY_HEADERS : API_SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
-    },
-  };
+export function addSecurityHeaders(headers: Record<string, string>): void {
+  const type = headers['content-type'];
+  const fields = type !== undefined && /^text\/html\b/i.test(type) ? HTML_SECURITY_HEADERS : API_SECURITY_HEADERS;
+  for (const name in fields) if (headers[name] === undefined) headers[name] = fields[name]!;
 }

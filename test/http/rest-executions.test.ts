@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/http/routes';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { rawRequest } from '../helpers/http';
+import { frontListenerOf, rawRequest } from '../helpers/http';
+import { pathOf } from '../../src/http/target';
 import { createLanePair, NO_KEYS, type LanePair } from '../helpers/lanes';
 import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
 import { requestOf } from '../hostile/rest-requests';
@@ -36,12 +37,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       });
       afterAll(() => probe.close());
 
-      const owns = (method: string, url: string) => {
-        // A request that never sends its body: the lane's answer (if it takes it) is not awaited here.
-        const req = { method, url, headers: { 'content-length': '999999999' }, socket: {}, resume: () => undefined } as unknown as IncomingMessage;
-        const res = { writeHead: () => res, end: () => undefined, headersSent: false } as unknown as ServerResponse;
-        return probe.app.edge(req, res);
-      };
+      const owns = (_method: string, url: string) => frontListenerOf(probe.app).handlerOf(pathOf(url)) === probe.app.front.edge;
 
       it.each<[string, string, boolean]>([
         ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [r.method, r.path.replace(/:(id|unit)$/, 'meter').replace(':category', 'length'), true]),
@@ -204,7 +200,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
             let written: Record<string, string> = {};
             const res = {
               headersSent: false,
-              writeHead(code: number, fields: Record<string, string>) {
+              writeHead(code: number, _reason: string, fields: Record<string, string>) {
                 [status, written] = [code, fields];
                 return res;
               },
@@ -212,7 +208,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
                 resolve({ status, headers: written, body: body?.toString() ?? '' });
               },
             };
-            expect(fast.app.edge(req, res as unknown as ServerResponse)).toBe(true);
+            frontListenerOf(fast.app)(req, res as unknown as ServerResponse);
           });
         const spellings = (word: string, count: number) =>
           Array.from({ length: count }, (_, i) => [...word].map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c)).join(''));
@@ -242,7 +238,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           new Promise<void>((resolve) => {
             const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '192.0.2.8' } } as unknown as IncomingMessage;
             const res = { headersSent: false, writeHead: () => res, end: () => (order.push(`answer ${i}`), resolve()) };
-            expect(fast.app.edge(req, res as unknown as ServerResponse)).toBe(true);
+            frontListenerOf(fast.app)(req, res as unknown as ServerResponse);
           });
         await enter('/v1/units/meter', -1); // known from here on: answered without any I/O
         order.length = 0;

@@ -8,16 +8,16 @@ import { headerText } from './target';
 import { documentTextRefusal } from './use-graphql-limits';
 
 /**
- * What the edge's GraphQL lane needs to answer `POST /graphql` as Yoga does: which requests it may take from
+ * What the edge needs to answer `POST /graphql` as Yoga does: which requests it may take from
  * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
- * lane runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
+ * edge runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
  * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
  * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
  * goes to Yoga itself, which then refuses or answers it in its own words.
  *
  * The Accept negotiation, the parameter checks and the Response capture below copy Yoga's internals:
- * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-lane.test.ts (the
- * same requests to the lane and to Yoga, every answer compared) fails when they change.
+ * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-post.test.ts (the
+ * same requests to the edge and to Yoga, every answer compared) fails when they change.
  */
 export const GRAPHQL_PATH = '/graphql';
 
@@ -40,7 +40,7 @@ const PROCESSORS: readonly (readonly [kind: 'stream' | 'regular', mediaTypes: re
  * lower-cased, split at commas, an entry with a charset other than utf-8 dropped, the list
  * reversed, and the last processor media type that matches an entry wins (q-values play no part);
  * when none matches, useJsonMediaTypes answers application/json. A copy of graphql-yoga 5.24.1's code
- * (pinned; test/http/graphql-lane.test.ts sends clients' Accept headers and near misses to both).
+ * (pinned; test/http/graphql-post.test.ts sends clients' Accept headers and near misses to both).
  */
 export function answerMediaType(accept: string | null): GraphQLMediaType | undefined {
   const asked: string[] = [];
@@ -70,13 +70,13 @@ function mediaTypeMatches(offered: string, asked: string): boolean {
 const DECIMAL_LENGTH = /^[1-9]\d{0,8}$/;
 
 /**
- * The media type of the answer when the lane may take this request, decided before its body is
+ * The media type of the answer when the edge may take this request, decided before its body is
  * read (a body once read is handed to Yoga only as bytes): `POST /graphql` exactly, a JSON content
  * type (useJsonMediaTypes's rule), an Accept that Yoga answers with JSON (answerMediaType), and a
  * declared non-empty length within the body limit (a chunked or oversized body, and its 413, stay
  * Yoga's). Undefined otherwise.
  */
-export function graphQLLaneMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
+export function directGraphQLMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
   if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
   const headers = req.headers;
   const length = headers['content-length'];
@@ -117,9 +117,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The one part of a Fetch Request that Yoga reads while it runs parameters (usePreventMutationViaGET
- * reads the method; contexts may read a header). Never a body: the lane has read it.
+ * reads the method; contexts may read a header). Never a body: the edge has read it.
  */
-export function laneRequest(req: IncomingMessage): Request {
+export function paramsRequest(req: IncomingMessage): Request {
   return {
     method: 'POST',
     url: `http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`,
@@ -139,7 +139,7 @@ const CAPTURE = { Response: CapturedResponse } as unknown as FetchAPI;
 /**
  * Yoga's answer to a single result, by Yoga's own processRegularResult: the status (the GraphQL over
  * HTTP rules for `application/json` and `application/graphql-response+json`), the headers its errors
- * name, and the body without internals. Header names lower-cased, as the lane writes them.
+ * name, and the body without internals. Header names lower-cased, as the finish writes them.
  */
 export function graphQLAnswer(result: ExecutionResult, mediaType: GraphQLMediaType): ResponseParts {
   const answer = processRegularResult(result, CAPTURE, mediaType) as unknown as CapturedResponse;

@@ -38,9 +38,9 @@ beforeAll(async () => {
   });
   const logger = pino({ level: 'info' }, sink);
   const app = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS) });
-  expect(app.edge).toBeDefined();
+  expect(app.front.edge).toBeDefined();
   // Behind the node:http front main.ts runs, whose own log lines count too.
-  server = createHttpServer({ handler: app.yoga, edge: app.edge, logger, metrics: app.metrics, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
+  server = createHttpServer({ front: app.front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
 });
