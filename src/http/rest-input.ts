@@ -138,10 +138,15 @@ export function checkRestInput(
       coerced[arg.name] = fast;
       continue;
     }
-    coerced[arg.name] = coerceInputValue(value, arg.type, (path, _invalid, error) => {
+    // Every problem is collected, and an unknown field is reported before the rest: a field sent
+    // under a misspelt name (`form`) also leaves its own name missing, and the first says both.
+    const problems: ApiError[] = [];
+    const result: unknown = coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
-      throw new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param });
+      problems.push(new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param }));
     });
+    if (problems.length > 0) throw problems.find((p) => UNKNOWN_FIELD_MESSAGE.test(p.message)) ?? problems[0]!;
+    coerced[arg.name] = result;
   }
   return coerced;
 }
@@ -327,8 +332,16 @@ function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {
   return text;
 }
 
+const UNKNOWN_FIELD = /^Field "(\w+)" is not defined by type "\w+"\.(?: Did you mean (.*)\?)?$/;
+const UNKNOWN_FIELD_MESSAGE = /is invalid: unknown field '/;
+
 /** A GraphQL coercion message as a REST error message for `param` (exported for the equivalence test). */
 export function describeCoercionError(param: string, message: string): string {
+  const unknown = UNKNOWN_FIELD.exec(message);
+  if (unknown) {
+    const near = [...(unknown[2] ?? '').matchAll(/"(\w+)"/g)].map((m) => m[1]!);
+    return `'${param}' is invalid: unknown field '${unknown[1]}'${didYouMean(near)}.`;
+  }
   const reason = message
     .replace(/^Expected type "(\w+)"\.?\s*/, (_, type: string) => `expected ${type}. `)
     .replace(/^(Int|String|Boolean|Float) cannot represent (a )?non[- ]\w+ value: .*$/, (_, type: string) => `must be ${article(type)}.`)

@@ -91,14 +91,17 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates/series on the whole real ECB h
     expect(ndjson.text.trimEnd().split('\n')).toHaveLength(pubs.length);
   }, 60_000);
 
-  it('continues past ten years with the cursor, each page cut at a period boundary', async () => {
-    const first = await series('start=1999-01-01&end=2026-06-30&group=year&symbols=USD');
+  it('continues past ten years with the cursor for months, each page cut at a period boundary; yearly means are one page', async () => {
+    const first = await series('start=1999-01-01&end=2026-06-30&group=month&symbols=USD');
     expect(first.body.data).toMatchObject({ start: '1999-01-04', end: '2008-12-31' });
-    const second = await series(`start=1999-01-01&end=2026-06-30&group=year&symbols=USD&cursor=${first.body.data.nextCursor}`);
+    const second = await series(`start=1999-01-01&end=2026-06-30&group=month&symbols=USD&cursor=${first.body.data.nextCursor}`);
     expect(second.body.data).toMatchObject({ start: '2009-01-01', end: '2018-12-31' });
-    const third = await series(`start=1999-01-01&end=2026-06-30&group=year&symbols=USD&cursor=${second.body.data.nextCursor}`);
+    const third = await series(`start=1999-01-01&end=2026-06-30&group=month&symbols=USD&cursor=${second.body.data.nextCursor}`);
     expect(third.body.data).toMatchObject({ start: '2019-01-01', end: '2026-06-30', nextCursor: null });
-    const years = [first, second, third].flatMap((page) => page.body.data.entries.map((e: { period: string }) => e.period));
-    expect(years).toEqual(Array.from({ length: 28 }, (_, i) => String(1999 + i)));
+    const months = [first, second, third].flatMap((page) => page.body.data.entries.map((e: { period: string }) => e.period));
+    expect(months).toHaveLength(12 * 27 + 4);
+    const years = await series('start=1999-01-01&end=2026-06-30&group=year&symbols=USD');
+    expect(years.body.data).toMatchObject({ start: '1999-01-04', end: '2026-06-30', nextCursor: null });
+    expect(years.body.data.entries.map((e: { period: string }) => e.period)).toEqual(Array.from({ length: 28 }, (_, i) => String(1999 + i)));
   }, 60_000);
 });

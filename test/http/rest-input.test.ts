@@ -54,10 +54,14 @@ function referenceObject(arg: GraphQLArgument, value: unknown) {
   // checkRestInput's own rule before any coercion (unchanged): a JSON body sends the array it documents.
   if (!Array.isArray(value)) return { error: { message: `'${arg.name}' must be an array.`, param: arg.name } };
   try {
-    return { value: coerceInputValue(value, arg.type, (path, _invalid, error) => {
+    // Every problem of coerceInputValue; an unknown field (it also explains a missing one) is the one reported, else the first.
+    const problems: ApiError[] = [];
+    const coerced: unknown = coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
-      throw new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param });
-    }) };
+      problems.push(new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param }));
+    });
+    if (problems.length > 0) throw problems.find((p) => p.message.includes('is invalid: unknown field')) ?? problems[0]!;
+    return { value: coerced };
   } catch (error) {
     return { error: { message: (error as ApiError).message, param: (error as ApiError).param } };
   }
@@ -114,12 +118,16 @@ describe('checkRestInput on batch items (a list of input objects)', () => {
   it('checks valid items without coerceInputValue, and still reports its exact errors', () => {
     const good = [{ from: 'inch', to: 'centimeter', value: '1', rounding: 'HALF_UP', decimals: 2 }, { from: 'USD', to: 'EUR', value: '2', date: null }];
     expect(actual(items, good)).toEqual({ value: good });
-    expect(actual(items, [...good, { from: 'inch', to: 'meter', valu: '1' }])).toEqual({
+    expect(actual(items, [...good, { from: 'inch', to: 'meter' }])).toEqual({
       error: { message: "'items[2]' is invalid: Field \"value\" of required type \"String!\" was not provided.", param: 'items[2]' },
+    });
+    // A misspelt field is named, with the nearest field, before the field it leaves missing.
+    expect(actual(items, [...good, { form: 'inch', to: 'meter', value: '1' }])).toEqual({
+      error: { message: "'items[2]' is invalid: unknown field 'form' (did you mean from?).", param: 'items[2]' },
     });
     expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }])).toEqual(referenceObject(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }]));
     expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', valu: '1' }])).toEqual({
-      error: { message: "'items[0]' is invalid: Field \"valu\" is not defined by type \"BatchItemInput\".", param: 'items[0]' },
+      error: { message: "'items[0]' is invalid: unknown field 'valu' (did you mean value?).", param: 'items[0]' },
     });
     expect(actual(items, [null])).toEqual({ error: { message: "'items[0]' is invalid: Expected non-nullable type \"BatchItemInput!\" not to be null.", param: 'items[0]' } });
   });

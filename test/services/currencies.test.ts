@@ -162,7 +162,8 @@ describe('time series', () => {
     [{ end: '2023-01-01' }, 'developer', 'INVALID_REQUEST', 'start'],
     [{ start: '2023-01-01', end: '2023-02-30' }, 'developer', 'INVALID_REQUEST', 'end'],
     [{ start: '2023-01-02', end: '2023-01-01' }, 'developer', 'INVALID_REQUEST', 'end'],
-    [{ start: '2023-01-01', end: '2023-01-02', group: 'quarter' }, 'developer', 'INVALID_REQUEST', 'group'],
+    [{ start: '2023-01-01', end: '2023-01-02', group: 'fortnight' }, 'developer', 'INVALID_REQUEST', 'group'],
+    [{ start: '2023-01-01', end: '2023-01-02', decimals: 41 }, 'developer', 'INVALID_REQUEST', 'decimals'],
     [{ start: '2023-01-01', end: '2023-01-02', cursor: 'abc' }, 'developer', 'INVALID_REQUEST', 'cursor'],
     [{ start: '2023-01-01', end: '2023-01-02' }, 'free', 'PLAN_REQUIRED', undefined],
     [{ start: '2023-01-01', end: '2023-01-02', symbols: 'XYZ' }, 'developer', 'UNKNOWN_CURRENCY', 'symbols'],
@@ -194,22 +195,26 @@ describe('time series', () => {
     const old: Publication[] = [{ date: '2005-06-01', rates: { USD: '1.2' } }, ...PUBS];
     const { rates, currencies } = service(old);
     const reads = rates.reads.length;
-    const plan = currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv' }, 'developer');
+    const plan = currencies.planSeries({ start: '2005-01-01', end: '2023-01-03' }, 'developer');
     expect(plan).toMatchObject({ start: '2005-06-01', end: '2015-05-31', base: 'EUR', asked: undefined, complete: true, dates: ['2005-06-01'] });
     expect(rates.reads.length).toBe(reads);
-    expect(currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv', cursor: plan.nextCursor }, 'developer').start).toBe('2015-06-01');
-    expect(() => currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', cursor: plan.nextCursor }, 'developer')).toThrow(/continues another query/);
+    expect(currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', cursor: plan.nextCursor }, 'developer').start).toBe('2015-06-01');
+    expect(() => currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'application/x-ndjson', cursor: plan.nextCursor }, 'developer')).toThrow(/continues another query/);
+    // CSV is one page whatever the range.
+    expect(currencies.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv' }, 'developer')).toMatchObject({ start: '2005-06-01', end: '2023-01-03', nextCursor: null });
   });
 
-  it('pages a range over ten years with a cursor that the next call follows', async () => {
+  it('pages days over ten years with a cursor that the next call follows; yearly means are one page', async () => {
     const old: Publication[] = [{ date: '2005-06-01', rates: { USD: '1.2' } }, ...PUBS];
     const { currencies } = service(old);
-    const first = await currencies.series({ start: '2005-01-01', end: '2023-01-03', group: 'year' }, 'developer');
-    expect(first).toMatchObject({ start: '2005-06-01', end: '2014-12-31' });
-    expect([...first.entries()].map((e) => e.period)).toEqual(['2005']);
-    const second = await currencies.series({ start: '2005-01-01', end: '2023-01-03', group: 'year', cursor: first.nextCursor }, 'developer');
-    expect(second).toMatchObject({ start: '2015-01-01', end: '2023-01-03', nextCursor: null });
-    expect([...second.entries()].map((e) => e.period)).toEqual(['2022', '2023']);
+    const first = await currencies.series({ start: '2005-01-01', end: '2023-01-03' }, 'developer');
+    expect(first).toMatchObject({ start: '2005-06-01', end: '2015-05-31' });
+    expect([...first.entries()].map((e) => e.period)).toEqual(['2005-06-01']);
+    const second = await currencies.series({ start: '2005-01-01', end: '2023-01-03', cursor: first.nextCursor }, 'developer');
+    expect(second).toMatchObject({ start: '2015-06-01', end: '2023-01-03', nextCursor: null });
+    const years = await currencies.series({ start: '2005-01-01', end: '2023-01-03', group: 'year' }, 'developer');
+    expect(years).toMatchObject({ start: '2005-06-01', end: '2023-01-03', nextCursor: null });
+    expect([...years.entries()].map((e) => e.period)).toEqual(['2005', '2022', '2023']);
   });
 });
 

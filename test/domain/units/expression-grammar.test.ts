@@ -145,7 +145,8 @@ describe('what the grammar refuses, and why', () => {
     ['zorkmid/s', "Unit 'zorkmid' in 'zorkmid/s' is not known."],
     ['usd/gal', "Unit 'usd' in 'usd/gal' is not known (did you mean USD? Currency codes are written in upper case)."],
     ['XYZ/kg', "'XYZ' in 'XYZ/kg' is neither a unit nor a currency the ECB has quoted."],
-    ['EUX/kg', "'EUX' in 'EUX/kg' is neither a unit nor a currency the ECB has quoted."],
+    ['EUX/kg', "'EUX' in 'EUX/kg' is neither a unit nor a currency the ECB has quoted (did you mean EUR?)."],
+    ['GPB/kWh', "'GPB' in 'GPB/kWh' is neither a unit nor a currency the ECB has quoted (did you mean GBP, GB (gigabyte) or PB (petabyte)?)."],
   ])('%j is UNKNOWN_UNIT: %s', (text, message) => {
     const error = expectApiError(() => read(text), 'UNKNOWN_UNIT', 'from');
     expect(error.message).toBe(message);

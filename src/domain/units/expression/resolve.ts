@@ -4,7 +4,8 @@
  * is both a unit and a currency code is refused rather than guessed.
  */
 import { ApiError } from '../../errors';
-import { didYouMean } from '../../nearest-names';
+import { CURRENCY_CODES } from '../../currency/codes';
+import { didYouMean, nearestNames } from '../../nearest-names';
 import { quoteInput } from '../../quote-input';
 import type { CompiledExpression } from './compile';
 import { suggestUnits } from './suggest';
@@ -16,7 +17,9 @@ function unknownName(expression: CompiledExpression, param: string, name: string
   const where = name === expression.source ? '' : ` in ${quoteInput(expression.source)}`;
   const upper = name.toUpperCase();
   const currency = /^[A-Za-z]{3}$/.test(name) && upper !== name && isCurrency(upper);
-  const suggestions = suggestUnits(name);
+  // Three upper-case letters read as a currency code: the nearest codes come first (GPB: GBP).
+  const codes = currencyShaped ? nearestNames(name, CURRENCY_CODES) : [];
+  const suggestions = [...codes, ...suggestUnits(name)].slice(0, 3);
   const hint = currency
     ? ` (did you mean ${upper}? Currency codes are written in upper case)`
     : didYouMean(suggestions);
