@@ -8,8 +8,8 @@ import { toGraphQLError } from './errors';
 import { requestContextOf } from './request-context';
 
 /**
- * Apollo's automatic persisted queries on every GraphQL request (POST and GET, Yoga's path and the
- * edge's lane alike: both run onParams). A hash alone is replaced by its document, which then goes
+ * Apollo's automatic persisted queries on every GraphQL request (POST and GET, Yoga's Fetch handler and the
+ * front's JSON POST path alike: both run onParams). A hash alone is replaced by its document, which then goes
  * through every step a sent document goes through (size, nesting, depth, cost, rate limits); a
  * hash no store holds answers PERSISTED_QUERY_NOT_FOUND; a document with a hash that is not its
  * SHA-256 answers INVALID_REQUEST. A document sent with its hash is registered only once it
