@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
 import { sortedSchema, schema } from '../src/graphql';
-import { buildOpenApiDocument } from '../src/http/openapi';
+import { buildOpenApiDocument } from '../src/http/openapi/openapi';
 
 export const SDL_FILE = 'schema/schema.graphql';
 export const OPENAPI_FILE = 'schema/openapi.json';

@@ -45,7 +45,7 @@ export type Surface = 'rest' | 'graphql';
 
 /**
  * What an error says beyond its code and message: data only. The edge turns it into response headers
- * (Retry-After, WWW-Authenticate, Allow, RateLimit: src/http/error-headers.ts) and the message's route
+ * (Retry-After, WWW-Authenticate, Allow, RateLimit: src/http/answer/error-headers.ts) and the message's route
  * hint (src/graphql/error-body.ts).
  */
 export interface ApiErrorDetails {

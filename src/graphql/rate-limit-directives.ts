@@ -4,7 +4,7 @@ import { RATE_LIMIT_KINDS, type RateLimitKind } from '../domain/rate-limit';
 /**
  * The request-rate-limit directives as the schema declares them: `@publicRateLimit` on public
  * fields, `@keyRateLimit` on keyed ones. Definitions only (they do not depend on any limiter); the
- * HTTP edge implements them on its limiters (src/http/rate-limit-directive.ts).
+ * HTTP edge implements them on its limiters (src/http/limits/rate-limit-directive.ts).
  */
 export const RATE_LIMIT_DIRECTIVE_NAMES: Readonly<Record<RateLimitKind, string>> = { public: 'publicRateLimit', key: 'keyRateLimit' };
 

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import type { ErrorCode } from '../domain/errors';
-import { toApiError } from '../http/errors';
+import { toApiError } from '../http/answer/errors';
 
 /** What a tool tells an agent that made a mistake or was refused: enough to fix the call or to know what to do. */
 export interface ToolError {

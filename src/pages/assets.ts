@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FAVICON_SVG } from '../http/favicon';
+import { FAVICON_SVG } from '../http/answer/favicon';
 
 /**
  * The page's only style sheet and script, served same-origin at fixed paths (the CSP allows

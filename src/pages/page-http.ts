@@ -1,8 +1,8 @@
 import { ApiError } from '../domain/errors';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../domain/sessions';
-import { readBodyText } from '../http/body';
+import { readBodyText } from '../http/front/body';
 import { isTrustedProxy, type TrustProxy } from '../domain/client-ip';
-import type { ServerContext } from '../http/request-context';
+import type { ServerContext } from '../http/front/request-context';
 
 /** The account page's HTTP details: headers, the session cookie, the Origin check, form bodies. */
 export const PAGE_CSP = [

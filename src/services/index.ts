@@ -65,7 +65,7 @@ export interface ServiceMetrics {
   authFailed(reason: 'missing' | 'invalid'): void;
 }
 
-/** Where the account page's counters come from, and where health reads the limits are counted; src/http/rate-limit.ts builds them (memory, or Redis with REDIS_URL). */
+/** Where the account page's counters come from, and where health reads the limits are counted; src/http/limits/rate-limit.ts builds them (memory, or Redis with REDIS_URL). */
 export interface LimiterFactory extends RateLimitBackend {
   create(name: string, points: number, windowSeconds: number): RateLimiterAbstract;
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { MetricsAccess } from '../../src/config';
 import { parseTrustProxy } from '../../src/domain/client-ip';
-import { createHttpServer } from '../../src/http/node-server';
+import { createHttpServer } from '../../src/http/front/node-server';
 import { createLogger } from '../../src/logger';
 import type { TestApp } from './app';
 

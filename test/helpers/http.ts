@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app';
 import { parseTrustProxy } from '../../src/domain/client-ip';
-import { createHttpServer, frontListener, type FrontListener } from '../../src/http/node-server';
+import { createHttpServer, frontListener, type FrontListener } from '../../src/http/front/node-server';
 import { createLogger } from '../../src/logger';
 
 /** A raw HTTP/1.1 answer: what went over the wire, headers lower-cased by Node. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { negotiate, type MediaType } from '../../src/http/answer-formats';
+import { negotiate, type MediaType } from '../../src/http/answer/answer-formats';
 
 const OFFERED: MediaType[] = ['application/json', 'text/csv', 'application/x-ndjson'];
 

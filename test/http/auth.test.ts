@@ -8,7 +8,7 @@ import { ApiError } from '../../src/domain/errors';
 import { generateApiKey } from '../../src/domain/keys';
 import { authenticate, unconfirmedPrincipal } from '../../src/services/auth';
 import { createKeyCache } from '../../src/services/key-cache';
-import { errorHeaders } from '../../src/http/error-headers';
+import { errorHeaders } from '../../src/http/answer/error-headers';
 
 const MISSING = 'Bearer realm="measurement-api"';
 const INVALID = 'Bearer realm="measurement-api", error="invalid_token"';

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql';
-import { buildOpenApiDocument } from '../../src/http/openapi';
+import { buildOpenApiDocument } from '../../src/http/openapi/openapi';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { listen, rawRequest, type RawResponse } from '../helpers/http-server';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 /**
- * SOFA executes REST routes only for the edge (src/http/edge.ts), after its admission: through the
+ * SOFA executes REST routes only for the edge (src/http/rest/edge.ts), after its admission: through the
  * front, every /v1 target is the edge's, so the routes SOFA makes of its own (its webhooks, its
  * OpenAPI document, a kebab-cased path for each field) are never answered, and a route of the table
  * is answered only once the edge has admitted the request.

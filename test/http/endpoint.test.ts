@@ -1,7 +1,7 @@
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql';
-import { Endpoints } from '../../src/http/endpoint';
+import { Endpoints } from '../../src/http/rest/endpoint';
 
 describe('the route table compiled into endpoints', () => {
   const endpoints = new Endpoints(schema, () => 120);

@@ -2,9 +2,9 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { toGraphQLError } from '../../src/http/errors';
+import { toGraphQLError } from '../../src/http/answer/errors';
 import { RequestContext } from '../../src/services/request-context';
-import { useErrorCodes } from '../../src/http/use-error-codes';
+import { useErrorCodes } from '../../src/http/graphql/use-error-codes';
 
 /** A logger that records its error calls. */
 function recordingLogger() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { errorHeaders } from '../../src/http/error-headers';
+import { errorHeaders } from '../../src/http/answer/error-headers';
 
 /** The headers an error requires come from its data at the edge; the domain builds none. */
 describe('errorHeaders', () => {

@@ -4,7 +4,7 @@ import { buildSchema, GraphQLError, parse, validate } from 'graphql';
 import { processRegularResult, type FetchAPI } from 'graphql-yoga';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VALIDATION_ABORTED } from '../../src/http/errors';
+import { VALIDATION_ABORTED } from '../../src/http/answer/errors';
 
 /**
  * The library internals the app still relies on, each held to what the code assumes: these fail

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quotaHeaders } from '../../src/http/limit-headers';
+import { quotaHeaders } from '../../src/http/answer/limit-headers';
 
 describe('quota headers (the edge renders the quota state; the domain builds no header)', () => {
   it('carry the limit, what is left (never negative) and the seconds to the reset', () => {

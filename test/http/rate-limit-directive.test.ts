@@ -3,9 +3,9 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import { graphql, printSchema, type GraphQLSchema } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { errorHeaders } from '../../src/http/error-headers';
-import { rateLimitDirectiveFor } from '../../src/http/rate-limit-directive';
-import { createRateLimiters, type RateLimiters, type RateLimitState } from '../../src/http/rate-limit';
+import { errorHeaders } from '../../src/http/answer/error-headers';
+import { rateLimitDirectiveFor } from '../../src/http/limits/rate-limit-directive';
+import { createRateLimiters, type RateLimiters, type RateLimitState } from '../../src/http/limits/rate-limit';
 
 interface Context {
   ip: string;

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import { consumeByTurn } from '../../src/http/rate-limit-turns';
+import { consumeByTurn } from '../../src/http/limits/rate-limit-turns';
 
 /** What each of `n` requests got: its remaining points, or 'refused'. */
 async function outcomes(promises: Promise<RateLimiterRes>[]): Promise<(number | 'refused')[]> {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { createRateLimiters, rateLimitHeaders, type RateLimiters, type RateLimitKind } from '../../src/http/rate-limit';
-import { errorHeaders } from '../../src/http/error-headers';
+import { createRateLimiters, rateLimitHeaders, type RateLimiters, type RateLimitKind } from '../../src/http/limits/rate-limit';
+import { errorHeaders } from '../../src/http/answer/error-headers';
 
 const opened: RateLimiters[] = [];
 const create = async (options: Parameters<typeof createRateLimiters>[0]) => {

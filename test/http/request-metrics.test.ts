@@ -1,12 +1,12 @@
 /**
- * The per-request work of the node:http front (src/http/node-server.ts) is cheap: the path without
+ * The per-request work of the node:http front (src/http/front/node-server.ts) is cheap: the path without
  * a URL object for ordinary targets, the route label without decoding, the metrics without hashing
  * a label object. These tests prove each gives exactly what the code before it gave: the reference
  * implementations below are that code, copied.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathOf } from '../../src/http/target';
+import { pathOf } from '../../src/http/front/target';
 import { matchPath, ROUTES, routeLabel } from '../../src/http/routes';
 
 /** Before: a URL object per request. */

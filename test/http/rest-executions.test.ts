@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/http/routes';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { frontListenerOf, rawRequest } from '../helpers/http';
-import { pathOf } from '../../src/http/target';
+import { pathOf } from '../../src/http/front/target';
 import { createLanePair, NO_KEYS, type LanePair } from '../helpers/lanes';
 import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
 import { requestOf } from '../hostile/rest-requests';

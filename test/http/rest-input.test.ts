@@ -3,7 +3,7 @@ import { coerceInputValue, getNamedType, isEnumType, isLeafType, isNonNullType, 
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { schema } from '../../src/graphql';
-import { checkRestInput, describeCoercionError, queryParams } from '../../src/http/rest-input';
+import { checkRestInput, describeCoercionError, queryParams } from '../../src/http/rest/rest-input';
 import type { RestRoute } from '../../src/http/routes';
 import { anyJson, hostileText, PROTOTYPE_KEYS } from '../hostile/values';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RestRoute } from '../../src/http/routes';
-import { csp, HTML_CSP } from '../../src/http/security-headers';
+import { csp, HTML_CSP } from '../../src/http/front/security-headers';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app';
-import type { FrontHandler } from '../../src/http/yoga-answers';
+import type { FrontHandler } from '../../src/http/graphql/yoga-answers';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { frontServer, rawRequest } from '../helpers/http';
 

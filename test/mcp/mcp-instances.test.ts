@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config';
 import { migrateDatabase, openStore } from '../../src/data/open-store';
 import { keyEnvFor } from '../../src/domain/keys';
 import { currentMonth } from '../../src/domain/quota';
-import { createRateLimiters } from '../../src/http/rate-limit';
+import { createRateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { AccountStore } from '../../src/services/account-store';
 import { frontServer } from '../helpers/http';

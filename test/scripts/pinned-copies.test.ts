@@ -12,13 +12,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 const COPIES: ReadonlyArray<{ library: string; copy: string; guard: string }> = [
-  { library: 'graphql-yoga', copy: 'src/http/graphql-http.ts', guard: 'test/http/graphql-post.test.ts' },
-  { library: 'graphql', copy: 'src/http/rest-input.ts', guard: 'test/http/rest-input.test.ts' },
+  { library: 'graphql-yoga', copy: 'src/http/graphql/graphql-http.ts', guard: 'test/http/graphql-post.test.ts' },
+  { library: 'graphql', copy: 'src/http/rest/rest-input.ts', guard: 'test/http/rest-input.test.ts' },
   { library: '@pothos/core', copy: 'src/graphql/direct-resolver.ts', guard: 'test/graphql/direct-resolver.test.ts' },
   { library: '@pothos/plugin-zod', copy: 'src/graphql/direct-resolver.ts', guard: 'test/graphql/direct-resolver.test.ts' },
   { library: 'sofa-api', copy: 'src/graphql/serialize.ts', guard: 'test/http/rest-executions.test.ts' },
   { library: '@graphql-yoga/plugin-sofa', copy: 'src/graphql/serialize.ts', guard: 'test/http/rest-executions.test.ts' },
-  { library: 'graphql-rate-limit-directive', copy: 'src/http/rate-limit-directive.ts', guard: 'test/http/rate-limit-directive.test.ts' },
+  { library: 'graphql-rate-limit-directive', copy: 'src/http/limits/rate-limit-directive.ts', guard: 'test/http/rate-limit-directive.test.ts' },
   { library: '@graphql-yoga/render-graphiql', copy: 'src/http/graphiql/bundle.ts', guard: 'test/e2e/graphiql-browser.test.ts' },
 ];
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openSqliteStore } from '../../src/data/sqlite-store';
 import type { AccountStore } from '../../src/services/account-store';
-import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit';
+import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rate-limit';
 import { createAccounts, LOGIN_LIMITS, type Accounts } from '../../src/services/accounts';
 import { resolveHost } from '../../src/data/webhook-http';
 import { secretBox } from '../../src/domain/secret-box';

@@ -1,5 +1,5 @@
 import { staticAsset, type StaticAsset } from './static-asset';
-import { FAVICON_SVG } from '../favicon';
+import { FAVICON_SVG } from '../answer/favicon';
 
 /** Where the assets are served; the page and the stylesheet name them by absolute path. */
 export const ASSETS_PATH = '/graphql/assets';

@@ -1,10 +1,10 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
-import { restErrorResponse, toApiError } from '../errors';
-import { requestContextOf } from '../request-context';
-import { csp, HTML_CSP } from '../security-headers';
-import { etagMatches, strongEtag } from '../shared-resource';
+import { restErrorResponse, toApiError } from '../answer/errors';
+import { requestContextOf } from '../front/request-context';
+import { csp, HTML_CSP } from '../front/security-headers';
+import { etagMatches, strongEtag } from '../answer/shared-resource';
 import { ASSETS_PATH, buildGraphiQLBundle, type GraphiQLBundle, type GraphiQLOptions } from './bundle';
 import { assetResponse, CompressedBodies } from './static-asset';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { FAVICON_SVG } from '../../http/favicon';
+import { FAVICON_SVG } from '../../http/answer/favicon';
 import { staticAsset, type StaticAsset } from '../../http/graphiql/static-asset';
 
 export { FRONT_ASSETS_PATH } from '../../http/routes';

@@ -1,12 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
-import { restErrorResponse, toApiError } from '../../http/errors';
+import { restErrorResponse, toApiError } from '../../http/answer/errors';
 import { assetResponse, CompressedBodies, type StaticAsset } from '../../http/graphiql/static-asset';
-import { requestContextOf } from '../../http/request-context';
+import { requestContextOf } from '../../http/front/request-context';
 import { isFrontDoorPath } from '../../http/routes';
-import { etagMatches, strongEtag } from '../../http/shared-resource';
-import { csp, HTML_CSP } from '../../http/security-headers';
+import { etagMatches, strongEtag } from '../../http/answer/shared-resource';
+import { csp, HTML_CSP } from '../../http/front/security-headers';
 import { FRONT_ASSETS_PATH, frontAssets, referenceAssets, type ReferenceAssets } from './assets';
 import { frontIndex, homePage, referencePage, type FrontLinks } from './views';
 

@@ -1,0 +1,109 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../../domain/errors';
+
+/** Reads a request body as UTF-8 text, refusing it (413) as soon as it passes `limit` bytes. */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (request.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return utf8Text(chunks);
+}
+
+/**
+ * readBodyText for a node:http request (the edge). The rest of an oversized body is read and
+ * dropped, not left in the socket, so the 413 reaches the client.
+ */
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      req.resume();
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        refused = true;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (refused) return;
+      try {
+        resolve(utf8Text(chunks));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/**
+ * The bytes of a node:http request's body whose Content-Length the caller has already held to its
+ * limit (node:http ends the body there): the edge keeps them as they came, so that a request it
+ * leaves to Yoga after reading gets them unchanged.
+ */
+export function readNodeBytes(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('error', reject);
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  });
+}
+
+/** The body's bytes as text; INVALID_REQUEST when they are not UTF-8. */
+export function utf8Text(chunks: readonly Uint8Array[]): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError('INVALID_REQUEST', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** 415 for a body that is not `application/json` (REST routes and POST /graphql). */
+export function notJson(): ApiError {
+  return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+}
+
+export function tooLarge(limit: number): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit / 1024} KiB.`);
+}
+
+/** Parses JSON, answering INVALID_REQUEST (never a 500) for anything malformed. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new ApiError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError('INVALID_REQUEST', 'The request body is not valid JSON.');
+  }
+}
+
+/** True for `application/json`, with or without parameters such as charset. */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const mediaType = header.split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json';
+}

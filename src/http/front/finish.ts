@@ -1,0 +1,142 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ApiError } from '../../domain/errors';
+import type { Metrics } from '../../metrics';
+import type { AppServices } from '../../services';
+import type { RequestContext } from '../../services/request-context';
+import { restErrorParts, toApiError } from '../answer/errors';
+import type { ResponseParts } from '../answer/answer-parts';
+import { languageHeaders } from '../answer/content-language';
+import { pathOf } from './target';
+import { createOutbox } from './outbox';
+import { logRequest } from './request-log';
+import { limitHeaders } from '../answer/limit-headers';
+import { addSecurityHeaders } from './security-headers';
+
+export interface FinishOptions {
+  services: Pick<AppServices, 'quota'>;
+  log: Logger;
+  clock: () => Date;
+  metrics: Pick<Metrics, 'request'>;
+}
+
+/** Where an answer is counted (its request-metric label), the CORS fields it carries, and what a failure of its limit headers does to it. */
+export interface AnswerPlace {
+  readonly label: string;
+  readonly cors: Readonly<Record<string, string>> | undefined;
+  /**
+   * The answer stands when its key cannot be confirmed or its quota read for the headers (a
+   * GraphQL result, a page): it goes without those headers. Otherwise (a REST answer) it becomes
+   * that error in the contract's shape.
+   */
+  readonly standsWithoutLimits?: boolean;
+}
+
+/** The one way every answer leaves the front. */
+export interface Finish {
+  /**
+   * Stamps what every answer carries (security headers by content type, CORS on a shared path, the
+   * request id, the language of its names), confirms the key (confirmKey), adds the limit and quota
+   * headers, then writes it with its reason phrase in one writeHead and one end, counts one metric
+   * and logs one access-log line with its error code.
+   */
+  send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
+  /** A request entered the front in this turn (see outbox.ts). */
+  entered(): void;
+  /** The answer to a request whose serving threw: the contract's INTERNAL error, or nothing when the client has gone. */
+  unexpected(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, started: number): (error: unknown) => void;
+}
+
+/** One answer waiting in the outbox, and what its request metric and access-log line need. */
+interface Outgoing {
+  req: IncomingMessage;
+  res: ServerResponse;
+  place: AnswerPlace;
+  /** performance.now() when the request entered the front. */
+  started: number;
+  parts: ResponseParts;
+  context: RequestContext;
+}
+
+export function createFinish(options: FinishOptions): Finish {
+  const logging = () => options.log.isLevelEnabled('info');
+  const record = (req: IncomingMessage, label: string, status: number, started: number) =>
+    options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
+  const written = (req: IncomingMessage, place: AnswerPlace, status: number, context: RequestContext, started: number) => {
+    record(req, place.label, status, started);
+    if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
+  };
+
+  const unexpected: Finish['unexpected'] = (req, res, place, context, started) => (error) => {
+    if (req.socket.destroyed) {
+      // The client closed its connection before its answer (a body cut off half-way): no fault of
+      // the server's, and no one left to answer.
+      options.log.debug({ err: error, requestId: context.requestId }, 'the client closed its connection before the answer');
+      res.end();
+      record(req, place.label, res.statusCode, started);
+      return;
+    }
+    options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+    context.errorCode = 'INTERNAL';
+    if (res.headersSent) {
+      res.end();
+      written(req, place, res.statusCode, context, started);
+      return;
+    }
+    const parts = restErrorParts(toApiError(error), context.requestId);
+    stamp(parts, place, context);
+    res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
+    res.end(parts.body);
+    written(req, place, parts.status, context, started);
+  };
+
+  const write = ({ req, res, place, started, parts, context }: Outgoing) => {
+    try {
+      // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
+      res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
+      res.end(parts.body);
+      written(req, place, parts.status, context, started);
+    } catch (error) {
+      unexpected(req, res, place, context, started)(error);
+    }
+  };
+  const outbox = createOutbox(write);
+
+  /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
+  const failed = (error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts): ResponseParts => {
+    if (place.standsWithoutLimits) return parts;
+    if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+    const apiError = toApiError(error);
+    context.errorCode = apiError.code;
+    const refused = restErrorParts(apiError, context.requestId);
+    stamp(refused, place, context);
+    return refused;
+  };
+
+  const send: Finish['send'] = async (req, res, place, context, parts, started) => {
+    stamp(parts, place, context);
+    let answer = parts;
+    // A key taken from the cache unconfirmed is confirmed before its answer goes: a revoked key's answer becomes UNAUTHORIZED.
+    const confirming = context.confirmKey();
+    if (confirming) answer = await confirming.then(() => parts, (error: unknown) => failed(error, place, context, parts));
+    if (answer === parts) {
+      try {
+        const limits = limitHeaders(context, options.services.quota, options.clock, parts.headers);
+        Object.assign(parts.headers, limits instanceof Promise ? await limits : limits);
+      } catch (error) {
+        answer = failed(error, place, context, parts);
+      }
+    }
+    outbox.post({ req, res, place, started, parts: answer, context });
+  };
+
+  return { send, entered: outbox.entered, unexpected };
+}
+
+/** The headers every answer carries, whatever its status: security (by content type), CORS on a shared path, the language of its names, the request id. */
+function stamp({ headers, status }: ResponseParts, place: AnswerPlace, context: RequestContext): void {
+  addSecurityHeaders(headers);
+  if (place.cors) Object.assign(headers, place.cors);
+  if (context.languages.length > 0) Object.assign(headers, languageHeaders(context, status, headers['vary']));
+  headers['x-request-id'] = context.requestId;
+}

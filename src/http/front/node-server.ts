@@ -1,0 +1,197 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { MetricsAccess } from '../../config';
+import { clientIp, type TrustProxy } from '../../domain/client-ip';
+import { ApiError } from '../../domain/errors';
+import type { Metrics } from '../../metrics';
+import type { RequestContext } from '../../services/request-context';
+import type { ResponseParts } from '../answer/answer-parts';
+import { answerClientErrors } from './client-error';
+import { errorParts, rawErrorResponse } from '../answer/errors';
+import type { AnswerPlace, Finish } from './finish';
+import { ASSETS_PATH } from '../graphiql/bundle';
+import { GRAPHQL_PATH } from '../graphql/graphql-http';
+import { answerOddMethods, oddTargetAnswer, refusalParts } from './odd-requests';
+import { originOf, type RequestOrigin } from './request-context';
+import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
+import { pathOf } from './target';
+import type { FrontHandler } from '../graphql/yoga-answers';
+
+/** What the front dispatches to and finishes with: built by the app (app.ts). */
+export interface Front {
+  /** Each request's context, minted once per request. */
+  contextOf(origin: RequestOrigin): RequestContext;
+  /** The one way every answer leaves. */
+  finish: Finish;
+  /** Every REST route and every path no other handler owns (edge.ts). */
+  edge: FrontHandler;
+  /** /graphql: GraphQL, and GraphiQL's page (yoga-answers.ts). */
+  graphql: FrontHandler;
+  /** GraphiQL's assets, the account pages and the front door (`/`, `/docs`), answered by Yoga's Fetch handler. */
+  pages: FrontHandler;
+  /** /mcp: the MCP server (src/mcp). */
+  mcp: FrontHandler;
+  metrics: Metrics;
+}
+
+export interface HttpServerOptions {
+  front: Front;
+  logger: Logger;
+  /** Who may read /metrics (METRICS). */
+  metricsAccess: MetricsAccess;
+  trust: TrustProxy;
+  /** Open client connections at most (MAX_CONNECTIONS): the next ones get a 503 and are closed. */
+  maxConnections?: number;
+  /** Seconds an idle keep-alive connection stays open (KEEP_ALIVE_TIMEOUT); 75 when not given. */
+  keepAliveTimeoutSeconds?: number;
+  /** The request head's limit in bytes; node's own (16 KiB) when not given. The suites raise it to reach the app with huge headers. */
+  maxHeaderSize?: number;
+}
+
+/**
+ * Connection limits: a client must send a request's headers within 10 s and the whole request
+ * within 15 s, both counted from the request's first byte, so neither applies to a connection that
+ * sits idle between requests. An idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT
+ * (75 s by default): longer than the idle timeout of the proxy or load balancer in front (60 s for
+ * nginx's upstream keep-alive and AWS's load balancers), so the proxy, never this server, closes
+ * an idle connection first and never sends a request on one this server has just closed.
+ * node:http checks these every connectionsCheckingInterval, 30 s by default, so a silent
+ * connection lived 30 to 80 s: checked every second here.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 15_000;
+const DEFAULT_KEEP_ALIVE_TIMEOUT_S = 75;
+const CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * The one front: a node:http server that mints each request's context once, dispatches it by path
+ * (a path's handler, a prefix's, else the REST edge), and hands every answer to the one finish
+ * (finish.ts). It answers odd targets, refused expectations and GET /metrics itself, through the
+ * same finish, and gives parser-level refusals (431, 408, 413, 400), CONNECT and connections over
+ * the cap the contract's body on the raw socket.
+ */
+export function createHttpServer(options: HttpServerOptions): Server {
+  const { front } = options;
+  const refused = new WeakSet<Socket>();
+  const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS, ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }) };
+  const server = createServer({ requireHostHeader: false, ...limits }, frontListener(options, refused));
+  server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
+  const other = (status: number) => front.metrics.request('other', 'other', status, 0);
+  answerClientErrors(server, options.logger, other);
+  answerOddMethods(server, options.logger, other);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const context = front.contextOf(originOf(req));
+    const error = new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' });
+    void front.finish.send(req, res, OTHER_PLACE, context, refusalParts(error, context), performance.now());
+  });
+  capConnections(server, options.maxConnections ?? Infinity, refused, options.logger, other);
+  return server;
+}
+
+/** The front's request listener, and which handler a path goes to. */
+export type FrontListener = RequestListener & { handlerOf(pathname: string): FrontHandler };
+
+/** Mints the request's context, answers an odd target, else hands the request to its path's handler. */
+export function frontListener(options: HttpServerOptions, refused: WeakSet<Socket> = new WeakSet()): FrontListener {
+  const { front } = options;
+  const serveMetrics: FrontHandler = (req, res, context, started) => {
+    void metricsAnswer(req, context, options).then((parts) => front.finish.send(req, res, METRICS_PLACE, context, parts, started));
+  };
+  /** Paths with a handler of their own; a new one is a path and its handler here. */
+  const handlers = new Map<string, FrontHandler>([
+    [GRAPHQL_PATH, front.graphql],
+    [METRICS_PATH, serveMetrics],
+    [MCP_PATH, front.mcp],
+  ]);
+  const handlerOf = (pathname: string): FrontHandler =>
+    handlers.get(pathname) ?? (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    // A connection over the cap was answered 503 already: nothing it sends is served.
+    if (refused.has(req.socket)) return;
+    const started = performance.now();
+    const context = front.contextOf(originOf(req));
+    try {
+      const odd = oddTargetAnswer(req, context);
+      if (odd) return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
+      handlerOf(pathOf(req.url))(req, res, context, started);
+    } catch (error) {
+      // A handler that throws before it answers: the contract's INTERNAL error, like any other failure.
+      front.finish.unexpected(req, res, OTHER_PLACE, context, started)(error);
+    }
+  };
+  return Object.assign(listener, { handlerOf });
+}
+
+const ASSETS_PREFIX = `${ASSETS_PATH}/`;
+/** Answers off every route: counted as `other`. */
+const OTHER_PLACE: AnswerPlace = { label: 'other', cors: undefined, standsWithoutLimits: true };
+const METRICS_PLACE: AnswerPlace = { label: routeLabel(METRICS_PATH), cors: undefined, standsWithoutLimits: true };
+
+/**
+ * Past `max` open connections, a new one gets the contract's 503 (with Retry-After) and is closed,
+ * rather than node's silent drop (server.maxConnections) or every file descriptor in use. Runs
+ * before node:http's own connection listener, which still parses what the client sends: the
+ * request handler ignores a refused socket.
+ */
+function capConnections(server: Server, max: number, refused: WeakSet<Socket>, logger: Logger, onAnswer: (status: number) => void): void {
+  let open = 0;
+  let warned = false;
+  server.prependListener('connection', (socket: Socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+      if (open < max) warned = false;
+    });
+    if (open <= max) return;
+    refused.add(socket);
+    if (!warned) {
+      warned = true;
+      logger.warn({ open, max }, 'connection limit reached (MAX_CONNECTIONS): refusing new connections with 503');
+    }
+    onAnswer(503);
+    const error = new ApiError('SERVICE_UNAVAILABLE', 'The server has too many open connections; try again shortly.', { retryAfterSeconds: 1 });
+    socket.on('error', () => socket.destroy());
+    socket.end(rawErrorResponse(error, randomUUID()));
+    setTimeout(() => socket.destroy(), 2_000).unref();
+  });
+}
+
+/** GET /metrics for those METRICS lets read it; anyone else gets the answer of a path that does not exist: nothing tells them it does. */
+async function metricsAnswer(req: IncomingMessage, context: RequestContext, options: HttpServerOptions): Promise<ResponseParts> {
+  if (!mayReadMetrics(req, options)) {
+    return errorParts(new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), context);
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return errorParts(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), context);
+  }
+  try {
+    const text = await options.front.metrics.render();
+    return { status: 200, headers: { 'cache-control': 'no-store', 'content-type': options.front.metrics.contentType, 'content-length': String(Buffer.byteLength(text)) }, body: text };
+  } catch (error) {
+    options.logger.error({ err: error, requestId: context.requestId }, 'metrics could not be collected');
+    return errorParts(new ApiError('INTERNAL', 'The metrics could not be collected.'), context);
+  }
+}
+
+function mayReadMetrics(req: IncomingMessage, options: HttpServerOptions): boolean {
+  const access = options.metricsAccess;
+  if (access.mode === 'public') return true;
+  if (access.mode === 'off') return false;
+  if (access.mode === 'token') return bearerMatches(req.headers.authorization, access.token);
+  const forwarded = req.headers['x-forwarded-for'];
+  // The socket's address; X-Forwarded-For only through proxies TRUST_PROXY names.
+  return isLoopback(clientIp(req.socket.remoteAddress ?? '', typeof forwarded === 'string' ? forwarded : null, options.trust));
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip);
+}
+
+/** Compared as SHA-256 digests with timingSafeEqual: the time taken says nothing about the token. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = /^bearer +(\S+)$/i.exec(header?.trim() ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(sent), digest(token));
+}

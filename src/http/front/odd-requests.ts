@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { ApiError } from '../../domain/errors';
+import type { RequestContext } from '../../services/request-context';
+import type { ResponseParts } from '../answer/answer-parts';
+import { errorParts, rawErrorResponse } from '../answer/errors';
+
+/** The methods this server answers somewhere: what `OPTIONS *` and a refused CONNECT name. */
+export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
+
+/**
+ * Requests node:http hands over but that no handler should see as they are, answered in the
+ * contract's shape: an absolute-form target (what proxies send) is served as its path, `*` is
+ * answered for OPTIONS and refused otherwise, any other target that is not a path is refused, and
+ * an HTTP/1.1 request without Host is refused (RFC 9112 3.2). The answer, or undefined to serve the request.
+ */
+export function oddTargetAnswer(req: IncomingMessage, context: RequestContext): ResponseParts | undefined {
+  const url = req.url ?? '';
+  if (url.charCodeAt(0) === 0x2f) return missingHost(req, context);
+  if (/^https?:\/\//i.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return refusalParts(new ApiError('INVALID_REQUEST', 'The request target is not a valid URL.'), context);
+    }
+    // RFC 9112 3.2.2: with an absolute-form target, its authority is the Host.
+    req.url = `${parsed.pathname}${parsed.search}`;
+    req.headers.host = parsed.host;
+    return undefined;
+  }
+  if (url === '*') {
+    if (req.method !== 'OPTIONS') return refusalParts(new ApiError('INVALID_REQUEST', `The request target '*' is only for OPTIONS; ${req.method} needs a path.`), context);
+    const body = JSON.stringify({ data: { methods: SERVER_METHODS } });
+    return { status: 200, headers: { allow: SERVER_METHODS.join(', '), 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }, body };
+  }
+  return refusalParts(new ApiError('INVALID_REQUEST', 'The request target must be a path starting with /.'), context);
+}
+
+function missingHost(req: IncomingMessage, context: RequestContext): ResponseParts | undefined {
+  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return undefined;
+  return refusalParts(new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }), context);
+}
+
+/** The contract's error as the answer, then the connection closes (what follows on it cannot be trusted). */
+export function refusalParts(error: ApiError, context: RequestContext): ResponseParts {
+  const parts = errorParts(error, context);
+  parts.headers['connection'] = 'close';
+  return parts;
+}
+
+/** CONNECT (node:http emits it apart and dropped the connection without a word) gets 405 with `Allow`, and the connection closes. */
+export function answerOddMethods(server: Server, logger: Logger, onAnswer: (status: number) => void): void {
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const requestId = randomUUID();
+    const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: this server is not a proxy; use ${SERVER_METHODS.join(', ')}.`, { allow: SERVER_METHODS });
+    logger.info({ requestId, status: error.status }, 'CONNECT refused');
+    onAnswer(error.status);
+    socket.on('error', () => socket.destroy());
+    socket.end(rawErrorResponse(error, requestId));
+    setTimeout(() => socket.destroy(), 2_000).unref();
+  });
+}

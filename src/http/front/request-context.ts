@@ -1,0 +1,88 @@
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import type { GraphQLContext } from '../../graphql/context';
+import type { AppServices } from '../../services';
+import { RequestContext, type RequestContextServices } from '../../services/request-context';
+import { headerText } from './target';
+import { clientIp, rateLimitBucket, type TrustProxy } from '../../domain/client-ip';
+import type { Surface } from '../../domain/errors';
+
+/** Yoga's server context here: node:http's request (absent in-process) and this request's context. */
+export interface ServerContext {
+  /** node:http's IncomingMessage; only its socket's peer address is read. */
+  req?: { readonly socket?: { readonly remoteAddress?: string | undefined } | undefined };
+  requestContext?: RequestContext;
+}
+
+/** The request's context; a TypeError names the mistake when a request reaches Yoga without the front. */
+export function requestContextOf(serverContext: object): RequestContext {
+  const context = (serverContext as ServerContext).requestContext;
+  if (!(context instanceof RequestContext)) {
+    throw new TypeError(`No RequestContext on the server context (got ${typeof context}): every request reaches Yoga through the front, which mints it.`);
+  }
+  return context;
+}
+
+/** Where a request came from: the socket node:http gives and three headers. */
+export interface RequestOrigin {
+  authorization: string | null;
+  forwardedFor: string | null;
+  socket: { readonly remoteAddress?: string | undefined } | undefined;
+  /** The Accept-Language header: the language of names where a field is given no `lang`. */
+  acceptLanguage?: string | null;
+  /** A REST route's request (the edge's), else a GraphQL one: the API its error messages name. */
+  surface?: Surface;
+}
+
+/**
+ * Builds each request's context, once, at the front. The client's rate-limit
+ * bucket is worked out when first asked for; a keep-alive connection's is computed once per socket
+ * (without X-Forwarded-For, which may differ from one request to the next).
+ */
+export function requestContexts(contextServices: RequestContextServices, trust: TrustProxy): (origin: RequestOrigin) => RequestContext {
+  const buckets = new WeakMap<object, string>();
+  const bucketOf = ({ forwardedFor, socket }: RequestOrigin) => {
+    const address = socket?.remoteAddress ?? '127.0.0.1';
+    if (forwardedFor !== null) return rateLimitBucket(clientIp(address, forwardedFor, trust));
+    let bucket = socket && buckets.get(socket);
+    if (bucket === undefined) {
+      bucket = rateLimitBucket(clientIp(address, null, trust));
+      if (socket?.remoteAddress !== undefined) buckets.set(socket, bucket);
+    }
+    return bucket;
+  };
+  return (origin) =>
+    new RequestContext(contextServices, {
+      authorization: origin.authorization,
+      clientBucket: () => bucketOf(origin),
+      acceptLanguage: origin.acceptLanguage ?? null,
+      surface: origin.surface ?? 'graphql',
+    });
+}
+
+/** What every request context is built on, from the app's services. */
+export function requestContextServices(services: AppServices): RequestContextServices {
+  return {
+    authenticate: services.authenticate,
+    ...(services.unconfirmedPrincipal ? { unconfirmedPrincipal: services.unconfirmedPrincipal } : {}),
+    keysRevision: services.keysRevision,
+    loadPublications: (dates) => services.rates.loadPublications(dates),
+    quotaState: services.quota.state,
+  };
+}
+
+/** Yoga's context factory: the resolvers' view of the request (its context) and the services. */
+export function graphQLContextFactory(services: AppServices, log: Logger) {
+  return (serverContext: ServerContext): GraphQLContext => ({ requestContext: requestContextOf(serverContext), services, log });
+}
+
+/** A node:http request's origin, as its context is built from it: its messages name REST routes under /v1, GraphQL fields elsewhere. */
+export function originOf(req: IncomingMessage): RequestOrigin {
+  return {
+    authorization: req.headers.authorization ?? null,
+    forwardedFor: headerText(req.headers['x-forwarded-for']),
+    socket: req.socket,
+    acceptLanguage: headerText(req.headers['accept-language']),
+    surface: req.url?.startsWith('/v1/') ? 'rest' : 'graphql',
+  };
+}

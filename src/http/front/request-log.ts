@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import type { RequestContext } from '../../services/request-context';
+
+/** The access-log line: one per answer (finish.ts), with its error code. */
+export function logRequest(logger: Logger, entry: { method: string; path: string; status: number; context: RequestContext }): void {
+  const { context } = entry;
+  logger.info(
+    {
+      requestId: context.requestId,
+      method: entry.method,
+      path: entry.path,
+      status: entry.status,
+      ...(context.errorCode === undefined ? {} : { code: context.errorCode }),
+      ms: Math.round((performance.now() - context.startedAt) * 10) / 10,
+      ...(context.principal ? { keyId: context.principal.keyId, accountId: context.principal.account.id } : {}),
+    },
+    'request',
+  );
+}
+
+/** `error.code` of a REST body, or the first `extensions.code` of a GraphQL one; undefined for anything else. */
+export function errorCodeOf(contentType: string | undefined, body: string): string | undefined {
+  if (!/json/.test(contentType ?? '')) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown }; errors?: { extensions?: { code?: unknown } }[] };
+    const code = parsed.error?.code ?? parsed.errors?.[0]?.extensions?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}

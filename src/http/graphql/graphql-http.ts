@@ -1,0 +1,151 @@
+import type { IncomingMessage } from 'node:http';
+import type { ExecutionResult } from 'graphql';
+import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
+import { isJsonContentType, utf8Text } from '../front/body';
+import type { ResponseParts } from '../answer/answer-parts';
+import { DEFAULT_BODY_LIMIT } from '../routes';
+import { headerText } from '../front/target';
+import { documentTextRefusal } from './use-graphql-limits';
+
+/**
+ * What the edge needs to answer `POST /graphql` as Yoga does: which requests it may take from
+ * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
+ * edge runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
+ * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
+ * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
+ * goes to Yoga itself, which then refuses or answers it in its own words.
+ *
+ * The Accept negotiation, the parameter checks and the Response capture below copy Yoga's internals:
+ * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-post.test.ts (the
+ * same requests to the edge and to Yoga, every answer compared) fails when they change.
+ */
+export const GRAPHQL_PATH = '/graphql';
+
+export type GraphQLMediaType = 'application/json' | 'application/graphql-response+json';
+
+/**
+ * The result processors Yoga's useResultProcessors tries, in its order, with their media types:
+ * server-sent events, multipart, then the regular JSON answer.
+ */
+const PROCESSORS: readonly (readonly [kind: 'stream' | 'regular', mediaTypes: readonly string[]])[] = [
+  ['stream', ['text/event-stream']],
+  ['stream', ['multipart/mixed']],
+  ['regular', ['application/graphql-response+json', 'application/json']],
+];
+
+/**
+ * The media type of Yoga's answer to a single result for this Accept header, or undefined when Yoga
+ * would stream it (server-sent events, multipart). Yoga's own negotiation, step for step
+ * (graphql-yoga's getMediaTypesForRequestInOrder and useResultProcessors): white space removed,
+ * lower-cased, split at commas, an entry with a charset other than utf-8 dropped, the list
+ * reversed, and the last processor media type that matches an entry wins (q-values play no part);
+ * when none matches, useJsonMediaTypes answers application/json. A copy of graphql-yoga 5.24.1's code
+ * (pinned; test/http/graphql-post.test.ts sends clients' Accept headers and near misses to both).
+ */
+export function answerMediaType(accept: string | null): GraphQLMediaType | undefined {
+  const asked: string[] = [];
+  for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType, ...params] = entry.split(';');
+    const charset = params.find((param) => param.includes('charset=')) || 'charset=utf-8';
+    if (mediaType !== undefined && charset === 'charset=utf-8') asked.push(mediaType);
+  }
+  asked.reverse();
+  let chosen: { kind: 'stream' | 'regular'; mediaType: string } | undefined;
+  for (const [kind, mediaTypes] of PROCESSORS) {
+    for (const wanted of asked) {
+      for (const mediaType of mediaTypes) if (mediaTypeMatches(mediaType, wanted)) chosen = { kind, mediaType };
+    }
+  }
+  if (chosen === undefined) return 'application/json';
+  return chosen.kind === 'regular' ? (chosen.mediaType as GraphQLMediaType) : undefined;
+}
+
+/** graphql-yoga's isMatchingMediaType: `*` matches either half of the asked type, nothing else is a pattern. */
+function mediaTypeMatches(offered: string, asked: string): boolean {
+  const [offeredType, offeredSubtype] = offered.split('/');
+  const [type, subtype] = asked.split('/');
+  return (type === '*' || type === offeredType) && (subtype === '*' || subtype === offeredSubtype);
+}
+
+const DECIMAL_LENGTH = /^[1-9]\d{0,8}$/;
+
+/**
+ * The media type of the answer when the edge may take this request, decided before its body is
+ * read (a body once read is handed to Yoga only as bytes): `POST /graphql` exactly, a JSON content
+ * type (useJsonMediaTypes's rule), an Accept that Yoga answers with JSON (answerMediaType), and a
+ * declared non-empty length within the body limit (a chunked or oversized body, and its 413, stay
+ * Yoga's). Undefined otherwise.
+ */
+export function directGraphQLMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
+  if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
+  const headers = req.headers;
+  const length = headers['content-length'];
+  if (length === undefined || headers['transfer-encoding'] !== undefined) return undefined;
+  if (!DECIMAL_LENGTH.test(length) || Number(length) > DEFAULT_BODY_LIMIT) return undefined;
+  if (!isJsonContentType(headers['content-type'] ?? null)) return undefined;
+  return answerMediaType(headerText(headers.accept));
+}
+
+const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+/**
+ * The request's GraphQL parameters when Yoga would run them: the body is UTF-8 JSON (as
+ * useJsonMediaTypes reads it), an object whose non-null members are only the four parameters
+ * (useCheckGraphQLQueryParams), `query` a string within the document limits (useGraphQLLimits),
+ * `variables` and `extensions` objects or absent, `operationName` a string or absent (Yoga passes
+ * any other value on unchecked: those go to Yoga). Undefined for anything else.
+ */
+export function graphQLParamsOf(bytes: Buffer): GraphQLParams | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(utf8Text([bytes]));
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(body)) return undefined;
+  for (const name in body) if (body[name] != null && !PARAM_NAMES.has(name)) return undefined;
+  const { query, variables, extensions, operationName } = body;
+  if (typeof query !== 'string' || documentTextRefusal(query) !== undefined) return undefined;
+  if (!(variables == null || isPlainObject(variables)) || !(extensions == null || isPlainObject(extensions))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return body as GraphQLParams;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The one part of a Fetch Request that Yoga reads while it runs parameters (usePreventMutationViaGET
+ * reads the method; contexts may read a header). Never a body: the edge has read it.
+ */
+export function paramsRequest(req: IncomingMessage): Request {
+  return {
+    method: 'POST',
+    url: `http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`,
+    headers: { get: (name: string) => headerText(req.headers[name.toLowerCase()]) },
+  } as unknown as Request;
+}
+
+/** Yoga's Response constructor, as the result processor calls it: the answer's parts, kept as given. */
+class CapturedResponse {
+  constructor(
+    readonly body: string | null,
+    readonly init: { status: number; headers: Record<string, string> },
+  ) {}
+}
+const CAPTURE = { Response: CapturedResponse } as unknown as FetchAPI;
+
+/**
+ * Yoga's answer to a single result, by Yoga's own processRegularResult: the status (the GraphQL over
+ * HTTP rules for `application/json` and `application/graphql-response+json`), the headers its errors
+ * name, and the body without internals. Header names lower-cased, as the finish writes them.
+ */
+export function graphQLAnswer(result: ExecutionResult, mediaType: GraphQLMediaType): ResponseParts {
+  const answer = processRegularResult(result, CAPTURE, mediaType) as unknown as CapturedResponse;
+  const body = answer.body ?? '';
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.init.headers)) headers[name.toLowerCase()] = value;
+  headers['content-length'] = String(Buffer.byteLength(body));
+  return { status: answer.init.status, headers, body };
+}

@@ -1,0 +1,81 @@
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { ERROR_STATUS, isErrorCode } from '../../domain/errors';
+import type { GraphQLContext } from '../../graphql/context';
+import { isUnexpected, toApiError, toGraphQLError } from '../answer/errors';
+import { requestContextOf } from '../front/request-context';
+import type { RequestContext } from '../../services/request-context';
+
+/**
+ * Gives every GraphQL error the contract's `extensions.code` and `extensions.status` (parse and
+ * validation errors included, which never reach error masking) and logs unexpected errors with
+ * the request id, stack included; the caller sees only a generic message and the id. Errors of
+ * execution are logged when it ends, with their path; the others (request parsing, parse,
+ * validation, context) never reach it and are logged with the result.
+ */
+export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue as GraphQLContext;
+      return {
+        onExecuteDone({ result }) {
+          if (!('errors' in result) || !result.errors) return;
+          for (const error of result.errors) {
+            if (isUnexpected(error)) {
+              const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+              context.log.error({ err: cause, requestId: context.requestContext.requestId, path: error.path }, 'unexpected error');
+            }
+          }
+        },
+      };
+    },
+    onResultProcess({ result, setResult, serverContext }) {
+      if (Array.isArray(result) || isAsyncIterable(result)) return;
+      const coded = withErrorCodes(result, requestContextOf(serverContext), logger);
+      if (coded !== result) setResult(coded);
+    },
+  };
+}
+
+/**
+ * A single result's errors with the contract's codes, the longest Retry-After noted on the request's
+ * context, and unexpected request-level errors logged: the step of onResultProcess above, which the
+ * edge's GraphQL answers take too. The same result when it has no errors.
+ */
+export function withErrorCodes(result: ExecutionResult, context: RequestContext, logger: Logger): ExecutionResult {
+  if (!result.errors) return result;
+  const requestError = !('data' in result) || result.data === undefined;
+  const errors = result.errors.map((e) => {
+    const error = isErrorCode(e.extensions?.['code']) ? e : toGraphQLError(e);
+    context.errorCode ??= error.extensions['code'] as string;
+    const retryAfter = toApiError(error).details.retryAfterSeconds;
+    if (retryAfter !== undefined) context.noteRetryAfter(retryAfter);
+    return requestError ? withSpecStatus(error) : error;
+  });
+  for (const error of errors) {
+    if (error.extensions['code'] === 'INTERNAL' && error.path === undefined) {
+      logger.error({ err: error.originalError ?? error, requestId: context.requestId }, 'unexpected error');
+    }
+  }
+  return { ...result, errors };
+}
+
+/**
+ * GraphQL over HTTP: a request that executed nothing (no `data`) answers `application/graphql-response+json`
+ * with its error's status; `spec` tells Yoga to keep 200 for `application/json`, as that media type requires.
+ * An error that already names its HTTP status (413, 405, 415) keeps it under both.
+ */
+function withSpecStatus(error: GraphQLError): GraphQLError {
+  if (error.extensions['http']) return error;
+  const code = error.extensions['code'];
+  if (!isErrorCode(code)) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, http: { status: ERROR_STATUS[code], spec: true } },
+  });
+}

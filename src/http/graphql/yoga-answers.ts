@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExecutionResult } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { GraphQLContext } from '../../graphql/context';
+import type { AppServices } from '../../services';
+import type { RequestContext } from '../../services/request-context';
+import { readNodeBytes } from '../front/body';
+import { toGraphQLError } from '../answer/errors';
+import type { AnswerPlace, Finish } from '../front/finish';
+import { directGraphQLMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLParamsOf, paramsRequest, type GraphQLMediaType } from './graphql-http';
+import type { ServerContext } from '../front/request-context';
+import { errorCodeOf } from '../front/request-log';
+import { routeLabel } from '../routes';
+import { pathOf } from '../front/target';
+import { withCostExtensions } from './use-cost-extensions';
+import { withErrorCodes } from './use-error-codes';
+
+/** The Yoga server: the executor of GraphQL parameters, and the Fetch handler of GraphiQL and the account pages. */
+export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'getResultForParams' | 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
+
+/** A handler of the front: it answers the request through `finish`, the context minted and the time taken by the front. */
+export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number) => void;
+
+export interface YogaAnswerOptions {
+  yoga: GraphQLYoga;
+  finish: Finish;
+  services: Pick<AppServices, 'quota'>;
+  log: Logger;
+  clock: () => Date;
+}
+
+/** GraphQL answers stand without their limit headers when the quota cannot be read; they are counted as `graphql`. */
+const GRAPHQL_PLACE: AnswerPlace = { label: routeLabel(GRAPHQL_PATH), cors: undefined, standsWithoutLimits: true };
+
+/**
+ * The answers Yoga gives, finished by the front like every other: `POST /graphql` with a JSON body
+ * of a declared length has its parameters run by Yoga's getResultForParams (graphql-http.ts), its
+ * result coded and given its cost extensions, and written as Yoga's processRegularResult writes it;
+ * any other request to /graphql (GET, other bodies, a streamed answer), GraphiQL and its assets and
+ * the account pages go to Yoga's Fetch handler, and the Response it gives is finished the same way.
+ */
+export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler; pages: FrontHandler } {
+  const { yoga, finish } = options;
+
+  /** Yoga's Response, finished: its bytes, its headers lower-cased, its cookies set apart (a list). */
+  const finishResponse = async (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number, response: Response) => {
+    const body = Buffer.from(await response.arrayBuffer());
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, given) => {
+      // Yoga's Headers keep the case names were set in; the body is sent whole, with its length, so a streamed answer's framing does not apply.
+      const name = given.toLowerCase();
+      if (name !== 'set-cookie' && name !== 'transfer-encoding') headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+    if (req.method !== 'HEAD' || headers['content-length'] === undefined) headers['content-length'] = String(body.length);
+    // Answers no step coded (a page's refusal, GraphiQL's, a request Yoga could not parse): the code from the body.
+    if (context.errorCode === undefined && response.status >= 400) context.errorCode = errorCodeOf(headers['content-type'], body.toString('utf8'));
+    await finish.send(req, res, placeOf(req), context, { status: response.status, headers, body }, started);
+  };
+
+  const pages: FrontHandler = (req, res, context, started) => {
+    const serverContext: ServerContext = { req, requestContext: context };
+    Promise.resolve(yoga.handleNodeRequestAndResponse(req, res, serverContext))
+      .then((response) => finishResponse(req, res, context, started, response))
+      .catch(finish.unexpected(req, res, placeOf(req), context, started));
+  };
+
+  const run = async (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number, mediaType: GraphQLMediaType) => {
+    const bytes = await readNodeBytes(req);
+    const params = graphQLParamsOf(bytes);
+    if (params === undefined) {
+      // A body the edge does not vouch for: Yoga parses and refuses or runs it, from the bytes read.
+      const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`, { method: 'POST', headers: headersOf(req), body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length) });
+      const response = await yoga.handleRequest(request, { req, requestContext: context });
+      return finishResponse(req, res, context, started, response);
+    }
+    let result: ExecutionResult;
+    try {
+      result = (await yoga.getResultForParams({ params, request: paramsRequest(req) }, { req, requestContext: context })) as ExecutionResult;
+    } catch (error) {
+      // Yoga turns a step that throws into a masked error the same way (its handleError).
+      options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+      result = { errors: [toGraphQLError(error)] };
+    }
+    const answered = await withCostExtensions(withErrorCodes(result, context, options.log), context, options.services.quota, options.clock);
+    await finish.send(req, res, GRAPHQL_PLACE, context, graphQLAnswer(answered, mediaType), started);
+  };
+
+  const graphql: FrontHandler = (req, res, context, started) => {
+    const mediaType = directGraphQLMediaType(req);
+    if (mediaType === undefined) return pages(req, res, context, started);
+    finish.entered();
+    run(req, res, context, started, mediaType).catch(finish.unexpected(req, res, GRAPHQL_PLACE, context, started));
+  };
+
+  return { graphql, pages };
+}
+
+/** A page's place: counted by its route label; it stands without limit headers, as GraphQL answers do. */
+function placeOf(req: IncomingMessage): AnswerPlace {
+  return { label: routeLabel(pathOf(req.url)), cors: undefined, standsWithoutLimits: true };
+}
+
+/** node:http's request headers as Fetch headers (a repeated header joined, as HTTP allows). */
+function headersOf(req: IncomingMessage): [string, string][] {
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(', ') : value]);
+  return headers;
+}

@@ -1,0 +1,209 @@
+import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../domain/errors';
+import type { RestRoute } from '../routes';
+
+type Json = Record<string, unknown>;
+
+const REASONS: Record<number, string> = {
+  400: 'The request is invalid.',
+  401: 'No API key, or a malformed, unknown, revoked or other-environment key (UNAUTHORIZED), or a key past its expiry or its grace after a rotation (KEY_EXPIRED).',
+  403: 'The plan does not include this feature.',
+  404: 'Unknown route, or unknown resource in the path.',
+  405: 'Known path, wrong method; see the Allow header.',
+  408: 'The request line and headers did not arrive in time.',
+  413: 'The body is too large.',
+  414: 'The request target is too long.',
+  415: 'The body is not application/json.',
+  429: 'Too many requests, or the monthly quota is used up; see Retry-After.',
+  431: 'The request line and headers together are larger than the server accepts (16 KiB).',
+  500: 'An unexpected error, logged with the requestId.',
+  503: 'Currency rates are not loaded yet, or the account database is unreachable (keyed routes); see Retry-After.',
+};
+
+const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
+  401: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+  429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  503: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+};
+
+/** Refusals of the HTTP parser, before any route is known: every operation can meet them. */
+const TRANSPORT_STATUSES: readonly number[] = (['REQUEST_TIMEOUT', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE'] as const)
+  .filter((code) => code in ERROR_STATUS)
+  .map((code) => (ERROR_STATUS as Record<string, number>)[code]!);
+
+/**
+ * The statuses a route can fail with, derived from what it is (method, access, path parameters).
+ * Never 405: an operation's own method is allowed; other methods are described on the path.
+ */
+export function errorStatusesOf(route: RestRoute): number[] {
+  const statuses = new Set([400, 429, 500, ...TRANSPORT_STATUSES]);
+  if (route.path.includes(':')) statuses.add(404);
+  if (route.access === 'key') statuses.add(401);
+  if (route.method === 'POST') [413, 415].forEach((s) => statuses.add(s));
+  // Currency routes need the rates; keyed routes need the account database.
+  if (route.tag === 'Currency' || route.access === 'key') statuses.add(503);
+  // A date (the Developer plan's) and the rates of a day: the currency routes', and a unit
+  // conversion's whose expressions name currencies (a batch answers those per item, with 200).
+  const takesDates = route.tag === 'Currency' || route.field === 'convert' || route.field === 'convertPost';
+  if (takesDates && route.access === 'key') [403, 404].forEach((s) => statuses.add(s));
+  return [...statuses].sort((a, b) => a - b);
+}
+
+export function errorResponsesOf(route: RestRoute): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  if (route.cache === 'complete-answer') {
+    responses['304'] = {
+      description: `Not Modified: the answer is complete (it ends before the next expected ECB publication) and an entity tag sent in If-None-Match matches its ETag (of the media type asked for). No body.`,
+      headers: {
+        ETag: ETAG_HEADER,
+        'Cache-Control': { required: true, schema: { type: 'string', const: COMPLETE_CACHE_CONTROL } },
+        ...(route.formats ? { Vary: VARY_ACCEPT_HEADER } : {}),
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...QUOTA_HEADERS(false),
+      },
+    };
+  } else if (route.etag) {
+    responses['304'] = {
+      description: 'Not Modified: an entity tag sent in If-None-Match (a list, weak W/ forms and `*` included) matches the current ETag. No body.',
+      headers: {
+        ETag: ETAG_HEADER,
+        'Cache-Control': { required: true, schema: { type: 'string', pattern: '^public, max-age=\\d+$' } },
+        ...(route.shared ? { 'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } } } : {}),
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      },
+    };
+  }
+  for (const status of errorStatusesOf(route)) {
+    // FORBIDDEN is the account page's (a refused form post), PERSISTED_QUERY_NOT_FOUND GraphQL's: no /v1 route answers them.
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && code !== 'FORBIDDEN' && code !== 'PERSISTED_QUERY_NOT_FOUND');
+    responses[String(status)] = {
+      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...HEADERS_BY_STATUS[status],
+        ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
+      },
+      content: { 'application/json': { schema: errorSchema(codes) } },
+    };
+  }
+  return responses;
+}
+
+/** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
+export function transportErrorResponses(): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  for (const status of TRANSPORT_STATUSES) {
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+    responses[String(status)] = {
+      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: { 'application/json': { schema: errorSchema(codes) } },
+    };
+  }
+  return responses;
+}
+
+function errorSchema(codes: ErrorCode[]): Json {
+  return {
+    allOf: [{ $ref: '#/components/schemas/ErrorResponse' }],
+    properties: { error: { properties: { code: { enum: codes } } } },
+  };
+}
+
+/** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
+/** The headers of an answer that gives names in a language (content-language.ts): the languages used, and Vary. */
+export const LANGUAGE_HEADERS: Json = {
+  'Content-Language': {
+    description: 'The languages the names of this answer are in (RFC 9110 8.5): the one chosen by `lang`, else Accept-Language, else English.',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*(, [A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)*$' },
+  },
+  Vary: { description: 'Names follow Accept-Language when no `lang` is given.', required: false, schema: { type: 'string', pattern: '(^|, )Accept-Language$' } },
+};
+
+export const VARY_ACCEPT_HEADER: Json = { description: 'The answer depends on the Accept header (JSON, CSV or NDJSON).', required: true, schema: { type: 'string', const: 'Accept' } };
+
+/** The strong validator of a route with `etag`: the same for the same bytes, in every instance. */
+export const ETAG_HEADER: Json = {
+  description: 'A strong validator of the exact body bytes; send it back in If-None-Match to get 304 Not Modified.',
+  required: true,
+  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+};
+
+/** The monthly quota of the key's account; sent on every response once the key is known. */
+/**
+ * The components are named as the headers are sent and say "sent once the key is known"; a
+ * success answer, where the key always is, declares them required in place (a reference cannot
+ * change `required`).
+ */
+export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
+  ...Object.fromEntries(
+    Object.entries(QUOTA_HEADER_TEXT).map(([name, description]) => [
+      name,
+      required ? { description, required: true, schema: QUOTA_HEADER_SCHEMA } : { $ref: `#/components/headers/${name}` },
+    ]),
+  ),
+  'Key-Expires': { $ref: '#/components/headers/Key-Expires' },
+});
+
+const QUOTA_HEADER_TEXT: Record<string, string> = {
+  'X-Quota-Limit': "Conversions the account's plan allows this month.",
+  'X-Quota-Remaining': 'Conversions left this month, after this request.',
+  'X-Quota-Reset': 'Seconds until the quota resets (00:00 UTC on the 1st).',
+};
+
+const QUOTA_HEADER_SCHEMA: Json = { type: 'string', pattern: '^\\d+$' };
+
+function quotaHeaderComponents(): Record<string, Json> {
+  const components: Record<string, Json> = {};
+  for (const [name, description] of Object.entries(QUOTA_HEADER_TEXT)) {
+    components[name] = { description: `${description} Sent once the key was authenticated.`, schema: QUOTA_HEADER_SCHEMA };
+  }
+  // Sent only to a key that has an end: its expiry, or the end of its grace after a rotation.
+  components['Key-Expires'] = {
+    description: 'When the API key used stops working (an HTTP-date); absent for a key without an end. After it: 401 KEY_EXPIRED.',
+    schema: { type: 'string' },
+  };
+  return components;
+}
+
+export const OPENAPI_COMPONENTS: Json = {
+  securitySchemes: {
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key: `msr_live_…` in production, `msr_test_…` in development. Never in a query string.',
+    },
+  },
+  headers: {
+    'X-Request-Id': { description: 'Identifies this request in the logs.', required: true, schema: { type: 'string' } },
+    'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
+    Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
+    'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },
+    ...quotaHeaderComponents(),
+  },
+  schemas: {
+    ErrorResponse: {
+      type: 'object',
+      required: ['error'],
+      additionalProperties: false,
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message', 'status', 'requestId'],
+          additionalProperties: false,
+          properties: {
+            code: { type: 'string', enum: ERROR_CODES },
+            message: { type: 'string', description: 'A human sentence, never a stack trace.' },
+            status: { type: 'integer', description: 'The HTTP status of the response.' },
+            param: { type: 'string', description: 'The one input at fault, when there is one.' },
+            requestId: { type: 'string' },
+          },
+        },
+      },
+      examples: [
+        { error: { code: 'UNKNOWN_UNIT', message: "Unit 'furlongs' is not known. See GET /v1/units.", status: 400, param: 'from', requestId: '6f1c2b1e-3f0a-4c55-9d43-2b8f2f7f9a10' } },
+      ],
+    },
+  },
+};

@@ -1,0 +1,90 @@
+import { SERIES_GROUPS } from '../../domain/currency/periods';
+import { CARRY_REASONS } from '../../domain/currency/explain-date';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Closed sets that are strings in GraphQL (their values are not GraphQL names, or the field
+ * predates an enum) but enums on the REST wire: named components, so that generated clients get
+ * one named type and documentation one list.
+ */
+export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
+  CarryReason: {
+    title: 'CarryReason',
+    type: 'string',
+    enum: [...CARRY_REASONS],
+    description: 'Why an earlier publication answers for the day asked.',
+  },
+  SeriesGroup: {
+    title: 'SeriesGroup',
+    type: 'string',
+    enum: [...SERIES_GROUPS],
+    description: '"day": one entry per publication; "week" (ISO), "month", "year": exact means over the period.',
+  },
+};
+
+/** Members a REST answer leaves out when null (rest-response.ts withoutNullParams); every other member is always sent. */
+const LEFT_OUT_WHEN_NULL = new Set(['param', 'text', 'exchangeRate']);
+
+/** Answer schemas (`isAnswer`: GraphQL output objects, not inputs) require every member always sent, `null` included when the value is empty. */
+export function requiredMembers(schemas: Record<string, Json>, isAnswer: (name: string) => boolean): Record<string, Json> {
+  const result: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const properties = schema['properties'] as Record<string, Json> | undefined;
+    if (schema['type'] !== 'object' || !properties || !isAnswer(name)) {
+      result[name] = schema;
+      continue;
+    }
+    result[name] = { ...schema, required: Object.keys(properties).filter((member) => !LEFT_OUT_WHEN_NULL.has(member)) };
+  }
+  return result;
+}
+
+const sameSet = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v) => b.includes(v));
+
+/**
+ * Every inline string enum equal to a named enum component becomes a reference to it (its
+ * description kept beside the reference, as OpenAPI 3.1 allows); `nullable` forms (`type:
+ * [string, null]`) become "the enum, or null". The components themselves are left as they are.
+ */
+export function namedEnums(document: Json): Json {
+  const schemas = (document['components'] as Json)['schemas'] as Record<string, Json>;
+  const named = Object.entries(schemas).filter(([, s]) => s['type'] === 'string' && Array.isArray(s['enum']));
+  const visit = (value: unknown, inComponent: string | undefined): unknown => {
+    if (Array.isArray(value)) return value.map((v) => visit(v, inComponent));
+    if (typeof value !== 'object' || value === null) return value;
+    const node = value as Json;
+    const values = node['enum'];
+    if (Array.isArray(values) && inComponent === undefined) {
+      const match = named.find(([, s]) => sameSet(s['enum'] as unknown[], values));
+      const nullable = Array.isArray(node['type']) && (node['type'] as string[]).includes('null');
+      if (match) {
+        const ref = { $ref: `#/components/schemas/${match[0]}` };
+        const description = typeof node['description'] === 'string' ? { description: node['description'] } : {};
+        return nullable ? { ...description, oneOf: [ref, { type: 'null' }] } : { ...ref, ...description };
+      }
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, visit(inner, undefined)]));
+  };
+  const visitedSchemas = Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, named.some(([n]) => n === name) ? s : visit(s, undefined)]));
+  const { components, ...rest } = document;
+  const visitedRest = visit(rest, undefined) as Json;
+  return { ...visitedRest, components: { ...(components as Json), schemas: visitedSchemas } };
+}
+
+/**
+ * Members whose GraphQL type is a plain string but whose REST values are a closed set: `reason`
+ * (CarryReason, or null), and the listings' `source`, always "ecb".
+ */
+export function closedSetMembers(schemas: Record<string, Json>): Record<string, Json> {
+  const patch = (name: string, member: string, schema: (old: Json) => Json) => {
+    const object = schemas[name];
+    const properties = object?.['properties'] as Record<string, Json> | undefined;
+    if (!object || !properties?.[member]) throw new Error(`The OpenAPI schema ${name} has no member ${member} to type.`);
+    schemas[name] = { ...object, properties: { ...properties, [member]: schema(properties[member]) } };
+  };
+  const described = (old: Json) => (typeof old['description'] === 'string' ? { description: old['description'] } : {});
+  patch('DateResolution', 'reason', (old) => ({ ...described(old), oneOf: [{ $ref: '#/components/schemas/CarryReason' }, { type: 'null' }] }));
+  patch('Rates', 'source', (old) => ({ ...described(old), type: 'string', const: 'ecb' }));
+  return schemas;
+}

@@ -1,0 +1,280 @@
+import {
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { useSofa } from 'sofa-api';
+import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
+import { everyObjectType } from '../../graphql/object-types';
+import { API_TITLE, API_VERSION } from '../../version';
+import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
+import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { closedSetMembers, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
+import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
+import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
+import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
+
+type Json = Record<string, unknown>;
+
+/** SOFA's own OpenAPI 3.0 document of the schema, before post-processing. */
+function sofaOpenApi(schema: GraphQLSchema): Json {
+  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: freshOnEachRead(SCALAR_JSON_SCHEMAS), ignore: everyObjectType(schema) });
+  return (router as unknown as { openAPIDocument: Json }).openAPIDocument;
+}
+
+/**
+ * The scalar schemas, a new copy on each read: SOFA writes an argument's description into the
+ * schema object it took for the parameter, so one shared object would carry the last described
+ * argument's words (`end`'s) to every other parameter of that scalar (`date`).
+ */
+function freshOnEachRead(schemas: Readonly<Record<string, Json>>): Record<string, Json> {
+  const fresh: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(schemas)) Object.defineProperty(fresh, name, { enumerable: true, get: () => structuredClone(schema) });
+  return fresh;
+}
+
+/**
+ * The contract's OpenAPI 3.1 document: SOFA's component schemas and parameters, reshaped by the
+ * route table into the real surface (full paths, `{"data": ...}` envelopes, error responses,
+ * security, no query parameters on POST routes, nullable fields in 3.1 form).
+ */
+export function buildOpenApiDocument(schema: GraphQLSchema): Json {
+  const sofa = sofaOpenApi(schema);
+  const sofaPaths = sofa['paths'] as Record<string, Record<string, Json>>;
+  const sofaSchemas = { ...((sofa['components'] as Json)['schemas'] as Record<string, Json>) };
+  delete sofaSchemas['Query'];
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    const path = openApiPath(route.path);
+    const sofaOperation = () => sofaPaths[openApiPath(sofaPath(route)).replace(/^\/v1/, '')]![route.method.toLowerCase()]!;
+    const operation = route.field === undefined ? openApiOperation() : fieldOperation(schema, route, sofaOperation());
+    const item = (paths[path] ??= {});
+    item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
+    if (route.shared) item['options'] = preflightOperation(route);
+    item[route.method.toLowerCase()] = {
+      summary: route.summary,
+      tags: [route.tag],
+      security: route.access === 'key' ? [{ bearerAuth: [] }] : [],
+      ...operation,
+      responses: { ...(operation['responses'] as Json), ...errorResponsesOf(route) },
+    };
+    if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
+  }
+
+  return namedEnums(upgradeExamples({
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description:
+        'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`.',
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'Units', description: 'The 15 categories and 154 units of the catalogue: public, cacheable, with names in the language asked.' },
+      { name: 'Conversion', description: 'Exact conversions between units, unit expressions and currencies, one or up to 1000 at a time: an API key, one conversion of quota each.' },
+      { name: 'Currency', description: 'The ECB euro reference rates since 1999-01-04: latest (public), of any day and base, series and means, the currencies registry.' },
+      { name: 'Service', description: "The service's health, the key's usage, and this document." },
+    ],
+    paths,
+    components: {
+      ...OPENAPI_COMPONENTS,
+      schemas: {
+        ...WIRE_ENUMS,
+        ...closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, sofaSchemas))), (name) => isObjectType(schema.getType(name)))),
+        ...(OPENAPI_COMPONENTS.schemas as Json),
+      },
+    },
+  }) as Json);
+}
+
+const openApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
+
+/** What the path answers beyond its operations: 405 for any other method. */
+function pathDescription(routes: RestRoute[]): string {
+  const allow = allowedMethods(routes);
+  return `Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
+}
+
+/** HEAD of a GET route: the same checks, limits, statuses and headers, and no body (RFC 9110 9.3.2). */
+function headOperation(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get['responses'] as Record<string, Json>).map(([status, response]) => {
+      const { content: _content, ...rest } = response;
+      return [status, { ...rest, description: `${response['description'] as string} No body: HEAD.` }];
+    }),
+  );
+  return {
+    ...get,
+    summary: `${get['summary'] as string} (headers only)`,
+    description: 'HEAD answers as GET does (same status and headers, same limits), without a body.',
+    operationId: `${get['operationId'] as string}Head`,
+    responses,
+  };
+}
+
+/** A REST error leaves `param` out when no one input is at fault: never null (GraphQL answers null). */
+function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
+  const error = schemas['Error'] as { properties: Record<string, Json> } | undefined;
+  if (!error) return schemas;
+  const param = { type: 'string', description: 'The one input at fault; left out when there is none.' };
+  return { ...schemas, Error: { ...error, properties: { ...error.properties, param } } };
+}
+
+/** The CORS preflight of a shared resource: any origin, GET and HEAD, no credentials. */
+function preflightOperation(route: RestRoute): Json {
+  const header = (value: string) => ({ required: true, schema: { type: 'string', const: value } });
+  const preflight = preflightParts();
+  return {
+    summary: 'CORS preflight',
+    tags: [route.tag],
+    security: [],
+    operationId: `${route.field}Preflight`,
+    description: 'What a browser asks before a cross-origin GET with headers of its own: answered for any origin, and never refused but by the HTTP parser.',
+    responses: {
+      ...transportErrorResponses(),
+      '204': {
+        description: 'Any origin may read this resource, without credentials.',
+        headers: Object.fromEntries(Object.entries(preflight.headers).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => [canonicalHeader(name), header(value)])),
+      },
+    },
+  };
+}
+
+function canonicalHeader(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: Json): Json {
+  const field = schema.getQueryType()!.getFields()[route.field!]!;
+  const parameters = ((sofaOperation['parameters'] as Json[] | undefined) ?? [])
+    .filter((p) => route.method === 'GET' || p['in'] === 'path')
+    // Path parameters carry the specification's names (`unit`), whatever argument they fill.
+    .map((p) => boundedParameter(route.field!, p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
+  const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
+  return {
+    operationId: route.field,
+    // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
+    description: field.description && !field.deprecationReason ? field.description : `${route.summary}: answered as GET ${route.path} answers its query parameters.`,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } } } } : {}),
+    responses: { '200': success(route, dataSchema(field.type), true, field.args.some((arg) => arg.name === 'lang')) },
+  };
+}
+
+function openApiOperation(): Json {
+  return {
+    operationId: 'openapi',
+    description: 'The OpenAPI 3.1 description of every REST route: public, cacheable, and the document /docs renders.',
+    responses: { '200': success(ROUTES.find((r) => r.field === undefined)!, { type: 'object', description: 'An OpenAPI 3.1 document.' }, false) },
+  };
+}
+
+/** A route's 200 answer; `names`: its field gives names in a language (a `lang` argument). */
+function success(route: RestRoute, data: Json, envelope = true, names = false): Json {
+  const json = { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data };
+  return {
+    description: route.formats ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.` : 'OK',
+    headers: {
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      'Cache-Control': { required: true, schema: cacheControlSchema(route) },
+      ...(route.shared ? SHARED_HEADERS : {}),
+      ...(route.etag ? { ETag: ETAG_HEADER } : {}),
+      ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
+      ...(names ? LANGUAGE_HEADERS : {}),
+      ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER, 'Content-Disposition': CONTENT_DISPOSITION_HEADER } : {}),
+      ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
+    },
+    content: { 'application/json': json, ...Object.fromEntries((route.formats ?? []).map((format) => [format, FORMAT_CONTENT[format]])) },
+  };
+}
+
+/** The alternative formats' bodies: text, described (their rows are the JSON answer's entries). */
+const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number], Json>> = {
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description: 'RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped), then one row per entry. An empty cell is a currency with no rate in that entry.',
+    },
+  },
+  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line (LF): each entry of the JSON answer with its `base`.' } },
+};
+
+const CONTENT_DISPOSITION_HEADER: Json = {
+  description: 'On CSV and NDJSON: `attachment; filename="ecb-rates-<base>-<start>-<end>.<csv|ndjson>"`, the page\'s own range.',
+  required: false,
+  schema: { type: 'string', pattern: '^attachment; filename="ecb-rates-[A-Z]{3}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.(csv|ndjson)"$' },
+};
+
+const LINK_NEXT_HEADER: Json = {
+  description: 'When the range goes on past this page: `</v1/...?...&cursor=...>; rel="next"` (RFC 8288), the same query with the next cursor.',
+  required: false,
+  schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+};
+
+function cacheControlSchema(route: RestRoute): Json {
+  if (route.cache === 'complete-answer') {
+    return { type: 'string', enum: ['no-store', COMPLETE_CACHE_CONTROL], description: 'Private (keyed) and long once the answer is complete; no-store while a publication may still join it.' };
+  }
+  if (route.cache === 'latest-rates') {
+    return { type: 'string', pattern: '^public, max-age=\\d+$', description: 'At most 3600 s, and never past the next expected ECB publication.' };
+  }
+  return { type: 'string', const: cacheControl(route, () => 0) };
+}
+
+const SHARED_HEADERS: Json = {
+  'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
+  'Access-Control-Expose-Headers': { required: true, schema: { type: 'string', const: SHARED_CORS_HEADERS['access-control-expose-headers'] } },
+};
+
+/** The JSON schema of a field's value in a REST answer (never null there: failures are errors). */
+function dataSchema(type: GraphQLOutputType): Json {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return { type: 'array', items: dataSchema(inner.ofType) };
+  return { $ref: `#/components/schemas/${getNamedType(inner).name}` };
+}
+
+/** OpenAPI 3.1 has no `nullable`: a nullable GraphQL field becomes "this schema, or null". */
+function nullableFields(schema: GraphQLSchema, schemas: Record<string, Json>): Record<string, Json> {
+  const result: Record<string, Json> = {};
+  for (const [name, objectSchema] of Object.entries(schemas)) {
+    const type = schema.getType(name);
+    const properties = objectSchema['properties'] as Record<string, Json> | undefined;
+    if (!properties || !(isObjectType(type) || isUnionType(type))) {
+      result[name] = objectSchema;
+      continue;
+    }
+    const fields = isObjectType(type) ? type.getFields() : {};
+    const patched: Record<string, Json> = {};
+    for (const [prop, propSchema] of Object.entries(properties)) {
+      const field = fields[prop];
+      patched[prop] = field && !isNonNullType(field.type) ? orNull(propSchema) : propSchema;
+    }
+    result[name] = { ...objectSchema, properties: patched, additionalProperties: false };
+  }
+  return result;
+}
+
+function orNull(propSchema: Json): Json {
+  const { description, ...rest } = propSchema;
+  if (typeof rest['type'] === 'string') return { ...propSchema, type: [rest['type'], 'null'] };
+  return { ...(description ? { description } : {}), oneOf: [rest, { type: 'null' }] };
+}
+
+/** 3.1 schemas use `examples` (an array); SOFA and the scalar table write 3.0's `example`. */
+function upgradeExamples(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(upgradeExamples);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'example' && 'type' in value) out['examples'] = [inner];
+    else out[key] = upgradeExamples(inner);
+  }
+  return out;
+}
+
