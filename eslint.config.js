@@ -2,11 +2,13 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layers import one way (issue 11): domain <- services <- graphql <- http, pages <- app, main, cli.
+ * Layers import one way: domain <- services <- graphql <- http, pages <- app, main, cli.
  * src/data and src/metrics.ts are adapters: they implement the services' ports (AccountStore,
  * RatesService, ServiceMetrics) and only app/main/cli wire them in. config, logger and version are
  * neutral modules any layer but the domain may read. Relative imports only (packages are free);
- * a segment named like a layer anywhere in the path counts, which no folder inside a layer is.
+ * a segment named like a layer anywhere in the path counts. The one folder inside a layer named
+ * like another, src/http/graphql, is only reached through a path that names http first, which
+ * every layer below http refuses already.
  */
 const LAYER_MESSAGE =
   'Imports go one way: domain <- services <- graphql <- http/pages <- app/main/cli; data and metrics are adapters wired by app. See eslint.config.js.';
