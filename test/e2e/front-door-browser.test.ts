@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -6,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { browserAvailable, launchChromium } from '../helpers/browser';
 
-/** Where the screenshots go: docs/, beside the pages that show them. */
-const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs');
+/** Where the screenshots go: a temporary directory, or with UPDATE_SCREENSHOT=1 docs/, beside the pages that show them. */
+const DOCS = process.env.UPDATE_SCREENSHOT ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs') : mkdtempSync(path.join(os.tmpdir(), 'front-door-shots-'));
 const run = browserAvailable();
 
 let t: TestApp;
