@@ -5,7 +5,7 @@ import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import type { ResponseParts } from '../http/answer/answer-parts';
 import { readNodeBody } from '../http/front/body';
-import { restErrorParts } from '../http/answer/errors';
+import { errorParts } from '../http/answer/errors';
 import { DEFAULT_BODY_LIMIT, MCP_PATH, routeLabel } from '../http/routes';
 import type { AnswerPlace, Finish } from '../http/front/finish';
 import type { FrontHandler } from '../http/graphql/yoga-answers';
@@ -50,9 +50,9 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
       await options.spendRateLimit('key', context);
       return await transportAnswer(req, body, options.runnerFor(req, context));
     } catch (error) {
-      if (error instanceof ApiError) return restErrorParts(error, context.requestId);
+      if (error instanceof ApiError) return errorParts(error, context);
       options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-      return restErrorParts(new ApiError('INTERNAL', 'An unexpected error occurred.'), context.requestId);
+      return errorParts(new ApiError('INTERNAL', 'An unexpected error occurred.'), context);
     }
   };
 }

@@ -103,6 +103,12 @@ describe('the error code in the access log', () => {
     expect(await loggedLineOf(await fetch(`${base}/nothing/here`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await loggedLineOf(await fetch(`${laneBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });
+
+  it('names the code of a refused MCP request (no key, wrong method)', async () => {
+    const mcp = (init: RequestInit) => fetch(`${base}/mcp`, { headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, ...init });
+    expect(await loggedLineOf(await mcp({ method: 'POST', body: '{}' }))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(await loggedLineOf(await mcp({ method: 'GET' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+  });
 });
 
 describe('key secrecy in the log', () => {
