@@ -63,30 +63,18 @@ export function accountRoutes(accounts: Accounts): AccountRoute[] {
         return redirect('/account');
       }),
     }],
-    [new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
-      GET: async ({ request, pathId }) => {
-        const session = await accounts.session(sessionTokenOf(request));
-        if (session === undefined || session === 'expired') return redirect('/account');
-        return htmlResponse(confirmRotatePage(session, await accounts.keyOf(session, pathId!), accounts.now()));
-      },
-      POST: withSession(accounts, async (visit, session, form) => {
-        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.pathId}/rotate`);
-        await accounts.rotateKey(session, visit.pathId!, parseGraceChoice(form.get('grace') ?? ''));
-        return redirect('/account');
-      }),
-    }],
-    [new RegExp(`^/account/keys/${KEY_ID}/revoke$`), {
-      GET: async ({ request, pathId }) => {
-        const session = await accounts.session(sessionTokenOf(request));
-        if (session === undefined || session === 'expired') return redirect('/account');
-        return htmlResponse(confirmRevokePage(session, await accounts.keyOf(session, pathId!)));
-      },
-      POST: withSession(accounts, async (visit, session, form) => {
-        if (form.get('confirm') !== 'yes') return redirect(`/account/keys/${visit.pathId}/revoke`);
-        await accounts.revokeKey(session, visit.pathId!);
-        return redirect('/account');
-      }),
-    }],
+    confirmedRoute(accounts, new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
+      path: (id) => `/account/keys/${id}/rotate`,
+      confirmation: async (session, id) => confirmRotatePage(session, await accounts.keyOf(session, id), accounts.now()),
+      act: (session, id, form) => accounts.rotateKey(session, id, parseGraceChoice(form.get('grace') ?? '')),
+      done: '/account',
+    }),
+    confirmedRoute(accounts, new RegExp(`^/account/keys/${KEY_ID}/revoke$`), {
+      path: (id) => `/account/keys/${id}/revoke`,
+      confirmation: async (session, id) => confirmRevokePage(session, await accounts.keyOf(session, id)),
+      act: (session, id) => accounts.revokeKey(session, id),
+      done: '/account',
+    }),
     ...webhookRoutes(accounts),
   ];
 }
@@ -100,19 +88,43 @@ function webhookRoutes(accounts: Accounts): AccountRoute[] {
         return redirect('/account#webhooks');
       }),
     }],
-    [new RegExp(`^/account/webhooks/${ENDPOINT_ID}/remove$`), {
-      GET: async ({ request, pathId }) => {
-        const session = await accounts.session(sessionTokenOf(request));
-        if (session === undefined || session === 'expired') return redirect('/account');
-        return htmlResponse(confirmRemoveWebhookPage(session, await accounts.webhookOf(session, pathId!)));
-      },
-      POST: withSession(accounts, async (visit, session, form) => {
-        if (form.get('confirm') !== 'yes') return redirect(`/account/webhooks/${visit.pathId}/remove`);
-        await accounts.removeWebhook(session, visit.pathId!);
-        return redirect('/account#webhooks');
-      }),
-    }],
+    confirmedRoute(accounts, new RegExp(`^/account/webhooks/${ENDPOINT_ID}/remove$`), {
+      path: (id) => `/account/webhooks/${id}/remove`,
+      confirmation: async (session, id) => confirmRemoveWebhookPage(session, await accounts.webhookOf(session, id)),
+      act: (session, id) => accounts.removeWebhook(session, id),
+      done: '/account#webhooks',
+    }),
   ];
+}
+
+/** A change the account makes only after its confirmation step (rotate, revoke, remove a webhook). */
+interface ConfirmedChange {
+  /** The route's path for this id: where a POST without confirm=yes goes back to. */
+  path(id: string): string;
+  /** The confirmation page, which says what the change does. */
+  confirmation(session: AccountSession, id: string): Promise<string>;
+  act(session: AccountSession, id: string, form: URLSearchParams): Promise<void>;
+  /** Where the account goes once it is done. */
+  done: string;
+}
+
+/**
+ * GET shows a signed-in account the change's confirmation page (anyone else goes to /account);
+ * POST makes the change when the form says confirm=yes, else goes back to the confirmation.
+ */
+function confirmedRoute(accounts: Accounts, pattern: RegExp, change: ConfirmedChange): AccountRoute {
+  return [pattern, {
+    GET: async ({ request, pathId }) => {
+      const session = await accounts.session(sessionTokenOf(request));
+      if (session === undefined || session === 'expired') return redirect('/account');
+      return htmlResponse(await change.confirmation(session, pathId!));
+    },
+    POST: withSession(accounts, async (visit, session, form) => {
+      if (form.get('confirm') !== 'yes') return redirect(change.path(visit.pathId!));
+      await change.act(session, visit.pathId!, form);
+      return redirect(change.done);
+    }),
+  }];
 }
 
 /** A signed-in form post: same origin, a live session (else back to sign-in) and the form's CSRF token. */

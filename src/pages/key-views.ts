@@ -4,7 +4,7 @@ import type { KeyListing } from '../services/account-store';
 import { utcMinute, type AccountSession, type Flash } from '../services/accounts';
 import { KEY_USE_RESOLUTION_MS } from '../services/key-use';
 import { html, type SafeHtml } from './html';
-import { csrfField, day, layout } from './layout';
+import { confirmForm, csrfField, day, layout } from './layout';
 
 /** The key parts of the account page: the key shown once, the create form, the list, and the confirmation steps. */
 
@@ -118,10 +118,5 @@ export function confirmRevokePage(session: AccountSession, key: KeyListing): str
   return layout('Revoke a key', html`
 <h1>Revoke key ${key.id}?</h1>
 <p>The ${key.env} key <code>${key.id}</code>${key.tail ? html` ending in <code>${key.tail}</code>` : ''} will stop working at once, on every server. This cannot be undone.</p>
-<form method="post" action="/account/keys/${key.id}/revoke">
-  ${csrfField(session)}
-  <input type="hidden" name="confirm" value="yes">
-  <button type="submit" class="danger">Revoke</button>
-  <a class="button secondary" href="/account">Cancel</a>
-</form>`);
+${confirmForm(session, `/account/keys/${key.id}/revoke`, 'Revoke', '/account')}`);
 }

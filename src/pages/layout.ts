@@ -23,5 +23,13 @@ ${main}
 }
 
 export const csrfField = (session: AccountSession) => html`<input type="hidden" name="csrf" value="${session.csrf}">`;
+
+/** The form of a confirmation step: posts `confirm=yes` (with the CSRF token) to `action`, or goes back to `cancel`. */
+export const confirmForm = (session: AccountSession, action: string, label: string, cancel: string) => html`<form method="post" action="${action}">
+  ${csrfField(session)}
+  <input type="hidden" name="confirm" value="yes">
+  <button type="submit" class="danger">${label}</button>
+  <a class="button secondary" href="${cancel}">Cancel</a>
+</form>`;
 export const day = (iso: string | null) => (iso === null ? '' : iso.slice(0, 10));
 export const message = (text: string | undefined, kind: 'error' | 'notice') => (text ? html`<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>` : '');

@@ -3,7 +3,7 @@ import { utcMinute } from '../services/accounts';
 import type { WebhookDeliveryRecord } from '../services/webhook-store';
 import type { WebhookEndpointListing } from '../services/webhooks';
 import { html, type SafeHtml } from './html';
-import { csrfField, layout } from './layout';
+import { confirmForm, csrfField, layout } from './layout';
 
 /** The webhook parts of the account page: the add form, the secret shown once, the endpoints with their deliveries, removal. */
 
@@ -64,10 +64,5 @@ export function confirmRemoveWebhookPage(session: AccountSession, endpoint: Webh
   return layout('Remove a webhook endpoint', html`
 <h1>Remove webhook endpoint?</h1>
 <p><code>${endpoint.url}</code> (${endpoint.id}) will get no more events, and its ${endpoint.pending} pending deliveries are dropped. This cannot be undone; adding the URL again gives it a new secret.</p>
-<form method="post" action="/account/webhooks/${endpoint.id}/remove">
-  ${csrfField(session)}
-  <input type="hidden" name="confirm" value="yes">
-  <button type="submit" class="danger">Remove</button>
-  <a class="button secondary" href="/account#webhooks">Cancel</a>
-</form>`);
+${confirmForm(session, `/account/webhooks/${endpoint.id}/remove`, 'Remove', '/account#webhooks')}`);
 }
