@@ -42,6 +42,12 @@ export const NextPublicationRef = builder.objectRef<NextPublication>('NextPublic
   }),
 });
 
+/** Where the rates of a listing (`Rates`, `RateSeries`) come from: one source, named on the wire as it is here. */
+export const RatesSourceEnum = builder.enumType('RatesSource', {
+  description: 'Where listed rates come from. `ecb`: the euro foreign exchange reference rates of the European Central Bank.',
+  values: { ecb: { value: 'ecb' } },
+});
+
 const SuccessionKindEnum = builder.enumType('SuccessionKind', {
   description: '`euro`: replaced by the euro at an irrevocable rate; `redenomination`: a new unit worth a fixed number of old ones.',
   values: { euro: { value: 'euro' }, redenomination: { value: 'redenomination' } },

@@ -1,8 +1,10 @@
+import { SERIES_GROUPS, type SeriesGroup } from '../domain/currency/periods';
 import type { SeriesEntry } from '../domain/currency/series';
 import { ApiError } from '../domain/errors';
 import type { SeriesAnswer } from '../services/currencies';
 import type { RequestContext } from '../services/request-context';
 import { builder } from './builder';
+import { RatesSourceEnum } from './currencies';
 import { policy } from './field-policy';
 import { decimalsRule, RoundingEnum } from './units';
 
@@ -36,14 +38,23 @@ const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').imp
   }),
 });
 
+/**
+ * The periods of a series. An output type: the argument `group` stays a String, so that documents
+ * declaring `$group: String` and inline `group: "month"` keep working; its values are these.
+ */
+const SeriesGroupEnum = builder.enumType('SeriesGroup', {
+  description: 'The entries of a series: one per publication (`day`), or the exact mean of the publications of each ISO week, month, quarter or year.',
+  values: Object.fromEntries(SERIES_GROUPS.map((group) => [group, { value: group }])) as Record<SeriesGroup, { value: SeriesGroup }>,
+});
+
 const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
   description: 'A page of a time series of ECB reference rates against one base.',
   fields: (t) => ({
     start: t.field({ type: 'Date', description: 'The first day this page covers (the range clipped to the stored history).', resolve: (s) => s.start }),
     end: t.field({ type: 'Date', description: 'The last day this page covers: at most 10 years after `start`, never after today.', resolve: (s) => s.end }),
     base: t.exposeString('base'),
-    group: t.exposeString('group', { description: '"day", "week", "month", "quarter" or "year".' }),
-    source: t.exposeString('source', { description: 'Always "ecb".' }),
+    group: t.field({ type: SeriesGroupEnum, resolve: (s) => s.group }),
+    source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (s) => s.source }),
     symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
     nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page, with the same other arguments and format (it is refused with any other); null on the last page.' }),
     complete: t.exposeBoolean('complete', {
@@ -72,7 +83,7 @@ builder.queryFields((t) => ({
       end: t.arg({ type: 'Date', required: false, description: 'Last day of the range; without it, the newest publication held.' }),
       base: t.arg.string({ required: false, description: 'Currency code the rates are expressed against; EUR by default.' }),
       symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: every currency quoted in the range).' }),
-      group: t.arg.string({ required: false, description: '"day" (default: one entry per publication), "week" (ISO), "month", "quarter" or "year".' }),
+      group: t.arg.string({ required: false, description: 'A SeriesGroup value: "day" (default: one entry per publication), "week" (ISO), "month", "quarter" or "year".' }),
       cursor: t.arg.string({ required: false, description: 'The `nextCursor` of the previous page.' }),
       decimals: t.arg.int({
         required: false,

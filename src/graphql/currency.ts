@@ -3,7 +3,7 @@ import type { CurrencyConversion } from '../domain/currency/convert';
 import type { DateResolution } from '../domain/currency/explain-date';
 import type { RatesAnswer } from '../services/currencies';
 import { builder } from './builder';
-import { DateResolutionRef, NextPublicationRef, SuccessionRef } from './currencies';
+import { DateResolutionRef, NextPublicationRef, RatesSourceEnum, SuccessionRef } from './currencies';
 import { policy } from './field-policy';
 import { ExpressionRateRef, QuantityRef, RoundingEnum, decimalsRule } from './units';
 
@@ -77,7 +77,7 @@ const RatesRef = builder.objectRef<RatesAnswer>('Rates').implement({
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'The publication used.', resolve: (r) => r.date }),
     base: t.exposeString('base', { description: 'The base currency: each rate is units of that currency per one unit of the base. EUR by default.' }),
-    source: t.exposeString('source', { description: 'Always "ecb".' }),
+    source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (r) => r.source }),
     amount: t.field({ type: 'Decimal', nullable: true, description: 'The amount of the base every rate is multiplied by, as sent; null without one.', resolve: (r) => r.amount ?? null }),
     rates: t.field({ type: 'RateMap', resolve: (r) => r.rates }),
     resolved: t.field({ type: DateResolutionRef, description: 'The day asked for, the publication used and whether it was carried forward.', resolve: (r) => r.resolved }),

@@ -1,12 +1,12 @@
-import { SERIES_GROUPS } from '../../domain/currency/periods';
+import { isEnumType, type GraphQLSchema } from 'graphql';
 import { CARRY_REASONS } from '../../domain/currency/explain-date';
 
 type Json = Record<string, unknown>;
 
 /**
- * Closed sets that are strings in GraphQL (their values are not GraphQL names, or the field
- * predates an enum) but enums on the REST wire: named components, so that generated clients get
- * one named type and documentation one list.
+ * Closed sets that are strings in GraphQL (their values are not GraphQL names: `not-yet-published`)
+ * but enums on the REST wire: named components, so that generated clients get one named type and
+ * documentation one list. Every other closed set is a GraphQL enum, and SOFA names it.
  */
 export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
   CarryReason: {
@@ -14,12 +14,6 @@ export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
     type: 'string',
     enum: [...CARRY_REASONS],
     description: 'Why an earlier publication answers for the day asked.',
-  },
-  SeriesGroup: {
-    title: 'SeriesGroup',
-    type: 'string',
-    enum: [...SERIES_GROUPS],
-    description: '"day": one entry per publication; "week" (ISO), "month", "year": exact means over the period.',
   },
 };
 
@@ -72,10 +66,7 @@ export function namedEnums(document: Json): Json {
   return { ...visitedRest, components: { ...(components as Json), schemas: visitedSchemas } };
 }
 
-/**
- * Members whose GraphQL type is a plain string but whose REST values are a closed set: `reason`
- * (CarryReason, or null), and the listings' `source`, always "ecb".
- */
+/** Members whose GraphQL type is a plain string but whose REST values are a closed set: `reason` (CarryReason, or null). */
 export function closedSetMembers(schemas: Record<string, Json>): Record<string, Json> {
   const patch = (name: string, member: string, schema: (old: Json) => Json) => {
     const object = schemas[name];
@@ -85,6 +76,36 @@ export function closedSetMembers(schemas: Record<string, Json>): Record<string, 
   };
   const described = (old: Json) => (typeof old['description'] === 'string' ? { description: old['description'] } : {});
   patch('DateResolution', 'reason', (old) => ({ ...described(old), oneOf: [{ $ref: '#/components/schemas/CarryReason' }, { type: 'null' }] }));
-  patch('Rates', 'source', (old) => ({ ...described(old), type: 'string', const: 'ecb' }));
+  return schemas;
+}
+
+/** The enum components SOFA made of GraphQL enums, with the enum type's description (SOFA leaves it out). */
+export function describedEnums(schema: GraphQLSchema, schemas: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, component]) => {
+      const type = schema.getType(name);
+      return [name, isEnumType(type) && type.description && component['description'] === undefined ? { ...component, description: type.description } : component];
+    }),
+  );
+}
+
+/**
+ * A batch item answers `{"data": ...}` or `{"error": ...}` (the contract's shapes): no member names
+ * the branch, so OpenAPI's `discriminator` (a property every branch carries) cannot be declared.
+ * Each branch instead declares the other's member absent (the schema `false`): the branches exclude
+ * each other, and generated clients get `{data; error?: never} | {error; data?: never}`, a union
+ * TypeScript narrows on `r.error` (or `r.data`) alone.
+ */
+export function exclusiveBatchBranches(schemas: Record<string, Json>): Record<string, Json> {
+  const absent = (name: string, member: string, other: string) => {
+    const branch = schemas[name];
+    const properties = branch?.['properties'] as Record<string, Json> | undefined;
+    if (!branch || !properties?.[member]) throw new Error(`The OpenAPI schema ${name} has no member ${member}.`);
+    schemas[name] = { ...branch, properties: { ...properties, [other]: false } };
+  };
+  absent('BatchSuccess', 'data', 'error');
+  absent('BatchFailure', 'error', 'data');
+  const result = schemas['BatchResult']?.['properties'] as Record<string, Json> | undefined;
+  if (result?.['results']) result['results'] = { ...result['results'], description: 'One entry per item, in the order sent: `data` when it converted, `error` when it failed, never both.' };
   return schemas;
 }

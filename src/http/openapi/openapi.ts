@@ -13,7 +13,7 @@ import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
 import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
-import { closedSetMembers, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
+import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
@@ -86,7 +86,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
       ...OPENAPI_COMPONENTS,
       schemas: {
         ...WIRE_ENUMS,
-        ...closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, sofaSchemas))), (name) => isObjectType(schema.getType(name)))),
+        ...exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), (name) => isObjectType(schema.getType(name))))),
         ...(OPENAPI_COMPONENTS.schemas as Json),
       },
     },
