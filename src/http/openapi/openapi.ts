@@ -14,6 +14,7 @@ import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
 import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
+import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
@@ -48,6 +49,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   const sofaSchemas = { ...((sofa['components'] as Json)['schemas'] as Record<string, Json>) };
   delete sofaSchemas['Query'];
 
+  const isAnswer = (name: string) => isObjectType(schema.getType(name));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     const path = openApiPath(route.path);
@@ -65,6 +67,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
     };
     if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
   }
+  withResponseExamples(paths);
 
   return namedEnums(upgradeExamples({
     openapi: '3.1.0',
@@ -86,7 +89,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
       ...OPENAPI_COMPONENTS,
       schemas: {
         ...WIRE_ENUMS,
-        ...exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), (name) => isObjectType(schema.getType(name))))),
+        ...withoutScalarSamples(exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), isAnswer))), isAnswer),
         ...(OPENAPI_COMPONENTS.schemas as Json),
       },
     },
