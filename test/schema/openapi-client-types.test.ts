@@ -99,7 +99,7 @@ export const s = client.GET('/v1/currency/rates/series', { params: { query: { st
 `;
 const QUOTA_HEADER_NAMES = `import type { components } from './api';
 export type Names = keyof components['headers'];
-export const names: Names[] = ['X-Quota-Limit', 'X-Quota-Remaining', 'X-Quota-Reset', 'Key-Expires', 'X-Request-Id', 'Retry-After', 'WWW-Authenticate'];
+export const names: Names[] = ['X-Quota-Limit', 'X-Quota-Remaining', 'X-Quota-Reset', 'Key-Expires', 'X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'RateLimit', 'RateLimit-Policy'];
 `;
 
 [USES_RATES, MISUSES_RATES, PATH_PARAMETERS, PREFLIGHT, SERIES_AND_BATCH, BATCH_ENTRY, BOTH_BRANCHES, LISTING_ENUMS, WRONG_REASON, WRONG_GROUP, QUOTA_HEADER_NAMES].forEach((text, i) => clients.set(`client-${i}.ts`, text));

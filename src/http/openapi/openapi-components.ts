@@ -20,6 +20,15 @@ const REASONS: Record<number, string> = {
   503: 'Currency rates are not loaded yet, or the account database is unreachable (keyed routes); see Retry-After.',
 };
 
+/** The request rate limit's fields (rate-limit.ts), on every answer of a request that spent one: its limit was checked. */
+export const RATE_LIMIT_HEADERS: Record<string, Json> = {
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+};
+
+/** Refusals that come before the rate limit is spent (order of checks: body, key, then the limit): no RateLimit fields. */
+const BEFORE_THE_LIMIT = new Set([401, 413, 415]);
+
 const HEADERS_BY_STATUS: Record<number, Record<string, Json>> = {
   401: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
   429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
@@ -59,6 +68,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
         'Cache-Control': { required: true, schema: { type: 'string', const: COMPLETE_CACHE_CONTROL } },
         ...(route.formats ? { Vary: VARY_ACCEPT_HEADER } : {}),
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...RATE_LIMIT_HEADERS,
         ...QUOTA_HEADERS(false),
       },
     };
@@ -70,6 +80,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
         'Cache-Control': { required: true, schema: { type: 'string', pattern: '^public, max-age=\\d+$' } },
         ...(route.shared ? { 'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } } } : {}),
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        ...RATE_LIMIT_HEADERS,
       },
     };
   }
@@ -81,6 +92,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
         ...HEADERS_BY_STATUS[status],
+        ...(BEFORE_THE_LIMIT.has(status) ? {} : RATE_LIMIT_HEADERS),
         ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
       },
       content: { 'application/json': { schema: errorSchema(codes) } },
@@ -185,6 +197,14 @@ export const OPENAPI_COMPONENTS: Json = {
     'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
     Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
     'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },
+    RateLimit: {
+      description: 'The request rate limit after this request (draft-ietf-httpapi-ratelimit-headers, a Structured Field): `"per-key";r=49;t=1` (49 requests left, the window resets in 1 s), or `"per-ip";r=…;t=…` on a public route without a key. Sent once the request spent its limit.',
+      schema: { type: 'string', pattern: '^"[a-z-]+";r=\\d+;t=\\d+$' },
+    },
+    'RateLimit-Policy': {
+      description: 'The request rate limit that applies: `"per-key";q=50;w=1` (50 requests a second per key) or `"per-ip";q=60;w=60` (60 a minute per client IP). Sent with RateLimit.',
+      schema: { type: 'string', pattern: '^"[a-z-]+";q=\\d+;w=\\d+$' },
+    },
     ...quotaHeaderComponents(),
   },
   schemas: {

@@ -12,7 +12,7 @@ import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
-import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
@@ -185,6 +185,7 @@ function success(route: RestRoute, data: Json, envelope = true, names = false): 
     description: route.formats ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.` : 'OK',
     headers: {
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      ...RATE_LIMIT_HEADERS,
       'Cache-Control': { required: true, schema: cacheControlSchema(route) },
       ...(route.shared ? SHARED_HEADERS : {}),
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
