@@ -38,12 +38,15 @@ let t: TestApp;
 let second: TestApp;
 let key: string;
 let keyId: string;
+/** The SQLite file every instance of these tests shares. */
+let databaseFile: string;
 
 beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET }, { rates: tableRates(PUBLICATIONS), clock, logger: pino({ level: 'debug' }, sink) });
   if (t.config.database.kind !== 'sqlite') throw new TypeError('these tests share one SQLite file between two instances');
+  databaseFile = t.config.database.file;
   // A second instance on the same database with the same secret, as a deployment of several runs.
-  second = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, DATABASE_URL: t.config.database.file }, { rates: tableRates(PUBLICATIONS), clock });
+  second = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, DATABASE_URL: databaseFile }, { rates: tableRates(PUBLICATIONS), clock });
   ({ key, keyId } = await t.createAccountKey('developer'));
 });
 afterAll(async () => {
@@ -111,7 +114,7 @@ describe('a signed link made with a key opens the export without one', () => {
     const there = await fetchLink(second, link.url);
     expect(there.status).toBe(200);
     expect(there.text).toBe((await fetchLink(t, link.url)).text);
-    const other = await createTestApp({ WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: t.config.database.file as string }, { rates: tableRates(PUBLICATIONS), clock });
+    const other = await createTestApp({ WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: databaseFile }, { rates: tableRates(PUBLICATIONS), clock });
     try {
       const refused = await fetchLink(other, link.url);
       expect(refused.status).toBe(403);
