@@ -255,3 +255,30 @@ describe('the logs never hold a link\'s signature', () => {
     expect(logText).not.toContain('signature=');
   });
 });
+
+describe('in either REST execution, and without a secret in production', () => {
+  it('REST_EXECUTION=sofa: the link route runs through SOFA, and its link opens the same export', async () => {
+    const sofa = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, DATABASE_URL: databaseFile, REST_EXECUTION: 'sofa' }, { rates: tableRates(PUBLICATIONS), clock });
+    try {
+      const made = await sofa.call('POST', LINKS, { key, body: ASKED });
+      expect(made.status, made.text).toBe(200);
+      const linked = await fetchLink(sofa, made.body.data.url);
+      expect(linked.status).toBe(200);
+      expect(linked.text).toBe((await fetchLink(t, made.body.data.url)).text);
+    } finally {
+      await sofa.close();
+    }
+  });
+
+  it('API_ENV=production without WEBHOOK_SECRET_KEY: 503 naming the variable, and the server serves on', async () => {
+    const production = await createTestApp({ API_ENV: 'production' }, { rates: tableRates(PUBLICATIONS), clock });
+    try {
+      const refused = await production.call('POST', LINKS, { key: await production.createKey('developer'), body: ASKED });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.message).toMatch(/WEBHOOK_SECRET_KEY/);
+      expect((await production.call('GET', '/v1/health')).status).toBe(200);
+    } finally {
+      await production.close();
+    }
+  });
+});
