@@ -121,7 +121,8 @@ export interface Config {
   /** MCP_ALLOWED_ORIGINS: browser origins allowed to call /mcp; a request with another Origin is refused. None by default. */
   mcpAllowedOrigins: readonly string[];
   /**
-   * WEBHOOK_SECRET_KEY: the AES-256-GCM key that seals webhook signing secrets at rest. Production
+   * WEBHOOK_SECRET_KEY: the AES-256-GCM key that seals webhook signing secrets at rest, and from which
+   * the signing key of series links is derived (HKDF, a label of its own). Production
    * never keeps it on disk (without it, webhooks cannot be added or signed); in development, absent, a key file in
    * DATA_DIR (webhook-secret.key, mode 0600) is made on first use.
    */

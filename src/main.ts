@@ -66,9 +66,9 @@ const config = readConfig();
 const logger = createLogger(config.logLevel);
 for (const warning of configWarnings(process.env)) logger.warn(warning);
 // Webhook secrets are sealed at rest, and production never keeps their key on the server's disk:
-// without WEBHOOK_SECRET_KEY the API serves as ever, and adding or signing a webhook says why not.
+// without WEBHOOK_SECRET_KEY the API serves as ever, and adding or signing a webhook, or making or opening a signed series link, says why not.
 if (config.apiEnv === 'production' && !config.webhookSecretKey) {
-  logger.warn('WEBHOOK_SECRET_KEY is not set: webhook endpoints cannot be added or signed until it is (32 bytes as base64 or hex, e.g. openssl rand -base64 32)');
+  logger.warn('WEBHOOK_SECRET_KEY is not set: webhook endpoints cannot be added or signed, nor signed series links made or opened, until it is (32 bytes as base64 or hex, e.g. openssl rand -base64 32)');
 }
 await prepareDatabase();
 const store = openStore(config, { logger });

@@ -13,6 +13,10 @@ export const ERROR_STATUS = {
   KEY_EXPIRED: 401,
   PLAN_REQUIRED: 403,
   FORBIDDEN: 403,
+  /** A signed link whose signature does not match its parameters (changed, added, removed), or that lacks one of its own. */
+  LINK_INVALID: 403,
+  /** A signed link past its expiry. */
+  LINK_EXPIRED: 403,
   NOT_FOUND: 404,
   /** A persisted document's hash that no store holds: the client sends the document with its hash (Apollo's APQ). */
   PERSISTED_QUERY_NOT_FOUND: 404,

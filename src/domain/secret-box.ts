@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * Secrets that must be read back in clear (a webhook's signing secret is needed to sign), so they
@@ -9,6 +9,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 export interface SecretBox {
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
+  /**
+   * A 32-byte key for another purpose, derived from the box's key with HKDF-SHA256 under `label`
+   * (distinct labels give independent keys): operators configure one secret, and every instance
+   * configured with it derives the same key.
+   */
+  derive(label: string): Buffer;
 }
 
 const VERSION = 'v1:';
@@ -34,6 +40,9 @@ export function secretBox(key: Buffer): SecretBox {
       decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
       // A wrong key or a tampered value fails here ("Unsupported state or unable to authenticate data").
       return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    },
+    derive(label) {
+      return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `measurement-api ${label}`, SECRET_BOX_KEY_BYTES));
     },
   };
 }

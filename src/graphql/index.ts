@@ -6,6 +6,7 @@ import './errors';
 import './units';
 import './currency';
 import './currency-series';
+import './series-links';
 import './currencies';
 import './batch';
 import './health';

@@ -1,4 +1,5 @@
 import { QUERY_POLICIES } from '../graphql/policies';
+import { SERIES_EXPORT_PATH, SERIES_LINKS_PATH } from '../services/series-links';
 
 /**
  * THE route table. Every REST route is declared here once; SOFA's routes, the 404/405 allowlist,
@@ -64,8 +65,12 @@ const ROWS: readonly RouteRow[] = [
     summary: 'The latest ECB reference rates (public, cacheable, any origin)',
   },
   {
-    method: 'GET', path: '/v1/currency/rates/series', field: 'rateSeries', tag: 'Currency', cache: 'complete-answer', formats: ['text/csv', 'application/x-ndjson'],
+    method: 'GET', path: SERIES_EXPORT_PATH, field: 'rateSeries', tag: 'Currency', cache: 'complete-answer', formats: ['text/csv', 'application/x-ndjson'],
     summary: 'A time series of ECB reference rates, per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)',
+  },
+  {
+    method: 'POST', path: SERIES_LINKS_PATH, field: 'rateSeriesLink', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT,
+    summary: 'A signed link to a series export (CSV or NDJSON) that works without a key until it expires (Developer plan)',
   },
   // The registry's dates move with each publication: cached as the latest rates are.
   { method: 'GET', path: '/v1/currencies', field: 'currencies', tag: 'Currency', cache: 'latest-rates', etag: true, summary: 'Every currency the ECB has quoted, with its dates and successor' },

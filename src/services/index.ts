@@ -11,6 +11,7 @@ import { createKeyCache } from './key-cache';
 import { createCurrency, type Currency } from './currency';
 import { createCurrencies, type Currencies } from './currencies';
 import { createSeriesExports, type SeriesExports } from './series-exports';
+import { createSeriesLinks, type SeriesLinks } from './series-links';
 import { historyFacts, precomputeOnRevision } from './currency-history';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
@@ -33,6 +34,8 @@ export interface AppServices {
   readonly currencies: Currencies;
   /** Complete series pages as written, kept per rates revision, and each key's exports in flight. */
   readonly seriesExports: SeriesExports;
+  /** Signed links to series exports: made with a key, fetched without one until they expire. */
+  readonly seriesLinks: SeriesLinks;
   readonly rates: RatesReader;
   /** Unit, category and currency names in the supported languages (CLDR and ICU). */
   readonly names: Names;
@@ -106,12 +109,14 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
   );
   const webhooks = createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock });
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
+  const currencies = createCurrencies(rates, clock, facts);
   return {
     config,
     store,
     rates,
     currency,
-    currencies: createCurrencies(rates, clock, facts),
+    currencies,
+    seriesLinks: createSeriesLinks({ secrets: webhookSecrets, store, currencies, apiEnv: config.apiEnv, clock, onUse: (keyId) => keyUse.note(keyId) }),
     names: createNames(),
     seriesExports: createSeriesExports({ rates, cacheBytes: config.exportCacheBytes, inFlightPerKey: config.exportsInFlight }),
     quota,

@@ -91,6 +91,8 @@ export class RequestContext {
   unconfirmedRevision: number | undefined;
 
   private authenticating: Promise<Principal> | undefined;
+  /** Where the key comes from when a signed link names it (authenticateWith), instead of the Authorization header. */
+  private linkedKey: (() => Promise<Principal>) | undefined;
   private bucket: string | undefined;
   private loader: PublicationLoader | undefined;
   private heldReads: (() => void)[] | undefined;
@@ -123,7 +125,7 @@ export class RequestContext {
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
   authenticate(): Promise<Principal> {
     if (this.authenticating) return this.authenticating;
-    const quick = this.confirmsBeforeAnswer ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
+    const quick = this.confirmsBeforeAnswer && !this.linkedKey ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
     if (quick) {
       this.principal = quick.principal;
       this.unconfirmedRevision = quick.revision;
@@ -134,9 +136,21 @@ export class RequestContext {
     return this.authenticating;
   }
 
+  /**
+   * The request's key is the one a signed link names, checked in full by `check` (against the
+   * store, on every use): its first authentication, and any later one, asks `check` and never the
+   * Authorization header.
+   */
+  authenticateWith(check: () => Promise<Principal>): void {
+    this.linkedKey = check;
+    this.authenticating = undefined;
+    this.principal = undefined;
+  }
+
   /** The key checked in full, after this turn's revision read (UNAUTHORIZED when it is no longer active). */
   private checkKey(): Promise<Principal> {
-    return this.services.authenticate(this.init.authorization).then((principal) => {
+    const checked = this.linkedKey ? this.linkedKey() : this.services.authenticate(this.init.authorization);
+    return checked.then((principal) => {
       this.principal = principal;
       this.unconfirmedRevision = undefined;
       return principal;

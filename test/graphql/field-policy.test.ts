@@ -27,6 +27,7 @@ const SAMPLES: Record<string, string> = {
   rates: '{ rates { date } }',
   latestRates: '{ latestRates { date } }',
   rateSeries: '{ rateSeries(start: "2024-03-01", end: "2024-03-31", symbols: ["USD"]) { entries { period } } }',
+  rateSeriesLink: '{ rateSeriesLink(start: "2024-03-01", end: "2024-03-31", symbols: ["USD"]) { url } }',
   currencies: '{ currencies { code } }',
   currency: '{ currency(code: "usd") { code } }',
   health: '{ health { status } }',

@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'INTERNAL'
   | 'INVALID_REQUEST'
   | 'KEY_EXPIRED'
+  | 'LINK_EXPIRED'
+  | 'LINK_INVALID'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_FOUND'
   | 'PAYLOAD_TOO_LARGE'

@@ -100,9 +100,12 @@ function normalised(answer: RawAnswer) {
   // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
   const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
   const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
-  // The same two figures again in a GraphQL answer's rateLimit extension.
+  // The same two figures again in a GraphQL answer's rateLimit extension. A signed link names its
+  // twin key's id and is signed with it: the rest of the link (its terms, its expiry) must agree.
   const body = answer.text
     .replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"')
+    .replace(/key_[A-Za-z0-9]+/g, 'key_…')
+    .replace(/signature=[A-Za-z0-9_-]{43}/g, 'signature=…')
     .replace(/("rateLimit":\{"policy":"per-key",[^}]*"remaining":)\d+/, '$1"…"')
     .replace(/("rateLimit":\{[^}]*"resetSeconds":)\d+/, '$1"…"');
   return { status: answer.status, headers, body };

@@ -44,6 +44,8 @@ const TEXT: Record<string, fc.Arbitrary<string>> = {
   cursor: fc.oneof(fc.constantFrom('MXwyMDI0LTA0LTAxfDIwMjQtMDMtMDF8MjAyNC0wNC0zMHxkYXk', 'MXwyMDI0', 'bm9wZQ', '='), hostileText),
   code: currency,
   amount: fc.oneof(decimalValue, fc.constantFrom(...NUMBER_TRICKS)),
+  format: fc.oneof(fc.constantFrom('csv', 'ndjson', 'CSV', 'json', 'xlsx', 'csv ', ...PROTOTYPE_KEYS), hostileText),
+  expiresIn: fc.oneof(fc.integer({ min: 60, max: 604_800 }).map(String), fc.constantFrom('59', '604801', '0', '-1', '1e5', '86400.5', '', '2147483648')),
 };
 
 /** Hostile text for an argument (or any unknown name). */
@@ -58,6 +60,7 @@ export function argJson(name: string): fc.Arbitrary<unknown> {
     decimals: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<unknown>(-1, 41, 1e10, 2.5, '2', true, -0, new RawJson('2.0'), new RawJson('1e999'))),
     value: fc.constantFrom<unknown>(12.5, 1, new RawJson('1e999999999'), new RawJson('123456789012345678901234567890'), ['1'], { value: '1' }),
     symbols: fc.oneof(fc.array(currency, { maxLength: 4 }), fc.constantFrom<unknown>(['USD', null], [['USD']], Array.from({ length: 101 }, () => 'USD'))),
+    expiresIn: fc.oneof(fc.integer({ min: 60, max: 604_800 }), fc.constantFrom<unknown>(59, 604_801, 0, -1, 1e10, 86_400.5, '86400', true)),
   };
   return fc.oneof({ weight: 4, arbitrary: argText(name) }, { weight: 1, arbitrary: asJson[name] ?? anyJson }, { weight: 1, arbitrary: anyJson });
 }
@@ -110,6 +113,15 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
     // (a joined string would be one code, refused, and leave the property almost never answered).
     symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     group: fc.option(fc.constantFrom('day', 'week', 'month', 'year'), { nil: undefined }),
+  }),
+  rateSeriesLink: fc.record({
+    start: fc.constantFrom('2024-03-01', '2024-03-27', '1999-01-01', '2014-03-28'),
+    end: fc.option(fc.constantFrom('2024-03-28', '2024-04-02', '2024-04-30'), { nil: undefined }),
+    base: fc.option(quotedCurrency, { nil: undefined }),
+    symbols: fc.option(fc.array(quotedCurrency, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    group: fc.option(fc.constantFrom('day', 'week', 'month', 'year'), { nil: undefined }),
+    format: fc.option(fc.constantFrom('csv', 'ndjson'), { nil: undefined }),
+    expiresIn: fc.option(fc.integer({ min: 60, max: 604_800 }), { nil: undefined }),
   }),
   currencies: fc.record({ name: fc.option(fc.constantFrom('Schweizer Franken', 'US Dollar', 'franc suisse'), { nil: undefined }), lang }),
   currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ'), lang }),

@@ -33,6 +33,7 @@ const SELECTIONS: Record<string, string> = {
     '{ succeeded failed results { __typename ... on BatchSuccess { data { __typename ... on Conversion { result { value unit } } ' +
     '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { error { code message status param requestId } } } }',
   rateSeries: '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
+  rateSeriesLink: '{ url expiresAt format keyId }',
   rates: '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
   latestRates: '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
   currencies: '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }',
@@ -43,10 +44,13 @@ const SELECTIONS: Record<string, string> = {
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
-/** A generated value as a GraphQL literal; enum values (rounding) are written bare when they can be. */
+/** The arguments whose type is an enum: their values are written bare when they can be. */
+const ENUM_ARGS = new Set(['rounding', 'format']);
+
+/** A generated value as a GraphQL literal; enum values (rounding, format) are written bare when they can be. */
 function literal(value: unknown, enumLike = false): string {
   if (value instanceof RawJson) return value.text;
-  if (value instanceof JsonObject) return `{${value.entries.map(([k, v]) => `${k}: ${literal(v, k === 'rounding')}`).join(', ')}}`;
+  if (value instanceof JsonObject) return `{${value.entries.map(([k, v]) => `${k}: ${literal(v, ENUM_ARGS.has(k))}`).join(', ')}}`;
   if (typeof value === 'string') return enumLike && NAME.test(value) ? value : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => literal(v)).join(', ')}]`;
   if (typeof value === 'object' && value !== null) return literal(new JsonObject(Object.entries(value)));
@@ -70,7 +74,7 @@ function requestOf(field: string, form: 'literals' | 'variables', key: string, f
     .map(({ entries, declared, aliases, auth }) => {
       const passed =
         form === 'literals'
-          ? entries.map(([name, value]) => `${name}: ${literal(value, name === 'rounding')}`)
+          ? entries.map(([name, value]) => `${name}: ${literal(value, ENUM_ARGS.has(name))}`)
           : names.map((name) => `${name}: $${name}`);
       const call = `${field}${passed.length > 0 ? `(${passed.join(', ')})` : ''} ${SELECTIONS[field]}`;
       const selection = Array.from({ length: aliases }, (_, i) => (aliases > 1 ? `a${i}: ${call}` : call)).join(' ');

@@ -19,6 +19,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   '/v1/convert': { value: '1', from: 'inch', to: 'cm' },
   '/v1/batch': { items: [{ value: '1', from: 'inch', to: 'cm' }] },
   '/v1/currency/convert': { value: '1', from: 'EUR', to: 'USD' },
+  '/v1/currency/rates/series/links': { start: '2024-03-01', end: '2024-04-02' },
 };
 
 const SAMPLE_QUERIES: Record<string, string> = { '/v1/currency/rates/series': '?start=2024-03-01&end=2024-04-02' };

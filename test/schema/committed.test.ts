@@ -38,7 +38,7 @@ describe('GET /openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents exactly the routes of the route table (with HEAD beside every GET, and the preflight of shared ones), each keyed route with bearer security', () => {
+  it('documents exactly the routes of the route table (with HEAD beside every GET, and the preflight of shared ones), each keyed route with bearer security (the series export a signed link too)', () => {
     const documented = Object.entries(served.paths).flatMap(([path, item]) =>
       Object.keys(item as object)
         .filter((key) => key !== 'description')
@@ -51,7 +51,8 @@ describe('GET /openapi.json', () => {
     expect(documented.sort()).toEqual(expected.sort());
     for (const route of ROUTES) {
       const operation = served.paths[route.path.replace(/:([a-z]+)/g, '{$1}')][route.method.toLowerCase()];
-      expect(operation.security).toEqual(route.access === 'key' ? [{ bearerAuth: [] }] : []);
+      const linked = route.field === 'rateSeries' ? [{ signedLink: [] }] : [];
+      expect(operation.security).toEqual(route.access === 'key' ? [{ bearerAuth: [] }, ...linked] : []);
       expect(operation.responses['200']).toBeDefined();
     }
   });

@@ -1,6 +1,7 @@
-import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
+import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../domain/errors';
 import type { RestRoute } from '../routes';
+import { SIGNED_LINK_SCHEME } from './openapi-links';
 
 type Json = Record<string, unknown>;
 
@@ -85,10 +86,9 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
     };
   }
   for (const status of errorStatusesOf(route)) {
-    // FORBIDDEN is the account page's (a refused form post), PERSISTED_QUERY_NOT_FOUND GraphQL's: no /v1 route answers them.
-    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && code !== 'FORBIDDEN' && code !== 'PERSISTED_QUERY_NOT_FOUND');
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && answers(route, code));
     responses[String(status)] = {
-      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
+      description: `${(codes.some(isLinkCode) ? LINK_REASONS[status] : undefined) ?? REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
         ...HEADERS_BY_STATUS[status],
@@ -100,6 +100,23 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
   }
   return responses;
 }
+
+const isLinkCode = (code: ErrorCode): boolean => code === 'LINK_INVALID' || code === 'LINK_EXPIRED';
+
+/**
+ * Whether a /v1 route can answer a code: FORBIDDEN is the account page's (a refused form post),
+ * PERSISTED_QUERY_NOT_FOUND GraphQL's, and only the series export is opened by signed links.
+ */
+function answers(route: RestRoute, code: ErrorCode): boolean {
+  if (code === 'FORBIDDEN' || code === 'PERSISTED_QUERY_NOT_FOUND') return false;
+  return !isLinkCode(code) || route.field === EXPORTED_FIELD;
+}
+
+/** The reasons of a route opened by signed links too. */
+const LINK_REASONS: Record<number, string> = {
+  401: `${REASONS[401]!} A signed link whose key was revoked or has ended answers the same.`,
+  403: 'The plan does not include this feature (PLAN_REQUIRED), or a signed link was changed (LINK_INVALID) or has expired (LINK_EXPIRED).',
+};
 
 /** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
 export function transportErrorResponses(): Record<string, Json> {
@@ -191,6 +208,7 @@ export const OPENAPI_COMPONENTS: Json = {
       scheme: 'bearer',
       description: 'An API key: `msr_live_…` in production, `msr_test_…` in development. Never in a query string.',
     },
+    signedLink: SIGNED_LINK_SCHEME,
   },
   headers: {
     'X-Request-Id': { description: 'Identifies this request in the logs.', required: true, schema: { type: 'string' } },

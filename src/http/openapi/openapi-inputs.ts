@@ -4,6 +4,7 @@ import { SERIES_GROUPS } from '../../domain/currency/periods';
 import { MAX_SYMBOLS_LENGTH } from '../../domain/currency/request';
 import { DECIMAL_PATTERN, MAX_DECIMALS } from '../../domain/decimal';
 import { MAX_EXPRESSION_LENGTH } from '../../domain/units/expression';
+import { MAX_LINK_SECONDS, MIN_LINK_SECONDS } from '../../services/series-links';
 
 type Json = Record<string, unknown>;
 
@@ -47,6 +48,13 @@ const FIELD_BOUNDS: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
     symbols: SYMBOLS_LIST,
     group: { type: 'string', enum: [...SERIES_GROUPS] },
     cursor: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,120}$' },
+  },
+  rateSeriesLink: {
+    start: { type: 'string', format: 'date' },
+    end: { type: 'string', format: 'date' },
+    base: { type: 'string', pattern: CODE_SHAPE.source },
+    group: { type: 'string', enum: [...SERIES_GROUPS] },
+    expiresIn: { type: 'integer', minimum: MIN_LINK_SECONDS, maximum: MAX_LINK_SECONDS },
   },
 };
 

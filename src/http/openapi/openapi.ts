@@ -11,7 +11,8 @@ import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
-import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
+import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
+import { withSignedLinks } from './openapi-links';
 import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
@@ -54,14 +55,16 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   for (const route of ROUTES) {
     const path = openApiPath(route.path);
     const sofaOperation = () => sofaPaths[openApiPath(sofaPath(route)).replace(/^\/v1/, '')]![route.method.toLowerCase()]!;
-    const operation = route.field === undefined ? openApiOperation() : fieldOperation(schema, route, sofaOperation());
+    const linked = route.field === EXPORTED_FIELD;
+    const fieldAnswer = () => fieldOperation(schema, route, sofaOperation());
+    const operation = route.field === undefined ? openApiOperation() : linked ? withSignedLinks(fieldAnswer()) : fieldAnswer();
     const item = (paths[path] ??= {});
     item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
     if (route.shared) item['options'] = preflightOperation(route);
     item[route.method.toLowerCase()] = {
       summary: route.summary,
       tags: [route.tag],
-      security: route.access === 'key' ? [{ bearerAuth: [] }] : [],
+      security: route.access === 'key' ? [{ bearerAuth: [] }, ...(linked ? [{ signedLink: [] }] : [])] : [],
       ...operation,
       responses: { ...(operation['responses'] as Json), ...errorResponsesOf(route) },
     };

@@ -17,7 +17,8 @@ import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, t
 import type { AnswerPlace, Finish } from '../front/finish';
 import type { FrontHandler, GraphQLYoga } from '../graphql/yoga-answers';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
-import { negotiates } from '../answer/answer-formats';
+import { EXPORTED_FIELD, negotiates } from '../answer/answer-formats';
+import { admitSignedLink } from './signed-link';
 import { seriesExportExecution } from './series-export';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
@@ -95,11 +96,13 @@ export function createEdge(options: EdgeOptions): Edge {
       throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${quoteInput(pathname)}; use ${allow}.`, { allow: allow.split(', ') });
     }
     const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
+    // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
+    const inputs = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(req, query, context, options.services.seriesLinks) : query;
     await admitCaller(endpoint.route, context, options.spendRateLimit);
     if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, options.openapi());
-    const args = checkedArgs(endpoint, found.match.params, queryParams(query), query !== '', body?.value);
+    const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
-    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query, body: body?.text, args, context });
+    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, body: body?.text, args, context });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext, started: number) => {

@@ -1,0 +1,161 @@
+import { ApiError } from '../domain/errors';
+import { hasExpired } from '../domain/key-lifetime';
+import { keyEnvFor } from '../domain/keys';
+import type { SecretBox } from '../domain/secret-box';
+import { carriesLink, openSignedQuery, signedQuery } from '../domain/signed-links';
+import type { AccountStore } from './account-store';
+import { KEY_REALM, type Principal } from './auth';
+import type { Currencies, SeriesQuery } from './currencies';
+
+/** The export a series link opens, and the route that makes links. */
+export const SERIES_EXPORT_PATH = '/v1/currency/rates/series';
+export const SERIES_LINKS_PATH = '/v1/currency/rates/series/links';
+
+/** The media types a link may fix, by the name its `format` parameter gives them (a spreadsheet sends no Accept). */
+export const LINK_FORMATS = { csv: 'text/csv', ndjson: 'application/x-ndjson' } as const;
+export type LinkFormat = keyof typeof LINK_FORMATS;
+export const FORMAT_PARAM = 'format';
+
+/** A link lasts a day unless asked otherwise, a minute at least and 7 days at most (and never past its key's end). */
+export const DEFAULT_LINK_SECONDS = 86_400;
+export const MIN_LINK_SECONDS = 60;
+export const MAX_LINK_SECONDS = 7 * 86_400;
+
+/** The series parameters of a link (rateSeries' arguments but `cursor`), its format and its lifetime. */
+export interface SeriesLinkRequest {
+  start: string;
+  end?: string | null | undefined;
+  base?: string | null | undefined;
+  symbols?: readonly string[] | null | undefined;
+  group?: string | null | undefined;
+  decimals?: number | null | undefined;
+  rounding?: string | null | undefined;
+  format?: LinkFormat | null | undefined;
+  /** Seconds the link works for. */
+  expiresIn?: number | null | undefined;
+}
+
+export interface SeriesLink {
+  /** Path and query, relative to the server's origin: a GET of it needs no Authorization header. */
+  url: string;
+  /** ISO 8601 UTC: the link's end (never after the key's). */
+  expiresAt: string;
+  format: LinkFormat;
+  /** The id of the key that made it (the key itself is never in a link). */
+  keyId: string;
+}
+
+/** A link whose signature held, opened for the export. */
+export interface OpenedSeriesLink {
+  /** The export's own query parameters (the link's and `format` taken out), as a query string. */
+  query: string;
+  mediaType: (typeof LINK_FORMATS)[LinkFormat];
+  /** The key that made it, read from the store now: UNAUTHORIZED when revoked or unknown, KEY_EXPIRED past its end. */
+  principal(): Promise<Principal>;
+}
+
+export interface SeriesLinks {
+  /** A link to the export these parameters ask for, made by this key: checked as the export would check them (plan, currencies, range). */
+  make(request: SeriesLinkRequest, principal: Principal): SeriesLink;
+  /** Whether a query carries a link's parameters (and so is judged as a link). */
+  carriesLink(params: URLSearchParams): boolean;
+  /** LINK_INVALID or LINK_EXPIRED unless the query is a live link made by this server (or one sharing its secret). */
+  open(params: URLSearchParams): OpenedSeriesLink;
+}
+
+export interface SeriesLinksOptions {
+  /** The box of WEBHOOK_SECRET_KEY: links are signed with a key derived from it. */
+  secrets: () => SecretBox;
+  store: Pick<AccountStore, 'findKeyById' | 'findAccountById'>;
+  currencies: Pick<Currencies, 'planSeries'>;
+  apiEnv: 'development' | 'production';
+  clock: () => Date;
+  /** A link's key was used (its last use, as for a keyed request). */
+  onUse?: (keyId: string) => void;
+}
+
+/** The HKDF label of the links' signing key: distinct from every other use of the secret. */
+const SIGNING_LABEL = 'series links v1';
+
+/**
+ * Signed links to series exports (src/domain/signed-links.ts): made with a key, used without one.
+ * Nothing is stored: the link carries its terms, and any instance configured with the same
+ * WEBHOOK_SECRET_KEY derives the same signing key. The key a link names is read from the store at
+ * each use, so its revocation, rotation or end stops its links at once, on every instance.
+ */
+export function createSeriesLinks({ secrets, store, currencies, apiEnv, clock, onUse }: SeriesLinksOptions): SeriesLinks {
+  let signingKey: Buffer | undefined;
+  const key = (): Buffer => (signingKey ??= derivedKey(secrets));
+
+  const principalOf = async (keyId: string): Promise<Principal> => {
+    const record = await store.findKeyById(keyId);
+    const account = record && record.revokedAt === null && record.env === keyEnvFor(apiEnv) ? await store.findAccountById(record.accountId) : undefined;
+    if (!record || !account) {
+      throw new ApiError('UNAUTHORIZED', 'The API key this link was made with is unknown or has been revoked: make a new link with a current key.', {
+        challenge: { realm: KEY_REALM, invalid: true },
+      });
+    }
+    if (hasExpired(record.expiresAt, clock())) {
+      const how = record.replacedBy === null ? 'expired' : 'was replaced by a rotation and its grace ended';
+      throw new ApiError('KEY_EXPIRED', `The API key this link was made with ${how} at ${record.expiresAt}: make a new link with a current key.`, {
+        challenge: { realm: KEY_REALM, invalid: true },
+      });
+    }
+    onUse?.(keyId);
+    return { account, keyId, expiresAt: record.expiresAt };
+  };
+
+  return {
+    make(request, principal) {
+      const format = request.format ?? 'csv';
+      const params = seriesParams(request);
+      // The export's own checks (plan, range, currencies), so that a link is never dead when made.
+      currencies.planSeries({ ...(params as SeriesQuery), format: LINK_FORMATS[format] }, principal.account.plan);
+      const expires = linkEnd(request.expiresIn, clock(), principal.expiresAt);
+      const query = signedQuery(key(), { path: SERIES_EXPORT_PATH, params: { ...params, [FORMAT_PARAM]: format }, keyId: principal.keyId, expires });
+      return { url: `${SERIES_EXPORT_PATH}?${query}`, expiresAt: new Date(expires * 1000).toISOString(), format, keyId: principal.keyId };
+    },
+    carriesLink,
+    open(params) {
+      const opened = openSignedQuery(key(), SERIES_EXPORT_PATH, params, clock());
+      const format = opened.params.find(([name]) => name === FORMAT_PARAM)?.[1];
+      if (format !== 'csv' && format !== 'ndjson') {
+        throw new ApiError('LINK_INVALID', `A series link names its format (${FORMAT_PARAM}=csv or ndjson); this one does not.`, { param: FORMAT_PARAM });
+      }
+      const query = new URLSearchParams(opened.params.filter(([name]) => name !== FORMAT_PARAM)).toString();
+      return { query, mediaType: LINK_FORMATS[format], principal: () => principalOf(opened.keyId) };
+    },
+  };
+}
+
+/** The signing key; without WEBHOOK_SECRET_KEY in production, a 503 that names the variable. */
+function derivedKey(secrets: () => SecretBox): Buffer {
+  try {
+    return secrets().derive(SIGNING_LABEL);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new ApiError('SERVICE_UNAVAILABLE', 'Signed links are not available: WEBHOOK_SECRET_KEY, which keys their signatures, is not configured (required with API_ENV=production).', {
+      retryAfterSeconds: 3600,
+    });
+  }
+}
+
+/** The series parameters as the export's query takes them (a comma list of symbols, digits for decimals). */
+function seriesParams(request: SeriesLinkRequest): Record<string, string> {
+  const params: Record<string, string> = { start: request.start };
+  const text = { end: request.end, base: request.base, group: request.group, rounding: request.rounding };
+  for (const [name, value] of Object.entries(text)) if (value !== null && value !== undefined) params[name] = value;
+  if (request.symbols !== null && request.symbols !== undefined) params['symbols'] = request.symbols.join(',');
+  if (request.decimals !== null && request.decimals !== undefined) params['decimals'] = String(request.decimals);
+  return params;
+}
+
+/** The link's expiry in Unix seconds: `expiresIn` from now (checked), and never after the key's end. */
+function linkEnd(expiresIn: number | null | undefined, now: Date, keyEnd: string | null): number {
+  const seconds = expiresIn ?? DEFAULT_LINK_SECONDS;
+  if (!Number.isInteger(seconds) || seconds < MIN_LINK_SECONDS || seconds > MAX_LINK_SECONDS) {
+    throw new ApiError('INVALID_REQUEST', `expiresIn is the link's lifetime in seconds, from ${MIN_LINK_SECONDS} to ${MAX_LINK_SECONDS} (7 days); it was ${seconds}.`, { param: 'expiresIn' });
+  }
+  const end = Math.floor(now.getTime() / 1000) + seconds;
+  return keyEnd === null ? end : Math.min(end, Math.floor(Date.parse(keyEnd) / 1000));
+}
