@@ -113,7 +113,9 @@ async function underProbe<T>(family: string, run: () => Promise<T>): Promise<Gua
 const spellings = (from: number, count: number) => Array.from({ length: count }, (_, i) => radianSpelling(from + i));
 const codeOf = (text: string) => (JSON.parse(text) as { error?: { code: string } }).error?.code;
 
-describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PROBE_BOUND_MS} ms`, () => {
+// A family that fails runs once more: a stall the code causes repeats on the second run, whereas one
+// the shared machine's scheduler causes (another process on both cores) rarely does.
+describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PROBE_BOUND_MS} ms`, { retry: 1 }, () => {
   it('unit expressions at the exponent bound, each spelled differently', async () => {
     const urls = spellings(0, 300).map((from) => `/v1/convert?value=1&from=${encodeURIComponent(from)}&to=kg`);
     const { answers, probeMaxMs, probes } = await underProbe('expressions', () => inPool(6, urls.map((url) => () => send('GET', url, { key: freeKey }))));
