@@ -12,7 +12,7 @@ import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
-import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, VARY_ACCEPT_HEADER, VARY_ENCODING_HEADER } from './openapi-components';
 import { closedSetMembers, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
 import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
@@ -186,6 +186,8 @@ function success(route: RestRoute, data: Json, envelope = true, names = false): 
       ...(route.shared ? SHARED_HEADERS : {}),
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
       ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
+      'Content-Encoding': { $ref: '#/components/headers/Content-Encoding' },
+      ...(names || route.formats ? {} : { Vary: VARY_ENCODING_HEADER }),
       ...(names ? LANGUAGE_HEADERS : {}),
       ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER, 'Content-Disposition': CONTENT_DISPOSITION_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
