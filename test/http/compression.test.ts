@@ -169,6 +169,20 @@ describe('compression by Accept-Encoding', () => {
     expectSecurityHeaders(page.res.headers);
   });
 
+  it('compresses an MCP answer, which is JSON (never an event stream), and decodes to the tool list', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { ...auth(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const plain = await raw('/mcp', headers, 'POST', body);
+    expect(plain.res.status).toBe(200);
+    expect(plain.bytes.length).toBeGreaterThan(1024);
+    const { res, bytes } = await raw('/mcp', { ...headers, 'accept-encoding': 'gzip' }, 'POST', body);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const { result } = JSON.parse(decode('gzip', bytes)) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toContain('convert');
+    expectSecurityHeaders(res.headers);
+  });
+
   it('never answers 500 to a hostile Accept-Encoding: huge, repeated, malformed', async () => {
     const hostile = [
       'gzip;q=0.5, '.repeat(50_000),
