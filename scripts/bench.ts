@@ -84,9 +84,9 @@ function readArgs() {
   return { ...values, options, rate, wants, configs };
 }
 
-/** The ECB history for the memory figures, or why there are none. */
+/** The ECB history for the memory figures and the series row, or why there is none. */
 function ratesFileFor(wanted: boolean, given: string | undefined): Pick<ServersOptions, 'ratesFile' | 'memorySkipped'> {
-  if (!wanted) return { memorySkipped: 'rss not in --only' };
+  if (!wanted) return { memorySkipped: 'neither rss nor a series row in --only' };
   const file = given ?? DEFAULT_RATES_FILE;
   if (!fs.existsSync(file)) return { memorySkipped: `${file} is absent: no ECB history to load (give one with --rates-file)` };
   return { ratesFile: file };
@@ -223,7 +223,7 @@ async function main(): Promise<number> {
   const info = runInfo(command, options, compiled ? 'compiled (esbuild bundle, plain node, as npm start)' : 'under tsx (transpiled at run time)', configs.map((c) => c.name));
   const base: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
-    ...ratesFileFor(wants('rss'), args['rates-file']),
+    ...ratesFileFor(wants('rss') || wants('series') || wants('series-gzip'), args['rates-file']),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
   if (base.ratesFile) log(`loading the ECB history ${base.ratesFile} in the app's server child…`);
@@ -238,6 +238,7 @@ async function main(): Promise<number> {
     memory = apps[0]!.ready.memory;
     try {
       const targets = targetsOf(configs, apps, bare, wants);
+      if ((wants('series') || wants('series-gzip')) && !targets.some(({ target }) => target.id.startsWith('series'))) log(`the series rows are skipped: ${base.memorySkipped ?? 'no ECB history loaded'}`);
       // Every target must give its right answer before any load: a fast 401 is not a result.
       const expected = new Map<string, string>();
       for (const { target } of targets) expected.set(target.id, await verifyTarget(target));

@@ -89,7 +89,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
   const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spendOne, documents });
-  const finish = createFinish({ services, log: logger, clock, metrics });
+  const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
   const edge = createEdge({ schema, endpoints, services, finish, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
   const { graphql, pages } = yogaAnswers({ yoga, finish, services, log: logger, clock });
   const mcp = mcpAnswers(
@@ -190,10 +190,11 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
         title: 'Measurement API',
         defaultQuery: GRAPHIQL_DEFAULT_QUERY,
         endpoint: GRAPHQL_PATH,
+        compression: config.compression,
         log: logger,
       }),
       useAccountPage({ services, trust, log: logger }),
-      useFrontDoor({ graphiql: config.graphiql, openApiPath: '/openapi.json', log: logger }),
+      useFrontDoor({ graphiql: config.graphiql, openApiPath: '/openapi.json', compression: config.compression, log: logger }),
       useErrorCodes(logger),
       // After useErrorCodes: a result gets its codes, then its cost.
       useCostExtensions(services.quota, clock),

@@ -49,6 +49,7 @@ const schema = z.object({
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
   REST_FAST_LANE: z.enum(['on', 'off']).optional(),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
+  COMPRESSION: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   PERSISTED_DOCUMENTS: z.string().min(1).optional(),
@@ -100,6 +101,8 @@ export interface Config {
   exportCacheBytes: number;
   /** REST_EXECUTION: how a REST route's field is executed, its resolver called directly or SOFA through Yoga. */
   restExecution: RestExecution;
+  /** COMPRESSION: gzip and Brotli by Accept-Encoding (`on`); `off` sends every answer as it is, for a proxy in front that compresses. */
+  compression: boolean;
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;
   /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
+    compression: e.COMPRESSION === 'on',
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',

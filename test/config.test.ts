@@ -25,3 +25,15 @@ describe('REST_EXECUTION chooses how a REST route is executed', () => {
     expect(configWarnings({ REST_FAST_LANE: 'off', REST_EXECUTION: 'direct' })[0]).toContain('REST_EXECUTION=direct is used instead');
   });
 });
+
+describe('COMPRESSION turns answer compression on or off', () => {
+  it('is on by default, off when asked', () => {
+    expect(loadConfig({}).compression).toBe(true);
+    expect(loadConfig({ COMPRESSION: 'on' }).compression).toBe(true);
+    expect(loadConfig({ COMPRESSION: 'off' }).compression).toBe(false);
+  });
+
+  it.each(['gzip', 'false', 'OFF', '0'])('refuses %s at start, naming the variable, its values and what was given', (value) => {
+    expect(() => loadConfig({ COMPRESSION: value })).toThrow(`Invalid configuration: COMPRESSION invalid option: expected one of "on"|"off" (got "${value}")`);
+  });
+});

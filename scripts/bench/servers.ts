@@ -35,6 +35,8 @@ const config = loadConfig({
   // The rate limits are set far above what a run sends: this measures the pipeline, not the limiter.
   PUBLIC_RATE_LIMIT: '1000000',
   KEY_RATE_LIMIT: '1000000',
+  // Every connection of the series rows has an export in flight with the one key.
+  EXPORTS_IN_FLIGHT: '1000',
   // main.ts's path: the rates service imports RATES_FILE when it starts.
   ...(options.ratesFile ? { RATES_FILE: options.ratesFile } : {}),
   // The production configuration (configs.ts): a database made for this run, this run's Redis prefix.

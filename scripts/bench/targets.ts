@@ -70,6 +70,8 @@ export interface Target {
    * count the quota down): the whole body when absent.
    */
   steady?(text: string): string;
+  /** The Content-Encoding the answer must come in (the compressed rows); checked on the verified answer. */
+  contentEncoding?: 'gzip' | 'br';
 }
 
 /** A GraphQL body without its `extensions` (the last member, after `data`): what stays the same request after request. */
@@ -78,7 +80,10 @@ export function withoutExtensions(text: string): string {
   return at < 0 ? text : `${text.slice(0, at)}}`;
 }
 
-export const TARGET_IDS = ['baseline', 'answer', 'express', 'rest', 'graphql', 'units', 'batch'] as const;
+export const TARGET_IDS = ['baseline', 'answer', 'express', 'rest', 'graphql', 'units', 'batch', 'series', 'series-gzip'] as const;
+
+/** Ten whole years of every currency as one JSON answer (1.47 MB identity): the compressed series row. */
+export const SERIES_PATH = '/v1/currency/rates/series?start=2015-01-01&end=2024-12-31';
 
 export const CONVERT_PATH = '/v1/convert?value=12.5&from=inch&to=centimeter';
 export const PEER_PATH = '/v1/convert?value=12.5&from=in&to=cm';
@@ -176,7 +181,39 @@ export function benchTargets(s: ServersReady): Target[] {
       itemsPerRequest: items.length,
       check: (json) => checkBatchAnswer(json, items),
     },
+    // Only with the ECB history loaded (memory figures, or --only series,series-gzip).
+    ...('skipped' in s.memory ? [] : [seriesTarget(app, s.key, undefined), seriesTarget(app, s.key, 'gzip')]),
   ];
+}
+
+/**
+ * GET of a ten-year series, as it is (`series`) and with `Accept-Encoding: gzip` (`series-gzip`):
+ * the difference in CPU per request is what compressing a large answer costs. The verified answer
+ * is decoded by fetch and checked; under load autocannon cannot decode, so each gzip response is
+ * held to its status only (`steady` reduces every body to the same text), an identity one to the
+ * verified bytes.
+ */
+function seriesTarget(app: string, key: string, coding: 'gzip' | undefined): Target {
+  return {
+    id: coding ? `series-${coding}` : 'series',
+    label: `GET series 2015–2024, all currencies${coding ? `, ${coding}` : ''}`,
+    kind: 'app',
+    url: app + SERIES_PATH,
+    method: 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(coding ? { 'accept-encoding': coding } : {}) },
+    ...(coding ? { contentEncoding: coding, steady: () => coding } : {}),
+    check: (json) => checkSeriesAnswer(json),
+  };
+}
+
+/** The series answer: every ECB publication day of 2015 to 2024 (first 2015-01-02, last 2024-12-31, as the ECB's files list them), the US dollar in each. */
+export function checkSeriesAnswer(json: unknown): void {
+  const data = (json as { data?: { group?: unknown; entries?: { period: string; rates: Record<string, string> }[] } }).data;
+  assert.ok(data?.entries && data.entries.length > 2000, 'fewer than 2,000 entries');
+  assert.equal(data.group, 'day');
+  assert.equal(data.entries[0]!.period, '2015-01-02');
+  const missing = data.entries.find((entry) => !/^\d+(\.\d+)?$/.test(entry.rates['USD'] ?? ''));
+  assert.equal(missing, undefined, `an entry without a USD rate: ${JSON.stringify(missing)}`);
 }
 
 /** One real request over loopback; returns the body that every response of the run must repeat. */
@@ -186,6 +223,7 @@ export async function verifyTarget(target: Target): Promise<string> {
   try {
     assert.equal(response.status, 200, `status ${response.status}`);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/, 'content-type');
+    if (target.contentEncoding) assert.equal(response.headers.get('content-encoding'), target.contentEncoding, 'content-encoding');
     target.check(JSON.parse(text), text);
   } catch (error) {
     throw new Error(`${target.label} is not answering as expected (${(error as Error).message}); body: ${text.slice(0, 300)}`, { cause: error });

@@ -1,7 +1,8 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { graphQLCacheControl, type CacheFacts } from '../../src/http/graphql/graphql-cache-policy';
-import { cacheableAnswer, mergeVary, withoutRequestCounters } from '../../src/http/graphql/graphql-get-cache';
+import { cacheableAnswer, withoutRequestCounters } from '../../src/http/graphql/graphql-get-cache';
+import { mergeVary } from '../../src/http/answer/vary';
 
 const FACTS: CacheFacts = { latestMaxAge: 1800, newestPublication: '2024-04-02', keyed: false };
 const policy = (document: string, variables: Record<string, unknown> = {}, facts: Partial<CacheFacts> = {}, operationName?: string) =>

@@ -125,7 +125,7 @@ describe('cacheable GraphQL GETs', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(first.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
-    expect(first.headers.get('vary')).toBe('Accept, Accept-Language, Authorization');
+    expect(first.headers.get('vary')).toBe('Accept, Accept-Language, Authorization, Accept-Encoding');
     // The request's counters stay in the headers; the body is the same for the next request.
     expect(json(first).extensions.rateLimit).toBeUndefined();
     expect(first.headers.get('ratelimit')).toMatch(/^"per-ip";r=\d+;t=\d+$/);

@@ -47,7 +47,7 @@ for (const lane of ['on', 'off'] as const) {
           ],
         });
         expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
-        expect(res.headers.get('vary')).toBe('Accept');
+        expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
         expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
         expect(res.headers.get('link')).toBeNull();
       });
@@ -61,7 +61,7 @@ for (const lane of ['on', 'off'] as const) {
           expect(res.text).toBe('');
           expect(res.headers.get('etag')).toBe(etag);
           expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
-          expect(res.headers.get('vary')).toBe('Accept');
+          expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
         }
         expect((await series('start=2024-03-01&end=2024-03-31&symbols=USD', { 'if-none-match': '"other"' })).status).toBe(200);
         // Another representation, another validator: the JSON one does not revalidate the CSV.

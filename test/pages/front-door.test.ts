@@ -30,7 +30,7 @@ describe('GET / for a browser', () => {
     const response = await get('/', { accept: BROWSER_ACCEPT });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('vary')).toBe('Accept');
+    expect(response.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expectSecurityHeaders(response);
     const policy = response.headers.get('content-security-policy')!;
     expect(policy).toContain("script-src 'self'");
@@ -68,7 +68,7 @@ describe('GET / for an API client', () => {
     const response = await get('/', headers);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(response.headers.get('vary')).toBe('Accept');
+    expect(response.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expectSecurityHeaders(response);
     const { data } = (await response.json()) as { data: { name: string; links: Record<string, string>; routes: { method: string; path: string; access: string }[] } };
     expect(data.name).toBe('Measurement API');

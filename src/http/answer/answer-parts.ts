@@ -5,6 +5,8 @@ export interface ResponseParts {
   headers: Record<string, string>;
   /** Pre-built answers are kept as bytes: nothing to encode per request. */
   body: string | Buffer | null;
+  /** The body is the same bytes on every request (a pre-built answer): its compressed forms are made once and kept with it (compression.ts). */
+  prebuilt?: boolean;
 }
 
 export function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {

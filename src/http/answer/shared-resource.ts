@@ -35,9 +35,35 @@ export function strongEtagOf(sha256: Hash): string {
   return `"${sha256.digest('base64url').slice(0, 32)}"`;
 }
 
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x"; `*` matches anything. */
+/** The content codings an answer may be sent in besides identity (compression.ts). */
+export type ContentCoding = 'br' | 'gzip';
+const CONTENT_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
+
+/**
+ * The validator of the same content sent in a content coding: the identity validator with the
+ * coding's name inside the quotes (`"x"` → `"x-br"`). Each coding's bytes differ, so each has a
+ * strong validator of its own (RFC 9110 8.8.3.3).
+ */
+export function codedEtag(etag: string, coding: ContentCoding): string {
+  return `${etag.slice(0, -1)}-${coding}"`;
+}
+
+/** The validators If-None-Match lists, without their weakness marks; `*` as itself. */
+export function etagCandidates(ifNoneMatch: string): string[] {
+  return ifNoneMatch.split(',').map((candidate) => candidate.trim().replace(/^W\//, ''));
+}
+
+/**
+ * If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x"; `*` matches anything.
+ * `etag` is the identity validator; the validator of the same content in a coding (`"x-gzip"`,
+ * `"x-br"`) matches too: the content has not changed, whichever coding the client holds it in.
+ */
 export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch === null) return false;
   if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+  return etagCandidates(ifNoneMatch).some((candidate) => candidate === etag || isCodedEtag(candidate, etag));
+}
+
+function isCodedEtag(candidate: string, etag: string): boolean {
+  return candidate.length > etag.length && candidate.startsWith(etag.slice(0, -1)) && CONTENT_CODINGS.some((coding) => candidate === codedEtag(etag, coding));
 }

@@ -7,7 +7,8 @@ import type { RequestContext } from '../../services/request-context';
 import { restErrorParts, toApiError } from '../answer/errors';
 import type { ResponseParts } from '../answer/answer-parts';
 import { languageHeaders } from '../answer/content-language';
-import { pathOf } from './target';
+import { createCompression, type CodingRequest } from '../answer/compression';
+import { headerText, pathOf } from './target';
 import { createOutbox } from './outbox';
 import { logRequest } from './request-log';
 import { limitHeaders } from '../answer/limit-headers';
@@ -18,6 +19,8 @@ export interface FinishOptions {
   log: Logger;
   clock: () => Date;
   metrics: Pick<Metrics, 'request'>;
+  /** COMPRESSION: answers are compressed by Accept-Encoding (compression.ts) unless this is false. */
+  compression?: boolean;
 }
 
 /** Where an answer is counted (its request-metric label), the CORS fields it carries, and what a failure of its limit headers does to it. */
@@ -37,7 +40,7 @@ export interface Finish {
   /**
    * Stamps what every answer carries (security headers by content type, CORS on a shared path, the
    * request id, the language of its names), confirms the key (confirmKey), adds the limit and quota
-   * headers, then writes it with its reason phrase in one writeHead and one end, counts one metric
+   * headers, compresses it as the request accepts (compression.ts), then writes it with its reason phrase in one writeHead and one end, counts one metric
    * and logs one access-log line with its error code.
    */
   send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
@@ -59,6 +62,7 @@ interface Outgoing {
 }
 
 export function createFinish(options: FinishOptions): Finish {
+  const compress = options.compression === false ? undefined : createCompression();
   const logging = () => options.log.isLevelEnabled('info');
   const record = (req: IncomingMessage, label: string, status: number, started: number) =>
     options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
@@ -127,10 +131,18 @@ export function createFinish(options: FinishOptions): Finish {
         answer = failed(error, place, context, parts);
       }
     }
+    if (compress) {
+      const encoded = compress(codingRequest(req), answer);
+      answer = encoded instanceof Promise ? await encoded : encoded;
+    }
     outbox.post({ req, res, place, started, parts: answer, context });
   };
 
   return { send, entered: outbox.entered, unexpected };
+}
+
+function codingRequest(req: IncomingMessage): CodingRequest {
+  return { method: req.method!, acceptEncoding: headerText(req.headers['accept-encoding']), ifNoneMatch: headerText(req.headers['if-none-match']) };
 }
 
 /** The headers every answer carries, whatever its status: security (by content type), CORS on a shared path, the language of its names, the request id. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { etagMatches } from '../answer/shared-resource';
+import { acceptedCoding } from '../answer/compression';
+import { codedEtag, etagMatches } from '../answer/shared-resource';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -18,8 +19,6 @@ export interface StaticAsset {
   readonly compressible: boolean;
 }
 
-export type Encoding = 'br' | 'gzip' | 'identity';
-
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function staticAsset(base: string, extension: string, contentType: string, body: Buffer | string): StaticAsset {
@@ -32,21 +31,6 @@ export function staticAsset(base: string, extension: string, contentType: string
     etag: `"${digest.toString('base64url').slice(0, 32)}"`,
     compressible: /^(text\/|application\/(javascript|json)|image\/svg|font\/ttf)/.test(contentType),
   };
-}
-
-/** The coding to answer with (RFC 9110 12.5.3): brotli, then gzip, when accepted with q > 0. */
-export function chooseEncoding(acceptEncoding: string | null): Encoding {
-  const accepted = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (!coding) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(coding, q === undefined ? 1 : Number(q));
-  }
-  const weight = (coding: string) => accepted.get(coding) ?? accepted.get('*') ?? 0;
-  if (weight('br') > 0) return 'br';
-  if (weight('gzip') > 0) return 'gzip';
-  return 'identity';
 }
 
 /**
@@ -69,18 +53,25 @@ export class CompressedBodies {
   }
 }
 
-/** The answer to GET or HEAD of an asset: 304 on a matching If-None-Match, else the negotiated body. */
-export async function assetResponse(request: Request, asset: StaticAsset, compressed: CompressedBodies): Promise<Response> {
-  const encoding = asset.compressible ? chooseEncoding(request.headers.get('accept-encoding')) : 'identity';
-  const etag = encoding === 'identity' ? asset.etag : `${asset.etag.slice(0, -1)}-${encoding}"`;
-  const headers: Record<string, string> = { 'cache-control': IMMUTABLE, etag, 'content-type': asset.contentType };
-  if (asset.compressible) headers['vary'] = 'Accept-Encoding';
-  if (etagMatches(request.headers.get('if-none-match'), etag)) {
-    delete headers['content-type'];
+/**
+ * The answer to GET or HEAD of an asset: 304 on a matching If-None-Match (the finish gives it the
+ * validator of the coding the client holds), else the body in the coding negotiated, compressed
+ * once; identity only when `compressed` is absent (COMPRESSION=off).
+ */
+export async function assetResponse(request: Request, asset: StaticAsset, compressed: CompressedBodies | undefined): Promise<Response> {
+  const encoding = asset.compressible && compressed ? acceptedCoding(request.headers.get('accept-encoding')) : 'identity';
+  const headers: Record<string, string> = { 'cache-control': IMMUTABLE, etag: asset.etag, 'content-type': asset.contentType };
+  if (asset.compressible && compressed) headers['vary'] = 'Accept-Encoding';
+  if (etagMatches(request.headers.get('if-none-match'), asset.etag)) {
+    // A 304 names its type only when it is one never compressed (compression.ts).
+    if (asset.compressible) delete headers['content-type'];
     return new Response(null, { status: 304, headers });
   }
-  const body = encoding === 'identity' ? asset.body : (await compressed.of(asset))[encoding];
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  const body = encoding === 'identity' ? asset.body : (await compressed!.of(asset))[encoding];
+  if (encoding !== 'identity') {
+    headers['content-encoding'] = encoding;
+    headers['etag'] = codedEtag(asset.etag, encoding);
+  }
   headers['content-length'] = String(body.length);
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
 }

@@ -11,6 +11,8 @@ import { assetResponse, CompressedBodies } from './static-asset';
 export interface GraphiQLPluginOptions extends GraphiQLOptions {
   /** GRAPHIQL: off answers 404 for the page and its assets. */
   enabled: boolean;
+  /** COMPRESSION: off sends the assets as they are; absent is on. */
+  compression?: boolean;
   log: Logger;
 }
 
@@ -57,6 +59,7 @@ const wantsHtml = (request: Request) => /\btext\/html\b/i.test(request.headers.g
  * revalidated (no-cache, ETag); the assets are immutable and sent brotli- or gzip-compressed.
  */
 export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
+  const encodings = options.compression === false ? undefined : compressed;
   const graphiql = { title: options.title, defaultQuery: options.defaultQuery, endpoint: options.endpoint };
 
   const page = (request: Request, { bundle, pageEtag }: Built): Response => {
@@ -64,7 +67,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     if (etagMatches(request.headers.get('if-none-match'), pageEtag)) return new Response(null, { status: 304, headers });
     const body = Buffer.from(bundle.page);
     // Start compressing the two large assets now: the browser asks for them next.
-    for (const a of bundle.assets.values()) if (a.name.startsWith('graphiql.')) void compressed.of(a);
+    for (const a of bundle.assets.values()) if (a.name.startsWith('graphiql.')) void encodings?.of(a);
     return new Response(request.method === 'HEAD' ? null : bundle.page, {
       headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length) },
     });
@@ -90,7 +93,7 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { allow: ['GET', 'HEAD'] });
     }
-    return assetResponse(request, found, compressed);
+    return assetResponse(request, found, encodings);
   };
 
   return {

@@ -1,5 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import { etagMatches, strongEtag } from '../answer/shared-resource';
+import { mergeVary } from '../answer/vary';
 
 /**
  * The validators and caching fields of a cacheable GraphQL GET answer, as functions over the
@@ -23,14 +24,6 @@ export function cacheableAnswer(body: string | Buffer, cacheControl: string, ifN
   const etag = strongEtag(body);
   const headers = { 'cache-control': cacheControl, etag, vary: mergeVary(vary, GRAPHQL_GET_VARY) };
   return { status: etagMatches(ifNoneMatch, etag) ? 304 : 200, headers };
-}
-
-/** A Vary field with `names` added, each once (case-insensitively). */
-export function mergeVary(vary: string | null, names: readonly string[]): string {
-  const present = (vary ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
-  const seen = new Set(present.map((name) => name.toLowerCase()));
-  for (const name of names) if (!seen.has(name.toLowerCase())) present.push(name);
-  return present.join(', ');
 }
 
 /**

@@ -4,7 +4,8 @@ import type { ExecutionResult } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { RequestContext } from '../../services/request-context';
 import { graphQLCacheControl, type CacheFacts } from './graphql-cache-policy';
-import { cacheableAnswer, mergeVary, GRAPHQL_GET_VARY, withoutRequestCounters } from './graphql-get-cache';
+import { cacheableAnswer, GRAPHQL_GET_VARY, withoutRequestCounters } from './graphql-get-cache';
+import { mergeVary } from '../answer/vary';
 import { GRAPHQL_PATH } from './graphql-http';
 import { requestContextOf } from '../front/request-context';
 

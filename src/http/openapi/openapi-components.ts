@@ -152,14 +152,21 @@ export const LANGUAGE_HEADERS: Json = {
     required: false,
     schema: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*(, [A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)*$' },
   },
-  Vary: { description: 'Names follow Accept-Language when no `lang` is given.', required: false, schema: { type: 'string', pattern: '(^|, )Accept-Language$' } },
+  Vary: { description: 'Names follow Accept-Language when no `lang` is given; the coding follows Accept-Encoding.', required: false, schema: { type: 'string', pattern: '(^|, )(Accept-Language(, Accept-Encoding)?|Accept-Encoding)$' } },
 };
 
-export const VARY_ACCEPT_HEADER: Json = { description: 'The answer depends on the Accept header (JSON, CSV or NDJSON).', required: true, schema: { type: 'string', const: 'Accept' } };
+export const VARY_ACCEPT_HEADER: Json = {
+  description: 'The answer depends on the Accept header (JSON, CSV or NDJSON), and its coding on Accept-Encoding.',
+  required: true,
+  schema: { type: 'string', pattern: '^Accept(, Accept-Encoding)?$' },
+};
+
+/** `Vary` of an answer that varies on its coding alone (every JSON answer, unless COMPRESSION=off). */
+export const VARY_ENCODING_HEADER: Json = { description: 'The coding follows Accept-Encoding.', required: false, schema: { type: 'string', const: 'Accept-Encoding' } };
 
 /** The strong validator of a route with `etag`: the same for the same bytes, in every instance. */
 export const ETAG_HEADER: Json = {
-  description: 'A strong validator of the exact body bytes; send it back in If-None-Match to get 304 Not Modified.',
+  description: 'A strong validator of the exact body bytes (a compressed body has its own: `-br` or `-gzip` inside the quotes); send it back in If-None-Match to get 304 Not Modified.',
   required: true,
   schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
 };
@@ -222,6 +229,11 @@ export const OPENAPI_COMPONENTS: Json = {
     'RateLimit-Policy': {
       description: 'The request rate limit that applies: `"per-key";q=50;w=1` (50 requests a second per key) or `"per-ip";q=60;w=60` (60 a minute per client IP). Sent with RateLimit.',
       schema: { type: 'string', pattern: '^"[a-z-]+";q=\\d+;w=\\d+$' },
+    },
+    'Content-Encoding': {
+      description: 'The coding of the body: Brotli or gzip, as Accept-Encoding asks, when the answer is at least 1 KiB (HEAD: what the GET would be sent in). Absent: as is. An encoded answer has a validator of its own (the ETag with `-br` or `-gzip`).',
+      required: false,
+      schema: { type: 'string', enum: ['br', 'gzip'] },
     },
     ...quotaHeaderComponents(),
   },

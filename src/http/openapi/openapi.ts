@@ -13,7 +13,7 @@ import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
 import { withSignedLinks } from './openapi-links';
-import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER } from './openapi-components';
+import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER, VARY_ENCODING_HEADER } from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
@@ -193,6 +193,8 @@ function success(route: RestRoute, data: Json, envelope = true, names = false): 
       ...(route.shared ? SHARED_HEADERS : {}),
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
       ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
+      'Content-Encoding': { $ref: '#/components/headers/Content-Encoding' },
+      ...(names || route.formats ? {} : { Vary: VARY_ENCODING_HEADER }),
       ...(names ? LANGUAGE_HEADERS : {}),
       ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER, 'Content-Disposition': CONTENT_DISPOSITION_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),

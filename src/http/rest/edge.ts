@@ -84,6 +84,7 @@ export function createEdge(options: EdgeOptions): Edge {
   const omitted = restOmittedWhenNull(options.schema);
   const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
   const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spendKeyRequests });
+  const openapi = keptBytes(options.openapi);
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
   const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
@@ -99,7 +100,7 @@ export function createEdge(options: EdgeOptions): Edge {
     // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
     const inputs = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(req, query, context, options.services.seriesLinks) : query;
     await admitCaller(endpoint.route, context, options.spendRateLimit);
-    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, options.openapi());
+    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi());
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
     return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, body: body?.text, args, context });
@@ -126,7 +127,7 @@ export function createEdge(options: EdgeOptions): Edge {
     let parts: ResponseParts;
     try {
       await admitCaller(endpoint.route, context, options.spendRateLimit);
-      parts = restSuccessParts(endpoint, built.body, headerText(req.headers['if-none-match']), built.etag);
+      parts = prebuiltParts(endpoint, built, headerText(req.headers['if-none-match']));
     } catch (error) {
       parts = failedAnswer(error, endpoint.route, context, options.log);
     }
@@ -166,8 +167,13 @@ function directExecution(options: EdgeOptions, prebuilt: PrebuiltAnswers, known:
     const languages = call.context.languages;
     const built = prebuilt.of(endpoint.route, value, serialise, languages.map((c) => c.used).join(','));
     if (endpoint.route.method === 'GET' && !endpoint.route.queryHint) known.remember(knownKey(req), endpoint, built, [...languages]);
-    return restSuccessParts(endpoint, built.body, headerText(req.headers['if-none-match']), built.etag);
+    return prebuiltParts(endpoint, built, headerText(req.headers['if-none-match']));
   };
+}
+
+/** A pre-built answer: the same bytes on every request, so its compressed forms are made once. */
+function prebuiltParts(endpoint: Endpoint, built: PrebuiltAnswer, ifNoneMatch: string | null): ResponseParts {
+  return { ...restSuccessParts(endpoint, built.body, ifNoneMatch, built.etag), prebuilt: true };
 }
 
 /** A route's `{"data": ...}` text as its answer, a large one (a batch) encoded once. */
@@ -176,11 +182,21 @@ function jsonAnswer(call: RouteCall, text: string): ResponseParts {
   return restSuccessParts(call.endpoint, text.length < LARGE_BODY ? text : Buffer.from(text), ifNoneMatch);
 }
 
-/** A route served outside GraphQL: the OpenAPI document. */
-function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: string): ResponseParts {
+/** A route served outside GraphQL: the OpenAPI document, pre-built (its bytes and their compressed forms made once). */
+function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: Buffer): ResponseParts {
   if (query !== '') throw new ApiError('INVALID_REQUEST', `${pathname} takes no query parameters.`);
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(document)) };
-  return { status: 200, headers, body: document };
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), 'content-length': String(document.length) };
+  return { status: 200, headers, body: document, prebuilt: true };
+}
+
+/** The bytes of a text, encoded again only when the text changes. */
+function keptBytes(text: () => string): () => Buffer {
+  let kept: { text: string; bytes: Buffer } | undefined;
+  return () => {
+    const current = text();
+    if (kept?.text !== current) kept = { text: current, bytes: Buffer.from(current) };
+    return kept.bytes;
+  };
 }
 
 /** Where an answer goes in the metrics and which CORS fields it carries: its endpoint's, or its path's off the table. */

@@ -26,6 +26,8 @@ export interface FrontDoorOptions {
   graphiql: boolean;
   /** Where the OpenAPI document is served (the reference renders it). */
   openApiPath: string;
+  /** COMPRESSION: off sends the assets as they are; absent is on. */
+  compression?: boolean;
 }
 
 export type FrontDoor = (request: Request) => Promise<Response>;
@@ -49,7 +51,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     });
     return reference;
   };
-  const compressed = new CompressedBodies();
+  const compressed = options.compression === false ? undefined : new CompressedBodies();
 
   return async (request) => {
     const url = new URL(request.url);

@@ -34,7 +34,7 @@ describe('GraphiQL page at GET /graphql', () => {
   it('is revalidated: no-cache with a strong ETag, 304 on If-None-Match; HEAD answers the same headers', async () => {
     const res = await get('/graphql', html);
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    expect(res.headers.get('vary')).toBe('Accept');
+    expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await get('/graphql', { ...html, 'if-none-match': etag });
