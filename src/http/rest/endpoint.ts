@@ -8,7 +8,7 @@ import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
 import { restErrorParts, toApiError } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute, type RouteMatch } from '../routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute, type RouteMatch } from '../routes';
 import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import type { RequestSpending } from '../limits/request-spending';
 
