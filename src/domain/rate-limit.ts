@@ -35,6 +35,8 @@ export type SpendCover = 'request' | 'first-field';
 export class RateLimitSpend {
   /** The bucket the request spends from: its key's (`key`) or its client IP's (`public`); undefined until decided. */
   kind: RateLimitKind | undefined;
+  /** The bucket of that kind: the key's id, or the client IP's bucket (`rateLimitBucket`); undefined until spent from. */
+  bucket: string | undefined;
   /** What the request's own spend paid for; undefined until it was paid (never, when it was refused). */
   covers: SpendCover | undefined;
   /** Requests counted against the bucket, refused ones included (the limiter counts those too). */

@@ -76,6 +76,7 @@ describe('the bucket a request spends', () => {
     }
     await spent;
     expect(record).toMatchObject({ kind: bucket, spent: 1, covers: 'request', paid: true, refused: false });
+    expect(record.bucket).toBe(bucket === 'key' ? 'key_1' : IP);
     expect(record.state?.policy.name).toBe(bucket === 'key' ? 'per-key' : 'per-ip');
     // One request from the decided bucket, none from the other.
     expect(await left(limiters)).toEqual(bucket === 'key' ? { public: 59, key: 48 } : { public: 58, key: 49 });

@@ -57,11 +57,12 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
     else void context.authenticate().then(note, () => undefined);
   };
 
+  /** Spends `points` from the request's decided bucket (of `kind`), found once. */
   const spend = async (context: RequestContext, kind: RateLimitKind, points: number) => {
     const record = context.rateLimitSpend;
-    const bucket = kind === 'key' ? (context.principal ?? (await context.authenticate())).keyId : context.clientBucket;
+    record.bucket ??= await bucketOf(context, kind);
     try {
-      record.counted(points, await limiters.consume(kind, bucket, points), false);
+      record.counted(points, await limiters.consume(kind, record.bucket, points), false);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') {
         record.counted(points, undefined, true);
@@ -84,10 +85,7 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
       return spend(context, kind, points);
     },
     fieldRateLimits: rateLimitDirectiveFor<GraphQLContext>(limiters, {
-      bucketOf: (kind, { requestContext }) => {
-        if (kind === 'public') return requestContext.clientBucket;
-        return requestContext.principal?.keyId ?? requestContext.authenticate().then((principal) => principal.keyId);
-      },
+      bucketOf: (kind, { requestContext }) => (requestContext.rateLimitSpend.kind === kind && requestContext.rateLimitSpend.bucket) || bucketOf(requestContext, kind),
       onState: (state, { requestContext }) => requestContext.rateLimitSpend.counted(1, state, false),
       fieldSpends: ({ requestContext }, kind) => fieldSpends(requestContext, kind),
       onRefused: (kind, { requestContext }) => {
@@ -114,6 +112,12 @@ export async function bucketKind(context: RequestContext, access: RateLimitKind)
     () => 'key' as const,
     () => 'public' as const,
   );
+}
+
+/** The request's bucket of `kind`: its key's id (authenticated first), or its client IP's bucket. */
+function bucketOf(context: RequestContext, kind: RateLimitKind): string | Promise<string> {
+  if (kind === 'public') return context.clientBucket;
+  return context.principal?.keyId ?? context.authenticate().then((principal) => principal.keyId);
 }
 
 /** Whether a rate-limited field of `kind` spends one request of this request's bucket (RateLimitSpend.fieldSpends). */
