@@ -60,7 +60,11 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
   /** Spends `points` from the request's decided bucket (of `kind`), found once. */
   const spend = async (context: RequestContext, kind: RateLimitKind, points: number) => {
     const record = context.rateLimitSpend;
-    record.bucket ??= await bucketOf(context, kind);
+    if (record.bucket === undefined) {
+      // No await where the bucket is known now (the IP's, an authenticated key's).
+      const found = bucketOf(context, kind);
+      record.bucket = typeof found === 'string' ? found : await found;
+    }
     try {
       record.counted(points, await limiters.consume(kind, record.bucket, points), false);
     } catch (error) {
