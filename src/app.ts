@@ -1,7 +1,6 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { ApiError } from './domain/errors';
 import type { AccountStore } from './services/account-store';
 import type { GraphQLContext } from './graphql/context';
 import { schema } from './graphql';
@@ -21,12 +20,11 @@ import { graphQLContextFactory, requestContexts, requestContextServices, type Se
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/graphql/use-error-codes';
 import { useGraphQLLimits } from './http/graphql/use-graphql-limits';
-import { fieldPoints, useRequestRateLimit } from './http/graphql/use-request-rate-limit';
+import { useRequestRateLimit } from './http/graphql/use-request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import { useJsonMediaTypes } from './http/graphql/use-json-media-types';
 import type { RateLimiters } from './http/limits/rate-limit';
-import { rateLimitDirectiveFor } from './http/limits/rate-limit-directive';
-import type { RequestContext } from './services/request-context';
+import { requestSpending, type RequestSpending } from './http/limits/request-spending';
 import { useConversionBudget } from './http/graphql/use-conversion-budget';
 import { useSofaExecution } from './http/rest/sofa-execution';
 import { useCostExtensions } from './http/graphql/use-cost-extensions';
@@ -72,30 +70,31 @@ export interface App {
 
 /**
  * Composes the server from explicit dependencies; main.ts and the tests listen with createHttpServer.
- * The steps: the services, the fields' rate limits on the schema, the edges' spending of the
- * request rate limit, Yoga with its plugins as GraphQL's executor, the one finish, and the handlers
+ * The steps: the services, the request rate limit (its spending by every surface and the fields'
+ * directive on the schema), Yoga with its plugins as GraphQL's executor, the one finish, and the handlers
  * the front dispatches to.
  */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments, webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
-  const executable = fieldRateLimits(limiters, services, metrics).transformer(schema);
+  /** The request rate limit: each request's bucket decided once, every spend on its record, the fields' directive. */
+  const spending = requestSpending({ limiters, metrics, refusals: services.refusals });
+  const executable = spending.fieldRateLimits.transformer(schema);
   /** Each request's context, minted once by the front. */
   const contextOf = requestContexts(requestContextServices(services), trust);
-  const { spendOne, spendRateLimit, spendKeyRequests } = requestSpending(limiters, services, metrics);
   const openapi = JSON.stringify(buildOpenApiDocument(schema));
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
-  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spendOne, documents });
+  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spending, documents });
   const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
-  const edge = createEdge({ schema, endpoints, services, finish, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
+  const edge = createEdge({ schema, endpoints, services, finish, spending, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
   const { graphql, pages } = yogaAnswers({ yoga, finish, services, log: logger, clock });
   const mcp = mcpAnswers(
     mcpHandler({
       runnerFor: documentRunner({ yoga, quota: services.quota, log: logger, clock }),
-      spendRateLimit,
+      spending,
       allowedHosts: config.mcpAllowedHosts,
       allowedOrigins: config.mcpAllowedOrigins,
       log: logger,
@@ -103,55 +102,6 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     finish,
   );
   return { services, front: { contextOf, finish, edge, graphql, pages, mcp, metrics }, metrics };
-}
-
-/** The @rateLimit directive's fields: which bucket a field spends, and what a refusal counts. */
-function fieldRateLimits(limiters: RateLimiters, services: AppServices, metrics: Metrics) {
-  return rateLimitDirectiveFor<GraphQLContext>(limiters, {
-    bucketOf: async (kind, { requestContext }) => (kind === 'key' ? (await requestContext.authenticate()).keyId : requestContext.clientBucket),
-    onState: (state, { requestContext }) => {
-      requestContext.rateLimit = state;
-    },
-    // A REST request was counted by the edge, before its inputs were checked (the contract's order);
-    // a GraphQL request, before its document was parsed (useRequestRateLimit).
-    pointsOf: ({ requestContext }, kind) => fieldPoints(requestContext, kind),
-    onRefused: (kind, { requestContext }) => {
-      if (kind === 'public') metrics.rateLimited('public');
-      else {
-        void requestContext.authenticate().then((principal) => {
-          metrics.rateLimited(principal.account.plan);
-          services.refusals.refused(principal.account.id, 'rate');
-        }, () => undefined);
-      }
-    },
-  });
-}
-
-type SpendOne = (kind: 'public' | 'key', context: RequestContext, points?: number) => Promise<void>;
-
-/** How the edges (REST, GraphiQL, a GraphQL request before its document is parsed) spend the caller's request rate limit. */
-function requestSpending(limiters: RateLimiters, services: AppServices, metrics: Metrics) {
-  /** One request of the caller's rate limit (per key, or per client IP), for the edges that spend before the fields do. */
-  const spendOne: SpendOne = async (kind, context, points = 1) => {
-    try {
-      // The edges authenticate first: the key's id is there without another await.
-      const bucket = kind === 'key' ? (context.principal ?? (await context.authenticate())).keyId : context.clientBucket;
-      context.rateLimit = await limiters.consume(kind, bucket, points);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') {
-        metrics.rateLimited(kind === 'key' ? context.principal!.account.plan : 'public');
-        if (kind === 'key') services.refusals.refused(context.principal!.account.id, 'rate');
-      }
-      throw error;
-    }
-  };
-  /** The edge spends the caller's request rate limit here: the field it runs spends nothing more. */
-  const spendRateLimit = (kind: 'public' | 'key', context: RequestContext) =>
-    spendOne(kind, context).then(() => {
-      context.rateLimitSpent = true;
-    });
-  const spendKeyRequests = (context: RequestContext, points: number) => spendOne('key', context, points);
-  return { spendOne, spendRateLimit, spendKeyRequests };
 }
 
 interface YogaServerParts {
@@ -162,12 +112,12 @@ interface YogaServerParts {
   logger: Logger;
   clock: () => Date;
   trust: TrustProxy;
-  spendOne: SpendOne;
+  spending: RequestSpending;
   documents: PersistedDocuments;
 }
 
 /** Yoga on the rate-limited schema, with its plugins in the order their hooks must run. */
-function createYogaServer({ config, services, executable, logger, clock, trust, spendOne, documents }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+function createYogaServer({ config, services, executable, logger, clock, trust, spending, documents }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -201,7 +151,7 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       // After useCostExtensions (a cacheable GET's body leaves the request's counters out) and useSecurityHeaders (its 304 keeps them).
       useGraphQLGetCaching(() => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null })),
       // Before the document limits: the contract checks the rate limit before validation.
-      useRequestRateLimit(spendOne),
+      useRequestRateLimit(spending),
       // Between the two: a refused request registers nothing, and a hash's document meets every limit a sent one does.
       usePersistedDocuments(documents),
       useGraphQLLimits(),

@@ -11,6 +11,7 @@ import type { AnswerPlace, Finish } from '../http/front/finish';
 import type { FrontHandler } from '../http/graphql/yoga-answers';
 import { headerText } from '../http/front/target';
 import type { RequestContext } from '../services/request-context';
+import type { RequestSpending } from '../http/limits/request-spending';
 import type { RunDocument } from './run-document';
 import { createMcpServer } from './server';
 
@@ -20,8 +21,8 @@ export type McpHandler = (req: IncomingMessage, context: RequestContext) => Prom
 export interface McpHandlerOptions {
   /** The document runner of a request (run-document.ts). */
   runnerFor(req: IncomingMessage, context: RequestContext): RunDocument;
-  /** Spends one request of the key's rate limit (throws RATE_LIMIT_EXCEEDED). */
-  spendRateLimit(kind: 'key', context: RequestContext): Promise<void>;
+  /** The request rate limit: a call spends one request of the key's, covering every field its document runs. */
+  spending: Pick<RequestSpending, 'spendRequest'>;
   /** Host names (no port) the Host header may name; undefined accepts any (MCP_ALLOWED_HOSTS). */
   allowedHosts: readonly string[] | undefined;
   /** Origins a browser may call from besides the server's own (MCP_ALLOWED_ORIGINS); a request with any other Origin is refused. */
@@ -46,8 +47,7 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
         throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '${MCP_PATH}': this server is stateless and answers POST only.`, { allow: ['POST'] });
       }
       const body = await readNodeBody(req, DEFAULT_BODY_LIMIT);
-      await context.authenticate();
-      await options.spendRateLimit('key', context);
+      await options.spending.spendRequest(context, 'key', 'request');
       return await transportAnswer(req, body, options.runnerFor(req, context));
     } catch (error) {
       if (error instanceof ApiError) return errorParts(error, context);

@@ -5,7 +5,7 @@ import { chooseLanguage, type LanguageChoice } from '../domain/language/choose';
 import type { Publication } from '../domain/ecb';
 import type { Surface } from '../domain/errors';
 import type { QuotaState } from '../domain/quota';
-import type { RateLimitState } from '../domain/rate-limit';
+import { RateLimitSpend } from '../domain/rate-limit';
 import type { Principal } from './auth';
 import type { Caller } from './conversion-charges';
 import type { PublicationLoader } from './publication';
@@ -47,8 +47,8 @@ export interface PlannedConversion {
 
 /**
  * Everything one request carries between the HTTP edge, the GraphQL resolvers and the response
- * hooks, for REST and GraphQL alike: its id and start, the authenticated key, the quota and
- * rate-limit state its headers report, and what the document may still compute. Built once per
+ * hooks, for REST and GraphQL alike: its id and start, the authenticated key, the quota state and
+ * rate-limit spend its headers report, and what the document may still compute. Built once per
  * request by the edge (see http/request-context.ts); never shared between requests.
  */
 export class RequestContext {
@@ -58,21 +58,14 @@ export class RequestContext {
   principal: Principal | undefined;
   /** The account's quota after this request's last charge (or as read before it), for the X-Quota-* headers. */
   quota: QuotaState | undefined;
-  /** The request rate limit after this request's last spend, for the RateLimit headers. */
-  rateLimit: RateLimitState | undefined;
+  /** What this request spent of the request rate limits, from which bucket, and the state its RateLimit headers report. */
+  readonly rateLimitSpend = new RateLimitSpend();
   /**
    * The answer is held until confirmKey() has settled (the edge's directly executed REST answers,
    * as they are finished): the key may then be taken from the key cache unconfirmed, and its
    * charge's statement (or a revision read at the answer) confirms it.
    */
   confirmsBeforeAnswer = false;
-  /** The edge spent this request's rate limit before checking its inputs: the field it runs spends nothing more. */
-  rateLimitSpent = false;
-  /**
-   * The GraphQL edge spent one request of this kind (the key's, or the IP's public limit) before
-   * the document was parsed: the first field of that kind spends nothing more.
-   */
-  prepaidRateLimit: 'public' | 'key' | undefined;
   /** The longest Retry-After (seconds) among the errors of this request's GraphQL result. */
   retryAfter: number | undefined;
   /** Conversions the operation asks for (conversion fields plus batch items), as planned before execution. */

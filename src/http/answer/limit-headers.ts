@@ -30,9 +30,10 @@ export function requestQuota(context: RequestContext, quota: QuotaMeter): QuotaS
 
 function limitFields(context: RequestContext, state: QuotaState | undefined, clock: () => Date, has: Readonly<Record<string, string>>): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (context.rateLimit && has['ratelimit'] === undefined) {
-    headers['ratelimit-policy'] = rateLimitPolicyField(context.rateLimit.policy);
-    headers['ratelimit'] = rateLimitField(context.rateLimit);
+  const rateLimit = context.rateLimitSpend.state;
+  if (rateLimit && has['ratelimit'] === undefined) {
+    headers['ratelimit-policy'] = rateLimitPolicyField(rateLimit.policy);
+    headers['ratelimit'] = rateLimitField(rateLimit);
   }
   if (state) Object.assign(headers, quotaHeaders(state, clock()));
   // The caller's own key only: an answer never tells of another key.

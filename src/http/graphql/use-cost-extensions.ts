@@ -43,8 +43,8 @@ function extensionsOf(context: RequestContext, state: QuotaState | undefined, cl
   if (state) extensions.quota = quotaOf(state, clock());
   const expiresAt = context.principal?.expiresAt;
   if (expiresAt) extensions.key = { expiresAt };
-  if (context.rateLimit) {
-    const { policy, remaining, resetSeconds } = context.rateLimit;
+  if (context.rateLimitSpend.state) {
+    const { policy, remaining, resetSeconds } = context.rateLimitSpend.state;
     extensions.rateLimit = { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds, remaining, resetSeconds };
   }
   if (context.languages.length > 0) extensions.languages = context.languages;

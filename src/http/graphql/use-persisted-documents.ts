@@ -63,7 +63,7 @@ function withQuery(params: GraphQLParams, query: string): GraphQLParams {
   return { ...params, query };
 }
 
-/** useRequestRateLimit refused the request (it notes what it spent otherwise): its result is that refusal. */
+/** useRequestRateLimit refused the request (its spend is on the record otherwise): its result is that refusal. */
 function wasRefused(context: RequestContext): boolean {
-  return !context.rateLimitSpent && context.prepaidRateLimit === undefined;
+  return !context.rateLimitSpend.paid;
 }

@@ -1,4 +1,5 @@
-import type { GraphQLDirective, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, isObjectType, type GraphQLDirective, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { rateLimitDirective } from 'graphql-rate-limit-directive';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_DIRECTIVE_DEFINITIONS, RATE_LIMIT_DIRECTIVE_NAMES, RATE_LIMIT_DIRECTIVE_SDL } from '../../graphql/rate-limit-directives';
@@ -25,11 +26,11 @@ export interface RateLimitDirectiveOptions<TContext> {
   /** Receives the state after every spend, e.g. to put RateLimit headers on the response. */
   onState?(state: RateLimitState, context: TContext): void;
   /**
-   * Requests one field spends from the `kind` limit (default 1). 0 spends nothing: the library then
-   * skips the limiter, as for a REST request that the edge already counted before validating its
-   * inputs, or the first field of a GraphQL request that spent one request before it was parsed.
+   * Whether a field of `kind` spends one request (default: every field does). When it does not (the
+   * request's own spend paid for it), the field's resolver runs as it is: no limiter call and no
+   * promise around it. When it does, the library spends it.
    */
-  pointsOf?(context: TContext, kind: RateLimitKind): number;
+  fieldSpends?(context: TContext, kind: RateLimitKind): boolean;
   /** Told of every refusal (metrics), before RATE_LIMIT_EXCEEDED is thrown. */
   onRefused?(kind: RateLimitKind, context: TContext): void;
 }
@@ -51,7 +52,6 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
       // Not the field coordinate (the library's default: one bucket for everyone) and not per
       // field: all the fields a caller resolves spend from its one bucket, as its REST calls do.
       keyGenerator: (_directiveArgs, _source, _args, context, info) => options.bucketOf(kind, context, info),
-      pointsCalculator: (_directiveArgs, _source, _args, context) => options.pointsOf?.(context, kind) ?? 1,
       // The default throws a plain error that would surface as INTERNAL (500).
       onLimit: (res, _directiveArgs, _source, _args, context) => {
         options.onRefused?.(kind, context);
@@ -64,8 +64,45 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
   return {
     typeDefs: RATE_LIMIT_DIRECTIVE_SDL,
     definitions: [...RATE_LIMIT_DIRECTIVE_DEFINITIONS],
-    transformer: (input) => implementations.reduce((s, i) => i.rateLimitDirectiveTransformer(s), input),
+    transformer: (input) => {
+      // Taken before the library's transform, which may wrap a type's fields in place.
+      const own = ownResolvers<TContext>(input);
+      const limited = implementations.reduce((s, i) => i.rateLimitDirectiveTransformer(s), input);
+      return options.fieldSpends ? spendingOnlyWhenDue(own, limited, options.fieldSpends) : limited;
+    },
   };
+}
+
+/**
+ * The library wraps every rate-limited resolver in an async function: a promise per field, even
+ * when it spends nothing. Each such field of `limited` becomes a choice made without a promise:
+ * the library's resolver when the field spends (`fieldSpends`), else the field's own resolver (`own`,
+ * as they were before the library's transform). A field under both directives keeps the library's
+ * resolvers.
+ */
+function spendingOnlyWhenDue<TContext>(own: ReadonlyMap<string, GraphQLFieldResolver<unknown, TContext>>, limited: GraphQLSchema, fieldSpends: (context: TContext, kind: RateLimitKind) => boolean): GraphQLSchema {
+  return mapSchema(limited, {
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
+      const type = limited.getType(typeName)!;
+      const kinds = RATE_LIMIT_KINDS.filter((kind) => getDirective(limited, field, RATE_LIMIT_DIRECTIVE_NAMES[kind]) ?? getDirective(limited, type, RATE_LIMIT_DIRECTIVE_NAMES[kind]));
+      const [kind] = kinds;
+      if (kind === undefined || kinds.length > 1 || !field.resolve) return field;
+      const unlimited = own.get(`${typeName}.${fieldName}`) ?? defaultFieldResolver;
+      const spending = field.resolve as GraphQLFieldResolver<unknown, TContext>;
+      const resolve: GraphQLFieldResolver<unknown, TContext> = (source, args, context, info) => (fieldSpends(context, kind) ? spending : unlimited)(source, args, context, info);
+      return { ...field, resolve };
+    },
+  });
+}
+
+/** Every object field's resolver, by `Type.field` (none for graphql-js's default). */
+function ownResolvers<TContext>(schema: GraphQLSchema): Map<string, GraphQLFieldResolver<unknown, TContext>> {
+  const resolvers = new Map<string, GraphQLFieldResolver<unknown, TContext>>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type)) continue;
+    for (const field of Object.values(type.getFields())) if (field.resolve) resolvers.set(`${type.name}.${field.name}`, field.resolve as GraphQLFieldResolver<unknown, TContext>);
+  }
+  return resolvers;
 }
 
 /**

@@ -27,13 +27,14 @@ import { restSuccessParts, withoutOmittedNulls } from './rest-response';
 import { allowedMethods, matchPath, routeLabel } from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import { sofaExecution } from './sofa-execution';
+import type { RequestSpending } from '../limits/request-spending';
 import { headerText, plainPathEnd } from '../front/target';
 
 export interface EdgeOptions {
   /**
    * The schema whose root resolvers serve the routes, without the rate-limit directive's wrappers:
-   * the edge spends the caller's request limit itself (spendRateLimit) before it checks the
-   * inputs, after which the directive would spend nothing (pointsOf is 0 for a REST request).
+   * the edge spends the caller's request limit itself (`spending`) before it checks the inputs, and
+   * that spend covers the request (a field run through SOFA spends nothing more).
    */
   schema: GraphQLSchema;
   /** The route table, compiled once. */
@@ -41,10 +42,8 @@ export interface EdgeOptions {
   services: AppServices;
   /** The front's one finish: every answer of the edge leaves through it. */
   finish: Finish;
-  /** Spends one request of the caller's rate limit (throws RATE_LIMIT_EXCEEDED). */
-  spendRateLimit(kind: 'public' | 'key', context: RequestContext): Promise<void>;
-  /** Spends `points` more requests of the key's rate limit, for a request that costs more than one (a series export). */
-  spendKeyRequests(context: RequestContext, points: number): Promise<void>;
+  /** The request rate limit: one request spent at admission (throws RATE_LIMIT_EXCEEDED), more for a request that costs more than one (a series export). */
+  spending: Pick<RequestSpending, 'spendRequest' | 'spendMore'>;
   log: Logger;
   clock: () => Date;
   /** Where series exports are counted. */
@@ -83,7 +82,7 @@ export function createEdge(options: EdgeOptions): Edge {
   const direct = options.execution === 'direct';
   const omitted = restOmittedWhenNull(options.schema);
   const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
-  const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spendKeyRequests });
+  const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spending.spendMore });
   const openapi = keptBytes(options.openapi);
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
@@ -99,7 +98,7 @@ export function createEdge(options: EdgeOptions): Edge {
     const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
     // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
     const inputs = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(req, query, context, options.services.seriesLinks) : query;
-    await admitCaller(endpoint.route, context, options.spendRateLimit);
+    await admitCaller(endpoint.route, context, options.spending);
     if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi());
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
@@ -126,7 +125,7 @@ export function createEdge(options: EdgeOptions): Edge {
     context.noteLanguages(languages);
     let parts: ResponseParts;
     try {
-      await admitCaller(endpoint.route, context, options.spendRateLimit);
+      await admitCaller(endpoint.route, context, options.spending);
       parts = prebuiltParts(endpoint, built, headerText(req.headers['if-none-match']));
     } catch (error) {
       parts = failedAnswer(error, endpoint.route, context, options.log);

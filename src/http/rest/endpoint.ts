@@ -8,8 +8,9 @@ import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
 import { restErrorParts, toApiError } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type Access, type RestRoute, type RouteMatch } from '../routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute, type RouteMatch } from '../routes';
 import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
+import type { RequestSpending } from '../limits/request-spending';
 
 /**
  * A row of the route table compiled once: what every request on the route needs, prepared before
@@ -94,21 +95,12 @@ export async function readRouteBody(
   return { text, value: parseJsonBody(text) };
 }
 
-/** The key (on keyed routes), then one request of the caller's rate limit: the contract's order, before any input is read. */
-export async function admitCaller(route: RestRoute, context: RequestContext, spendRateLimit: (kind: Access, context: RequestContext) => Promise<void>): Promise<void> {
-  if (route.access === 'key') await context.authenticate();
-  await spendRateLimit(await spendingKind(route, context), context);
-}
-
 /**
- * Whose limit a request spends: a keyed route's key; on a public route, the key it carries when
- * that key authenticates (a caller with a key never spends its IP's limit), else the client IP's.
- * A key that does not authenticate is ignored on a public route, as a missing one is.
+ * The key (on keyed routes), then one request of the caller's rate limit, which covers the whole
+ * request: the contract's order, before any input is read (request-spending.ts decides the bucket).
  */
-async function spendingKind(route: RestRoute, context: RequestContext): Promise<Access> {
-  if (route.access === 'key') return 'key';
-  if (!context.carriesKey) return 'public';
-  return context.authenticate().then(() => 'key' as const, () => 'public' as const);
+export function admitCaller(route: RestRoute, context: RequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<void> {
+  return spending.spendRequest(context, route.access, 'request');
 }
 
 /**

@@ -1,0 +1,130 @@
+import { ApiError } from '../../domain/errors';
+import type { SpendCover } from '../../domain/rate-limit';
+import type { GraphQLContext } from '../../graphql/context';
+import type { Metrics } from '../../metrics';
+import type { RefusalRecorder } from '../../services/usage';
+import type { RequestContext } from '../../services/request-context';
+import type { RateLimiters, RateLimitKind } from './rate-limit';
+import { rateLimitDirectiveFor, type RateLimitDirectives } from './rate-limit-directive';
+
+/**
+ * Which request rate limit each request spends, decided once, and every spend of it recorded on the
+ * request's context (`rateLimitSpend`), which the RateLimit headers, GraphQL's extensions and every
+ * surface read. The rules (contract sections 7, 11 and 12):
+ *
+ * | surface                         | admits   | bucket                                       | its spend covers          |
+ * |---------------------------------|----------|----------------------------------------------|---------------------------|
+ * | REST keyed route, MCP           | `key`    | the key's (UNAUTHORIZED first without one)   | the request               |
+ * | REST public route               | `public` | the key's when it authenticates, else the IP's | the request             |
+ * | GraphQL, before parse           | `public` | the key's when it authenticates, else the IP's | its first field of that kind |
+ * | GraphiQL's page and assets      | none     | nothing is spent                              |                           |
+ *
+ * A REST request spends before its inputs are checked; a series export spends its further pages'
+ * cost from the same bucket (spendMore). A GraphQL document with N rate-limited fields spends N:
+ * the first before it is parsed, each further field through the rate-limit directive (a public
+ * field of a request that spends its key's limit spends nothing).
+ */
+export interface RequestSpending {
+  /**
+   * Decides the request's bucket (once) for a surface that admits `access`, and spends one request
+   * of it, covering `covers`. Throws UNAUTHORIZED (a `key` surface without a valid key) or
+   * RATE_LIMIT_EXCEEDED, recording the refusal.
+   */
+  spendRequest(context: RequestContext, access: RateLimitKind, covers: SpendCover): Promise<void>;
+  /** Spends `points` more requests of the bucket the request already spends from (a series export's further pages). */
+  spendMore(context: RequestContext, points: number): Promise<void>;
+  /** The rate-limit directive on the same limiters and records: a field spends only what the request's spend left. */
+  readonly fieldRateLimits: RateLimitDirectives;
+}
+
+export interface RequestSpendingOptions {
+  limiters: RateLimiters;
+  /** Where refusals are counted: per plan (`public` for the per-IP limit). */
+  metrics: Pick<Metrics, 'rateLimited'>;
+  /** Where a key's refusals are noted on its account's day. */
+  refusals: Pick<RefusalRecorder, 'refused'>;
+}
+
+export function requestSpending({ limiters, metrics, refusals }: RequestSpendingOptions): RequestSpending {
+  const noteRefusal = (kind: RateLimitKind, context: RequestContext) => {
+    if (kind === 'public') return metrics.rateLimited('public');
+    const note = (principal: { account: { id: string; plan: string } }) => {
+      metrics.rateLimited(principal.account.plan);
+      refusals.refused(principal.account.id, 'rate');
+    };
+    // A key's bucket is only spent once the key authenticated: its principal is there.
+    if (context.principal) note(context.principal);
+    else void context.authenticate().then(note, () => undefined);
+  };
+
+  /** Spends `points` from the request's decided bucket (of `kind`), found once. */
+  const spend = async (context: RequestContext, kind: RateLimitKind, points: number) => {
+    const record = context.rateLimitSpend;
+    if (record.bucket === undefined) {
+      // No await where the bucket is known now (the IP's, an authenticated key's).
+      const found = bucketOf(context, kind);
+      record.bucket = typeof found === 'string' ? found : await found;
+    }
+    try {
+      record.counted(points, await limiters.consume(kind, record.bucket, points), false);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'RATE_LIMIT_EXCEEDED') {
+        record.counted(points, undefined, true);
+        noteRefusal(kind, context);
+      }
+      throw error;
+    }
+  };
+
+  return {
+    async spendRequest(context, access, covers) {
+      const record = context.rateLimitSpend;
+      record.kind ??= await bucketKind(context, access);
+      await spend(context, record.kind, 1);
+      record.covers = covers;
+    },
+    spendMore(context, points) {
+      const kind = context.rateLimitSpend.kind;
+      if (kind === undefined) throw new TypeError('spendMore before spendRequest: the request has no bucket yet.');
+      return spend(context, kind, points);
+    },
+    fieldRateLimits: rateLimitDirectiveFor<GraphQLContext>(limiters, {
+      bucketOf: (kind, { requestContext }) => (requestContext.rateLimitSpend.kind === kind && requestContext.rateLimitSpend.bucket) || bucketOf(requestContext, kind),
+      onState: (state, { requestContext }) => requestContext.rateLimitSpend.counted(1, state, false),
+      fieldSpends: ({ requestContext }, kind) => fieldSpends(requestContext, kind),
+      onRefused: (kind, { requestContext }) => {
+        requestContext.rateLimitSpend.refused = true;
+        noteRefusal(kind, requestContext);
+      },
+    }),
+  };
+}
+
+/**
+ * The bucket of a surface that admits `access`: a `key` surface's key (authenticated first:
+ * UNAUTHORIZED without a valid one); on a `public` one, the key the request carries when it
+ * authenticates (a caller with a key never spends its IP's limit), else the client IP's. A key
+ * that does not authenticate is ignored on a public surface, as a missing one is.
+ */
+export async function bucketKind(context: RequestContext, access: RateLimitKind): Promise<RateLimitKind> {
+  if (access === 'key') {
+    await context.authenticate();
+    return 'key';
+  }
+  if (!context.carriesKey) return 'public';
+  return context.authenticate().then(
+    () => 'key' as const,
+    () => 'public' as const,
+  );
+}
+
+/** The request's bucket of `kind`: its key's id (authenticated first), or its client IP's bucket. */
+function bucketOf(context: RequestContext, kind: RateLimitKind): string | Promise<string> {
+  if (kind === 'public') return context.clientBucket;
+  return context.principal?.keyId ?? context.authenticate().then((principal) => principal.keyId);
+}
+
+/** Whether a rate-limited field of `kind` spends one request of this request's bucket (RateLimitSpend.fieldSpends). */
+export function fieldSpends(context: RequestContext, kind: RateLimitKind): boolean {
+  return context.rateLimitSpend.fieldSpends(kind);
+}
