@@ -49,9 +49,6 @@ const PARSER_ERRORS: Readonly<Record<string, [ErrorCode, string]>> = {
 };
 const MALFORMED: [ErrorCode, string] = ['INVALID_REQUEST', 'The request is not valid HTTP/1.1.'];
 
-/** A request line node:http read before it refused the rest: its method and target name the access-log line. */
-const REQUEST_LINE = /^([A-Z]{1,16}) (\/[^ \r\n]{0,2048}) HTTP\/1\.[01]\r?\n/;
-
 /**
  * Replaces node:http's bare parser answers (400, 408, 413, 431 with empty bodies) with the
  * contract's error. A request still being received when its body or its time fails has its own
@@ -59,17 +56,14 @@ const REQUEST_LINE = /^([A-Z]{1,16}) (\/[^ \r\n]{0,2048}) HTTP\/1\.[01]\r?\n/;
  * connection whose response is under way (it would be read as that one's); the connection closes.
  */
 export function answerClientErrors(server: Server, front: Front, refused: WeakSet<Socket>, logger: Logger): void {
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (refused.has(socket)) return;
     const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (error.code === 'ECONNRESET' || pending?.headersSent || pending?.req.complete) return void socket.destroy();
     logger.debug({ reason: error.code }, 'request refused by the HTTP parser');
     const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? MALFORMED;
     if (pending) return void refuse(front, refused, pending, new ApiError(code, message));
-    const req = new IncomingMessage(socket);
-    const line = REQUEST_LINE.exec(error.rawPacket?.toString('latin1', 0, 2_100) ?? '');
-    if (line) [, req.method, req.url] = line;
-    answerOnSocket(front, refused, socket, new ApiError(code, message), req);
+    answerOnSocket(front, refused, socket, new ApiError(code, message));
   });
 }
 
