@@ -8,12 +8,12 @@ import { ApiError } from '../../domain/errors';
 import type { Metrics } from '../../metrics';
 import type { RequestContext } from '../../services/request-context';
 import type { ResponseParts } from '../answer/answer-parts';
-import { answerClientErrors, capConnections, refuseConnect } from './socket-answers';
+import { answerClientErrors, answerRefusal, capConnections, refuseConnect } from './socket-answers';
 import { errorParts } from '../answer/errors';
 import type { AnswerPlace, Finish } from './finish';
 import { ASSETS_PATH } from '../graphiql/bundle';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
-import { oddTargetAnswer, OTHER_PLACE, refusalParts } from './odd-requests';
+import { oddTargetAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin } from './request-context';
 import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
 import { pathOf } from './target';
@@ -80,10 +80,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
   server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
   answerClientErrors(server, front, refused, options.logger);
   refuseConnect(server, front, refused);
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const context = front.contextOf(originOf(req));
-    const error = new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' });
-    void front.finish.send(req, res, OTHER_PLACE, context, refusalParts(error, context), performance.now());
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    answerRefusal(front, refused, res, new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' }));
   });
   capConnections(server, front, options.maxConnections ?? Infinity, refused, options.logger);
   return server;

@@ -25,12 +25,12 @@ export function answerOnSocket(front: Front, refused: WeakSet<Socket>, socket: S
   if (!socket.writable) return void socket.destroy();
   const res = new ServerResponse(req);
   res.assignSocket(socket);
-  refuse(front, refused, res, error);
+  answerRefusal(front, refused, res, error);
 }
 
-/** The refusal as `res`'s answer, through the finish; then the connection closes. */
-function refuse(front: Front, refused: WeakSet<Socket>, res: ServerResponse, error: ApiError): void {
-  const socket = res.socket!;
+/** The refusal as `res`'s answer, through the finish; then the connection closes and nothing more on it is served. */
+export function answerRefusal(front: Front, refused: WeakSet<Socket>, res: ServerResponse, error: ApiError): void {
+  const socket = res.req.socket;
   refused.add(socket);
   // A FIN after the answer, so the client reads it; then the socket goes, whatever the client still sends.
   res.once('finish', () => {
@@ -62,7 +62,7 @@ export function answerClientErrors(server: Server, front: Front, refused: WeakSe
     if (error.code === 'ECONNRESET' || pending?.headersSent || pending?.req.complete) return void socket.destroy();
     logger.debug({ reason: error.code }, 'request refused by the HTTP parser');
     const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? MALFORMED;
-    if (pending) return void refuse(front, refused, pending, new ApiError(code, message));
+    if (pending) return void answerRefusal(front, refused, pending, new ApiError(code, message));
     answerOnSocket(front, refused, socket, new ApiError(code, message));
   });
 }

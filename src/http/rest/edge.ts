@@ -59,9 +59,6 @@ export interface EdgeOptions {
   openapi(): string;
 }
 
-/** The REST handler of the front: every route of the table and every path off it. */
-export type Edge = FrontHandler;
-
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;
 
@@ -75,7 +72,7 @@ const LARGE_BODY = 8192;
  * the answer. The parity suites (test/http/rest-executions.test.ts,
  * graphql-post.test.ts) hold both executions to identical answers.
  */
-export function createEdge(options: EdgeOptions): Edge {
+export function createEdge(options: EdgeOptions): FrontHandler {
   const prebuilt = new PrebuiltAnswers();
   const known = new KnownTargets();
   const writer = options.finish;
