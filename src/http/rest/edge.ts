@@ -26,7 +26,7 @@ import { restSuccessParts, withoutOmittedNulls } from './rest-response';
 import { allowedMethods, matchPath, routeLabel } from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import { sofaExecution } from './sofa-execution';
-import { headerText, plainPathEnd } from '../front/target';
+import { headerText, targetParts } from '../front/target';
 
 export interface EdgeOptions {
   /**
@@ -212,21 +212,6 @@ function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endp
   }
   const parts = targetParts(target) ?? { pathname: '', query: '' };
   return { kind: 'rest', ...parts, found: endpoints.find(parts.pathname, req.method) };
-}
-
-/**
- * The pathname and query of a target as WHATWG URL parsing reads it (what Yoga does): an ordinary
- * origin-form target is cut at `?` without a URL object (target.ts); undefined if it does not parse.
- */
-function targetParts(target: string): { pathname: string; query: string } | undefined {
-  const end = plainPathEnd(target);
-  if (end >= 0 && !target.includes('#')) return { pathname: target.slice(0, end), query: target.slice(end + 1) };
-  try {
-    const url = new URL(target, 'http://localhost');
-    return { pathname: url.pathname, query: url.search.slice(1) };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Request targets whose pre-built answer is known: past this many, the map starts again; longer targets are not kept. */
