@@ -103,6 +103,7 @@ describe('every answer leaves through the one finish', () => {
     ['an unknown Expect', () => get('/v1/units/ft', 'Expect: teapot\r\n'), 400, 'INVALID_REQUEST'],
     ['a malformed request line', () => 'HELLO THERE\r\n\r\n', 400, 'INVALID_REQUEST'],
     ['a malformed chunked body', () => `POST /v1/convert HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, 400, 'INVALID_REQUEST'],
+    ['a GET whose chunked body is malformed: its answer stands, then the connection closes', () => `GET /v1/units/ft HTTP/1.1\r\n${host()}Transfer-Encoding: chunked\r\n\r\nzz\r\n`, 200, undefined],
     ['headers over the limit', () => get(`/v1/units?category=${'x'.repeat(20_000)}`), 431, 'HEADERS_TOO_LARGE'],
     ['CONNECT', () => 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'METHOD_NOT_ALLOWED'],
   ])('%s', async (_, bytes, status, code) => {

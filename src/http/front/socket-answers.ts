@@ -51,9 +51,10 @@ const MALFORMED: [ErrorCode, string] = ['INVALID_REQUEST', 'The request is not v
 
 /**
  * Replaces node:http's bare parser answers (400, 408, 413, 431 with empty bodies) with the
- * contract's error. A request still being received when its body or its time fails has its own
- * response already: the answer goes through that one. Node's rule otherwise: no answer on a
- * connection whose response is under way (it would be read as that one's); the connection closes.
+ * contract's error. Node's rule: no answer on a connection whose response has begun, or whose
+ * request was whole (the error is a later request's, and an answer now would be read as that
+ * one's); the connection closes. A request whose body or time failed while it was being received
+ * has its handler already (see inFlight).
  */
 export function answerClientErrors(server: Server, front: Front, refused: WeakSet<Socket>, logger: Logger): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -62,8 +63,24 @@ export function answerClientErrors(server: Server, front: Front, refused: WeakSe
     if (error.code === 'ECONNRESET' || pending?.headersSent || pending?.req.complete) return void socket.destroy();
     logger.debug({ reason: error.code }, 'request refused by the HTTP parser');
     const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? MALFORMED;
-    if (pending) return void answerRefusal(front, refused, pending, new ApiError(code, message));
+    if (pending) return inFlight(front, refused, pending, new ApiError(code, message));
     answerOnSocket(front, refused, socket, new ApiError(code, message));
+  });
+}
+
+/**
+ * The refusal of a request whose handler runs. Its body will not come: a handler reading it gets
+ * the refusal as its answer; a handler that answers without it (a GET) answers, and the
+ * connection closes after. Decided once this turn's answers are written (outbox.ts).
+ */
+function inFlight(front: Front, refused: WeakSet<Socket>, res: ServerResponse, error: ApiError): void {
+  const socket = res.req.socket;
+  refused.add(socket);
+  setImmediate(() => {
+    const reading = res.req.readableFlowing === true || res.req.listenerCount('readable') > 0;
+    if (!res.headersSent && reading) return answerRefusal(front, refused, res, error);
+    if (res.writableFinished) socket.end();
+    else res.once('finish', () => socket.end());
   });
 }
 
