@@ -46,8 +46,10 @@ export function targetParts(url: string): { pathname: string; query: string } | 
   }
 }
 
-/** The request target's pathname (targetParts), '' if it does not parse. */
+/** The request target's pathname (targetParts), '' if it does not parse; an ordinary target's without a new string when it has no query. */
 export function pathOf(url = '/'): string {
+  const end = plainPathEnd(url);
+  if (end >= 0) return end === url.length ? url : url.slice(0, end);
   return targetParts(url)?.pathname ?? '';
 }
 
