@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { buildSchema, GraphQLError, parse, validate } from 'graphql';
 import { processRegularResult, type FetchAPI } from 'graphql-yoga';
@@ -14,7 +15,7 @@ describe('library internals the app relies on', () => {
   let server: Server | undefined;
   afterAll(() => server?.close());
 
-  it('node:http: a socket names its response in flight as _httpMessage (client-error.ts reads it)', async () => {
+  it('node:http: a socket names its response in flight as _httpMessage (socket-answers.ts reads it)', async () => {
     const seen = new Promise<boolean>((resolve) => {
       server = createServer((req, res) => {
         resolve((req.socket as Socket & { _httpMessage?: unknown })._httpMessage === res);
@@ -24,6 +25,29 @@ describe('library internals the app relies on', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     await fetch(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/`);
     expect(await seen).toBe(true);
+  });
+
+  it('node:http: a ServerResponse made for a socket no request owns writes on it once assigned (assignSocket; socket-answers.ts)', async () => {
+    const own = createServer();
+    own.prependListener('connection', (socket: Socket) => {
+      const res = new ServerResponse(new IncomingMessage(socket));
+      res.assignSocket(socket);
+      res.once('finish', () => socket.end());
+      res.writeHead(503, 'Service Unavailable', { 'content-length': '2' });
+      res.end('no');
+    });
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    try {
+      const text = await new Promise<string>((resolve) => {
+        const socket = connect((own.address() as AddressInfo).port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      });
+      expect(text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n[\s\S]*content-length: 2\r\n[\s\S]*\r\n\r\nno$/);
+    } finally {
+      own.close();
+    }
   });
 
   it('rate-limiter-flexible: RateLimiterRes is built from (remaining, msBeforeNext, consumed, isFirstInDuration) (rate-limit-turns.ts)', () => {

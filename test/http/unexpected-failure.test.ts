@@ -76,4 +76,26 @@ describe('an unexpected failure at the front', () => {
     });
     expect(reason).toBe('Internal Server Error');
   });
+
+  it('answers a route whose service fails unexpectedly the same way, through the REST error exit', async () => {
+    const failing = Object.create(t.store) as typeof t.store;
+    failing.findActiveKeyByHash = async () => {
+      throw new Error('disk on fire at /secret/path.ts:12');
+    };
+    const withFailingStore = await createTestApp({}, { logger, store: failing });
+    try {
+      lines.length = 0;
+      const answer = await rawRequest(withFailingStore.origin, 'GET', '/v1/convert?value=1&from=inch&to=foot', { authorization: `Bearer ${await t.createKey()}` });
+      expect(answer.status).toBe(500);
+      const body = JSON.parse(answer.text) as { error: { code: string; requestId: string } };
+      expect(body.error.code).toBe('INTERNAL');
+      expect(answer.text).not.toMatch(/fire|secret|\.ts/);
+      expect(answer.headers.get('x-request-id')).toBe(body.error.requestId);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(lines.filter((line) => line['msg'] === 'request')).toEqual([expect.objectContaining({ requestId: body.error.requestId, status: 500, code: 'INTERNAL' })]);
+      expect(lines.filter((line) => line['msg'] === 'unexpected error' && line['requestId'] === body.error.requestId)).toHaveLength(1);
+    } finally {
+      await withFailingStore.close();
+    }
+  });
 });

@@ -1,16 +1,13 @@
-import { STATUS_CODES } from 'node:http';
 import type { RequestContext } from '../../services/request-context';
 import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../../domain/errors';
 import { clientMessage, errorBody } from '../../graphql/error-body';
 import { errorHeaders } from './error-headers';
 import { lowerCased, toResponse, type ResponseParts } from './answer-parts';
-import { BASELINE_HEADERS } from '../front/security-headers';
 
 /*
  * The one place errors are rendered, from the one table (domain/errors.ts), for both surfaces: REST
- * (restErrorParts, and the same answer as a Fetch Response, on a node:http response or as raw bytes)
- * and GraphQL (toGraphQLError, graphQLErrorOf).
+ * (restErrorParts, and the same answer as a Fetch Response) and GraphQL (toGraphQLError, graphQLErrorOf).
  */
 
 /** The ApiError behind any error thrown during a request; unknown errors become INTERNAL. */
@@ -79,14 +76,6 @@ export function errorParts(error: ApiError, context: RequestContext): ResponsePa
 /** The same answer as a Fetch Response (SOFA's error handler, pages). */
 export function restErrorResponse(error: ApiError, requestId: string): Response {
   return toResponse(restErrorParts(error, requestId));
-}
-
-/** The same answer as the raw bytes of a whole HTTP/1.1 response, for a socket no response object owns; the connection is closed after it. */
-export function rawErrorResponse(error: ApiError, requestId: string): string {
-  const parts = restErrorParts(error, requestId);
-  const headers = { ...parts.headers, connection: 'close', 'x-request-id': requestId, ...BASELINE_HEADERS };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${parts.status} ${STATUS_CODES[parts.status]}\r\n${lines.join('\r\n')}\r\n\r\n${parts.body}`;
 }
 
 /**

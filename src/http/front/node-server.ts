@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -8,12 +8,12 @@ import { ApiError } from '../../domain/errors';
 import type { Metrics } from '../../metrics';
 import type { RequestContext } from '../../services/request-context';
 import type { ResponseParts } from '../answer/answer-parts';
-import { answerClientErrors } from './client-error';
-import { errorParts, rawErrorResponse } from '../answer/errors';
+import { answerClientErrors, answerRefusal, capConnections, refuseConnect } from './socket-answers';
+import { errorParts } from '../answer/errors';
 import type { AnswerPlace, Finish } from './finish';
 import { ASSETS_PATH } from '../graphiql/bundle';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
-import { answerOddMethods, oddTargetAnswer, refusalParts } from './odd-requests';
+import { oddTargetAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin } from './request-context';
 import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
 import { pathOf } from './target';
@@ -78,15 +78,12 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS, ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }) };
   const server = createServer({ requireHostHeader: false, ...limits }, frontListener(options, refused));
   server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
-  const other = (status: number) => front.metrics.request('other', 'other', status, 0);
-  answerClientErrors(server, options.logger, other);
-  answerOddMethods(server, options.logger, other);
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const context = front.contextOf(originOf(req));
-    const error = new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' });
-    void front.finish.send(req, res, OTHER_PLACE, context, refusalParts(error, context), performance.now());
+  answerClientErrors(server, front, refused, options.logger);
+  refuseConnect(server, front, refused);
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    answerRefusal(front, refused, res, new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' }));
   });
-  capConnections(server, options.maxConnections ?? Infinity, refused, options.logger, other);
+  capConnections(server, front, options.maxConnections ?? Infinity, refused, options.logger);
   return server;
 }
 
@@ -108,7 +105,7 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
   const handlerOf = (pathname: string): FrontHandler =>
     handlers.get(pathname) ?? (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    // A connection over the cap was answered 503 already: nothing it sends is served.
+    // A connection answered on its socket (over the cap, a refused request): nothing it sends is served.
     if (refused.has(req.socket)) return;
     const started = performance.now();
     const context = front.contextOf(originOf(req));
@@ -125,38 +122,7 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
 }
 
 const ASSETS_PREFIX = `${ASSETS_PATH}/`;
-/** Answers off every route: counted as `other`. */
-const OTHER_PLACE: AnswerPlace = { label: 'other', cors: undefined, standsWithoutLimits: true };
 const METRICS_PLACE: AnswerPlace = { label: routeLabel(METRICS_PATH), cors: undefined, standsWithoutLimits: true };
-
-/**
- * Past `max` open connections, a new one gets the contract's 503 (with Retry-After) and is closed,
- * rather than node's silent drop (server.maxConnections) or every file descriptor in use. Runs
- * before node:http's own connection listener, which still parses what the client sends: the
- * request handler ignores a refused socket.
- */
-function capConnections(server: Server, max: number, refused: WeakSet<Socket>, logger: Logger, onAnswer: (status: number) => void): void {
-  let open = 0;
-  let warned = false;
-  server.prependListener('connection', (socket: Socket) => {
-    open += 1;
-    socket.once('close', () => {
-      open -= 1;
-      if (open < max) warned = false;
-    });
-    if (open <= max) return;
-    refused.add(socket);
-    if (!warned) {
-      warned = true;
-      logger.warn({ open, max }, 'connection limit reached (MAX_CONNECTIONS): refusing new connections with 503');
-    }
-    onAnswer(503);
-    const error = new ApiError('SERVICE_UNAVAILABLE', 'The server has too many open connections; try again shortly.', { retryAfterSeconds: 1 });
-    socket.on('error', () => socket.destroy());
-    socket.end(rawErrorResponse(error, randomUUID()));
-    setTimeout(() => socket.destroy(), 2_000).unref();
-  });
-}
 
 /** GET /metrics for those METRICS lets read it; anyone else gets the answer of a path that does not exist: nothing tells them it does. */
 async function metricsAnswer(req: IncomingMessage, context: RequestContext, options: HttpServerOptions): Promise<ResponseParts> {

@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
-import type { Socket } from 'node:net';
-import type { Logger } from 'pino';
+import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../domain/errors';
 import type { RequestContext } from '../../services/request-context';
 import type { ResponseParts } from '../answer/answer-parts';
-import { errorParts, rawErrorResponse } from '../answer/errors';
+import { errorParts } from '../answer/errors';
+import type { AnswerPlace } from './finish';
+
+/** Answers off every route: counted as `other`. */
+export const OTHER_PLACE: AnswerPlace = { label: 'other', cors: undefined, standsWithoutLimits: true };
 
 /** The methods this server answers somewhere: what `OPTIONS *` and a refused CONNECT name. */
 export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
@@ -49,17 +50,4 @@ export function refusalParts(error: ApiError, context: RequestContext): Response
   const parts = errorParts(error, context);
   parts.headers['connection'] = 'close';
   return parts;
-}
-
-/** CONNECT (node:http emits it apart and dropped the connection without a word) gets 405 with `Allow`, and the connection closes. */
-export function answerOddMethods(server: Server, logger: Logger, onAnswer: (status: number) => void): void {
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const requestId = randomUUID();
-    const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: this server is not a proxy; use ${SERVER_METHODS.join(', ')}.`, { allow: SERVER_METHODS });
-    logger.info({ requestId, status: error.status }, 'CONNECT refused');
-    onAnswer(error.status);
-    socket.on('error', () => socket.destroy());
-    socket.end(rawErrorResponse(error, requestId));
-    setTimeout(() => socket.destroy(), 2_000).unref();
-  });
 }

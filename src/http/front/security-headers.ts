@@ -41,9 +41,6 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAY
 /** What an HTML page carries unless it sets a value itself. */
 const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...ALWAYS, 'content-security-policy': csp(HTML_CSP) };
 
-/** The headers an answer written on a raw socket carries (contract section 10): never cached, and the security headers. */
-export const BASELINE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...API_SECURITY_HEADERS };
-
 /**
  * Adds the security headers of contract section 10 by content type: an HTML page's policy, or the
  * API's. A value the answer set itself is kept (a page may set a stricter or a needed one: the

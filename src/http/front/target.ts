@@ -13,11 +13,8 @@ const SLASH = 0x2f;
 /** A `.` or `..` segment, in any spelling URL parsing takes for one. */
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
-/**
- * Where the pathname of a target that URL parsing leaves as it is ends (at `?`, `#` or the end); -1 for any other target.
- * The one test of an ordinary origin-form target: the metrics front and the edge both use it.
- */
-export function plainPathEnd(url: string): number {
+/** Where the pathname of a target that URL parsing leaves as it is ends (at `?`, `#` or the end); -1 for any other target. */
+function plainPathEnd(url: string): number {
   if (url.charCodeAt(0) !== SLASH || url.charCodeAt(1) === SLASH) return -1;
   let dots = false;
   let i = 1;
@@ -32,22 +29,28 @@ export function plainPathEnd(url: string): number {
 }
 
 /**
- * The pathname WHATWG URL parsing gives the request target (against http://localhost), '' if it
- * does not parse. An ordinary origin-form target (`/v1/units/meter?x=1`) is its own pathname up to
- * `?` or `#`: it is cut there, without a URL object per request. Anything URL parsing would change
- * (dot segments, `%2e`, `\\`, `//` at the start, characters it percent-encodes or strips,
- * absolute-form, `*`) goes through `new URL()`.
+ * The pathname and query (without `?`) WHATWG URL parsing gives the request target (against
+ * http://localhost); undefined if it does not parse. An ordinary origin-form target
+ * (`/v1/units/meter?x=1`) is cut at `?` without a URL object per request. Anything URL parsing
+ * would change (dot segments, `%2e`, `\\`, `//` at the start, characters it percent-encodes or
+ * strips, a fragment, absolute-form, `*`) goes through `new URL()`.
  */
-export function pathOf(url: string | undefined): string {
-  if (url !== undefined) {
-    const end = plainPathEnd(url);
-    if (end >= 0) return end === url.length ? url : url.slice(0, end);
-  }
+export function targetParts(url: string): { pathname: string; query: string } | undefined {
+  const end = plainPathEnd(url);
+  if (end >= 0 && (end === url.length || url.charCodeAt(end) === QUESTION) && !url.includes('#', end)) return { pathname: url.slice(0, end), query: url.slice(end + 1) };
   try {
-    return new URL(url ?? '/', 'http://localhost').pathname;
+    const parsed = new URL(url, 'http://localhost');
+    return { pathname: parsed.pathname, query: parsed.search.slice(1) };
   } catch {
-    return '';
+    return undefined;
   }
+}
+
+/** The request target's pathname (targetParts), '' if it does not parse; an ordinary target's without a new string when it has no query. */
+export function pathOf(url = '/'): string {
+  const end = plainPathEnd(url);
+  if (end >= 0) return end === url.length ? url : url.slice(0, end);
+  return targetParts(url)?.pathname ?? '';
 }
 
 /** A request header's value as one text (node:http gives a list for some repeated headers), or null when absent. */

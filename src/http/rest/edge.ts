@@ -28,7 +28,7 @@ import { allowedMethods, matchPath, routeLabel } from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import { sofaExecution } from './sofa-execution';
 import type { RequestSpending } from '../limits/request-spending';
-import { headerText, plainPathEnd } from '../front/target';
+import { headerText, targetParts } from '../front/target';
 
 export interface EdgeOptions {
   /**
@@ -59,9 +59,6 @@ export interface EdgeOptions {
   openapi(): string;
 }
 
-/** The REST handler of the front: every route of the table and every path off it. */
-export type Edge = FrontHandler;
-
 /** Answers at least this long (UTF-16 units) are sent as bytes encoded once. */
 const LARGE_BODY = 8192;
 
@@ -75,7 +72,7 @@ const LARGE_BODY = 8192;
  * the answer. The parity suites (test/http/rest-executions.test.ts,
  * graphql-post.test.ts) hold both executions to identical answers.
  */
-export function createEdge(options: EdgeOptions): Edge {
+export function createEdge(options: EdgeOptions): FrontHandler {
   const prebuilt = new PrebuiltAnswers();
   const known = new KnownTargets();
   const writer = options.finish;
@@ -233,21 +230,6 @@ function ownedRequest(req: IncomingMessage, known: KnownTargets, endpoints: Endp
   }
   const parts = targetParts(target) ?? { pathname: '', query: '' };
   return { kind: 'rest', ...parts, found: endpoints.find(parts.pathname, req.method) };
-}
-
-/**
- * The pathname and query of a target as WHATWG URL parsing reads it (what Yoga does): an ordinary
- * origin-form target is cut at `?` without a URL object (target.ts); undefined if it does not parse.
- */
-function targetParts(target: string): { pathname: string; query: string } | undefined {
-  const end = plainPathEnd(target);
-  if (end >= 0 && !target.includes('#')) return { pathname: target.slice(0, end), query: target.slice(end + 1) };
-  try {
-    const url = new URL(target, 'http://localhost');
-    return { pathname: url.pathname, query: url.search.slice(1) };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Request targets whose pre-built answer is known: past this many, the map starts again; longer targets are not kept. */

@@ -70,17 +70,14 @@ function fieldOf(route: RestRoute, fields: GraphQLFieldMap<unknown, GraphQLConte
 }
 
 function compileEndpoint(route: RestRoute, field: GraphQLField<unknown, GraphQLContext> | undefined, latestMaxAge: () => number): Endpoint {
+  const fixed = cacheControl(route, latestMaxAge);
   return {
     route,
     field,
     label: routeTemplate(route),
     cors: route.shared ? SHARED_CORS_HEADERS : NO_HEADERS,
-    cacheControl: route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : constant(cacheControl(route, latestMaxAge)),
+    cacheControl: route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : () => fixed,
   };
-}
-
-function constant(value: string): () => string {
-  return () => value;
 }
 
 /** The JSON body of a POST route (415 for another media type, 413 past the route's limit, 400 unless JSON); a GET has none. */

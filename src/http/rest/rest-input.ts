@@ -264,22 +264,11 @@ function compileChecker(type: GraphQLInputType): Check {
       return out;
     };
   }
-  if (isEnumType(type)) {
+  if (isLeafType(type)) {
     return (value) => {
       if (value == null) return null;
       try {
-        const parsed = type.parseValue(value, undefined);
-        return parsed === undefined ? INVALID : parsed;
-      } catch {
-        return INVALID;
-      }
-    };
-  }
-  if (isScalarType(type)) {
-    return (value) => {
-      if (value == null) return null;
-      try {
-        const parsed = type.parseValue(value);
+        const parsed = leafValue(type, value);
         return parsed === undefined ? INVALID : parsed;
       } catch {
         return INVALID;
@@ -287,6 +276,11 @@ function compileChecker(type: GraphQLInputType): Check {
     };
   }
   return () => INVALID;
+}
+
+/** parseValue of a scalar or enum, as coerceInputValue calls it. */
+function leafValue(type: GraphQLScalarType | GraphQLEnumType, value: unknown): unknown {
+  return isEnumType(type) ? type.parseValue(value, undefined) : type.parseValue(value);
 }
 
 /**
@@ -297,7 +291,7 @@ function parseLeaf(type: GraphQLScalarType | GraphQLEnumType, value: unknown, pa
   let parsed: unknown;
   let message: string | undefined;
   try {
-    parsed = isEnumType(type) ? type.parseValue(value, undefined) : type.parseValue(value);
+    parsed = leafValue(type, value);
   } catch (error) {
     message = error instanceof GraphQLError ? error.message : `Expected type "${type.name}". ` + (error as Error).message;
   }
