@@ -5,7 +5,8 @@ import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import type { RequestContext } from '../../services/request-context';
 import { restErrorParts, toApiError } from '../answer/errors';
-import type { ResponseParts } from '../answer/answer-parts';
+import { isStreamed, type ResponseParts, type StreamedBody } from '../answer/answer-parts';
+import { discardStreamed, writeStreamed } from './streamed-body';
 import { languageHeaders } from '../answer/content-language';
 import { pathOf } from './target';
 import { createOutbox } from './outbox';
@@ -37,8 +38,9 @@ export interface Finish {
   /**
    * Stamps what every answer carries (security headers by content type, CORS on a shared path, the
    * request id, the language of its names), confirms the key (confirmKey), adds the limit and quota
-   * headers, then writes it with its reason phrase in one writeHead and one end, counts one metric
-   * and logs one access-log line with its error code.
+   * headers, then writes it with its reason phrase in one writeHead and one end (a streamed body:
+   * chunk by chunk after the head, see streamed-body.ts), counts one metric and logs one access-log
+   * line with its error code (a streamed body's once it has ended).
    */
   send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
   /** A request entered the front in this turn (see outbox.ts). */
@@ -90,11 +92,30 @@ export function createFinish(options: FinishOptions): Finish {
     written(req, place, parts.status, context, started);
   };
 
-  const write = ({ req, res, place, started, parts, context }: Outgoing) => {
+  /** A streamed body after its head: one metric and one access-log line once it has ended, however it ended. */
+  const stream = async ({ req, res, place, started, parts, context }: Outgoing, body: StreamedBody) => {
+    const end = await writeStreamed(res, body);
+    if (end.ended === 'gone') options.log.debug({ requestId: context.requestId }, 'the client closed its connection during a streamed answer');
+    if (end.ended === 'failed') {
+      // The head is sent: the answer cannot become a 500, so the connection was cut and the error is logged.
+      options.log.error({ err: end.error, requestId: context.requestId }, 'unexpected error in a streamed answer');
+      context.errorCode = 'INTERNAL';
+    }
+    written(req, place, parts.status, context, started);
+  };
+
+  const write = (outgoing: Outgoing) => {
+    const { req, res, place, started, parts, context } = outgoing;
     try {
       // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
       res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
-      res.end(parts.body);
+      if (isStreamed(parts.body)) {
+        if (req.method !== 'HEAD') return void stream(outgoing, parts.body);
+        discardStreamed(parts.body);
+        res.end();
+      } else {
+        res.end(parts.body);
+      }
       written(req, place, parts.status, context, started);
     } catch (error) {
       unexpected(req, res, place, context, started)(error);
