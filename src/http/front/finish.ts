@@ -92,31 +92,14 @@ export function createFinish(options: FinishOptions): Finish {
     written(req, place, parts.status, context, started);
   };
 
-  /** A streamed body after its head: one metric and one access-log line once it has ended, however it ended. */
-  const stream = async ({ req, res, place, started, parts, context }: Outgoing, body: StreamedBody) => {
-    const end = await writeStreamed(res, body);
-    if (end.ended === 'gone') options.log.debug({ requestId: context.requestId }, 'the client closed its connection during a streamed answer');
-    if (end.ended === 'failed') {
-      // The head is sent: the answer cannot become a 500, so the connection was cut and the error is logged.
-      options.log.error({ err: end.error, requestId: context.requestId }, 'unexpected error in a streamed answer');
-      context.errorCode = 'INTERNAL';
-    }
-    written(req, place, parts.status, context, started);
-  };
-
   const write = (outgoing: Outgoing) => {
     const { req, res, place, started, parts, context } = outgoing;
+    const done = () => written(req, place, parts.status, context, started);
     try {
-      // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
       res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
-      if (isStreamed(parts.body)) {
-        if (req.method !== 'HEAD') return void stream(outgoing, parts.body);
-        discardStreamed(parts.body);
-        res.end();
-      } else {
-        res.end(parts.body);
-      }
-      written(req, place, parts.status, context, started);
+      const streaming = endOrStream(outgoing, options.log);
+      if (streaming) void streaming.then(done, unexpected(req, res, place, context, started));
+      else done();
     } catch (error) {
       unexpected(req, res, place, context, started)(error);
     }
@@ -152,6 +135,34 @@ export function createFinish(options: FinishOptions): Finish {
   };
 
   return { send, entered: outbox.entered, unexpected };
+}
+
+/**
+ * Ends an answer after its head: with its whole body, or (not on HEAD) its streamed body as it
+ * comes, returning the promise of that body's end. On HEAD, node:http sends the headers
+ * (Content-Length included) and drops a whole body itself; a streamed one is never started.
+ */
+function endOrStream(outgoing: Outgoing, log: Logger): Promise<void> | undefined {
+  const { req, res, parts } = outgoing;
+  if (!isStreamed(parts.body)) {
+    res.end(parts.body);
+    return undefined;
+  }
+  if (req.method !== 'HEAD') return stream(outgoing, parts.body, log);
+  discardStreamed(parts.body);
+  res.end();
+  return undefined;
+}
+
+/** Writes a streamed body after its head; resolves once it has ended, however it ended (its metric and log line follow). */
+async function stream({ res, context }: Outgoing, body: StreamedBody, log: Logger): Promise<void> {
+  const end = await writeStreamed(res, body);
+  if (end.ended === 'gone') log.debug({ requestId: context.requestId }, 'the client closed its connection during a streamed answer');
+  if (end.ended === 'failed') {
+    // The head is sent: the answer cannot become a 500, so the connection was cut and the error is logged.
+    log.error({ err: end.error, requestId: context.requestId }, 'unexpected error in a streamed answer');
+    context.errorCode = 'INTERNAL';
+  }
 }
 
 /** The headers every answer carries, whatever its status: security (by content type), CORS on a shared path, the language of its names, the request id. */
