@@ -66,8 +66,8 @@ export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'deci
  * range (an export of the whole history).
  */
 export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks'> {
-  /** The entries, a slice of publications read and folded per event-loop turn; each call reads afresh. */
-  chunks(): AsyncGenerator<SeriesEntry[]>;
+  /** The entries, a slice of publications read per event-loop turn and folded in turns of about `budgetMs` of work; each call reads afresh. */
+  chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
 }
 
 /** Where each currency's quotes begin and end in the whole history (the registry's spans), when they are computed already for the rates held. */
@@ -137,7 +137,7 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
     }
     const codes = asked ?? [...(base === 'EUR' ? [] : ['EUR']), ...[...survey.seen].filter((code) => code !== base)];
     const request = { base, codes, group, decimals, rounding };
-    return { start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete, chunks: () => foldInTurns(rates, planned.dates, new SeriesFold(request)) };
+    return { start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete, chunks: (budgetMs) => foldInTurns(rates, planned.dates, new SeriesFold(request), budgetMs) };
   };
 
   return { plan, answer, stream };
@@ -172,14 +172,25 @@ async function surveyPublications(rates: RatesReader, dates: readonly string[], 
   return { seen, any };
 }
 
-/** The entries a fold of the publications of `dates` gives, a slice read and folded per event-loop turn. */
-async function* foldInTurns(rates: RatesReader, dates: readonly string[], fold: SeriesFold): AsyncGenerator<SeriesEntry[]> {
+/**
+ * The entries a fold of the publications of `dates` gives: a slice read per event-loop turn, and
+ * folded in turns of at most about `budgetMs` of work (means of 40-digit quotients are the costly
+ * part), each turn's entries one chunk.
+ */
+async function* foldInTurns(rates: RatesReader, dates: readonly string[], fold: SeriesFold, budgetMs: number): AsyncGenerator<SeriesEntry[]> {
   for (let i = 0; i < dates.length; i += LOAD_SLICE) {
     if (i > 0) await nextTurn();
-    const chunk: SeriesEntry[] = [];
-    for (const pub of await rates.loadPublications(dates.slice(i, i + LOAD_SLICE))) {
+    const slice = await rates.loadPublications(dates.slice(i, i + LOAD_SLICE));
+    let started = performance.now();
+    let chunk: SeriesEntry[] = [];
+    for (const [j, pub] of slice.entries()) {
       const entry = pub && fold.add(pub);
       if (entry) chunk.push(entry);
+      if (j === slice.length - 1 || performance.now() - started < budgetMs) continue;
+      if (chunk.length > 0) yield chunk;
+      chunk = [];
+      await nextTurn();
+      started = performance.now();
     }
     if (i + LOAD_SLICE >= dates.length) {
       const last = fold.end();

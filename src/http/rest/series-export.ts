@@ -146,7 +146,7 @@ async function* exportChunks(
     return bytes;
   };
   let pending = head;
-  for await (const entries of stream.chunks()) {
+  for await (const entries of stream.chunks(CHUNK_BUDGET_MS)) {
     pending += lines(entries);
     if (pending.length < STREAM_CHUNK_CHARS) continue;
     yield chunk(pending);
