@@ -180,3 +180,37 @@ describe('series exports are streamed as their publications are read', () => {
     expect(await (await series(query, { accept: 'text/csv' })).text()).toBe(text);
   });
 });
+
+describe('the columns of a streamed export are the codes quoted in its range, whether or not the quote spans are computed yet', () => {
+  /** Made-up: XGP is quoted in 2020 and 2024 only (as ISK was not quoted from 2008 to 2018), XNW from 2023 on. */
+  const GAPPED = madeUpHistory()
+    .filter((pub) => pub.date >= '2020-01-01')
+    .map((pub) => {
+      const year = pub.date.slice(0, 4);
+      const rates: Record<string, string> = { XAA: pub.rates['XAA']! };
+      if (year === '2020' || year === '2024') rates['XGP'] = '2.5';
+      if (year >= '2023') rates['XNW'] = '7.25';
+      return { date: pub.date, rates };
+    });
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await createTestApp({ KEY_RATE_LIMIT: '100000' }, { rates: tableRates(GAPPED), clock: CLOCK });
+    key = await t.createKey('developer');
+  });
+  afterAll(() => t.close());
+  const csv = (query: string) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers: { accept: 'text/csv' } });
+
+  it.each(['before', 'after'])('%s the registry has folded the history: a range inside the gap has no XGP column, and asking for it is RATE_NOT_FOUND', async (when) => {
+    if (when === 'after') { const reg = await t.call('GET', '/v1/currencies'); expect(reg.status, reg.text).toBe(200); }
+    const inGap = await csv('start=2021-01-01&end=2022-12-31');
+    expect(inGap.status).toBe(200);
+    expect(inGap.text.slice(0, inGap.text.indexOf('\r\n'))).toBe('date,base,XAA');
+    const across = await csv('start=2022-06-01&end=2024-12-31');
+    // In the order first quoted in the range: XAA, then XNW (2023), then XGP (2024).
+    expect(across.text.slice(0, across.text.indexOf('\r\n'))).toBe('date,base,XAA,XNW,XGP');
+    const asked = await csv('start=2021-01-01&end=2022-12-31&symbols=XGP');
+    expect(asked.status, asked.text).toBe(404);
+    expect(asked.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols' });
+  });
+});
