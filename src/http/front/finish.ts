@@ -106,16 +106,7 @@ export function createFinish(options: FinishOptions): Finish {
   };
   const outbox = createOutbox(write);
 
-  /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
-  const failed = (error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts): ResponseParts => {
-    if (place.standsWithoutLimits) return parts;
-    if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-    const apiError = toApiError(error);
-    context.errorCode = apiError.code;
-    const refused = restErrorParts(apiError, context.requestId);
-    stamp(refused, place, context);
-    return refused;
-  };
+  const failed = (error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts) => failedLimits(options.log, error, place, context, parts);
 
   const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     stamp(parts, place, context);
@@ -135,6 +126,17 @@ export function createFinish(options: FinishOptions): Finish {
   };
 
   return { send, entered: outbox.entered, unexpected };
+}
+
+/** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
+function failedLimits(log: Logger, error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts): ResponseParts {
+  if (place.standsWithoutLimits) return parts;
+  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+  const apiError = toApiError(error);
+  context.errorCode = apiError.code;
+  const refused = restErrorParts(apiError, context.requestId);
+  stamp(refused, place, context);
+  return refused;
 }
 
 /**
