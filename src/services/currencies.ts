@@ -10,10 +10,10 @@ import type { Publication } from '../domain/ecb';
 import { ApiError } from '../domain/errors';
 import type { PlanId } from '../domain/plans';
 import { RATES_RETRY_AFTER_SECONDS, type PublicationLoader } from './publication';
-import { historyFacts, type HistoryFacts } from './currency-history';
-import { createSeries, type SeriesAnswer, type SeriesPlan, type SeriesQuery } from './currency-series';
+import { historyFacts, type HistoryFactsOf } from './currency-history';
+import { createSeries, type SeriesAnswer, type SeriesPlan, type SeriesQuery, type SeriesStream } from './currency-series';
 
-export type { SeriesAnswer, SeriesPlan, SeriesQuery } from './currency-series';
+export type { SeriesAnswer, SeriesPlan, SeriesQuery, SeriesStream } from './currency-series';
 import type { RatesReader } from './rates';
 
 export interface RatesForQuery {
@@ -42,10 +42,12 @@ export interface Currencies {
   planSeries(query: SeriesQuery, plan: PlanId): SeriesPlan;
   /** The answer to a planned page: its publications read, its currencies checked. */
   answerSeries(plan: SeriesPlan): Promise<SeriesAnswer>;
+  /** The same page to be written as it is read (an export): its columns and currencies checked first, its entries read a slice at a time. */
+  streamSeries(plan: SeriesPlan): Promise<SeriesStream>;
 }
 
 /** The currency use cases beyond the daily feed: the registry, any base, amounts, time series. */
-export function createCurrencies(rates: RatesReader, clock: () => Date, facts: () => Promise<HistoryFacts> = historyFacts(rates)): Currencies {
+export function createCurrencies(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf = historyFacts(rates)): Currencies {
   const requireRates = (): Publication => {
     const latest = rates.latest();
     if (!latest) throw new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not loaded yet; retry later.', { retryAfterSeconds: RATES_RETRY_AFTER_SECONDS });
@@ -54,7 +56,7 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
   const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> =>
     notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
   const latestExplanation = memoizedLatestExplanation();
-  const series = createSeries(rates, clock, requireRates, missing);
+  const series = createSeries(rates, clock, requireRates, missing, () => facts.settled?.()?.spans);
   const explainDate = memoizedDateExplainer();
   const load = async (date: string, loader?: PublicationLoader): Promise<Publication | undefined> =>
     loader ? loader.load(date) : (await rates.loadPublications([date]))[0];
@@ -95,5 +97,6 @@ export function createCurrencies(rates: RatesReader, clock: () => Date, facts: (
     series: async (query, plan) => series.answer(series.plan(query, plan)),
     planSeries: series.plan,
     answerSeries: series.answer,
+    streamSeries: series.stream,
   };
 }

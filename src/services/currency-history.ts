@@ -50,25 +50,33 @@ export async function loadAll(rates: RatesReader, dates: readonly string[]): Pro
  * key is the reader's date list (a new array on every change), or the newest date when the reader
  * has none. Concurrent callers share one computation; a failed one is forgotten, so the next retries.
  */
-export function historyFacts(rates: RatesReader): () => Promise<HistoryFacts> {
-  let memo: { key: unknown; facts: Promise<HistoryFacts> } | undefined;
-  return () => {
-    const key = rates.publicationDates?.() ?? rates.latest()?.date;
+export function historyFacts(rates: RatesReader): HistoryFactsOf {
+  let memo: { key: unknown; facts: Promise<HistoryFacts>; done?: HistoryFacts } | undefined;
+  const revisionKey = (): unknown => rates.publicationDates?.() ?? rates.latest()?.date;
+  const facts = () => {
+    const key = revisionKey();
     if (memo && memo.key === key) return memo.facts;
-    const facts = (async () => {
+    const computing = (async () => {
       let spans = NO_SPANS;
       const dates = allDates(rates);
       for (let i = 0; i < dates.length; i += SLICE) spans = extendSpans(spans, await rates.loadPublications(dates.slice(i, i + SLICE)));
       return { spans, registry: buildRegistry(spans) };
     })();
-    const entry = { key, facts };
+    const entry: NonNullable<typeof memo> = { key, facts: computing };
     memo = entry;
-    facts.catch(() => {
-      if (memo === entry) memo = undefined;
-    });
-    return facts;
+    computing.then(
+      (done) => (entry.done = done),
+      () => {
+        if (memo === entry) memo = undefined;
+      },
+    );
+    return computing;
   };
+  return Object.assign(facts, { settled: () => (memo && memo.key === revisionKey() ? memo.done : undefined) });
 }
+
+/** The history facts of the rates held, computed once per revision; `settled` gives them without waiting, when they are computed already. */
+export type HistoryFactsOf = (() => Promise<HistoryFacts>) & { settled?(): HistoryFacts | undefined };
 
 /**
  * Computes `facts` in the background each time the rates change, and at once when some are held

@@ -3,6 +3,7 @@ import { addDays, berlinDate } from '../domain/calendar/berlin-time';
 import { publishedRate } from '../domain/currency/cross';
 import type { Asked } from '../domain/currency/not-quoted';
 import type { SeriesGroup } from '../domain/currency/periods';
+import type { QuoteSpans } from '../domain/currency/registry';
 import { parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
 import { FIRST_PUBLICATION, requireKnownCurrency } from '../domain/currency/request';
 import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../domain/currency/series';
@@ -59,11 +60,24 @@ export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'deci
   chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
 }
 
+/**
+ * A page of a series read as it is written: its columns decided before any entry, its entries
+ * folded from its publications a slice at a time, so that what it holds does not grow with its
+ * range (an export of the whole history).
+ */
+export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks'> {
+  /** The entries, a slice of publications read per event-loop turn and folded in turns of about `budgetMs` of work; each call reads afresh. */
+  chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
+}
+
+/** Where each currency's quotes begin and end in the whole history (the registry's spans), when they are computed already for the rates held. */
+export type QuoteSpansOf = () => QuoteSpans | undefined;
+
 /** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
 export type MissingCurrency = (code: string, asked: Asked, param: string) => Promise<ApiError>;
 
 /** The time series use case: a page planned from its query, then answered from the publications it covers. */
-export function createSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency) {
+export function createSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency, spans: QuoteSpansOf) {
   const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
     const { start, end: endAsked } = parseRange(query);
     const base = parseBase(query.base);
@@ -110,7 +124,80 @@ export function createSeries(rates: RatesReader, clock: () => Date, requireRates
     };
   };
 
-  return { plan, answer };
+  const stream = async (planned: SeriesPlan): Promise<SeriesStream> => {
+    const { start, end, base, group, decimals, rounding, asked, nextCursor, complete } = planned;
+    // Without symbols, the columns are every code quoted in the range: the spans name the codes that
+    // can be (computed as the rates change); without them, any code ever quoted can be.
+    const held = spans();
+    const candidates = asked ?? (held ? quotedBetween(held, start, end) : [...rates.knownCurrencies()]);
+    const survey = await surveyPublications(rates, planned.dates, [base, ...candidates]);
+    if (!survey.any) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
+    for (const code of [base, ...(asked ?? [])]) {
+      if (code !== 'EUR' && !survey.seen.has(code)) throw await missing(code, { start, end }, code === base ? 'base' : 'symbols');
+    }
+    const codes = asked ?? [...(base === 'EUR' ? [] : ['EUR']), ...[...survey.seen].filter((code) => code !== base)];
+    const request = { base, codes, group, decimals, rounding };
+    return { start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete, chunks: (budgetMs) => foldInTurns(rates, planned.dates, new SeriesFold(request), budgetMs) };
+  };
+
+  return { plan, answer, stream };
+}
+
+/** The codes whose quotes span some of [start, end] (a currency quoted with a gap may still have none there). */
+function quotedBetween(spans: QuoteSpans, start: string, end: string): string[] {
+  return [...spans.spans].filter(([, span]) => span.first <= end && span.last >= start).map(([code]) => code);
+}
+
+/**
+ * The codes quoted in the publications of `dates`, in the order they first appear (seriesCodes'
+ * order), read a slice at a time and only until every code of `wanted` has appeared: usually the
+ * first slice; a code that is not quoted there costs a read of the whole range, never more memory
+ * than a slice. `any` tells whether a publication was found at all.
+ */
+async function surveyPublications(rates: RatesReader, dates: readonly string[], wanted: readonly string[]): Promise<{ seen: ReadonlySet<string>; any: boolean }> {
+  const seen = new Set<string>();
+  const missing = new Set(wanted.filter((code) => code !== 'EUR'));
+  let any = false;
+  for (let i = 0; i < dates.length && (missing.size > 0 || !any); i += LOAD_SLICE) {
+    if (i > 0) await nextTurn();
+    for (const pub of await rates.loadPublications(dates.slice(i, i + LOAD_SLICE))) {
+      if (!pub) continue;
+      any = true;
+      for (const code of Object.keys(pub.rates)) {
+        seen.add(code);
+        missing.delete(code);
+      }
+    }
+  }
+  return { seen, any };
+}
+
+/**
+ * The entries a fold of the publications of `dates` gives: a slice read per event-loop turn, and
+ * folded in turns of at most about `budgetMs` of work (means of 40-digit quotients are the costly
+ * part), each turn's entries one chunk.
+ */
+async function* foldInTurns(rates: RatesReader, dates: readonly string[], fold: SeriesFold, budgetMs: number): AsyncGenerator<SeriesEntry[]> {
+  for (let i = 0; i < dates.length; i += LOAD_SLICE) {
+    if (i > 0) await nextTurn();
+    const slice = await rates.loadPublications(dates.slice(i, i + LOAD_SLICE));
+    let started = performance.now();
+    let chunk: SeriesEntry[] = [];
+    for (const [j, pub] of slice.entries()) {
+      const entry = pub && fold.add(pub);
+      if (entry) chunk.push(entry);
+      if (j === slice.length - 1 || performance.now() - started < budgetMs) continue;
+      if (chunk.length > 0) yield chunk;
+      chunk = [];
+      await nextTurn();
+      started = performance.now();
+    }
+    if (i + LOAD_SLICE >= dates.length) {
+      const last = fold.end();
+      if (last) chunk.push(last);
+    }
+    if (chunk.length > 0) yield chunk;
+  }
 }
 
 /**

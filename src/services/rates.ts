@@ -34,6 +34,12 @@ export interface RatesReader {
    */
   publicationDates?(): readonly string[];
   /**
+   * A name of the rates held that changes with every write (an import, a refresh, a correction of
+   * a past day) and is the same on every instance of one database. Optional: a validator made
+   * from it is otherwise made from what this process saw change.
+   */
+  revision?(): string | undefined;
+  /**
    * Calls `listener` each time the held rates change (an import, a refresh, another process's
    * write), once the new ones are served; returns the unsubscribe. Optional: what is computed from
    * the whole history is then computed on the first request after a change instead.

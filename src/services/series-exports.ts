@@ -21,6 +21,14 @@ export interface SeriesExports {
    * Retry-After when they are all taken; the function returned gives the slot back (once).
    */
   claim(keyId: string): () => void;
+  /**
+   * What names the rates held, for a validator made without the bytes: the reader's revision
+   * (the same on every instance of one database), else the newest publication and how many
+   * changes this process has seen.
+   */
+  revisionTag(): string;
+  /** The most bytes of a written page that `keep` keeps (a larger one is not worth collecting). */
+  readonly keepsUpTo: number;
 }
 
 export interface SeriesExportsOptions {
@@ -41,10 +49,12 @@ export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: Serie
   // The reader's date list is a new array on every change; without one, the newest date stands for the revision.
   const revisionNow = (): unknown => rates.publicationDates?.() ?? rates.latest()?.date;
   let revision = revisionNow();
+  let changes = 0;
   const current = (): void => {
     const now = revisionNow();
     if (now === revision) return;
     revision = now;
+    changes += 1;
     pages.clear();
   };
   rates.onRevision?.(current);
@@ -59,6 +69,12 @@ export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: Serie
       current();
       pages.set(key, body, body.body.length);
     },
+    revisionTag() {
+      current();
+      return rates.revision?.() ?? `${rates.latest()?.date ?? ''}#${changes}`;
+    },
+    // ByteLru keeps no value over a quarter of its bound.
+    keepsUpTo: Math.floor(cacheBytes / 4),
     claim(keyId) {
       const held = inFlight.get(keyId) ?? 0;
       if (held >= inFlightPerKey) {

@@ -19,9 +19,14 @@ export interface ServerProcess {
  * itself with tsx's loader, not the tsx CLI: killing the CLI would leave its node child serving.
  * The caller must `kill()` it (afterAll), also when the test fails; `killAllServers()` does for all.
  */
-export async function startServer(env: Record<string, string | undefined>, options: { timeoutMs?: number; inheritEnv?: boolean } = {}): Promise<ServerProcess> {
-  // The young generation's size as `npm start` sets it (V8 takes it from the command line only).
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', 'src/main.ts'], {
+export async function startServer(
+  env: Record<string, string | undefined>,
+  options: { timeoutMs?: number; inheritEnv?: boolean; imports?: readonly string[] } = {},
+): Promise<ServerProcess> {
+  // The young generation's size as `npm start` sets it (V8 takes it from the command line only);
+  // `imports` are loaded after tsx (a test's probe inside the server).
+  const imports = (options.imports ?? []).flatMap((file) => ['--import', file]);
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', ...imports, 'src/main.ts'], {
     // inheritEnv false: only PATH and what is given (a test that must not see the runner's variables).
     env: { ...(options.inheritEnv === false ? { PATH: process.env.PATH } : process.env), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

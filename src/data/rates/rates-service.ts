@@ -81,6 +81,10 @@ export class EcbRatesService implements RatesService {
     return this.held.snapshot.dates;
   }
 
+  revision(): string | undefined {
+    return this.held.snapshot.revision;
+  }
+
   onRevision(listener: () => void): () => void {
     return this.held.onChange(listener);
   }

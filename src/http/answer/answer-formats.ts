@@ -1,5 +1,4 @@
-import type { ExportBody } from '../../services/series-exports';
-import type { ResponseParts } from './answer-parts';
+import { isStreamed, type ResponseParts, type StreamedBody } from './answer-parts';
 import { ROUTES, type RestRoute } from '../routes';
 import { etagMatches } from './shared-resource';
 
@@ -102,24 +101,31 @@ export interface AnswerRequest {
   query: string;
 }
 
+/** A page's body, whole or streamed, and its strong validator (none when the page may still change). */
+export interface WrittenPage {
+  readonly body: Buffer | StreamedBody;
+  readonly etag: string | undefined;
+}
+
 /**
  * The answer of a route that negotiates its media type (`formats`) and whose caching depends on
  * the answer (`cache: 'complete-answer'`): `Vary: Accept`, a `Link` to the next page where there is
- * one, and, once the page is complete, a long private lifetime, the strong ETag of the exact bytes
- * and 304 on a match; `no-store` before.
+ * one, a download's file name, and, once the page is complete, a long private lifetime, its strong
+ * ETag and 304 on a match; `no-store` before. A whole body has its Content-Length; a streamed one
+ * is sent chunked.
  */
-export function exportParts(route: RestRoute, mediaType: MediaType, page: ExportedPage, written: ExportBody, request: AnswerRequest): ResponseParts {
-  const complete = route.cache === 'complete-answer' && page.complete;
+export function exportParts(route: RestRoute, mediaType: MediaType, page: ExportedPage, written: WrittenPage, request: AnswerRequest): ResponseParts {
+  const complete = route.cache === 'complete-answer' && page.complete && written.etag !== undefined;
   const headers: Record<string, string> = {
     'content-type': CONTENT_TYPES[mediaType],
     'cache-control': complete ? COMPLETE_CACHE_CONTROL : 'no-store',
-    'content-length': String(written.body.length),
   };
+  if (!isStreamed(written.body)) headers['content-length'] = String(written.body.length);
   if (mediaType !== 'application/json') headers['content-disposition'] = `attachment; filename="${exportFileName(page, mediaType)}"`;
   if (route.formats) headers['vary'] = 'Accept';
   if (page.nextCursor !== null) headers['link'] = nextLink(route, request.query, page.nextCursor);
   if (!complete) return { status: 200, headers, body: written.body };
-  headers['etag'] = written.etag;
+  headers['etag'] = written.etag!;
   if (!etagMatches(request.ifNoneMatch, headers['etag'])) return { status: 200, headers, body: written.body };
   delete headers['content-type'];
   return { status: 304, headers, body: null };

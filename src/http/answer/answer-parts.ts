@@ -1,12 +1,24 @@
+/**
+ * A body written as it is produced, a chunk at a time (chunked transfer encoding): an answer too
+ * large to hold whole (an export of the whole history). The finish pulls the next chunk only once
+ * the previous one is accepted by the socket, and calls `return()` when the client goes away.
+ */
+export type StreamedBody = AsyncIterable<string | Uint8Array>;
+
 /** An answer before the edge writes it (node:http), or as a Fetch Response for Yoga's plugins. */
 export interface ResponseParts {
   status: number;
   /** Lower-case names: every producer writes the same fields, and a later one never doubles an earlier one. */
   headers: Record<string, string>;
-  /** Pre-built answers are kept as bytes: nothing to encode per request. */
-  body: string | Buffer | null;
+  /** Pre-built answers are kept as bytes: nothing to encode per request. A streamed body has no Content-Length. */
+  body: string | Buffer | StreamedBody | null;
   /** The body is the same bytes on every request (a pre-built answer): its compressed forms are made once and kept with it (compression.ts). */
   prebuilt?: boolean;
+}
+
+/** Whether a body is written as it is produced rather than held whole. */
+export function isStreamed(body: ResponseParts['body']): body is StreamedBody {
+  return body !== null && typeof body !== 'string' && !Buffer.isBuffer(body);
 }
 
 export function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
@@ -18,6 +30,22 @@ export function lowerCased(headers: Readonly<Record<string, string>>): Record<st
 
 /** The same answer as a Fetch Response, for what Yoga answers (pages, GraphiQL, SOFA's errors). */
 export function toResponse(parts: ResponseParts): Response {
-  const body = typeof parts.body === 'string' || parts.body === null ? parts.body : new Uint8Array(parts.body);
-  return new Response(body, { status: parts.status, headers: parts.headers });
+  return new Response(fetchBody(parts.body), { status: parts.status, headers: parts.headers });
+}
+
+function fetchBody(body: ResponseParts['body']): BodyInit | null {
+  if (typeof body === 'string' || body === null) return body;
+  if (!isStreamed(body)) return new Uint8Array(body);
+  const encoder = new TextEncoder();
+  const iterator = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const step = await iterator.next();
+      if (step.done) controller.close();
+      else controller.enqueue(typeof step.value === 'string' ? encoder.encode(step.value) : new Uint8Array(step.value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }

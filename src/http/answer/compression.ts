@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { ResponseParts } from './answer-parts';
+import { isStreamed, type ResponseParts, type StreamedBody } from './answer-parts';
 import { codedEtag, etagCandidates, type ContentCoding } from './shared-resource';
 import { mergeVary } from './vary';
 
@@ -80,13 +80,9 @@ export function acceptedCoding(acceptEncoding: string | null | undefined): Codin
   return best;
 }
 
-/** A body sent in pieces (a streamed export): compressed as it is read, through a zlib stream. */
-export type StreamedBody = AsyncIterable<Uint8Array | string>;
 
 /** What the step reads of an answer: its body may be whole (bytes or text), streamed, or none. */
-export interface CompressibleAnswer extends Omit<ResponseParts, 'body'> {
-  body: ResponseParts['body'] | StreamedBody;
-}
+export type CompressibleAnswer = ResponseParts;
 
 function zlibStream(coding: ContentCoding): zlib.BrotliCompress | zlib.Gzip {
   return coding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }) : zlib.createGzip({ level: GZIP_LEVEL });
@@ -175,10 +171,6 @@ export function createCompression(): Compression {
       return answer;
     });
   };
-}
-
-function isStreamed(body: CompressibleAnswer['body']): body is StreamedBody {
-  return typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && Symbol.asyncIterator in body;
 }
 
 /** A body at least COMPRESSION_THRESHOLD bytes long, by its Content-Length when it states one (a HEAD's is the GET's); a streamed one, of unknown length, always is. */

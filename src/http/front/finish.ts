@@ -5,7 +5,8 @@ import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import type { RequestContext } from '../../services/request-context';
 import { restErrorParts, toApiError } from '../answer/errors';
-import type { ResponseParts } from '../answer/answer-parts';
+import { isStreamed, type ResponseParts, type StreamedBody } from '../answer/answer-parts';
+import { discardStreamed, writeStreamed } from './streamed-body';
 import { languageHeaders } from '../answer/content-language';
 import { createCompression, type CodingRequest } from '../answer/compression';
 import { headerText, pathOf } from './target';
@@ -40,8 +41,10 @@ export interface Finish {
   /**
    * Stamps what every answer carries (security headers by content type, CORS on a shared path, the
    * request id, the language of its names), confirms the key (confirmKey), adds the limit and quota
-   * headers, compresses it as the request accepts (compression.ts), then writes it with its reason phrase in one writeHead and one end, counts one metric
-   * and logs one access-log line with its error code.
+   * headers, compresses it as the request accepts (compression.ts), then writes it with its reason
+   * phrase in one writeHead and one end (a streamed body: chunk by chunk after the head, see
+   * streamed-body.ts), counts one metric and logs one access-log line with its error code (a
+   * streamed body's once it has ended).
    */
   send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
   /** A request entered the front in this turn (see outbox.ts). */
@@ -94,28 +97,21 @@ export function createFinish(options: FinishOptions): Finish {
     written(req, place, parts.status, context, started);
   };
 
-  const write = ({ req, res, place, started, parts, context }: Outgoing) => {
+  const write = (outgoing: Outgoing) => {
+    const { req, res, place, started, parts, context } = outgoing;
+    const done = () => written(req, place, parts.status, context, started);
     try {
-      // On HEAD, node:http sends the headers (Content-Length included) and drops the body itself.
       res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
-      res.end(parts.body);
-      written(req, place, parts.status, context, started);
+      const streaming = endOrStream(outgoing, options.log);
+      if (streaming) void streaming.then(done, unexpected(req, res, place, context, started));
+      else done();
     } catch (error) {
       unexpected(req, res, place, context, started)(error);
     }
   };
   const outbox = createOutbox(write);
 
-  /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
-  const failed = (error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts): ResponseParts => {
-    if (place.standsWithoutLimits) return parts;
-    if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-    const apiError = toApiError(error);
-    context.errorCode = apiError.code;
-    const refused = restErrorParts(apiError, context.requestId);
-    stamp(refused, place, context);
-    return refused;
-  };
+  const failed = (error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts) => failedLimits(options.log, error, place, context, parts);
 
   const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     stamp(parts, place, context);
@@ -143,6 +139,45 @@ export function createFinish(options: FinishOptions): Finish {
 
 function codingRequest(req: IncomingMessage): CodingRequest {
   return { method: req.method!, acceptEncoding: headerText(req.headers['accept-encoding']), ifNoneMatch: headerText(req.headers['if-none-match']) };
+}
+
+/** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
+function failedLimits(log: Logger, error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts): ResponseParts {
+  if (place.standsWithoutLimits) return parts;
+  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+  const apiError = toApiError(error);
+  context.errorCode = apiError.code;
+  const refused = restErrorParts(apiError, context.requestId);
+  stamp(refused, place, context);
+  return refused;
+}
+
+/**
+ * Ends an answer after its head: with its whole body, or (not on HEAD) its streamed body as it
+ * comes, returning the promise of that body's end. On HEAD, node:http sends the headers
+ * (Content-Length included) and drops a whole body itself; a streamed one is never started.
+ */
+function endOrStream(outgoing: Outgoing, log: Logger): Promise<void> | undefined {
+  const { req, res, parts } = outgoing;
+  if (!isStreamed(parts.body)) {
+    res.end(parts.body);
+    return undefined;
+  }
+  if (req.method !== 'HEAD') return stream(outgoing, parts.body, log);
+  discardStreamed(parts.body);
+  res.end();
+  return undefined;
+}
+
+/** Writes a streamed body after its head; resolves once it has ended, however it ended (its metric and log line follow). */
+async function stream({ res, context }: Outgoing, body: StreamedBody, log: Logger): Promise<void> {
+  const end = await writeStreamed(res, body);
+  if (end.ended === 'gone') log.debug({ requestId: context.requestId }, 'the client closed its connection during a streamed answer');
+  if (end.ended === 'failed') {
+    // The head is sent: the answer cannot become a 500, so the connection was cut and the error is logged.
+    log.error({ err: end.error, requestId: context.requestId }, 'unexpected error in a streamed answer');
+    context.errorCode = 'INTERNAL';
+  }
 }
 
 /** The headers every answer carries, whatever its status: security (by content type), CORS on a shared path, the language of its names, the request id. */

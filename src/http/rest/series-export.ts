@@ -7,13 +7,13 @@ import type { GraphQLContext } from '../../graphql/context';
 import { selectAllJson } from '../../graphql/serialize';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
-import type { SeriesAnswer, SeriesPlan } from '../../services/currencies';
+import type { SeriesAnswer, SeriesPlan, SeriesStream } from '../../services/currencies';
 import type { ExportBody } from '../../services/series-exports';
 import type { RequestContext } from '../../services/request-context';
-import { EXPORTED_FIELD, exportParts, negotiate, type MediaType } from '../answer/answer-formats';
+import { EXPORTED_FIELD, exportParts, negotiate, type AnswerRequest, type MediaType } from '../answer/answer-formats';
 import type { RouteCall } from './endpoint';
-import type { ResponseParts } from '../answer/answer-parts';
-import { strongEtagOf } from '../answer/shared-resource';
+import type { ResponseParts, StreamedBody } from '../answer/answer-parts';
+import { etagMatches, strongEtagOf } from '../answer/shared-resource';
 import { headerText } from '../front/target';
 
 /** Milliseconds of computing per chunk (writing it adds a fraction); the event loop serves other requests between chunks. */
@@ -31,13 +31,15 @@ export interface SeriesExportOptions {
  * The series route, in both REST executions: its page planned from the checked arguments and the
  * negotiated media type (a cursor is bound to both); a complete page served from the export cache
  * when it was written before under the same rates; otherwise, within the key's exports in flight
- * and after its cost is spent, computed and written a chunk of publications at a time, yielding
- * between chunks, so one export never holds the event loop for long. (SOFA, or one serialisation
- * of the whole answer, would write it in one turn.) The slot is held until the answer is sent.
+ * and after its cost is spent, computed. JSON (a page of at most ten years) is computed a chunk of
+ * publications at a time, yielding between chunks, and sent whole; CSV and NDJSON (any range, up
+ * to the whole history) are streamed as they are read (streamedExport). The slot is held until the
+ * answer is sent.
  */
 export function seriesExportExecution(options: SeriesExportOptions) {
   const { services, metrics } = options;
   const write = seriesWriter(options.schema);
+  const streamed = streamedExport(options, write.ndjsonLines);
   return async (call: RouteCall): Promise<ResponseParts> => {
     const route = call.endpoint.route;
     const mediaType = negotiate(headerText(call.req.headers.accept), ['application/json', ...(route.formats ?? [])]);
@@ -50,14 +52,12 @@ export function seriesExportExecution(options: SeriesExportOptions) {
       metrics.seriesExport('cache');
       return exportParts(route, mediaType, plan, kept, request);
     }
+    if (mediaType !== 'application/json') return streamed(call, principal.keyId, plan, mediaType, key, request);
     const release = services.seriesExports.claim(principal.keyId);
     try {
-      // The admission spent one request; the page's rates pay for the rest, before any is computed.
-      const currencies = plan.asked?.length ?? services.rates.knownCurrencies().size - 1;
-      const cost = exportCost(plan.dates.length, currencies);
-      if (cost > 1) await options.spendRequests(call.context, cost - 1);
+      await spendCost(options, call, plan);
       const answer = await services.currencies.answerSeries(plan);
-      const body = await write(answer, mediaType, () => call.req.socket.destroyed);
+      const body = await write.json(answer, () => call.req.socket.destroyed);
       metrics.seriesExport('computed');
       if (key !== undefined) services.seriesExports.keep(key, body);
       holdUntilSent(call.res, release);
@@ -68,6 +68,122 @@ export function seriesExportExecution(options: SeriesExportOptions) {
     }
   };
 }
+
+/** The admission spent one request; the page's rates pay for the rest, before any is computed. */
+async function spendCost(options: SeriesExportOptions, call: RouteCall, plan: SeriesPlan): Promise<void> {
+  const currencies = plan.asked?.length ?? options.services.rates.knownCurrencies().size - 1;
+  const cost = exportCost(plan.dates.length, currencies);
+  if (cost > 1) await options.spendRequests(call.context, cost - 1);
+}
+
+/** Characters of rows collected before they are written: chunks of a few KB, whatever the range. */
+export const STREAM_CHUNK_CHARS = 8192;
+
+/**
+ * CSV and NDJSON, streamed: a complete page's strong validator is made from what decides its bytes
+ * (the query as planned, the media type, the publications it covers and the rates revision), so
+ * If-None-Match is answered 304 before any slot is claimed, any cost spent or any publication
+ * read. Otherwise the currencies are checked and the columns decided (a RATE_NOT_FOUND is still an
+ * error answer with its status), then the rows are written as the publications are read, a slice
+ * at a time, in chunks of STREAM_CHUNK_CHARS. A complete page small enough for the export cache is
+ * collected on the way and kept once written whole.
+ */
+function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) {
+  const { services, metrics } = options;
+  const exports = services.seriesExports;
+  return async (call: RouteCall, keyId: string, plan: SeriesPlan, mediaType: StreamedType, key: string | undefined, request: AnswerRequest): Promise<ResponseParts> => {
+    const route = call.endpoint.route;
+    const etag = key === undefined ? undefined : exportEtag(key, plan, exports.revisionTag());
+    if (etag !== undefined && etagMatches(request.ifNoneMatch, etag)) return exportParts(route, mediaType, plan, { body: Buffer.alloc(0), etag }, request);
+    const release = exports.claim(keyId);
+    try {
+      await spendCost(options, call, plan);
+      const stream = await services.currencies.streamSeries(plan);
+      metrics.seriesExport('computed');
+      const header = { base: stream.base, group: stream.group, symbols: stream.symbols };
+      const lines = mediaType === 'text/csv' ? (entries: SeriesEntry[]) => entries.map((entry) => csvRow(entry, header)).join('') : ndjsonLines(stream.base);
+      const keep = key === undefined || etag === undefined ? undefined : { upTo: exports.keepsUpTo, keep: (body: Buffer) => exports.keep(key, { body, etag }) };
+      const body = await pageBody(exportChunks(stream, mediaType === 'text/csv' ? csvHeader(header) : '', lines, keep));
+      holdUntilSent(call.res, release);
+      return exportParts(route, mediaType, plan, { body, etag }, request);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+}
+
+type StreamedType = Exclude<MediaType, 'application/json'>;
+type NdjsonLines = (base: string) => (entries: SeriesEntry[]) => string;
+
+/** A strong validator of a streamed page without its bytes: the same query, format and rates give the same bytes. */
+function exportEtag(cacheKey: string, plan: SeriesPlan, revision: string): string {
+  const covered = [plan.dates.length, plan.dates[0] ?? null, plan.dates.at(-1) ?? null];
+  return strongEtagOf(createHash('sha256').update(JSON.stringify([STREAM_FORMAT, cacheKey, covered, revision])));
+}
+
+/** The layout of streamed rows (csvRow, the NDJSON line): a change to it must change every validator. */
+const STREAM_FORMAT = 1;
+
+/**
+ * The rows of a streamed page as chunks of at least STREAM_CHUNK_CHARS; the rest, shorter, is the
+ * generator's return value (so a page that fits in one chunk is known whole before any byte is
+ * sent). `keep` collects the chunks for the export cache while they fit.
+ */
+async function* exportChunks(
+  stream: SeriesStream,
+  head: string,
+  lines: (entries: SeriesEntry[]) => string,
+  keep: { upTo: number; keep: (body: Buffer) => void } | undefined,
+): AsyncGenerator<Buffer, Buffer> {
+  let collected: Buffer[] | undefined = keep && [];
+  let collectedBytes = 0;
+  const chunk = (text: string): Buffer => {
+    const bytes = Buffer.from(text);
+    collectedBytes += bytes.length;
+    if (collectedBytes > (keep?.upTo ?? 0)) collected = undefined;
+    collected?.push(bytes);
+    return bytes;
+  };
+  let pending = head;
+  for await (const entries of stream.chunks(CHUNK_BUDGET_MS)) {
+    pending += lines(entries);
+    if (pending.length < STREAM_CHUNK_CHARS) continue;
+    yield chunk(pending);
+    pending = '';
+  }
+  const rest = chunk(pending);
+  if (collected) keep!.keep(Buffer.concat(collected, collectedBytes));
+  return rest;
+}
+
+/**
+ * The body of a streamed page: whole (with its Content-Length) when it fits in one chunk, else
+ * streamed. Its first chunk is made before the head is written, so a failure there (the rates
+ * database gone) is still an error answer with its status.
+ */
+async function pageBody(chunks: AsyncGenerator<Buffer, Buffer>): Promise<Buffer | StreamedBody> {
+  const first = await chunks.next();
+  if (first.done) return first.value;
+  return continued(first.value, chunks);
+}
+
+async function* continued(first: Buffer, chunks: AsyncGenerator<Buffer, Buffer>): AsyncGenerator<Buffer> {
+  let finished = false;
+  try {
+    yield first;
+    for (;;) {
+      const step = await chunks.next();
+      if (step.done) finished = true;
+      if (step.value.length > 0) yield step.value;
+      if (finished) return;
+    }
+  } finally {
+    // Stopped early (the client went away): the rows stop being read.
+    if (!finished) await chunks.return(Buffer.alloc(0));
+  }
+}
+
 
 /** Everything a complete page's bytes depend on besides the rates revision (the cache's own). */
 function cacheKey(plan: SeriesPlan, mediaType: MediaType): string {
@@ -80,19 +196,21 @@ function holdUntilSent(res: ServerResponse, release: () => void): void {
 }
 
 /**
- * Writes a page in a media type, chunk by chunk: JSON exactly as GraphQL execution serialises the
- * field for SOFA (the page's members, then its entries a chunk at a time through the same
- * serialiser), NDJSON as those entries one a line with the base, CSV as series-export.ts lays it out.
+ * Writes a JSON page chunk by chunk exactly as GraphQL execution serialises the field for SOFA (the
+ * page's members, then its entries a chunk at a time through the same serialiser); NDJSON lines
+ * are those entries one a line with the base (CSV: series-export.ts in the domain).
  */
 function seriesWriter(schema: GraphQLSchema) {
   const seriesType = schema.getQueryType()!.getFields()[EXPORTED_FIELD]!.type;
   const entriesType = (getNamedType(seriesType) as GraphQLObjectType).getFields()['entries']!.type;
   const entryType = getNamedType(entriesType) as GraphQLOutputType;
   const context = {} as GraphQLContext;
-  const json = (type: GraphQLOutputType, value: unknown): string => selectAllJson(schema, type, value, context)!;
+  const serialise = (type: GraphQLOutputType, value: unknown): string => selectAllJson(schema, type, value, context)!;
   const EMPTY = '"entries":[]}';
 
-  return async (answer: SeriesAnswer, mediaType: MediaType, gone: () => boolean): Promise<ExportBody> => {
+  const ndjsonLines: NdjsonLines = (base) => (entries) => entries.map((entry) => `{"base":${JSON.stringify(base)},${serialise(entryType, entry).slice(1)}\n`).join('');
+
+  const json = async (answer: SeriesAnswer, gone: () => boolean): Promise<ExportBody> => {
     const chunks: Buffer[] = [];
     const sha256 = createHash('sha256');
     let bytes = 0;
@@ -102,27 +220,20 @@ function seriesWriter(schema: GraphQLSchema) {
       sha256.update(chunk);
       bytes += chunk.length;
     };
-    const header = { base: answer.base, group: answer.group, symbols: answer.symbols };
+    const head = serialise(seriesType, { ...answer, entries: emptyEntries });
+    if (!head.endsWith(EMPTY)) throw new TypeError('RateSeries no longer ends with its entries: the export cannot write its JSON in chunks.');
+    add(`{"data":${head.slice(0, -']}'.length)}`);
     let first = true;
-    const rows: Record<MediaType, (entries: SeriesEntry[]) => string> = {
-      'application/json': (entries) => `${first ? '' : ','}${json(entriesType, entries).slice(1, -1)}`,
-      'application/x-ndjson': (entries) => entries.map((entry) => `{"base":${JSON.stringify(answer.base)},${json(entryType, entry).slice(1)}\n`).join(''),
-      'text/csv': (entries) => entries.map((entry) => csvRow(entry, header)).join(''),
-    };
-    if (mediaType === 'application/json') {
-      const head = json(seriesType, { ...answer, entries: emptyEntries });
-      if (!head.endsWith(EMPTY)) throw new TypeError('RateSeries no longer ends with its entries: the export cannot write its JSON in chunks.');
-      add(`{"data":${head.slice(0, -']}'.length)}`);
-    }
-    if (mediaType === 'text/csv') add(csvHeader(header));
     for await (const entries of answer.chunks(CHUNK_BUDGET_MS)) {
       if (gone()) throw new Error('the client closed its connection during a series export');
-      add(rows[mediaType](entries));
+      add(`${first ? '' : ','}${serialise(entriesType, entries).slice(1, -1)}`);
       first = false;
     }
-    if (mediaType === 'application/json') add(']}}');
+    add(']}}');
     return { body: Buffer.concat(chunks, bytes), etag: strongEtagOf(sha256) };
   };
+
+  return { json, ndjsonLines };
 }
 
 function* emptyEntries(): Generator<SeriesEntry> {}
