@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
@@ -178,6 +179,33 @@ describe('series exports are streamed as their publications are read', () => {
     await ndjson.arrayBuffer();
     // The validator names the bytes: the same query written again gives the same text.
     expect(await (await series(query, { accept: 'text/csv' })).text()).toBe(text);
+  });
+  it('compresses a streamed export as it streams: gzip and Brotli decode to the identity body, with a coded ETag and Vary', async () => {
+    const target = '/v1/currency/rates/series?start=1999-01-01&end=2025-12-31&symbols=XAA,XAB,XAC';
+    const raw = (encoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request(new URL(target, t.origin), { headers: { authorization: `Bearer ${key}`, accept: 'text/csv', 'accept-encoding': encoding }, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // The first asks gzip: computed and streamed through zlib. The others come from the export cache, whole.
+    const streamedGzip = await raw('gzip');
+    expect(streamedGzip.headers['transfer-encoding']).toBe('chunked');
+    const identity = await raw('identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.headers['etag']).toMatch(/^"[^"]+"$/);
+    for (const [coding, decode, coded] of [['gzip', gunzipSync, streamedGzip], ['br', brotliDecompressSync, await raw('br')]] as const) {
+      expect(coded.headers['content-encoding']).toBe(coding);
+      expect(coded.headers['vary']).toMatch(/Accept-Encoding/);
+      expect(coded.headers['etag']).toBe(String(identity.headers['etag']).replace(/"$/, `-${coding}"`));
+      expect(coded.body.length).toBeLessThan(identity.body.length / 2);
+      expect(decode(coded.body).equals(identity.body)).toBe(true);
+    }
   });
 });
 
