@@ -18,6 +18,7 @@ const SLOW = [
   'test/domain/units/oracle.test.ts',
   'test/cli/admin-refresh-failures.test.ts',
   'test/schema/openapi-client-types.test.ts',
+  'test/schema/openapi-generated-clients.test.ts',
 ];
 
 export default defineConfig({
