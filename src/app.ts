@@ -17,6 +17,7 @@ import { createFinish } from './http/front/finish';
 import type { Front } from './http/front/node-server';
 import { yogaAnswers } from './http/graphql/yoga-answers';
 import { GRAPHQL_PATH } from './http/graphql/graphql-http';
+import { createGraphQLExecutor } from './http/graphql/graphql-executor';
 import { graphQLContextFactory, requestContexts, requestContextServices, type ServerContext } from './http/front/request-context';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/graphql/use-error-codes';
@@ -91,10 +92,19 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spendOne, documents });
   const finish = createFinish({ services, log: logger, clock, metrics });
   const edge = createEdge({ schema, endpoints, services, finish, spendRateLimit, spendKeyRequests, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
-  const { graphql, pages } = yogaAnswers({ yoga, finish, services, log: logger, clock });
+  const execute = createGraphQLExecutor({
+    schema: executable,
+    services,
+    log: logger,
+    clock,
+    spendOne,
+    documents,
+    cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),
+  });
+  const { graphql, pages } = yogaAnswers({ yoga, finish, execute, yogaExecutes: config.graphqlExecution === 'yoga' });
   const mcp = mcpAnswers(
     mcpHandler({
-      runnerFor: documentRunner({ yoga, quota: services.quota, log: logger, clock }),
+      runnerFor: documentRunner(execute),
       spendRateLimit,
       allowedHosts: config.mcpAllowedHosts,
       allowedOrigins: config.mcpAllowedOrigins,

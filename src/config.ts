@@ -48,6 +48,7 @@ const schema = z.object({
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
   REST_FAST_LANE: z.enum(['on', 'off']).optional(),
+  GRAPHQL_EXECUTION: z.enum(['direct', 'yoga']).default('direct'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
@@ -100,6 +101,11 @@ export interface Config {
   exportCacheBytes: number;
   /** REST_EXECUTION: how a REST route's field is executed, its resolver called directly or SOFA through Yoga. */
   restExecution: RestExecution;
+  /**
+   * GRAPHQL_EXECUTION: `direct` runs GraphQL requests (POST and GET) through the front's executor;
+   * `yoga` hands every one to Yoga's own handler and plugins, the reference the executor answers as.
+   */
+  graphqlExecution: 'direct' | 'yoga';
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;
   /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
@@ -190,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
+    graphqlExecution: e.GRAPHQL_EXECUTION,
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',

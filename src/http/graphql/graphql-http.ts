@@ -68,17 +68,33 @@ function mediaTypeMatches(offered: string, asked: string): boolean {
 }
 
 const DECIMAL_LENGTH = /^[1-9]\d{0,8}$/;
+/** A target the executor reads as Yoga would read its URL: printable ASCII without a fragment. */
+const PLAIN_GET_TARGET = /^\/graphql\?[\x21-\x22\x24-\x7e]*$/;
+const WANTS_HTML = /\btext\/html\b/i;
 
 /**
- * The media type of the answer when the edge may take this request, decided before its body is
- * read (a body once read is handed to Yoga only as bytes): `POST /graphql` exactly, a JSON content
- * type (useJsonMediaTypes's rule), an Accept that Yoga answers with JSON (answerMediaType), and a
- * declared non-empty length within the body limit (a chunked or oversized body, and its 413, stay
- * Yoga's). Undefined otherwise.
+ * The media type of the answer when the executor may take this request, decided before its body is
+ * read (a body once read is handed to Yoga only as bytes); undefined for the requests left to Yoga,
+ * which refuses or answers them in its own words:
+ *
+ * - `POST /graphql` exactly, with a JSON content type (useJsonMediaTypes's rule) and a declared
+ *   non-empty length within the body limit: a chunked or oversized body (and its 413), another
+ *   content type (its 415), a query string on a POST stay Yoga's;
+ * - `GET /graphql?…` whose target is printable ASCII without `#`, with no body (no length, no
+ *   transfer coding), and whose Accept does not name text/html (GraphiQL's page is Yoga's);
+ * - in both, an Accept that Yoga answers with JSON (answerMediaType): a streamed answer
+ *   (text/event-stream, multipart/mixed) is Yoga's. HEAD and every other method are Yoga's (405).
  */
 export function directGraphQLMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
-  if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
   const headers = req.headers;
+  if (req.method === 'GET') {
+    if (req.url === undefined || !PLAIN_GET_TARGET.test(req.url)) return undefined;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
+    const accept = headerText(headers.accept);
+    if (accept !== null && WANTS_HTML.test(accept)) return undefined;
+    return answerMediaType(accept);
+  }
+  if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
   const length = headers['content-length'];
   if (length === undefined || headers['transfer-encoding'] !== undefined) return undefined;
   if (!DECIMAL_LENGTH.test(length) || Number(length) > DEFAULT_BODY_LIMIT) return undefined;
@@ -89,11 +105,9 @@ export function directGraphQLMediaType(req: IncomingMessage): GraphQLMediaType |
 const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 /**
- * The request's GraphQL parameters when Yoga would run them: the body is UTF-8 JSON (as
- * useJsonMediaTypes reads it), an object whose non-null members are only the four parameters
- * (useCheckGraphQLQueryParams), `query` a string within the document limits (useGraphQLLimits),
- * `variables` and `extensions` objects or absent, `operationName` a string or absent (Yoga passes
- * any other value on unchecked: those go to Yoga). Undefined for anything else.
+ * The request's GraphQL parameters when the executor takes them as Yoga would run them: the body is
+ * UTF-8 JSON (as useJsonMediaTypes reads it), an object whose non-null members are only the four
+ * parameters (Yoga's useCheckGraphQLQueryParams). Undefined for anything else (checkedParams).
  */
 export function graphQLParamsOf(bytes: Buffer): GraphQLParams | undefined {
   let body: unknown;
@@ -104,10 +118,39 @@ export function graphQLParamsOf(bytes: Buffer): GraphQLParams | undefined {
   }
   if (!isPlainObject(body)) return undefined;
   for (const name in body) if (body[name] != null && !PARAM_NAMES.has(name)) return undefined;
+  return checkedParams(body);
+}
+
+/**
+ * A GET's GraphQL parameters, read from its target as Yoga's parseGETRequest reads them (the first
+ * of each name, an empty one as absent, `variables` and `extensions` as JSON): undefined when
+ * Yoga would refuse them (JSON it cannot parse, checkedParams).
+ */
+export function graphQLGetParamsOf(target: string): GraphQLParams | undefined {
+  const search = new URLSearchParams(target.slice(target.indexOf('?') + 1));
+  const json = (name: string): unknown => {
+    const text = search.get(name) || undefined;
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+  try {
+    return checkedParams({ query: search.get('query') || undefined, operationName: search.get('operationName') || undefined, variables: json('variables'), extensions: json('extensions') });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The parameters the executor runs: `query` a string within the document limits (useGraphQLLimits),
+ * or absent beside a persisted-query extension (a hash alone); `variables` and `extensions` objects
+ * or absent; `operationName` a string or absent. Undefined otherwise: Yoga answers those (a
+ * missing query, a parameter of the wrong type) in its own words.
+ */
+function checkedParams(body: Record<string, unknown>): GraphQLParams | undefined {
   const { query, variables, extensions, operationName } = body;
-  if (typeof query !== 'string' || documentTextRefusal(query) !== undefined) return undefined;
   if (!(variables == null || isPlainObject(variables)) || !(extensions == null || isPlainObject(extensions))) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (query == null) return extensions?.['persistedQuery'] != null ? (body as GraphQLParams) : undefined;
+  if (typeof query !== 'string' || documentTextRefusal(query) !== undefined) return undefined;
   return body as GraphQLParams;
 }
 

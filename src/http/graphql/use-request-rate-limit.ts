@@ -35,7 +35,7 @@ export function useRequestRateLimit(spendOne: SpendOne): Plugin {
 }
 
 /** The key's limit when the request's key authenticates, else its IP's: one request, noted as prepaid. */
-async function spendForRequest(context: RequestContext, spendOne: SpendOne): Promise<void> {
+export async function spendForRequest(context: RequestContext, spendOne: SpendOne): Promise<void> {
   const kind: RateLimitKind = context.carriesKey && (await context.authenticate().then(() => true, () => false)) ? 'key' : 'public';
   await spendOne(kind, context);
   context.prepaidRateLimit = kind;
