@@ -8,16 +8,15 @@ import { headerText } from '../front/target';
 import { documentTextRefusal } from './use-graphql-limits';
 
 /**
- * What the edge needs to answer `POST /graphql` as Yoga does: which requests it may take from
- * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
- * edge runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
- * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
- * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
- * goes to Yoga itself, which then refuses or answers it in its own words.
+ * What the front needs to answer GraphQL requests (POST and GET) as Yoga does: which requests the
+ * executor (graphql-executor.ts) may take from their headers alone, which parameters it may run,
+ * and Yoga's own answer for a result. Whatever these functions do not vouch for goes to Yoga
+ * itself, which then refuses or answers it in its own words.
  *
  * The Accept negotiation, the parameter checks and the Response capture below copy Yoga's internals:
- * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-post.test.ts (the
- * same requests to the edge and to Yoga, every answer compared) fails when they change.
+ * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-post.test.ts and
+ * test/http/graphql-executor-parity.test.ts (the same requests to the executor and to Yoga's own
+ * handler, GRAPHQL_EXECUTION=yoga, every answer compared) fail when they change.
  */
 export const GRAPHQL_PATH = '/graphql';
 
@@ -156,18 +155,6 @@ function checkedParams(body: Record<string, unknown>): GraphQLParams | undefined
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * The one part of a Fetch Request that Yoga reads while it runs parameters (usePreventMutationViaGET
- * reads the method; contexts may read a header). Never a body: the edge has read it.
- */
-export function paramsRequest(req: IncomingMessage): Request {
-  return {
-    method: 'POST',
-    url: `http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`,
-    headers: { get: (name: string) => headerText(req.headers[name.toLowerCase()]) },
-  } as unknown as Request;
 }
 
 /** Yoga's Response constructor, as the result processor calls it: the answer's parts, kept as given. */

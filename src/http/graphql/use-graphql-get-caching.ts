@@ -24,8 +24,7 @@ export function graphQLGetAnswer(result: ExecutionResult, mediaType: GraphQLMedi
   const answer = cacheableAnswer(parts.body ?? '', cacheControl, ifNoneMatch, parts.headers['vary'] ?? null);
   const headers = { ...parts.headers, ...answer.headers };
   if (answer.status === 200) return { status: 200, headers, body: parts.body };
-  // Not Modified: the validator and caching fields, no body (and no type for it).
-  delete headers['content-type'];
+  // Not Modified: the validator and caching fields, and no body.
   return { status: 304, headers: { ...headers, 'content-length': '0' }, body: '' };
 }
 

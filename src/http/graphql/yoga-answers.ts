@@ -12,8 +12,8 @@ import { errorCodeOf } from '../front/request-log';
 import { routeLabel } from '../routes';
 import { headerText, pathOf } from '../front/target';
 
-/** The Yoga server: the executor of GraphQL parameters, and the Fetch handler of GraphiQL and the account pages. */
-export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'getResultForParams' | 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
+/** The Yoga server: the Fetch handler of GraphiQL, the account pages and the GraphQL requests the executor declines. */
+export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
 
 /** A handler of the front: it answers the request through `finish`, the context minted and the time taken by the front. */
 export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number) => void;
@@ -31,11 +31,15 @@ export interface YogaAnswerOptions {
 const GRAPHQL_PLACE: AnswerPlace = { label: routeLabel(GRAPHQL_PATH), cors: undefined, standsWithoutLimits: true };
 
 /**
- * The answers Yoga gives, finished by the front like every other: `POST /graphql` with a JSON body
- * of a declared length has its parameters run by Yoga's getResultForParams (graphql-http.ts), its
- * result coded and given its cost extensions, and written as Yoga's processRegularResult writes it;
- * any other request to /graphql (GET, other bodies, a streamed answer), GraphiQL and its assets and
- * the account pages go to Yoga's Fetch handler, and the Response it gives is finished the same way.
+ * GraphQL's answers and Yoga's, finished by the front like every other. A GraphQL request the
+ * executor takes (directGraphQLMediaType: a JSON `POST /graphql` of a declared length, a plain
+ * `GET /graphql?…`; graphQLParamsOf, graphQLGetParamsOf) is run by the executor and written as
+ * Yoga's processRegularResult writes it, a GET with its caching fields (graphQLGetAnswer). Yoga's
+ * Fetch handler answers the rest, and the Response it gives is finished the same way: GraphiQL
+ * and its assets, the account pages, and the GraphQL requests the executor declines (a streamed
+ * Accept, a chunked or oversized body, another content type, HEAD and other methods, a GET with a
+ * body or an Accept naming text/html, parameters Yoga refuses in its own words: a missing query,
+ * one of the wrong type, JSON it cannot parse).
  */
 export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler; pages: FrontHandler } {
   const { yoga, finish } = options;
