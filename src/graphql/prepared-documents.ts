@@ -44,6 +44,11 @@ export class PreparedDocuments {
     this.parseErrors = new ByteBoundedCache<GraphQLError>({ maxBytes: maxBytes / 16, maxEntries: 1024 }, (text) => 4 * text.length + 2048);
   }
 
+  /** The estimated bytes the parsed documents hold now (for tests). */
+  get bytes(): number {
+    return this.documents.bytes;
+  }
+
   /** The document of this text, parsed once; throws its syntax error (the same error object each time, as kept). */
   parse(text: string): PreparedDocument {
     const known = this.documents.get(text);
