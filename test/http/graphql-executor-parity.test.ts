@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/domain/persisted-query';
+import { directGraphQLMediaType } from '../../src/http/graphql/graphql-http';
 import { createLanePair, type LanePair, type LaneRequest, type TwinKeys } from '../helpers/lanes';
 import { DOCUMENTS } from '../hostile/graphql-requests';
 
@@ -28,6 +30,27 @@ const get = (params: Record<string, unknown>, headers: Record<string, string> = 
 };
 
 const withAccept = (accept: string | undefined, headers: Record<string, string> = {}) => (accept === undefined ? headers : { ...headers, accept });
+
+describe('which GETs the executor takes, from the request line and headers alone', () => {
+  const takes = (method: string, url: string, headers: Record<string, string>) => directGraphQLMediaType({ method, url, headers } as unknown as IncomingMessage);
+  it.each<[string, string, Record<string, string>, string | undefined]>([
+    ['GET', '/graphql?query=%7B__typename%7D', {}, 'application/json'],
+    ['GET', '/graphql?query={__typename}', { accept: 'application/graphql-response+json' }, 'application/graphql-response+json'],
+    ['GET', '/graphql?extensions=%7B%7D', { accept: '*/*' }, 'application/json'],
+    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'text/html' }, undefined],
+    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'TEXT/HTML, application/json' }, undefined],
+    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'text/event-stream' }, undefined],
+    ['GET', '/graphql?query=%7B__typename%7D', { 'content-length': '0' }, undefined],
+    ['GET', '/graphql?query=%7B__typename%7D', { 'transfer-encoding': 'chunked' }, undefined],
+    ['GET', '/graphql?query=%7B__typename%7D#fragment', {}, undefined],
+    ['GET', '/graphql?query={ __typename }', {}, undefined],
+    ['GET', '/graphql', {}, undefined],
+    ['GET', '/graphql/?query=%7B__typename%7D', {}, undefined],
+    ['HEAD', '/graphql?query=%7B__typename%7D', {}, undefined],
+  ])('%s %s %j: %s', (method, url, headers, expected) => {
+    expect(takes(method, url, headers)).toBe(expected);
+  });
+});
 
 describe('the GraphQL executor answers as Yoga does', () => {
   let lanes: LanePair;
