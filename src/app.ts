@@ -22,7 +22,7 @@ import { graphQLContextFactory, requestContexts, requestContextServices, type Se
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/graphql/use-error-codes';
 import { useGraphQLLimits } from './http/graphql/use-graphql-limits';
-import { fieldPoints, useRequestRateLimit } from './http/graphql/use-request-rate-limit';
+import { fieldPoints, spendForRequest, useRequestRateLimit } from './http/graphql/use-request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import { useJsonMediaTypes } from './http/graphql/use-json-media-types';
 import type { RateLimiters } from './http/limits/rate-limit';
@@ -97,7 +97,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     services,
     log: logger,
     clock,
-    spendOne,
+    spendBeforeParse: (context) => spendBeforeParse(context, spendOne),
     documents,
     cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),
   });
@@ -162,6 +162,18 @@ function requestSpending(limiters: RateLimiters, services: AppServices, metrics:
     });
   const spendKeyRequests = (context: RequestContext, points: number) => spendOne('key', context, points);
   return { spendOne, spendRateLimit, spendKeyRequests };
+}
+
+/** The executor's first step, useRequestRateLimit's spend: none when the request's spend was made; else its refusal (an ApiError), or undefined. */
+function spendBeforeParse(context: RequestContext, spendOne: SpendOne): Promise<ApiError | undefined> | undefined {
+  if (context.rateLimitSpent) return undefined;
+  return spendForRequest(context, spendOne).then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof ApiError) return error;
+      throw error;
+    },
+  );
 }
 
 interface YogaServerParts {

@@ -1,7 +1,7 @@
 import { getOperationAST, GraphQLError, subscribe, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { GraphQLParams } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { ApiError } from '../../domain/errors';
+import type { ApiError } from '../../domain/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { DOCUMENT_CACHE_BYTES } from '../../graphql/document-cache';
 import { PreparedDocuments } from '../../graphql/prepared-documents';
@@ -15,7 +15,6 @@ import { withCostExtensions } from './use-cost-extensions';
 import { logUnexpectedErrors, withErrorCodes } from './use-error-codes';
 import { documentLimitRefusals, documentTextRefusal } from './use-graphql-limits';
 import { persistedParams } from './use-persisted-documents';
-import { spendForRequest, type SpendOne } from './use-request-rate-limit';
 
 /** One GraphQL request to execute: its parameters (`query` absent only beside a persisted-query hash), its method, and its context. */
 export interface GraphQLRun {
@@ -36,7 +35,12 @@ export interface GraphQLExecutorOptions {
   services: AppServices;
   log: Logger;
   clock: () => Date;
-  spendOne: SpendOne;
+  /**
+   * The request's rate-limit spend before its document is parsed (use-request-rate-limit.ts):
+   * undefined when it was made already, else settling to the refusal the request is answered with,
+   * or undefined.
+   */
+  spendBeforeParse: (context: RequestContext) => Promise<ApiError | undefined> | undefined;
   documents: PersistedDocuments;
   /** The facts a GET's Cache-Control depends on besides its document. */
   cacheFacts: () => Omit<CacheFacts, 'keyed'>;
@@ -62,13 +66,9 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
 
   const resultOf = async (run: GraphQLRun, outcome: { cacheControl: string | undefined }): Promise<ExecutionResult> => {
     const { context } = run;
-    let refusal: ExecutionResult | undefined;
-    if (!context.rateLimitSpent) {
-      await spendForRequest(context, options.spendOne).catch((error: unknown) => {
-        if (!(error instanceof ApiError)) throw error;
-        refusal = { errors: [toGraphQLError(error)] };
-      });
-    }
+    const spent = options.spendBeforeParse(context);
+    const refused = spent && (await spent);
+    const refusal: ExecutionResult | undefined = refused ? { errors: [toGraphQLError(refused)] } : undefined;
     const persisted = await persistedParams(run.params, context, options.documents);
     const params = persisted.params;
     const query = params.query as string;
