@@ -16,11 +16,12 @@ import { createFinish } from './http/front/finish';
 import type { Front } from './http/front/node-server';
 import { yogaAnswers } from './http/graphql/yoga-answers';
 import { GRAPHQL_PATH } from './http/graphql/graphql-http';
+import { createGraphQLExecutor } from './http/graphql/graphql-executor';
 import { graphQLContextFactory, requestContexts, requestContextServices, type ServerContext } from './http/front/request-context';
 import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
 import { useErrorCodes } from './http/graphql/use-error-codes';
 import { useGraphQLLimits } from './http/graphql/use-graphql-limits';
-import { useRequestRateLimit } from './http/graphql/use-request-rate-limit';
+import { spendBeforeParse, useRequestRateLimit } from './http/graphql/use-request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import { useJsonMediaTypes } from './http/graphql/use-json-media-types';
 import type { RateLimiters } from './http/limits/rate-limit';
@@ -90,10 +91,19 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spending, documents });
   const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
   const edge = createEdge({ schema, endpoints, services, finish, spending, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
-  const { graphql, pages } = yogaAnswers({ yoga, finish, services, log: logger, clock });
+  const execute = createGraphQLExecutor({
+    schema: executable,
+    services,
+    log: logger,
+    clock,
+    spendBeforeParse: (context) => spendBeforeParse(context, spending),
+    documents,
+    cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),
+  });
+  const { graphql, pages } = yogaAnswers({ yoga, finish, execute, yogaExecutes: config.graphqlExecution === 'yoga' });
   const mcp = mcpAnswers(
     mcpHandler({
-      runnerFor: documentRunner({ yoga, quota: services.quota, log: logger, clock }),
+      runnerFor: documentRunner(execute),
       spending,
       allowedHosts: config.mcpAllowedHosts,
       allowedOrigins: config.mcpAllowedOrigins,

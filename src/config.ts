@@ -48,6 +48,7 @@ const schema = z.object({
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
   REST_FAST_LANE: z.enum(['on', 'off']).optional(),
+  GRAPHQL_EXECUTION: z.enum(['direct', 'yoga']).default('direct'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   COMPRESSION: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
@@ -103,6 +104,11 @@ export interface Config {
   restExecution: RestExecution;
   /** COMPRESSION: gzip and Brotli by Accept-Encoding (`on`); `off` sends every answer as it is, for a proxy in front that compresses. */
   compression: boolean;
+  /**
+   * GRAPHQL_EXECUTION: `direct` runs GraphQL requests (POST and GET) through the front's executor;
+   * `yoga` hands every one to Yoga's own handler and plugins, the reference the executor answers as.
+   */
+  graphqlExecution: 'direct' | 'yoga';
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;
   /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
@@ -195,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
     compression: e.COMPRESSION === 'on',
+    graphqlExecution: e.GRAPHQL_EXECUTION,
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',

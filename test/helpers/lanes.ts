@@ -57,7 +57,7 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
     await migrateDatabase(loadConfig(env));
   }
   const fast = await createTestApp(env, { rates, clock: () => NOW });
-  const yoga = await createTestApp({ ...env, REST_FAST_LANE: 'off' }, { rates, clock: () => NOW, store: fast.store });
+  const yoga = await createTestApp({ ...env, REST_FAST_LANE: 'off', GRAPHQL_EXECUTION: 'yoga' }, { rates, clock: () => NOW, store: fast.store });
   const origins = { fast: fast.origin, yoga: yoga.origin };
 
   const twinKeys = async (plan: PlanId, used = 0) => {

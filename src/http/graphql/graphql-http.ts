@@ -8,16 +8,15 @@ import { headerText } from '../front/target';
 import { documentTextRefusal } from './use-graphql-limits';
 
 /**
- * What the edge needs to answer `POST /graphql` as Yoga does: which requests it may take from
- * their headers alone, which bodies it may run, and Yoga's own answer for a result. The
- * edge runs a request through Yoga's getResultForParams (its onParams hooks, parse and validation
- * caches, context, execution and onExecutionResult hooks, error masking), so only the node:http to
- * Fetch adaptation and the Response object are skipped. Whatever these functions do not vouch for
- * goes to Yoga itself, which then refuses or answers it in its own words.
+ * What the front needs to answer GraphQL requests (POST and GET) as Yoga does: which requests the
+ * executor (graphql-executor.ts) may take from their headers alone, which parameters it may run,
+ * and Yoga's own answer for a result. Whatever these functions do not vouch for goes to Yoga
+ * itself, which then refuses or answers it in its own words.
  *
  * The Accept negotiation, the parameter checks and the Response capture below copy Yoga's internals:
- * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-post.test.ts (the
- * same requests to the edge and to Yoga, every answer compared) fails when they change.
+ * graphql-yoga 5.24.1 is pinned exactly in package.json, and test/http/graphql-post.test.ts and
+ * test/http/graphql-executor-parity.test.ts (the same requests to the executor and to Yoga's own
+ * handler, GRAPHQL_EXECUTION=yoga, every answer compared) fail when they change.
  */
 export const GRAPHQL_PATH = '/graphql';
 
@@ -68,17 +67,33 @@ function mediaTypeMatches(offered: string, asked: string): boolean {
 }
 
 const DECIMAL_LENGTH = /^[1-9]\d{0,8}$/;
+/** A target the executor reads as Yoga would read its URL: printable ASCII without a fragment. */
+const PLAIN_GET_TARGET = /^\/graphql\?[\x21-\x22\x24-\x7e]*$/;
+const WANTS_HTML = /\btext\/html\b/i;
 
 /**
- * The media type of the answer when the edge may take this request, decided before its body is
- * read (a body once read is handed to Yoga only as bytes): `POST /graphql` exactly, a JSON content
- * type (useJsonMediaTypes's rule), an Accept that Yoga answers with JSON (answerMediaType), and a
- * declared non-empty length within the body limit (a chunked or oversized body, and its 413, stay
- * Yoga's). Undefined otherwise.
+ * The media type of the answer when the executor may take this request, decided before its body is
+ * read (a body once read is handed to Yoga only as bytes); undefined for the requests left to Yoga,
+ * which refuses or answers them in its own words:
+ *
+ * - `POST /graphql` exactly, with a JSON content type (useJsonMediaTypes's rule) and a declared
+ *   non-empty length within the body limit: a chunked or oversized body (and its 413), another
+ *   content type (its 415), a query string on a POST stay Yoga's;
+ * - `GET /graphql?…` whose target is printable ASCII without `#`, with no body (no length, no
+ *   transfer coding), and whose Accept does not name text/html (GraphiQL's page is Yoga's);
+ * - in both, an Accept that Yoga answers with JSON (answerMediaType): a streamed answer
+ *   (text/event-stream, multipart/mixed) is Yoga's. HEAD and every other method are Yoga's (405).
  */
 export function directGraphQLMediaType(req: IncomingMessage): GraphQLMediaType | undefined {
-  if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
   const headers = req.headers;
+  if (req.method === 'GET') {
+    if (req.url === undefined || !PLAIN_GET_TARGET.test(req.url)) return undefined;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
+    const accept = headerText(headers.accept);
+    if (accept !== null && WANTS_HTML.test(accept)) return undefined;
+    return answerMediaType(accept);
+  }
+  if (req.url !== GRAPHQL_PATH || req.method !== 'POST') return undefined;
   const length = headers['content-length'];
   if (length === undefined || headers['transfer-encoding'] !== undefined) return undefined;
   if (!DECIMAL_LENGTH.test(length) || Number(length) > DEFAULT_BODY_LIMIT) return undefined;
@@ -89,11 +104,9 @@ export function directGraphQLMediaType(req: IncomingMessage): GraphQLMediaType |
 const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 /**
- * The request's GraphQL parameters when Yoga would run them: the body is UTF-8 JSON (as
- * useJsonMediaTypes reads it), an object whose non-null members are only the four parameters
- * (useCheckGraphQLQueryParams), `query` a string within the document limits (useGraphQLLimits),
- * `variables` and `extensions` objects or absent, `operationName` a string or absent (Yoga passes
- * any other value on unchecked: those go to Yoga). Undefined for anything else.
+ * The request's GraphQL parameters when the executor takes them as Yoga would run them: the body is
+ * UTF-8 JSON (as useJsonMediaTypes reads it), an object whose non-null members are only the four
+ * parameters (Yoga's useCheckGraphQLQueryParams). Undefined for anything else (checkedParams).
  */
 export function graphQLParamsOf(bytes: Buffer): GraphQLParams | undefined {
   let body: unknown;
@@ -104,27 +117,44 @@ export function graphQLParamsOf(bytes: Buffer): GraphQLParams | undefined {
   }
   if (!isPlainObject(body)) return undefined;
   for (const name in body) if (body[name] != null && !PARAM_NAMES.has(name)) return undefined;
+  return checkedParams(body);
+}
+
+/**
+ * A GET's GraphQL parameters, read from its target as Yoga's parseGETRequest reads them (the first
+ * of each name, an empty one as absent, `variables` and `extensions` as JSON): undefined when
+ * Yoga would refuse them (JSON it cannot parse, checkedParams).
+ */
+export function graphQLGetParamsOf(target: string): GraphQLParams | undefined {
+  const search = new URLSearchParams(target.slice(target.indexOf('?') + 1));
+  const json = (name: string): unknown => {
+    const text = search.get(name) || undefined;
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+  try {
+    return checkedParams({ query: search.get('query') || undefined, operationName: search.get('operationName') || undefined, variables: json('variables'), extensions: json('extensions') });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The parameters the executor runs: `query` a string within the document limits (useGraphQLLimits),
+ * or absent beside a persisted-query extension (a hash alone); `variables` and `extensions` objects
+ * or absent; `operationName` a string or absent. Undefined otherwise: Yoga answers those (a
+ * missing query, a parameter of the wrong type) in its own words.
+ */
+function checkedParams(body: Record<string, unknown>): GraphQLParams | undefined {
   const { query, variables, extensions, operationName } = body;
-  if (typeof query !== 'string' || documentTextRefusal(query) !== undefined) return undefined;
   if (!(variables == null || isPlainObject(variables)) || !(extensions == null || isPlainObject(extensions))) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (query == null) return extensions?.['persistedQuery'] != null ? (body as GraphQLParams) : undefined;
+  if (typeof query !== 'string' || documentTextRefusal(query) !== undefined) return undefined;
   return body as GraphQLParams;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * The one part of a Fetch Request that Yoga reads while it runs parameters (usePreventMutationViaGET
- * reads the method; contexts may read a header). Never a body: the edge has read it.
- */
-export function paramsRequest(req: IncomingMessage): Request {
-  return {
-    method: 'POST',
-    url: `http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`,
-    headers: { get: (name: string) => headerText(req.headers[name.toLowerCase()]) },
-  } as unknown as Request;
 }
 
 /** Yoga's Response constructor, as the result processor calls it: the answer's parts, kept as given. */
@@ -141,7 +171,7 @@ const CAPTURE = { Response: CapturedResponse } as unknown as FetchAPI;
  * HTTP rules for `application/json` and `application/graphql-response+json`), the headers its errors
  * name, and the body without internals. Header names lower-cased, as the finish writes them.
  */
-export function graphQLAnswer(result: ExecutionResult, mediaType: GraphQLMediaType): ResponseParts {
+export function graphQLAnswer(result: ExecutionResult, mediaType: GraphQLMediaType): ResponseParts & { body: string } {
   const answer = processRegularResult(result, CAPTURE, mediaType) as unknown as CapturedResponse;
   const body = answer.body ?? '';
   const headers: Record<string, string> = {};

@@ -20,13 +20,7 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
       const context = args.contextValue as GraphQLContext;
       return {
         onExecuteDone({ result }) {
-          if (!('errors' in result) || !result.errors) return;
-          for (const error of result.errors) {
-            if (isUnexpected(error)) {
-              const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-              context.log.error({ err: cause, requestId: context.requestContext.requestId, path: error.path }, 'unexpected error');
-            }
-          }
+          if ('errors' in result) logUnexpectedErrors(result.errors, context.requestContext, context.log);
         },
       };
     },
@@ -36,6 +30,17 @@ export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
       if (coded !== result) setResult(coded);
     },
   };
+}
+
+/** Logs the unexpected errors of an execution, with their path and the request id, before they are masked. */
+export function logUnexpectedErrors(errors: ExecutionResult['errors'], context: RequestContext, logger: Logger): void {
+  if (!errors) return;
+  for (const error of errors) {
+    if (isUnexpected(error)) {
+      const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+      logger.error({ err: cause, requestId: context.requestId, path: error.path }, 'unexpected error');
+    }
+  }
 }
 
 /**

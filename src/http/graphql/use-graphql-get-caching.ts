@@ -6,8 +6,28 @@ import type { RequestContext } from '../../services/request-context';
 import { graphQLCacheControl, type CacheFacts } from './graphql-cache-policy';
 import { cacheableAnswer, GRAPHQL_GET_VARY, withoutRequestCounters } from './graphql-get-cache';
 import { mergeVary } from '../answer/vary';
-import { GRAPHQL_PATH } from './graphql-http';
+import { GRAPHQL_PATH, graphQLAnswer, type GraphQLMediaType } from './graphql-http';
+import type { ResponseParts } from '../answer/answer-parts';
 import { requestContextOf } from '../front/request-context';
+
+/**
+ * A GraphQL GET's answer (graphQLAnswer) under its document's Cache-Control (graphQLCacheControl, or
+ * undefined when the request executed nothing): a cacheable answer leaves the request's counters out
+ * of its body and gets a strong ETag, Vary, and 304 on If-None-Match; every other answer (errors,
+ * conversions, a key's account) is `no-store`, with the same Vary.
+ */
+export function graphQLGetAnswer(result: ExecutionResult, mediaType: GraphQLMediaType, cacheControl: string | undefined, ifNoneMatch: string | null): ResponseParts {
+  const cacheable = cacheControl !== undefined && cacheControl !== 'no-store' && !result.errors?.length;
+  const parts = graphQLAnswer(cacheable ? withoutRequestCounters(result) : result, mediaType);
+  if (!cacheable || parts.status !== 200) {
+    return { ...parts, headers: { ...parts.headers, 'cache-control': 'no-store', vary: mergeVary(parts.headers['vary'] ?? null, GRAPHQL_GET_VARY) } };
+  }
+  const answer = cacheableAnswer(parts.body ?? '', cacheControl, ifNoneMatch, parts.headers['vary'] ?? null);
+  const headers = { ...parts.headers, ...answer.headers };
+  if (answer.status === 200) return { status: 200, headers, body: parts.body };
+  // Not Modified: the validator and caching fields, and no body.
+  return { status: 304, headers: { ...headers, 'content-length': '0' }, body: '' };
+}
 
 /**
  * Cacheable GraphQL GETs (`GET /graphql?query=…`, or a persisted document's hash): the answer's
@@ -18,6 +38,7 @@ import { requestContextOf } from '../front/request-context';
  * The policy is worked out when the document executes (after parsing, validation and the limits),
  * the request's counters are left out of a cacheable body as Yoga writes it (after useCostExtensions),
  * and the validator is computed over the finished body (after useSecurityHeaders, before the log).
+ * Yoga's pipeline (GRAPHQL_EXECUTION=yoga); the executor's answers take graphQLGetAnswer.
  */
 export function useGraphQLGetCaching(factsOf: (request: Request) => Omit<CacheFacts, 'keyed'>): Plugin<GraphQLContext> {
   const policies = new WeakMap<RequestContext, string>();

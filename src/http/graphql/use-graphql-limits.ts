@@ -17,7 +17,6 @@ const REMEMBERED_TOTAL = 1024 * 1024;
  * remembered.
  */
 export function useGraphQLLimits(): Plugin {
-  const documentsWithin = new WeakSet<DocumentNode>();
   return {
     onParams({ params }) {
       if (typeof params.query !== 'string') return;
@@ -26,12 +25,21 @@ export function useGraphQLLimits(): Plugin {
     },
     // Before graphql's own rules, which then never see a document over the limits (a fragment bomb).
     onValidate({ params, setResult }) {
-      if (documentsWithin.has(params.documentAST)) return;
-      const errors = documentLimitErrors(params.documentAST);
+      const errors = documentLimitRefusals(params.documentAST);
       if (errors.length > 0) setResult(errors);
-      else documentsWithin.add(params.documentAST);
     },
   };
+}
+
+/** Parsed documents found within the limits (the parser caches hand out the same AST for the same text). */
+const documentsWithin = new WeakSet<DocumentNode>();
+
+/** The document's breaches of the limits (none for a document that passed once, which is remembered). */
+export function documentLimitRefusals(document: DocumentNode): GraphQLError[] {
+  if (documentsWithin.has(document)) return [];
+  const errors = documentLimitErrors(document);
+  if (errors.length === 0) documentsWithin.add(document);
+  return errors;
 }
 
 /**

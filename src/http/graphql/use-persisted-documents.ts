@@ -1,3 +1,4 @@
+import type { ExecutionResult } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors';
 import { persistedQueryNotFound, persistedQueryStep } from '../../domain/persisted-query';
@@ -7,47 +8,59 @@ import type { RequestContext } from '../../services/request-context';
 import { toGraphQLError } from '../answer/errors';
 import { requestContextOf } from '../front/request-context';
 
+/** What the persisted-documents step made of a request's parameters. */
+export interface PersistedParams {
+  /** The parameters to run: a hash alone replaced by its document; `query` is `''` when the request ends here. */
+  params: GraphQLParams;
+  /** The request's result when it ends here (a malformed extension, a hash no store holds). */
+  result?: ExecutionResult;
+  /** A document sent with its hash, to register once it reaches execution. */
+  registration?: { hash: string; document: string };
+}
+
 /**
- * Apollo's automatic persisted queries on every GraphQL request (POST and GET, Yoga's Fetch handler and the
- * front's JSON POST path alike: both run onParams). A hash alone is replaced by its document, which then goes
- * through every step a sent document goes through (size, nesting, depth, cost, rate limits); a
- * hash no store holds answers PERSISTED_QUERY_NOT_FOUND; a document with a hash that is not its
- * SHA-256 answers INVALID_REQUEST. A document sent with its hash is registered only once it
- * reaches execution, that is once it passed the document limits and validation: a flood of
- * registrations costs each request its rate limit, and holds no document that could not run.
+ * Apollo's automatic persisted queries on every GraphQL request (POST and GET). A hash alone is
+ * replaced by its document, which then goes through every step a sent document goes through (size,
+ * nesting, depth, cost, rate limits); a hash no store holds answers PERSISTED_QUERY_NOT_FOUND; a
+ * document with a hash that is not its SHA-256 answers INVALID_REQUEST. A document sent with its
+ * hash is registered only once it reaches execution, that is once it passed the document limits
+ * and validation: a flood of registrations costs each request its rate limit, and holds no
+ * document that could not run.
  *
- * After useRequestRateLimit (a refused request stays refused, and registers nothing) and before
- * useGraphQLLimits (which then checks the document a hash stood for).
+ * After the request's rate limit is spent (a refused request stays refused, and registers nothing)
+ * and before the document limits (which then check the document a hash stood for).
  */
+export function persistedParams(params: GraphQLParams, context: RequestContext, documents: PersistedDocuments): PersistedParams | Promise<PersistedParams> {
+  // The parameter check that follows wants a query string, even where the request ends here.
+  const ended = (result: ExecutionResult | undefined): PersistedParams => ({ params: typeof params.query === 'string' ? params : { ...params, query: '' }, ...(result ? { result } : {}) });
+  let step;
+  try {
+    step = persistedQueryStep(params.query, params.extensions);
+  } catch (error) {
+    if (error instanceof ApiError) return ended({ errors: [toGraphQLError(error)] });
+    throw error;
+  }
+  if (step.kind === 'none') return { params };
+  if (wasRefused(context)) return ended(undefined);
+  if (step.kind === 'register') return { params, registration: { hash: step.hash, document: step.document } };
+  const found = documents.find(step.hash);
+  const serve = (document: string | undefined) => (document === undefined ? ended({ errors: [toGraphQLError(persistedQueryNotFound())] }) : { params: { ...params, query: document } });
+  return found instanceof Promise ? found.then(serve) : serve(found);
+}
+
+/** persistedParams in Yoga's pipeline (GRAPHQL_EXECUTION=yoga): in onParams, after useRequestRateLimit and before useGraphQLLimits. */
 export function usePersistedDocuments(documents: PersistedDocuments): Plugin<GraphQLContext> {
   const pending = new WeakMap<RequestContext, { hash: string; document: string }>();
   return {
     onParams({ params, setParams, setResult, context }) {
-      const end = (error: ApiError) => {
-        setResult({ errors: [toGraphQLError(error)] });
-        // Yoga's own parameter check, which runs after every plugin, wants a query string.
-        if (typeof params.query !== 'string') setParams({ ...params, query: '' });
-      };
-      let step;
-      try {
-        step = persistedQueryStep(params.query, params.extensions);
-      } catch (error) {
-        if (error instanceof ApiError) return end(error);
-        throw error;
-      }
-      if (step.kind === 'none') return;
       const requestContext = requestContextOf(context);
-      if (wasRefused(requestContext)) {
-        if (typeof params.query !== 'string') setParams({ ...params, query: '' });
-        return;
-      }
-      if (step.kind === 'register') {
-        pending.set(requestContext, step);
-        return;
-      }
-      const found = documents.find(step.hash);
-      const serve = (document: string | undefined) => (document === undefined ? end(persistedQueryNotFound()) : setParams(withQuery(params, document)));
-      return found instanceof Promise ? found.then(serve) : serve(found);
+      const apply = (step: PersistedParams) => {
+        if (step.params !== params) setParams(step.params);
+        if (step.result) setResult(step.result);
+        if (step.registration) pending.set(requestContext, step.registration);
+      };
+      const step = persistedParams(params, requestContext, documents);
+      return step instanceof Promise ? step.then(apply) : apply(step);
     },
     onExecute({ args }) {
       const requestContext = args.contextValue.requestContext;
@@ -59,11 +72,7 @@ export function usePersistedDocuments(documents: PersistedDocuments): Plugin<Gra
   };
 }
 
-function withQuery(params: GraphQLParams, query: string): GraphQLParams {
-  return { ...params, query };
-}
-
-/** useRequestRateLimit refused the request (its spend is on the record otherwise): its result is that refusal. */
+/** The request's rate limit refused it (what it spent is noted otherwise): its result is that refusal. */
 function wasRefused(context: RequestContext): boolean {
   return !context.rateLimitSpend.paid;
 }

@@ -1,23 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ExecutionResult } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import type { Logger } from 'pino';
 import type { GraphQLContext } from '../../graphql/context';
-import type { AppServices } from '../../services';
 import type { RequestContext } from '../../services/request-context';
 import { readNodeBytes } from '../front/body';
-import { toGraphQLError } from '../answer/errors';
 import type { AnswerPlace, Finish } from '../front/finish';
-import { directGraphQLMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLParamsOf, paramsRequest, type GraphQLMediaType } from './graphql-http';
+import { directGraphQLMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLGetParamsOf, graphQLParamsOf, type GraphQLMediaType } from './graphql-http';
+import type { GraphQLExecutor } from './graphql-executor';
+import { graphQLGetAnswer } from './use-graphql-get-caching';
 import type { ServerContext } from '../front/request-context';
 import { errorCodeOf } from '../front/request-log';
 import { routeLabel } from '../routes';
-import { pathOf } from '../front/target';
-import { withCostExtensions } from './use-cost-extensions';
-import { withErrorCodes } from './use-error-codes';
+import { headerText, pathOf } from '../front/target';
 
-/** The Yoga server: the executor of GraphQL parameters, and the Fetch handler of GraphiQL and the account pages. */
-export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'getResultForParams' | 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
+/** The Yoga server: the Fetch handler of GraphiQL, the account pages and the GraphQL requests the executor declines. */
+export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
 
 /** A handler of the front: it answers the request through `finish`, the context minted and the time taken by the front. */
 export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number) => void;
@@ -25,20 +21,25 @@ export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: 
 export interface YogaAnswerOptions {
   yoga: GraphQLYoga;
   finish: Finish;
-  services: Pick<AppServices, 'quota'>;
-  log: Logger;
-  clock: () => Date;
+  /** The executor of the GraphQL requests the front takes (graphql-executor.ts). */
+  execute: GraphQLExecutor;
+  /** GRAPHQL_EXECUTION=yoga: every GraphQL request goes to Yoga's own handler, with its plugins (the reference the executor is compared with). */
+  yogaExecutes: boolean;
 }
 
 /** GraphQL answers stand without their limit headers when the quota cannot be read; they are counted as `graphql`. */
 const GRAPHQL_PLACE: AnswerPlace = { label: routeLabel(GRAPHQL_PATH), cors: undefined, standsWithoutLimits: true };
 
 /**
- * The answers Yoga gives, finished by the front like every other: `POST /graphql` with a JSON body
- * of a declared length has its parameters run by Yoga's getResultForParams (graphql-http.ts), its
- * result coded and given its cost extensions, and written as Yoga's processRegularResult writes it;
- * any other request to /graphql (GET, other bodies, a streamed answer), GraphiQL and its assets and
- * the account pages go to Yoga's Fetch handler, and the Response it gives is finished the same way.
+ * GraphQL's answers and Yoga's, finished by the front like every other. A GraphQL request the
+ * executor takes (directGraphQLMediaType: a JSON `POST /graphql` of a declared length, a plain
+ * `GET /graphql?…`; graphQLParamsOf, graphQLGetParamsOf) is run by the executor and written as
+ * Yoga's processRegularResult writes it, a GET with its caching fields (graphQLGetAnswer). Yoga's
+ * Fetch handler answers the rest, and the Response it gives is finished the same way: GraphiQL
+ * and its assets, the account pages, and the GraphQL requests the executor declines (a streamed
+ * Accept, a chunked or oversized body, another content type, HEAD and other methods, a GET with a
+ * body or an Accept naming text/html, parameters Yoga refuses in its own words: a missing query,
+ * one of the wrong type, JSON it cannot parse).
  */
 export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler; pages: FrontHandler } {
   const { yoga, finish } = options;
@@ -68,28 +69,23 @@ export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler
   };
 
   const run = async (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number, mediaType: GraphQLMediaType) => {
-    const bytes = await readNodeBytes(req);
-    const params = graphQLParamsOf(bytes);
+    const method = req.method === 'GET' ? 'GET' : 'POST';
+    const bytes = method === 'POST' ? await readNodeBytes(req) : undefined;
+    const params = bytes === undefined ? graphQLGetParamsOf(req.url!) : graphQLParamsOf(bytes);
     if (params === undefined) {
-      // A body the edge does not vouch for: Yoga parses and refuses or runs it, from the bytes read.
+      // Parameters the executor does not vouch for: Yoga parses and refuses or runs them (a POST from the bytes read).
+      if (bytes === undefined) return pages(req, res, context, started);
       const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${GRAPHQL_PATH}`, { method: 'POST', headers: headersOf(req), body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length) });
       const response = await yoga.handleRequest(request, { req, requestContext: context });
       return finishResponse(req, res, context, started, response);
     }
-    let result: ExecutionResult;
-    try {
-      result = (await yoga.getResultForParams({ params, request: paramsRequest(req) }, { req, requestContext: context })) as ExecutionResult;
-    } catch (error) {
-      // Yoga turns a step that throws into a masked error the same way (its handleError).
-      options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-      result = { errors: [toGraphQLError(error)] };
-    }
-    const answered = await withCostExtensions(withErrorCodes(result, context, options.log), context, options.services.quota, options.clock);
-    await finish.send(req, res, GRAPHQL_PLACE, context, graphQLAnswer(answered, mediaType), started);
+    const { result, cacheControl } = await options.execute({ params, method, context });
+    const answer = method === 'GET' ? graphQLGetAnswer(result, mediaType, cacheControl, headerText(req.headers['if-none-match'])) : graphQLAnswer(result, mediaType);
+    await finish.send(req, res, GRAPHQL_PLACE, context, answer, started);
   };
 
   const graphql: FrontHandler = (req, res, context, started) => {
-    const mediaType = directGraphQLMediaType(req);
+    const mediaType = options.yogaExecutes ? undefined : directGraphQLMediaType(req);
     if (mediaType === undefined) return pages(req, res, context, started);
     finish.entered();
     run(req, res, context, started, mediaType).catch(finish.unexpected(req, res, GRAPHQL_PLACE, context, started));

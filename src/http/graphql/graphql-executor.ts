@@ -1,0 +1,187 @@
+import { getOperationAST, GraphQLError, subscribe, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { GraphQLParams } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { ApiError } from '../../domain/errors';
+import type { GraphQLContext } from '../../graphql/context';
+import { DOCUMENT_CACHE_BYTES } from '../../graphql/document-cache';
+import { PreparedDocuments } from '../../graphql/prepared-documents';
+import type { AppServices } from '../../services';
+import type { PersistedDocuments } from '../../services/persisted-documents';
+import type { RequestContext } from '../../services/request-context';
+import { toGraphQLError } from '../answer/errors';
+import { graphQLCacheControl, type CacheFacts } from './graphql-cache-policy';
+import { budgetConversions } from './use-conversion-budget';
+import { withCostExtensions } from './use-cost-extensions';
+import { logUnexpectedErrors, withErrorCodes } from './use-error-codes';
+import { documentLimitRefusals, documentTextRefusal } from './use-graphql-limits';
+import { persistedParams } from './use-persisted-documents';
+
+/** One GraphQL request to execute: its parameters (`query` absent only beside a persisted-query hash), its method, and its context. */
+export interface GraphQLRun {
+  params: GraphQLParams;
+  method: 'GET' | 'POST';
+  context: RequestContext;
+}
+
+/** A request's result, coded and costed, and for a GET that executed its Cache-Control (graphql-cache-policy.ts). */
+export interface GraphQLOutcome {
+  result: ExecutionResult;
+  cacheControl: string | undefined;
+}
+
+export interface GraphQLExecutorOptions {
+  /** The schema with its fields' rate limits. */
+  schema: GraphQLSchema;
+  services: AppServices;
+  log: Logger;
+  clock: () => Date;
+  /**
+   * The request's rate-limit spend before its document is parsed (use-request-rate-limit.ts):
+   * undefined when it was made already, else settling to the refusal the request is answered with,
+   * or undefined.
+   */
+  spendBeforeParse: (context: RequestContext) => Promise<ApiError | undefined> | undefined;
+  documents: PersistedDocuments;
+  /** The facts a GET's Cache-Control depends on besides its document. */
+  cacheFacts: () => Omit<CacheFacts, 'keyed'>;
+}
+
+export type GraphQLExecutor = (run: GraphQLRun) => Promise<GraphQLOutcome>;
+
+/**
+ * The executor of every GraphQL request the front takes (and of the MCP tools' documents): the
+ * steps Yoga's plugins take, as plain functions in their order, around a document cache and a
+ * compiled execution (prepared-documents.ts). In order: the request's rate limit spent before
+ * anything is parsed (use-request-rate-limit), persisted documents (use-persisted-documents),
+ * the document's text limits, parse (the operation must resolve; no mutation by GET), the
+ * document limits then validation, the GET's cache policy, the registration of a persisted
+ * document, the conversion budget (use-conversion-budget), execution with unexpected errors logged
+ * then masked; then the contract's error codes (use-error-codes) and the cost extensions
+ * (use-cost-extensions). Errors carry the GraphQL over HTTP statuses Yoga's result processor reads
+ * (`extensions.http`), so graphQLAnswer writes the answer Yoga would.
+ */
+export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLExecutor {
+  const prepared = new PreparedDocuments(options.schema, DOCUMENT_CACHE_BYTES);
+  const { services, log } = options;
+
+  const resultOf = async (run: GraphQLRun, outcome: { cacheControl: string | undefined }): Promise<ExecutionResult> => {
+    const { context } = run;
+    const spent = options.spendBeforeParse(context);
+    const refused = spent && (await spent);
+    const refusal: ExecutionResult | undefined = refused ? { errors: [toGraphQLError(refused)] } : undefined;
+    const persisted = await persistedParams(run.params, context, options.documents);
+    const params = persisted.params;
+    const query = params.query as string;
+    const textRefusal = documentTextRefusal(query);
+    if (textRefusal) return { errors: [toGraphQLError(textRefusal)] };
+    const ended = persisted.result ?? refusal;
+    if (ended) return ended;
+    let document: ReturnType<PreparedDocuments['parse']>;
+    try {
+      document = prepared.parse(query);
+    } catch (error) {
+      if (error instanceof GraphQLError) markParseError(error);
+      return { errors: [toGraphQLError(error)] };
+    }
+    const unresolved = resolvedOperationError(document.document, params.operationName, run.method);
+    if (unresolved) return { errors: [toGraphQLError(unresolved)] };
+    const validationErrors = prepared.validate(document, documentLimitRefusals, markValidationError);
+    if (validationErrors.length > 0) return { errors: validationErrors };
+    // The schema has no subscription type: graphql-js refuses the operation, before any hook of execution.
+    if (getOperationAST(document.document, params.operationName)?.operation === 'subscription') {
+      const refused = await subscribe({ schema: options.schema, document: document.document, variableValues: params.variables, operationName: params.operationName });
+      if (Symbol.asyncIterator in refused) throw new TypeError('A subscription was started on a schema without a subscription type.');
+      return { errors: (refused.errors ?? []).map((error) => toGraphQLError(error)) };
+    }
+    const variables = params.variables;
+    if (run.method === 'GET') {
+      const facts = { ...options.cacheFacts(), keyed: context.carriesKey };
+      outcome.cacheControl = graphQLCacheControl(document.document, params.operationName, variables, facts);
+    }
+    if (persisted.registration) await options.documents.register(persisted.registration.hash, persisted.registration.document);
+    const budgetRefusal = await budgetConversions(document.document, params.operationName, variables, context);
+    if (budgetRefusal) return budgetRefusal;
+    const contextValue: GraphQLContext = { requestContext: context, services, log };
+    const result = await prepared.execute(document, { contextValue, variableValues: variables, operationName: params.operationName });
+    logUnexpectedErrors(result.errors, context, log);
+    return masked(result, document.document);
+  };
+
+  return async (run) => {
+    const outcome = { cacheControl: undefined as string | undefined };
+    let result: ExecutionResult;
+    try {
+      result = await resultOf(run, outcome);
+    } catch (error) {
+      log.error({ err: error, requestId: run.context.requestId }, 'unexpected error');
+      result = { errors: [toGraphQLError(error)] };
+    }
+    const answered = await withCostExtensions(withErrorCodes(result, run.context, log), run.context, services.quota, options.clock);
+    return { result: answered, cacheControl: outcome.cacheControl };
+  };
+}
+
+/**
+ * An execution's result with its errors masked (toGraphQLError, Yoga's maskError here), written as
+ * graphql-js writes a result: `errors` before `data`. graphql-jit's errors carry their locations
+ * (line and column) without the nodes they were computed from: they are given the document's
+ * source and positions again, from which the answer writes the same locations.
+ */
+function masked(result: ExecutionResult, document: DocumentNode): ExecutionResult {
+  if (!result.errors) return result;
+  const executed = 'data' in result;
+  const errors = result.errors.map((error) => {
+    const coded = toGraphQLError(error.nodes === undefined && error.locations?.length ? located(error, document) : error);
+    // Nothing executed (the variables or the operation were refused): 400 under either media type, as Yoga's executor marks it.
+    if (!executed) coded.extensions['http'] = { ...(coded.extensions['http'] as object | undefined), status: 400 };
+    return coded;
+  });
+  const { data, extensions } = result;
+  return { errors, ...(executed ? { data } : {}), ...(extensions === undefined ? {} : { extensions }) };
+}
+
+function located(error: GraphQLError, document: DocumentNode): GraphQLError {
+  const source = document.loc?.source;
+  if (source === undefined) return error;
+  const lineStarts = [0];
+  for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);
+  const positions = error.locations!.map(({ line, column }) => (lineStarts[line - 1] ?? 0) + column - 1);
+  return new GraphQLError(error.message, { source, positions, path: error.path, originalError: error.originalError, extensions: error.extensions });
+}
+
+/**
+ * The operation the request runs must resolve from the document and `operationName`, and may be a
+ * mutation only by POST: Yoga's rule, with its errors and HTTP statuses (400; 405 with Allow: POST). The error, or undefined.
+ */
+function resolvedOperationError(document: DocumentNode, operationName: string | null | undefined, method: 'GET' | 'POST'): GraphQLError | undefined {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) {
+    return new GraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } });
+  }
+  if (operation.operation === 'mutation' && method === 'GET') {
+    return new GraphQLError('Can only perform a mutation operation from a POST request.', {
+      extensions: { http: { status: 405, headers: { Allow: 'POST' } }, code: 'BAD_REQUEST' },
+    });
+  }
+  return undefined;
+}
+
+type HttpExtension = { spec?: boolean; status?: number };
+
+/** A syntax error answers 400 under application/graphql-response+json and 200 under application/json (Yoga's marks, kept on the cached error). */
+function markParseError(error: GraphQLError): void {
+  const extensions = error.extensions as Record<string, unknown>;
+  extensions['code'] ||= 'GRAPHQL_PARSE_FAILED';
+  const http = (extensions['http'] ||= {}) as HttpExtension;
+  http.spec ||= true;
+  http.status ||= 400;
+}
+
+/** A validation error answers 400 under application/graphql-response+json and 200 under application/json (Yoga's marks). */
+function markValidationError(error: GraphQLError): void {
+  const extensions = error.extensions as Record<string, unknown>;
+  extensions['code'] ||= 'GRAPHQL_VALIDATION_FAILED';
+  const http = (extensions['http'] ||= {}) as HttpExtension;
+  http.spec = http.spec == null ? true : http.spec;
+  http.status ||= 400;
+}
