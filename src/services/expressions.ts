@@ -1,7 +1,7 @@
 /**
  * Converting unit expressions (`km/h`, `EUR/kWh`, `m/s^2`): the use case behind `from`/`to` once
- * they accept expressions. Two plain catalogue names (or currency codes) take today's path
- * unchanged, so those answers stay byte for byte what they were; rates are read only when a
+ * they accept expressions. Two plain catalogue names (or currency codes) are a plain unit or
+ * currency conversion, answered in that conversion's own shape; rates are read only when a
  * currency occurs, and then from one publication, resolved as every currency answer resolves it.
  */
 import { convertUnitsOrExplain } from '../domain/conversion';

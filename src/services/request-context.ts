@@ -155,7 +155,7 @@ export class RequestContext {
    * checks it again in full; rejects with UNAUTHORIZED when it was revoked.
    */
   recheckKey(): Promise<Principal> {
-    // Until the check answers, the request has no principal (as before its first authentication),
+    // Until the check answers, the request has no principal (as a request not yet authenticated has none),
     // and nothing is left to confirm: the check reads the revision itself.
     this.principal = undefined;
     this.unconfirmedRevision = undefined;

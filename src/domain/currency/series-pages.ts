@@ -93,7 +93,7 @@ export function encodeCursor(range: SeriesRange, from: string): string {
 /** 128 bits of SHA-256 over the query's canonical form: the symbols upper-cased as parsed, in their order. */
 function queryDigest(range: SeriesRange): string {
   const parts: unknown[] = [range.start, range.openEnd ? null : range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json'];
-  // Rounding joins the digest only when asked for, so cursors of unrounded queries read as before.
+  // Rounding joins the digest only when asked for: an unrounded query's cursor does not depend on it.
   if (range.rounded !== undefined) parts.push(range.rounded);
   const canonical = JSON.stringify(parts);
   return createHash('sha256').update(canonical).digest().subarray(0, 16).toString('base64url');

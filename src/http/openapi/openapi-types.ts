@@ -17,7 +17,7 @@ export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
   },
 };
 
-/** Members a REST answer leaves out when null (rest-response.ts withoutNullParams); every other member is always sent. */
+/** Members a REST answer leaves out when null (the fields marked REST_OMITS_NULL in src/graphql); every other member is always sent. */
 const LEFT_OUT_WHEN_NULL = new Set(['param', 'text', 'exchangeRate']);
 
 /** Answer schemas (`isAnswer`: GraphQL output objects, not inputs) require every member always sent, `null` included when the value is empty. */
