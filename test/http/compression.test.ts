@@ -105,6 +105,7 @@ describe('compression by Accept-Encoding', () => {
 
   describe.each([
     ['a pre-built catalogue answer (GET /v1/units)', '/v1/units', () => ({})],
+    ['the OpenAPI document', '/openapi.json', () => ({})],
     ['a series', SERIES, auth],
     ['a cacheable GraphQL GET', GRAPHQL_GET, () => ({})],
   ])('validators of %s', (_name, target, headersOf) => {

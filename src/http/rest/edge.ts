@@ -25,7 +25,7 @@ import { queryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
 import { restSuccessParts, withoutOmittedNulls } from './rest-response';
 import { allowedMethods, matchPath, routeLabel } from '../routes';
-import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
+import { etagMatches, preflightParts, SHARED_CORS_HEADERS, strongEtag } from '../answer/shared-resource';
 import { sofaExecution } from './sofa-execution';
 import type { RequestSpending } from '../limits/request-spending';
 import { headerText, targetParts } from '../front/target';
@@ -96,7 +96,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
     const inputs = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(req, query, context, options.services.seriesLinks) : query;
     await admitCaller(endpoint.route, context, options.spending);
-    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi());
+    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi(), headerText(req.headers['if-none-match']));
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
     return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, body: body?.text, args, context });
@@ -179,19 +179,29 @@ function jsonAnswer(call: RouteCall, text: string): ResponseParts {
 }
 
 /** A route served outside GraphQL: the OpenAPI document, pre-built (its bytes and their compressed forms made once). */
-function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: Buffer): ResponseParts {
+function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: KeptDocument, ifNoneMatch: string | null): ResponseParts {
   if (query !== '') throw new ApiError('INVALID_REQUEST', `${pathname} takes no query parameters.`);
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), 'content-length': String(document.length) };
-  return { status: 200, headers, body: document, prebuilt: true };
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), etag: document.etag };
+  if (etagMatches(ifNoneMatch, document.etag)) return { status: 304, headers, body: null };
+  return { status: 200, headers: { ...headers, 'content-length': String(document.bytes.length) }, body: document.bytes, prebuilt: true };
 }
 
-/** The bytes of a text, encoded again only when the text changes. */
-function keptBytes(text: () => string): () => Buffer {
-  let kept: { text: string; bytes: Buffer } | undefined;
+/** A document's bytes and strong ETag. */
+interface KeptDocument {
+  bytes: Buffer;
+  etag: string;
+}
+
+/** The bytes and ETag of a text, made again only when the text changes. */
+function keptBytes(text: () => string): () => KeptDocument {
+  let kept: { text: string; document: KeptDocument } | undefined;
   return () => {
     const current = text();
-    if (kept?.text !== current) kept = { text: current, bytes: Buffer.from(current) };
-    return kept.bytes;
+    if (kept?.text !== current) {
+      const bytes = Buffer.from(current);
+      kept = { text: current, document: { bytes, etag: strongEtag(bytes) } };
+    }
+    return kept.document;
   };
 }
 
