@@ -77,7 +77,7 @@ const ROWS: readonly RouteRow[] = [
   { method: 'GET', path: '/v1/currencies/:code', field: 'currency', tag: 'Currency', cache: 'latest-rates', etag: true, summary: 'One currency of the registry' },
   { method: 'GET', path: '/v1/usage', field: 'usage', tag: 'Service', cache: 'no-store', summary: "The key's account: this month's quota and its last 31 UTC days (uses no quota)" },
   { method: 'GET', path: '/v1/health', field: 'health', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
-  { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', summary: 'This OpenAPI 3.1 document' },
+  { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', etag: true, summary: 'This OpenAPI 3.1 document' },
 ];
 
 export const ROUTES: readonly RestRoute[] = ROWS.map((row) => ({ ...row, access: accessOf(row) }));
