@@ -181,9 +181,11 @@ function jsonAnswer(call: RouteCall, text: string): ResponseParts {
 /** A route served outside GraphQL: the OpenAPI document, pre-built (its bytes and their compressed forms made once). */
 function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: KeptDocument, ifNoneMatch: string | null): ResponseParts {
   if (query !== '') throw new ApiError('INVALID_REQUEST', `${pathname} takes no query parameters.`);
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': endpoint.cacheControl(), etag: document.etag };
+  const headers = { 'cache-control': endpoint.cacheControl(), etag: document.etag };
+  // Not Modified names the validator and the caching fields, never a type or length.
   if (etagMatches(ifNoneMatch, document.etag)) return { status: 304, headers, body: null };
-  return { status: 200, headers: { ...headers, 'content-length': String(document.bytes.length) }, body: document.bytes, prebuilt: true };
+  const typed = { 'content-type': 'application/json; charset=utf-8', ...headers, 'content-length': String(document.bytes.length) };
+  return { status: 200, headers: typed, body: document.bytes, prebuilt: true };
 }
 
 /** A document's bytes and strong ETag. */

@@ -50,7 +50,7 @@ export function seriesExportExecution(options: SeriesExportOptions) {
     const kept = key === undefined ? undefined : services.seriesExports.cached(key);
     if (kept) {
       metrics.seriesExport('cache');
-      return exportParts(route, mediaType, plan, kept, request);
+      return asKept(exportParts(route, mediaType, plan, kept, request));
     }
     if (mediaType !== 'application/json') return streamed(call, principal.keyId, plan, mediaType, key, request);
     const release = services.seriesExports.claim(principal.keyId);
@@ -61,12 +61,22 @@ export function seriesExportExecution(options: SeriesExportOptions) {
       metrics.seriesExport('computed');
       if (key !== undefined) services.seriesExports.keep(key, body);
       holdUntilSent(call.res, release);
-      return exportParts(route, mediaType, plan, body, request);
+      const parts = exportParts(route, mediaType, plan, body, request);
+      return key === undefined ? parts : asKept(parts);
     } catch (error) {
       release();
       throw error;
     }
   };
+}
+
+/**
+ * A page the export cache holds is the same bytes for every request that reads it: its compressed
+ * forms are made once and kept with those bytes (compression.ts), not compressed again per request.
+ */
+function asKept(parts: ResponseParts): ResponseParts {
+  parts.prebuilt = true;
+  return parts;
 }
 
 /** The admission spent one request; the page's rates pay for the rest, before any is computed. */
