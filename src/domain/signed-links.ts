@@ -93,3 +93,18 @@ function signatureOf(key: Buffer, path: string, canonical: string): string {
 function invalidLink(message: string): ApiError {
   return new ApiError('LINK_INVALID', message, { param: LINK_PARAMS.signature });
 }
+
+/** A link lasts a day unless asked otherwise, a minute at least and 7 days at most (and never past its key's end). */
+export const DEFAULT_LINK_SECONDS = 86_400;
+export const MIN_LINK_SECONDS = 60;
+export const MAX_LINK_SECONDS = 7 * 86_400;
+
+/** The link's expiry in Unix seconds: `expiresIn` from now (checked), and never after the key's end. */
+export function linkEnd(expiresIn: number | null | undefined, now: Date, keyEnd: string | null): number {
+  const seconds = expiresIn ?? DEFAULT_LINK_SECONDS;
+  if (!Number.isInteger(seconds) || seconds < MIN_LINK_SECONDS || seconds > MAX_LINK_SECONDS) {
+    throw new ApiError('INVALID_REQUEST', `expiresIn is the link's lifetime in seconds, from ${MIN_LINK_SECONDS} to ${MAX_LINK_SECONDS} (7 days); it was ${seconds}.`, { param: 'expiresIn' });
+  }
+  const end = Math.floor(now.getTime() / 1000) + seconds;
+  return keyEnd === null ? end : Math.min(end, Math.floor(Date.parse(keyEnd) / 1000));
+}

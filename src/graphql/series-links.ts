@@ -1,4 +1,5 @@
-import { DEFAULT_LINK_SECONDS, LINK_FORMATS, MAX_LINK_SECONDS, MIN_LINK_SECONDS, SERIES_EXPORT_PATH, type LinkFormat, type SeriesLink } from '../services/series-links';
+import { DEFAULT_LINK_SECONDS, MAX_LINK_SECONDS, MIN_LINK_SECONDS } from '../domain/signed-links';
+import { LINK_FORMATS, SERIES_EXPORT_PATH, type LinkFormat, type SeriesLink } from '../services/series-links';
 import { builder } from './builder';
 import { policy } from './field-policy';
 import { decimalsRule, RoundingEnum } from './units';

@@ -60,12 +60,19 @@ export async function authenticate(
   return principalOf(found, clock());
 }
 
+/** How a KEY_EXPIRED message names the key and says what to do: the Authorization header's key, by default. */
+export interface KeyWording {
+  subject: string;
+  remedy: string;
+}
+const HEADER_KEY: KeyWording = { subject: 'The API key', remedy: '; use a current key, or ask for a new one.' };
+
 /** The principal of a key found active, or KEY_EXPIRED once `now` has reached its end. */
-function principalOf(found: { key: ApiKeyRecord; account: Account }, now: Date): Principal {
+export function principalOf(found: { key: ApiKeyRecord; account: Account }, now: Date, wording: KeyWording = HEADER_KEY): Principal {
   const expiresAt = found.key.expiresAt;
   if (hasExpired(expiresAt, now)) {
     const how = found.key.replacedBy === null ? 'expired' : 'was replaced by a rotation and its grace ended';
-    throw new ApiError('KEY_EXPIRED', `The API key ${how} at ${expiresAt}; use a current key, or ask for a new one.`, {
+    throw new ApiError('KEY_EXPIRED', `${wording.subject} ${how} at ${expiresAt}${wording.remedy}`, {
       challenge: { realm: KEY_REALM, invalid: true },
     });
   }

@@ -1,10 +1,9 @@
 import { ApiError } from '../domain/errors';
-import { hasExpired } from '../domain/key-lifetime';
 import { keyEnvFor } from '../domain/keys';
 import type { SecretBox } from '../domain/secret-box';
-import { carriesLink, openSignedQuery, signedQuery } from '../domain/signed-links';
+import { carriesLink, linkEnd, openSignedQuery, signedQuery } from '../domain/signed-links';
 import type { AccountStore } from './account-store';
-import { KEY_REALM, type Principal } from './auth';
+import { KEY_REALM, principalOf, type KeyWording, type Principal } from './auth';
 import type { Currencies, SeriesQuery } from './currencies';
 
 /** The export a series link opens, and the route that makes links. */
@@ -15,11 +14,6 @@ export const SERIES_LINKS_PATH = '/v1/currency/rates/series/links';
 export const LINK_FORMATS = { csv: 'text/csv', ndjson: 'application/x-ndjson' } as const;
 export type LinkFormat = keyof typeof LINK_FORMATS;
 export const FORMAT_PARAM = 'format';
-
-/** A link lasts a day unless asked otherwise, a minute at least and 7 days at most (and never past its key's end). */
-export const DEFAULT_LINK_SECONDS = 86_400;
-export const MIN_LINK_SECONDS = 60;
-export const MAX_LINK_SECONDS = 7 * 86_400;
 
 /** The series parameters of a link (rateSeries' arguments but `cursor`), its format and its lifetime. */
 export interface SeriesLinkRequest {
@@ -74,6 +68,9 @@ export interface SeriesLinksOptions {
   onUse?: (keyId: string) => void;
 }
 
+/** How a refusal names the key a link was made with. */
+const LINK_KEY: KeyWording = { subject: 'The API key this link was made with', remedy: ': make a new link with a current key.' };
+
 /** The HKDF label of the links' signing key: distinct from every other use of the secret. */
 const SIGNING_LABEL = 'series links v1';
 
@@ -87,7 +84,7 @@ export function createSeriesLinks({ secrets, store, currencies, apiEnv, clock, o
   let signingKey: Buffer | undefined;
   const key = (): Buffer => (signingKey ??= derivedKey(secrets));
 
-  const principalOf = async (keyId: string): Promise<Principal> => {
+  const linkKeyOf = async (keyId: string): Promise<Principal> => {
     const record = await store.findKeyById(keyId);
     const account = record && record.revokedAt === null && record.env === keyEnvFor(apiEnv) ? await store.findAccountById(record.accountId) : undefined;
     if (!record || !account) {
@@ -95,14 +92,9 @@ export function createSeriesLinks({ secrets, store, currencies, apiEnv, clock, o
         challenge: { realm: KEY_REALM, invalid: true },
       });
     }
-    if (hasExpired(record.expiresAt, clock())) {
-      const how = record.replacedBy === null ? 'expired' : 'was replaced by a rotation and its grace ended';
-      throw new ApiError('KEY_EXPIRED', `The API key this link was made with ${how} at ${record.expiresAt}: make a new link with a current key.`, {
-        challenge: { realm: KEY_REALM, invalid: true },
-      });
-    }
+    const principal = principalOf({ key: record, account }, clock(), LINK_KEY);
     onUse?.(keyId);
-    return { account, keyId, expiresAt: record.expiresAt };
+    return principal;
   };
 
   return {
@@ -123,7 +115,7 @@ export function createSeriesLinks({ secrets, store, currencies, apiEnv, clock, o
         throw new ApiError('LINK_INVALID', `A series link names its format (${FORMAT_PARAM}=csv or ndjson); this one does not.`, { param: FORMAT_PARAM });
       }
       const query = new URLSearchParams(opened.params.filter(([name]) => name !== FORMAT_PARAM)).toString();
-      return { query, mediaType: LINK_FORMATS[format], principal: () => principalOf(opened.keyId) };
+      return { query, mediaType: LINK_FORMATS[format], principal: () => linkKeyOf(opened.keyId) };
     },
   };
 }
@@ -148,14 +140,4 @@ function seriesParams(request: SeriesLinkRequest): Record<string, string> {
   if (request.symbols !== null && request.symbols !== undefined) params['symbols'] = request.symbols.join(',');
   if (request.decimals !== null && request.decimals !== undefined) params['decimals'] = String(request.decimals);
   return params;
-}
-
-/** The link's expiry in Unix seconds: `expiresIn` from now (checked), and never after the key's end. */
-function linkEnd(expiresIn: number | null | undefined, now: Date, keyEnd: string | null): number {
-  const seconds = expiresIn ?? DEFAULT_LINK_SECONDS;
-  if (!Number.isInteger(seconds) || seconds < MIN_LINK_SECONDS || seconds > MAX_LINK_SECONDS) {
-    throw new ApiError('INVALID_REQUEST', `expiresIn is the link's lifetime in seconds, from ${MIN_LINK_SECONDS} to ${MAX_LINK_SECONDS} (7 days); it was ${seconds}.`, { param: 'expiresIn' });
-  }
-  const end = Math.floor(now.getTime() / 1000) + seconds;
-  return keyEnd === null ? end : Math.min(end, Math.floor(Date.parse(keyEnd) / 1000));
 }

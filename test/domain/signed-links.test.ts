@@ -2,7 +2,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { secretBox } from '../../src/domain/secret-box';
-import { carriesLink, openSignedQuery, signedQuery } from '../../src/domain/signed-links';
+import { carriesLink, linkEnd, openSignedQuery, signedQuery } from '../../src/domain/signed-links';
 
 /** A made-up signing key and link terms (not from any deployment). */
 const KEY = Buffer.alloc(32, 3);
@@ -79,5 +79,21 @@ describe('keys derived from the secret box', () => {
     expect(secretBox(Buffer.alloc(32, 9)).derive('series links v1')).toEqual(box.derive('series links v1'));
     expect(box.derive('another use')).not.toEqual(box.derive('series links v1'));
     expect(box.derive('series links v1')).not.toEqual(Buffer.alloc(32, 9));
+  });
+});
+
+describe('linkEnd: a link lasts a day by default, 60 s to 7 days, never past its key', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  const at = Date.parse('2026-01-01T00:00:00Z') / 1000;
+  it.each([
+    [undefined, null, at + 86_400],
+    [60, null, at + 60],
+    [604_800, null, at + 604_800],
+    [604_800, '2026-01-02T00:00:00Z', at + 86_400],
+  ] as const)('expiresIn %s with the key ending %s → %s', (expiresIn, keyEnd, end) => {
+    expect(linkEnd(expiresIn, now, keyEnd)).toBe(end);
+  });
+  it.each([59, 604_801, 1.5])('refuses expiresIn %s with INVALID_REQUEST naming expiresIn', (expiresIn) => {
+    expect(() => linkEnd(expiresIn, now, null)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', param: 'expiresIn' }));
   });
 });

@@ -4,7 +4,7 @@ import { SERIES_GROUPS } from '../../domain/currency/periods';
 import { MAX_SYMBOLS_LENGTH } from '../../domain/currency/request';
 import { DECIMAL_PATTERN, MAX_DECIMALS } from '../../domain/decimal';
 import { MAX_EXPRESSION_LENGTH } from '../../domain/units/expression';
-import { MAX_LINK_SECONDS, MIN_LINK_SECONDS } from '../../services/series-links';
+import { MAX_LINK_SECONDS, MIN_LINK_SECONDS } from '../../domain/signed-links';
 
 type Json = Record<string, unknown>;
 
