@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { capturedLogger } from '../helpers/captured-log';
 import { listen, rawRequest, type RawResponse } from '../helpers/http-server';
 
 /**
@@ -13,16 +12,7 @@ import { listen, rawRequest, type RawResponse } from '../helpers/http-server';
  * headers, exactly one access-log line with its status and error code, and exactly one request
  * metric.
  */
-const lines: Record<string, unknown>[] = [];
-const logger = pino(
-  { level: 'info' },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  }),
-);
+const { logger, lines } = capturedLogger();
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;

@@ -1,12 +1,11 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
 import type { RatesReader } from '../../src/services/rates';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { capturedLogger } from '../helpers/captured-log';
 import { tableRates } from '../helpers/table-rates';
 
 /**
@@ -68,17 +67,11 @@ describe('series exports are streamed as their publications are read', () => {
   let t: TestApp;
   let key: string;
   const rates = countedRates(HISTORY);
-  const logged: Record<string, unknown>[] = [];
+  const { logger, lines: logged } = capturedLogger('debug');
   const linesOf = (requestId: string | null) => logged.filter((line) => line['requestId'] === requestId);
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) logged.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    t = await createTestApp({ KEY_RATE_LIMIT: '100000', EXPORTS_IN_FLIGHT: '1' }, { rates, clock: CLOCK, logger: pino({ level: 'debug' }, sink) });
+    t = await createTestApp({ KEY_RATE_LIMIT: '100000', EXPORTS_IN_FLIGHT: '1' }, { rates, clock: CLOCK, logger });
     key = await t.createKey('developer');
   });
   afterAll(() => t.close());

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app';
 import type { FrontHandler } from '../../src/http/graphql/yoga-answers';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { capturedLogger } from '../helpers/captured-log';
 import { frontServer, rawRequest } from '../helpers/http';
 
 /**
@@ -13,16 +12,7 @@ import { frontServer, rawRequest } from '../helpers/http';
  */
 describe('an unexpected failure at the front', () => {
   let t: TestApp;
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
+  const { logger, lines } = capturedLogger();
   /** The app with one handler replaced: the REST edge throws, and the pages answer with a header node:http refuses to write. */
   let broken: ReturnType<typeof frontServer>;
   beforeAll(async () => {
