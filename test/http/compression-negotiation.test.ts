@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptedCoding, compressChunks, createCompression, isCompressible, type CodingRequest, type CompressibleAnswer } from '../../src/http/answer/compression';
+import { acceptedCoding, compressChunks, createCompression, isCompressible, type CodingRequest } from '../../src/http/answer/compression';
+import type { ResponseParts } from '../../src/http/answer/answer-parts';
 import { etagMatches } from '../../src/http/answer/shared-resource';
 import { mergeVary } from '../../src/http/answer/vary';
 
@@ -85,7 +86,7 @@ describe('validators per coding', () => {
   });
 
   const compress = createCompression();
-  const notModified = (headers: Record<string, string>): CompressibleAnswer => ({ status: 304, headers, body: null });
+  const notModified = (headers: Record<string, string>): ResponseParts => ({ status: 304, headers, body: null });
   const request = (acceptEncoding: string | null, ifNoneMatch: string | null, method = 'GET'): CodingRequest => ({ method, acceptEncoding, ifNoneMatch });
 
   it.each([
@@ -108,7 +109,7 @@ describe('validators per coding', () => {
 describe('the compression step', () => {
   const compress = createCompression();
   const big = JSON.stringify({ data: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `made-up entry ${i}` })) });
-  const answer = (status: number, headers: Record<string, string>, body: CompressibleAnswer['body']): CompressibleAnswer => ({ status, headers, body });
+  const answer = (status: number, headers: Record<string, string>, body: ResponseParts['body']): ResponseParts => ({ status, headers, body });
   const json = () => ({ 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(big)), etag: '"e"' });
 
   it('never encodes twice, nor a 204, nor a type never compressed', async () => {

@@ -80,10 +80,6 @@ export function acceptedCoding(acceptEncoding: string | null | undefined): Codin
   return best;
 }
 
-
-/** What the step reads of an answer: its body may be whole (bytes or text), streamed, or none. */
-export type CompressibleAnswer = ResponseParts;
-
 function zlibStream(coding: ContentCoding): zlib.BrotliCompress | zlib.Gzip {
   return coding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }) : zlib.createGzip({ level: GZIP_LEVEL });
 }
@@ -123,7 +119,7 @@ export interface CodingRequest {
 }
 
 /** The finish's compression step: the answer as it leaves, synchronously when nothing is to be encoded. */
-export type Compression = <A extends CompressibleAnswer>(request: CodingRequest, answer: A) => A | Promise<A>;
+export type Compression = (request: CodingRequest, answer: ResponseParts) => ResponseParts | Promise<ResponseParts>;
 
 /**
  * The step, with the encodings of pre-built bodies (`prebuilt`) made once and kept as long as the
@@ -143,7 +139,7 @@ export function createCompression(): Compression {
     return encoded;
   };
 
-  return <A extends CompressibleAnswer>(request: CodingRequest, answer: A): A | Promise<A> => {
+  return (request: CodingRequest, answer: ResponseParts): ResponseParts | Promise<ResponseParts> => {
     const { headers, status, body } = answer;
     // Never twice: an answer that is encoded already (a hashed asset) is left as it is.
     if (headers['content-encoding'] !== undefined) return answer;
@@ -156,7 +152,7 @@ export function createCompression(): Compression {
     headers['content-encoding'] = coding;
     if (body === null || isStreamed(body)) {
       delete headers['content-length'];
-      if (body !== null && request.method !== 'HEAD') (answer as CompressibleAnswer).body = compressChunks(body, coding);
+      if (body !== null && request.method !== 'HEAD') answer.body = compressChunks(body, coding);
       return answer;
     }
     const prebuilt = answer.prebuilt === true && Buffer.isBuffer(body);
@@ -167,14 +163,14 @@ export function createCompression(): Compression {
     }
     return (prebuilt ? keptEncoding(body as Buffer, coding) : encode(body, coding, false)).then((encoded) => {
       headers['content-length'] = String(encoded.length);
-      if (request.method !== 'HEAD') (answer as CompressibleAnswer).body = encoded;
+      if (request.method !== 'HEAD') answer.body = encoded;
       return answer;
     });
   };
 }
 
 /** A body at least COMPRESSION_THRESHOLD bytes long, by its Content-Length when it states one (a HEAD's is the GET's); a streamed one, of unknown length, always is. */
-function worthCompressing({ body, headers }: CompressibleAnswer): boolean {
+function worthCompressing({ body, headers }: ResponseParts): boolean {
   const declared = headers['content-length'];
   if (declared !== undefined) return Number(declared) >= COMPRESSION_THRESHOLD;
   if (body === null) return false;
@@ -189,7 +185,7 @@ function worthCompressing({ body, headers }: CompressibleAnswer): boolean {
  * the validators If-None-Match lists for this content, the one of the coding this request would be
  * sent in, else the identity one, else the coded one it lists (RFC 9110 15.4.5).
  */
-function revalidated<A extends CompressibleAnswer>(request: CodingRequest, answer: A): A {
+function revalidated(request: CodingRequest, answer: ResponseParts): ResponseParts {
   const { headers } = answer;
   if (headers['content-type'] !== undefined && !isCompressible(headers['content-type'])) return answer;
   headers['vary'] = mergeVary(headers['vary'], ['Accept-Encoding']);
