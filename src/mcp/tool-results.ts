@@ -54,11 +54,6 @@ export function toolFailure(error: GraphQLError | GraphQLFormattedError): CallTo
   return { content: [{ type: 'text', text }], structuredContent: { error: failure }, isError: true };
 }
 
-/** A tool's own refusal of arguments its schema cannot express (a date that is not a day), in the same shape. */
-export function argumentFailure(parameter: string, message: string): CallToolResult {
-  return toolFailure(new GraphQLError(message, { extensions: { code: 'INVALID_REQUEST', param: parameter } }));
-}
-
 /**
  * The data of a result, or the tool result of its first error. A field that failed leaves an
  * error even when another field of the document answered: the tool reports the failure.

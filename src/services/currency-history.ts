@@ -1,6 +1,5 @@
 import { addDays } from '../domain/calendar/berlin-time';
 import { buildRegistry, extendSpans, NO_SPANS, type CurrencyEntry, type QuoteSpans } from '../domain/currency/registry';
-import type { Publication } from '../domain/ecb';
 import type { RatesReader } from './rates';
 
 /** Publications read per cache call while the whole history is folded: bounds the memory it takes. */
@@ -34,15 +33,6 @@ export function datesBetween(dates: readonly string[], from: string, to: string)
     return low;
   };
   return dates.slice(lowerBound(from), lowerBound(addDays(to, 1)));
-}
-
-/** Whole publications for `dates`, in slices; a date the cache does not hold is left out. */
-export async function loadAll(rates: RatesReader, dates: readonly string[]): Promise<Publication[]> {
-  const out: Publication[] = [];
-  for (let i = 0; i < dates.length; i += SLICE) {
-    for (const pub of await rates.loadPublications(dates.slice(i, i + SLICE))) if (pub) out.push(pub);
-  }
-  return out;
 }
 
 /**
