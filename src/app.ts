@@ -35,7 +35,7 @@ import { documentRunner } from './mcp/run-document';
 import { useFrontDoor } from './pages/front/front-door';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
-import type { RatesReader } from './services/rates';
+import type { RatesReader } from './services/currency/rates';
 import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
 import { usePersistedDocuments } from './http/graphql/use-persisted-documents';

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
-import type { RatesStatus } from './services/rates';
+import type { RatesStatus } from './services/currency/rates';
 
 /**
  * The one place metrics are recorded (Prometheus, via prom-client). Every label has a small, fixed

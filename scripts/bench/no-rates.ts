@@ -1,4 +1,4 @@
-import type { RatesReader } from '../../src/services/rates';
+import type { RatesReader } from '../../src/services/currency/rates';
 
 /** A rates reader that holds nothing: unit conversions never read rates, so a bench without the history stays off the network. */
 export const NO_RATES: RatesReader = {

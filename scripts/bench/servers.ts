@@ -20,7 +20,7 @@ import { createHttpServer } from '../../src/http/front/node-server';
 import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
 import { createMetrics } from '../../src/metrics';
-import type { RatesService } from '../../src/services/rates';
+import type { RatesService } from '../../src/services/currency/rates';
 import { closeAll, listen as listenOn, sendCpu } from './child';
 import { memoryNow, type MemoryReport } from './memory';
 import { CONVERT_PATH, type AppServersReady, type ServersOptions } from './targets';

@@ -17,7 +17,7 @@ import { parseGrace, parseKeyExpiry } from '../domain/key-lifetime';
 import { currentMonth } from '../domain/quota';
 import { usageReport } from '../services/usage';
 import { setAccountPassword } from '../services/accounts';
-import type { ImportReport, RatesService } from '../services/rates';
+import type { ImportReport, RatesService } from '../services/currency/rates';
 
 /**
  * The operator CLI (contract section 8). Each command prints one JSON line on stdout; a failure

@@ -105,7 +105,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_, { name, lang }, ctx) => {
       const names = namesOf(ctx, lang);
-      const registry = await ctx.services.currencies.listCurrencies();
+      const registry = await ctx.services.currencyRegistry.listCurrencies();
       return (name === null || name === undefined ? registry : names.findCurrencies(registry, name)).map((c) => named(c, names));
     },
   }),
@@ -117,7 +117,7 @@ builder.queryFields((t) => ({
     args: { code: t.arg.string({ required: true, description: 'Three-letter currency code, case-insensitive.' }), lang: langArg(t) },
     resolve: async (_, args, ctx) => {
       const names = namesOf(ctx, args.lang);
-      return named(await ctx.services.currencies.getCurrency(args.code), names);
+      return named(await ctx.services.currencyRegistry.getCurrency(args.code), names);
     },
   }),
 }));

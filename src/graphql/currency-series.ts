@@ -1,7 +1,7 @@
 import { SERIES_GROUPS, type SeriesGroup } from '../domain/currency/periods';
 import type { SeriesEntry } from '../domain/currency/series';
 import { ApiError } from '../domain/errors';
-import type { SeriesAnswer } from '../services/currencies';
+import type { SeriesAnswer } from '../services/currency/series';
 import type { RequestContext } from '../services/request-context';
 import { builder } from './builder';
 import { RatesSourceEnum } from './currencies';
@@ -98,7 +98,7 @@ builder.queryFields((t) => ({
       seriesCalls.set(ctx.requestContext, calls);
       if (calls > 1) throw new ApiError('INVALID_REQUEST', 'A document may ask for one rateSeries; send another request for another series.');
       const caller = await ctx.requestContext.caller();
-      return ctx.services.currencies.series(args, caller.principal.account.plan);
+      return ctx.services.rateSeries.series(args, caller.principal.account.plan);
     },
   }),
 }));

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { CurrencyConversion } from '../domain/currency/convert';
 import type { DateResolution } from '../domain/currency/explain-date';
-import type { RatesAnswer } from '../services/currencies';
+import type { RatesAnswer } from '../services/currency/listings';
 import { builder } from './builder';
 import { DateResolutionRef, NextPublicationRef, RatesSourceEnum, SuccessionRef } from './currencies';
 import { policy } from './field-policy';
@@ -123,7 +123,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_, args, ctx) => {
       const caller = await ctx.requestContext.caller();
-      return ctx.services.currencies.ratesFor(args, caller.principal.account.plan, caller.publications);
+      return ctx.services.rateListings.ratesFor(args, caller.principal.account.plan, caller.publications);
     },
   }),
   latestRates: t.field({
@@ -131,6 +131,6 @@ builder.queryFields((t) => ({
     type: RatesRef,
     nullable: true,
     description: 'The latest ECB reference rates against EUR, with when the next publication is expected. Public.',
-    resolve: (_, __, ctx) => ctx.services.currency.latest(),
+    resolve: (_, __, ctx) => ctx.services.rateListings.latest(),
   }),
 }));

@@ -1,6 +1,6 @@
 import { quotaExceeded, type QuotaState } from '../domain/quota';
 import type { Principal } from './auth';
-import type { PublicationLoader } from './publication';
+import type { PublicationLoader } from './currency/publication';
 import type { Charge, QuotaMeter } from './quota';
 import { yieldWhenSpent } from './work-slices';
 

@@ -2,10 +2,10 @@ import { classifyItem, refuseMinorUnits, type BatchItem } from '../domain/batch'
 import type { CurrencyConversion } from '../domain/currency/convert';
 import { convertBatch, type BatchDeps, type BatchOutcome } from './batch-conversions';
 import { chargedConversion, type Caller } from './conversion-charges';
-import type { Currency } from './currency';
+import type { CurrencyConverter } from './currency/converter';
 import { convertExpression, type ExpressionConversionAnswer } from './expressions';
 import type { QuotaMeter } from './quota';
-import type { RatesReader } from './rates';
+import type { RatesReader } from './currency/rates';
 
 /**
  * A currency conversion's inputs are a batch item's, and so are a unit conversion's: `from` and `to`
@@ -26,7 +26,7 @@ export interface Conversions {
 }
 
 export interface ConversionDeps {
-  currency: Currency;
+  converter: CurrencyConverter;
   /** The rates a unit expression with currencies reads. */
   rates: RatesReader;
   quota: QuotaMeter;
@@ -40,19 +40,19 @@ export interface ConversionDeps {
  * (units or currency, uncharged) followed by its charge (conversion-charges.ts); a batch converts
  * its items within the caller's allowance, then charges the successes (batch-conversions.ts).
  */
-export function createConversions({ currency, rates, quota, clock, onUnexpected }: ConversionDeps): Conversions {
+export function createConversions({ converter, rates, quota, clock, onUnexpected }: ConversionDeps): Conversions {
   const units = (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> =>
-    convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications, explainer: currency.explainer });
+    convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications, explainer: converter.explainer });
 
   // One rule decides what a pair is, for `convert` and batch items alike (domain/batch.ts classifyItem).
   const anyPair = async (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> => {
-    if (classifyItem(args) === 'currency') return currency.convertAsUnits(args, caller.principal.account.plan, caller.publications);
+    if (classifyItem(args) === 'currency') return converter.convertAsUnits(args, caller.principal.account.plan, caller.publications);
     refuseMinorUnits(args);
     return units(args, caller);
   };
 
   const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
-    currency.convert(args, caller.principal.account.plan, caller.publications);
+    converter.convert(args, caller.principal.account.plan, caller.publications);
 
   const batchDeps: BatchDeps = { quota, clock, units, currency: currencyConversion, onUnexpected };
   return {

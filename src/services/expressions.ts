@@ -18,9 +18,8 @@ import {
   conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression, type CompiledExpression,
 } from '../domain/units/expression';
 import { findUnit } from '../domain/units/lookup';
-import type { PublicationLoader } from './publication';
-import { resolvePublication, type PublicationExplainer } from './publication';
-import type { RatesReader } from './rates';
+import { resolvePublication, type PublicationExplainer, type PublicationLoader } from './currency/publication';
+import type { RatesReader } from './currency/rates';
 
 /** The same inputs as a currency conversion; `date` only where a currency occurs, and only on plans with history. */
 export type ExpressionRequest = CurrencyRequest;

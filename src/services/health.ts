@@ -1,6 +1,6 @@
 import type { DatabaseHealth } from './account-store';
 import { API_VERSION } from '../version';
-import type { RatesReader, RatesStatus } from './rates';
+import type { RatesReader, RatesStatus } from './currency/rates';
 
 /** Where request rate limits are counted: what health needs of the limiters. */
 export interface RateLimitBackend {

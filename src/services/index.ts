@@ -8,18 +8,20 @@ import { authenticate, unconfirmedPrincipal } from './auth';
 import { ApiError } from '../domain/errors';
 import { createConversions, type Conversions } from './conversions';
 import { createKeyCache } from './key-cache';
-import { createCurrency, type Currency } from './currency';
-import { createCurrencies, type Currencies } from './currencies';
+import { createCurrencyServices } from './currency';
+import type { CurrencyRegistry } from './currency/registry';
+import type { RateListings } from './currency/listings';
+import type { RateSeries } from './currency/series';
 import { createSeriesExports, type SeriesExports } from './series-exports';
 import { createSeriesLinks, type SeriesLinks } from './series-links';
-import { historyFacts, precomputeOnRevision } from './currency-history';
+import { historyFacts, precomputeOnRevision } from './currency/history';
 import { healthReport, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createNames, type Names } from './names';
 import { createQuotaMeter, type QuotaMeter } from './quota';
 import { createRefusalRecorder, usageReport, type RefusalRecorder, type UsageReport } from './usage';
 import type { Account } from './account-store';
-import type { RatesReader } from './rates';
+import type { RatesReader } from './currency/rates';
 import { createWebhooks, type Webhooks } from './webhooks';
 import type { SecretBox } from '../domain/secret-box';
 import { webhookUrlPolicy } from '../domain/webhook-urls';
@@ -29,9 +31,12 @@ export interface AppServices {
   readonly config: Config;
   readonly store: AccountStore;
   readonly conversions: Conversions;
-  readonly currency: Currency;
-  /** The registry, any base and amounts, time series. */
-  readonly currencies: Currencies;
+  /** Every currency the ECB has quoted, with the dates of its quotes. */
+  readonly currencyRegistry: CurrencyRegistry;
+  /** The latest rates as published, and any day's against any base, with amounts. */
+  readonly rateListings: RateListings;
+  /** Rates over a range, a page at a time, and the pages of exports. */
+  readonly rateSeries: RateSeries;
   /** Complete series pages as written, kept per rates revision, and each key's exports in flight. */
   readonly seriesExports: SeriesExports;
   /** Signed links to series exports: made with a key, fetched without one until they expire. */
@@ -89,10 +94,10 @@ export interface ServiceDependencies {
 }
 
 export function createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost }: ServiceDependencies): AppServices {
-  // The quote spans of the whole history, computed once per rates revision, for both.
+  // The quote spans of the whole history, computed once per rates revision, for every currency use case.
   const facts = historyFacts(rates);
   precomputeOnRevision(rates, facts);
-  const currency = createCurrency(rates, clock, facts);
+  const currency = createCurrencyServices(rates, clock, facts);
   const keys = createKeyCache(store);
   const refusals = createRefusalRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record refused requests in the daily usage'));
   const quota = createQuotaMeter(
@@ -109,14 +114,14 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
   );
   const webhooks = createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock });
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
-  const currencies = createCurrencies(rates, clock, facts);
   return {
     config,
     store,
     rates,
-    currency,
-    currencies,
-    seriesLinks: createSeriesLinks({ secrets: webhookSecrets, store, currencies, apiEnv: config.apiEnv, clock, onUse: (keyId) => keyUse.note(keyId) }),
+    currencyRegistry: currency.registry,
+    rateListings: currency.listings,
+    rateSeries: currency.series,
+    seriesLinks: createSeriesLinks({ secrets: webhookSecrets, store, series: currency.series, apiEnv: config.apiEnv, clock, onUse: (keyId) => keyUse.note(keyId) }),
     names: createNames(),
     seriesExports: createSeriesExports({ rates, cacheBytes: config.exportCacheBytes, inFlightPerKey: config.exportsInFlight }),
     quota,
@@ -126,7 +131,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     webhooks,
     accounts: createAccounts({ config, store, webhooks, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
     conversions: createConversions({
-      currency,
+      converter: currency.converter,
       rates,
       quota,
       clock,

@@ -8,7 +8,7 @@ import type { QuotaState } from '../domain/quota';
 import { RateLimitSpend } from '../domain/rate-limit';
 import type { Principal } from './auth';
 import type { Caller } from './conversion-charges';
-import type { PublicationLoader } from './publication';
+import type { PublicationLoader } from './currency/publication';
 
 /** What a request context needs from the services; app.ts wires them, tests may pass their own. */
 export interface RequestContextServices {

@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/errors';
 import { ByteLru } from './byte-lru';
-import type { RatesReader } from './rates';
+import type { RatesReader } from './currency/rates';
 
 /** A series page as written in one media type, and the strong validator of its bytes. */
 export interface ExportBody {

@@ -4,7 +4,7 @@ import type { SecretBox } from '../domain/secret-box';
 import { carriesLink, linkEnd, openSignedQuery, signedQuery } from '../domain/signed-links';
 import type { AccountStore } from './account-store';
 import { KEY_REALM, principalOf, type KeyWording, type Principal } from './auth';
-import type { Currencies, SeriesQuery } from './currencies';
+import type { RateSeries, SeriesQuery } from './currency/series';
 
 /** The export a series link opens, and the route that makes links. */
 export const SERIES_EXPORT_PATH = '/v1/currency/rates/series';
@@ -61,7 +61,7 @@ export interface SeriesLinksOptions {
   /** The box of WEBHOOK_SECRET_KEY: links are signed with a key derived from it. */
   secrets: () => SecretBox;
   store: Pick<AccountStore, 'findKeyById' | 'findAccountById'>;
-  currencies: Pick<Currencies, 'planSeries'>;
+  series: Pick<RateSeries, 'planSeries'>;
   apiEnv: 'development' | 'production';
   clock: () => Date;
   /** A link's key was used (its last use, as for a keyed request). */
@@ -80,7 +80,7 @@ const SIGNING_LABEL = 'series links v1';
  * WEBHOOK_SECRET_KEY derives the same signing key. The key a link names is read from the store at
  * each use, so its revocation, rotation or end stops its links at once, on every instance.
  */
-export function createSeriesLinks({ secrets, store, currencies, apiEnv, clock, onUse }: SeriesLinksOptions): SeriesLinks {
+export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse }: SeriesLinksOptions): SeriesLinks {
   let signingKey: Buffer | undefined;
   const key = (): Buffer => (signingKey ??= derivedKey(secrets));
 
@@ -102,7 +102,7 @@ export function createSeriesLinks({ secrets, store, currencies, apiEnv, clock, o
       const format = request.format ?? 'csv';
       const params = seriesParams(request);
       // The export's own checks (plan, range, currencies), so that a link is never dead when made.
-      currencies.planSeries({ ...(params as SeriesQuery), format: LINK_FORMATS[format] }, principal.account.plan);
+      series.planSeries({ ...(params as SeriesQuery), format: LINK_FORMATS[format] }, principal.account.plan);
       const expires = linkEnd(request.expiresIn, clock(), principal.expiresAt);
       const query = signedQuery(key(), { path: SERIES_EXPORT_PATH, params: { ...params, [FORMAT_PARAM]: format }, keyId: principal.keyId, expires });
       return { url: `${SERIES_EXPORT_PATH}?${query}`, expiresAt: new Date(expires * 1000).toISOString(), format, keyId: principal.keyId };

@@ -12,7 +12,7 @@ import { schema } from '../../src/graphql';
 import { buildOpenApiDocument } from '../../src/http/openapi/openapi';
 import { createRateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
-import type { RatesReader } from '../../src/services/rates';
+import type { RatesReader } from '../../src/services/currency/rates';
 import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import { OpenApiContract } from './contract';
 import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';

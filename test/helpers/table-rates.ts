@@ -1,5 +1,5 @@
 import { RateTable, type Publication } from '../../src/domain/ecb';
-import type { RatesReader, RatesStatus } from '../../src/services/rates';
+import type { RatesReader, RatesStatus } from '../../src/services/currency/rates';
 
 /**
  * A RatesReader over an in-memory RateTable, standing in for the cache-backed service where a

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUNDING_MODES } from '../../src/domain/decimal';
 import type { Publication } from '../../src/domain/ecb';
-import type { RatesService } from '../../src/services/rates';
+import type { RatesService } from '../../src/services/currency/rates';
 import { tempRates, type TempRates } from '../data/rates/helpers';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { sharedDataPresent } from '../helpers/shared-data';

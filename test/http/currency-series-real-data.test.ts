@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
-import type { RatesService } from '../../src/services/rates';
+import type { RatesService } from '../../src/services/currency/rates';
 import { tempRates, type TempRates } from '../data/rates/helpers';
 import { parseCsv } from '../domain/currency/csv-reader';
 import { createTestApp, type TestApp } from '../helpers/app';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
-import type { RatesReader } from '../../src/services/rates';
+import type { RatesReader } from '../../src/services/currency/rates';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { revisableRates, tableRates } from '../helpers/table-rates';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RatesService } from '../../src/services/rates';
+import type { RatesService } from '../../src/services/currency/rates';
 import { tempRates, type TempRates } from '../data/rates/helpers';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { sharedDataPresent } from '../helpers/shared-data';

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
-import type { RatesReader } from '../../src/services/rates';
+import type { RatesReader } from '../../src/services/currency/rates';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { capturedLogger } from '../helpers/captured-log';
 import { tableRates } from '../helpers/table-rates';

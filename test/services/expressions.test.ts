@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { convertUnitsOrExplain } from '../../src/domain/conversion';
 import type { Publication } from '../../src/domain/ecb';
 import type { PlanId } from '../../src/domain/plans';
-import { historyFacts } from '../../src/services/currency-history';
+import { historyFacts } from '../../src/services/currency/history';
 import { convertExpression, type ExpressionRequest } from '../../src/services/expressions';
-import { createPublicationExplainer } from '../../src/services/publication';
+import { createPublicationExplainer } from '../../src/services/currency/publication';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /** A made-up publication quoting XTS (the ISO code for testing), which is in no static list. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthReport, type RateLimitBackend } from '../../src/services/health';
-import type { RatesReader, RatesStatus } from '../../src/services/rates';
+import type { RatesReader, RatesStatus } from '../../src/services/currency/rates';
 
 const ratesWith = (status: RatesStatus) => ({ status: () => status }) as unknown as RatesReader;
 const current = ratesWith({ date: '2026-04-13', fetchedAt: '2026-04-13T14:05:00.000Z', stale: false, missingPublications: 0, lastError: null });

@@ -1,5 +1,5 @@
 import type { Publication } from '../../domain/ecb';
-import type { Progress } from '../../services/rates';
+import type { Progress } from '../../services/currency/rates';
 import { berlinDate } from '../../domain/calendar/berlin-time';
 import type { RatesCache } from './cache';
 import { EMPTY_SNAPSHOT, loadSnapshot, resolveDate, snapshotOf, type RatesSnapshot } from './snapshot';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import type { Config } from '../../config';
 import type { RedisWatch } from '../../redis-outage';
-import type { RatesService } from '../../services/rates';
+import type { RatesService } from '../../services/currency/rates';
 import type { RatesCache } from './cache';
 import { EcbClient } from './ecb-client';
 import { openRatesCache } from './open-cache';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Publication } from '../../domain/ecb';
-import type { ImportReport, Progress, RatesService, RatesStatus } from '../../services/rates';
+import type { ImportReport, Progress, RatesService, RatesStatus } from '../../services/currency/rates';
 import { berlinDate } from '../../domain/calendar/berlin-time';
 import { ApiError } from '../../domain/errors';
 import type { CachedStatus, RatesCache } from './cache';

@@ -1,5 +1,5 @@
 import type { Publication } from '../../domain/ecb';
-import type { ImportReport, Progress } from '../../services/rates';
+import type { ImportReport, Progress } from '../../services/currency/rates';
 import { addDays } from '../../domain/calendar/berlin-time';
 import type { RatesCache } from './cache';
 import { ECB_FILES, type EcbClient, type EcbFile } from './ecb-client';

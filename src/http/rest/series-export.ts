@@ -7,7 +7,7 @@ import type { GraphQLContext } from '../../graphql/context';
 import { selectAllJson } from '../../graphql/serialize';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
-import type { SeriesAnswer, SeriesPlan, SeriesStream } from '../../services/currencies';
+import type { SeriesAnswer, SeriesPlan, SeriesStream } from '../../services/currency/series';
 import type { ExportBody } from '../../services/series-exports';
 import type { RequestContext } from '../../services/request-context';
 import { EXPORTED_FIELD, exportParts, negotiate, type AnswerRequest, type MediaType } from '../answer/answer-formats';
@@ -21,7 +21,7 @@ export const CHUNK_BUDGET_MS = 1.5;
 
 export interface SeriesExportOptions {
   schema: GraphQLSchema;
-  services: Pick<AppServices, 'currencies' | 'seriesExports' | 'rates'>;
+  services: Pick<AppServices, 'rateSeries' | 'seriesExports' | 'rates'>;
   metrics: Pick<Metrics, 'seriesExport'>;
   /** Spends `points` more requests of the key's rate limit (RATE_LIMIT_EXCEEDED past the window). */
   spendRequests(context: RequestContext, points: number): Promise<void>;
@@ -45,7 +45,7 @@ export function seriesExportExecution(options: SeriesExportOptions) {
     const mediaType = negotiate(headerText(call.req.headers.accept), ['application/json', ...(route.formats ?? [])]);
     const request = { ifNoneMatch: headerText(call.req.headers['if-none-match']), query: call.query };
     const principal = call.context.principal ?? (await call.context.authenticate());
-    const plan = services.currencies.planSeries({ ...call.args, format: mediaType }, principal.account.plan);
+    const plan = services.rateSeries.planSeries({ ...call.args, format: mediaType }, principal.account.plan);
     const key = plan.complete ? cacheKey(plan, mediaType) : undefined;
     const kept = key === undefined ? undefined : services.seriesExports.cached(key);
     if (kept) {
@@ -56,7 +56,7 @@ export function seriesExportExecution(options: SeriesExportOptions) {
     const release = services.seriesExports.claim(principal.keyId);
     try {
       await spendCost(options, call, plan);
-      const answer = await services.currencies.answerSeries(plan);
+      const answer = await services.rateSeries.answerSeries(plan);
       const body = await write.json(answer, () => call.req.socket.destroyed);
       metrics.seriesExport('computed');
       if (key !== undefined) services.seriesExports.keep(key, body);
@@ -108,7 +108,7 @@ function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) 
     const release = exports.claim(keyId);
     try {
       await spendCost(options, call, plan);
-      const stream = await services.currencies.streamSeries(plan);
+      const stream = await services.rateSeries.streamSeries(plan);
       metrics.seriesExport('computed');
       const header = { base: stream.base, group: stream.group, symbols: stream.symbols };
       const lines = mediaType === 'text/csv' ? (entries: SeriesEntry[]) => entries.map((entry) => csvRow(entry, header)).join('') : ndjsonLines(stream.base);

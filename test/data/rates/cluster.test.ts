@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RatesService } from '../../../src/services/rates';
+import type { RatesService } from '../../../src/services/currency/rates';
 import { tcpProxy } from '../../helpers/tcp-proxy';
 import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../../helpers/postgres';
 import { FIXTURES, historyZip, serve, startFakeEcb, tempRates, type FakeEcb, type TempRates } from './helpers';

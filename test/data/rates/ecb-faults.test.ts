@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RatesService } from '../../../src/services/rates';
+import type { RatesService } from '../../../src/services/currency/rates';
 import { fixtureBytes, hang, historyZip, serve, stallBody, startFakeEcb, status, tempRates, type FakeEcb, type Handler, type TempRates } from './helpers';
 
 const HISTORY = 'eurofxref-hist.zip';

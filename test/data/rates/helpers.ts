@@ -7,7 +7,7 @@ import { zipSync } from 'fflate';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../../src/config';
 import { createRatesService, type RatesServiceDeps } from '../../../src/data/rates';
-import type { RatesService } from '../../../src/services/rates';
+import type { RatesService } from '../../../src/services/currency/rates';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/ecb');
 

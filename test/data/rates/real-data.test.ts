@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/domain/calendar/berlin-time';
 import { isTargetBusinessDay } from '../../../src/domain/calendar/target-calendar';
 import { parseEcbFile } from '../../../src/domain/ecb';
-import type { RatesService } from '../../../src/services/rates';
+import type { RatesService } from '../../../src/services/currency/rates';
 import { tempRates, type TempRates } from './helpers';
 import { sharedDataPresent } from '../../helpers/shared-data';
 

@@ -7,7 +7,7 @@ import { seriesEntries } from '../../../src/domain/currency/series';
 import { csvLines } from '../../../src/domain/currency/series-export';
 import { parseEcbFile, type Publication } from '../../../src/domain/ecb';
 import { ApiError } from '../../../src/domain/errors';
-import { createCurrencies } from '../../../src/services/currencies';
+import { createCurrencyServices } from '../../../src/services/currency';
 import { sharedDataPresent } from '../../helpers/shared-data';
 import { tableRates } from '../../helpers/table-rates';
 import { parseCsv } from './csv-reader';
@@ -158,8 +158,8 @@ describe.skipIf(!PRESENT)('the currencies registry and series against the real E
   });
 
   it('exports ten years of USD and JPY as CSV that parses back to the published values', async () => {
-    const currencies = createCurrencies(tableRates(history), () => new Date('2026-04-14T12:00:00Z'));
-    const answer = await currencies.series({ start: '2016-04-14', end: '2026-04-13', symbols: 'USD,JPY' }, 'developer');
+    const currency = createCurrencyServices(tableRates(history), () => new Date('2026-04-14T12:00:00Z'));
+    const answer = await currency.series.series({ start: '2016-04-14', end: '2026-04-13', symbols: 'USD,JPY' }, 'developer');
     expect(answer).toMatchObject({ start: '2016-04-14', end: '2026-04-13', nextCursor: null });
     const rows = parseCsv([...csvLines(answer.entries(), answer)].join(''));
     const pubs = history.filter((pub) => pub.date >= '2016-04-14');
@@ -167,6 +167,6 @@ describe.skipIf(!PRESENT)('the currencies registry and series against the real E
     expect(rows).toHaveLength(pubs.length + 1);
     rows.slice(1).forEach((row, i) => expect(row).toEqual([pubs[i]!.date, 'EUR', pubs[i]!.rates.USD, pubs[i]!.rates.JPY]));
     // The registry through the service is the one computed directly.
-    expect(await currencies.listCurrencies()).toEqual(registry);
+    expect(await currency.registry.listCurrencies()).toEqual(registry);
   });
 });

@@ -1,4 +1,4 @@
-import type { Publication } from '../domain/ecb';
+import type { Publication } from '../../domain/ecb';
 
 /** What health reports about the reference rates. */
 export interface RatesStatus {

@@ -1,5 +1,5 @@
-import { addDays } from '../domain/calendar/berlin-time';
-import { buildRegistry, extendSpans, NO_SPANS, type CurrencyEntry, type QuoteSpans } from '../domain/currency/registry';
+import { addDays } from '../../domain/calendar/berlin-time';
+import { buildRegistry, extendSpans, NO_SPANS, type CurrencyEntry, type QuoteSpans } from '../../domain/currency/registry';
 import type { RatesReader } from './rates';
 
 /** Publications read per cache call while the whole history is folded: bounds the memory it takes. */

@@ -1,18 +1,19 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { addDays, berlinDate } from '../domain/calendar/berlin-time';
-import { publishedRate } from '../domain/currency/cross';
-import type { Asked } from '../domain/currency/not-quoted';
-import type { SeriesGroup } from '../domain/currency/periods';
-import type { QuoteSpans } from '../domain/currency/registry';
-import { parseBase, parseGroup, parseRange, parseSymbolList } from '../domain/currency/query';
-import { FIRST_PUBLICATION, requireKnownCurrency } from '../domain/currency/request';
-import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../domain/currency/series';
-import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../domain/currency/series-pages';
-import { parseDecimals, parseRounding, type RoundingMode } from '../domain/decimal';
-import type { Publication } from '../domain/ecb';
-import { ApiError } from '../domain/errors';
-import { planAllowsHistory, type PlanId } from '../domain/plans';
-import { allDates, datesBetween } from './currency-history';
+import { addDays, berlinDate } from '../../domain/calendar/berlin-time';
+import { publishedRate } from '../../domain/currency/cross';
+import { notQuoted, type Asked } from '../../domain/currency/not-quoted';
+import type { SeriesGroup } from '../../domain/currency/periods';
+import type { QuoteSpans } from '../../domain/currency/registry';
+import { parseBase, parseGroup, parseRange, parseSymbolList } from '../../domain/currency/query';
+import { FIRST_PUBLICATION, requireKnownCurrency } from '../../domain/currency/request';
+import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../../domain/currency/series';
+import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../../domain/currency/series-pages';
+import { parseDecimals, parseRounding, type RoundingMode } from '../../domain/decimal';
+import type { Publication } from '../../domain/ecb';
+import { ApiError } from '../../domain/errors';
+import { planAllowsHistory, type PlanId } from '../../domain/plans';
+import { allDates, datesBetween, type HistoryFactsOf } from './history';
+import { requireLatest } from './publication';
 import type { RatesReader } from './rates';
 
 export interface SeriesQuery {
@@ -71,13 +72,36 @@ export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks'> {
 }
 
 /** Where each currency's quotes begin and end in the whole history (the registry's spans), when they are computed already for the rates held. */
-export type QuoteSpansOf = () => QuoteSpans | undefined;
+type QuoteSpansOf = () => QuoteSpans | undefined;
 
 /** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
-export type MissingCurrency = (code: string, asked: Asked, param: string) => Promise<ApiError>;
+type MissingCurrency = (code: string, asked: Asked, param: string) => Promise<ApiError>;
+
+/** A currency's rates over a range, a page at a time: each publication's, or exact means per period. */
+export interface RateSeries {
+  series(query: SeriesQuery, plan: PlanId): Promise<SeriesAnswer>;
+  /** The page a series query asks for, checked and decided without reading a publication (what an export's cache key and cost are made of). */
+  planSeries(query: SeriesQuery, plan: PlanId): SeriesPlan;
+  /** The answer to a planned page: its publications read, its currencies checked. */
+  answerSeries(plan: SeriesPlan): Promise<SeriesAnswer>;
+  /** The same page to be written as it is read (an export): its columns and currencies checked first, its entries read a slice at a time. */
+  streamSeries(plan: SeriesPlan): Promise<SeriesStream>;
+}
+
+/** `facts` (the whole history's quote spans) explain a currency not quoted in the range, and name an export's candidate columns. */
+export function createRateSeries(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf): RateSeries {
+  const missing: MissingCurrency = async (code, asked, param) => notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
+  const series = pagesOfSeries(rates, clock, () => requireLatest(rates), missing, () => facts.settled?.()?.spans);
+  return {
+    series: async (query, plan) => series.answer(series.plan(query, plan)),
+    planSeries: series.plan,
+    answerSeries: series.answer,
+    streamSeries: series.stream,
+  };
+}
 
 /** The time series use case: a page planned from its query, then answered from the publications it covers. */
-export function createSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency, spans: QuoteSpansOf) {
+function pagesOfSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency, spans: QuoteSpansOf) {
   const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
     const { start, end: endAsked } = parseRange(query);
     const base = parseBase(query.base);

@@ -1,15 +1,18 @@
 import type DataLoader from 'dataloader';
-import { berlinDate } from '../domain/calendar/berlin-time';
-import { memoizedDateExplainer, memoizedLatestExplanation, type DateResolution } from '../domain/currency/explain-date';
-import { notQuoted } from '../domain/currency/not-quoted';
-import { requirePossibleDate } from '../domain/currency/request';
-import type { Publication } from '../domain/ecb';
-import { ApiError } from '../domain/errors';
-import type { HistoryFacts } from './currency-history';
+import { berlinDate } from '../../domain/calendar/berlin-time';
+import { memoizedDateExplainer, memoizedLatestExplanation, type DateResolution } from '../../domain/currency/explain-date';
+import { notQuoted } from '../../domain/currency/not-quoted';
+import { requirePossibleDate } from '../../domain/currency/request';
+import type { Publication } from '../../domain/ecb';
+import { ApiError } from '../../domain/errors';
+import type { HistoryFacts } from './history';
 import type { RatesReader } from './rates';
 
 /** The publications one request reads, by date, each fetched once. */
 export type PublicationLoader = DataLoader<string, Publication | undefined>;
+
+/** Where a publication of an exact date is read: a request's loader, or the rates themselves. */
+export type PublicationSource = Pick<PublicationLoader, 'load'>;
 
 /** Seconds a client should wait before asking again while no rates have ever been loaded. */
 export const RATES_RETRY_AFTER_SECONDS = 60;
@@ -19,16 +22,28 @@ export const ratesUnavailable = (): ApiError =>
     retryAfterSeconds: RATES_RETRY_AFTER_SECONDS,
   });
 
-/**
- * The publication in effect on `date` (or the latest): one rule for every answer that uses rates,
- * currency conversions and unit expressions alike. Callers have checked the inputs and the plan.
- */
-export async function resolvePublication(
-  rates: RatesReader, clock: () => Date, date: string | undefined, loader: PublicationLoader,
-): Promise<Publication> {
-  if (date !== undefined) requirePossibleDate(date, berlinDate(clock()));
+/** The newest publication held; SERVICE_UNAVAILABLE while none has ever been loaded. */
+export function requireLatest(rates: RatesReader): Publication {
   const latest = rates.latest();
   if (!latest) throw ratesUnavailable();
+  return latest;
+}
+
+/** Reads each date from the rates directly, for a caller without a request's loader. */
+export function directReads(rates: RatesReader): PublicationSource {
+  return { load: async (date) => (await rates.loadPublications([date]))[0] };
+}
+
+/**
+ * The publication in effect on `date` (or the latest): one rule for every answer that uses rates,
+ * currency conversions, rate listings and unit expressions alike. Callers have checked the inputs
+ * and the plan.
+ */
+export async function resolvePublication(
+  rates: RatesReader, clock: () => Date, date: string | undefined, loader: PublicationSource,
+): Promise<Publication> {
+  if (date !== undefined) requirePossibleDate(date, berlinDate(clock()));
+  const latest = requireLatest(rates);
   if (date === undefined) return latest;
   const resolved = rates.resolveDate(date);
   const publication = resolved === undefined ? undefined : await loader.load(resolved);
