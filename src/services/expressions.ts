@@ -59,9 +59,9 @@ const isPlain = (token: unknown): token is string =>
   typeof token === 'string' && (findUnit(token) !== undefined || knownCurrency(token) !== undefined);
 
 /**
- * Whether a request is today's unit conversion: both ends a catalogue unit (or a currency code, which
- * today's conversion explains) and no date. Such a request is answered by convertUnitsOrExplain alone,
- * synchronously, without reading the expression parser or its cache: two map lookups first.
+ * Whether a request is a plain unit conversion: both ends a catalogue unit (or a currency code, which
+ * the unit conversion explains) and no date. Such a request is answered by convertUnitsOrExplain
+ * alone, synchronously, without reading the expression parser or its cache: two map lookups first.
  */
 export const isPlainRequest = (request: Pick<ExpressionRequest, 'from' | 'to' | 'date'>): boolean =>
   (request.date === undefined || request.date === null) && isPlain(request.from) && isPlain(request.to);
@@ -75,7 +75,7 @@ const sideCodes = (expression: CompiledExpression, param: 'from' | 'to'): [strin
  */
 export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
   if (isPlainRequest(request)) {
-    // Today's path and today's order of checks (value, decimals, rounding, from, to), given the
+    // The unit conversion's own order of checks (value, decimals, rounding, from, to), given the
     // request as it is: its parsers read a null decimals or rounding as absent.
     return convertUnitsOrExplain(request as UnitConversionRequest);
   }
