@@ -10,17 +10,17 @@ import { DEFAULT_BODY_LIMIT, MCP_PATH, routeLabel } from '../http/routes';
 import type { AnswerPlace, Finish } from '../http/front/finish';
 import type { FrontHandler } from '../http/graphql/yoga-answers';
 import { headerText } from '../http/front/target';
-import type { RequestContext } from '../services/request-context';
 import type { RequestSpending } from '../http/limits/request-spending';
 import type { RunDocument } from './run-document';
 import { createMcpServer } from './server';
+import type { HttpRequestContext } from '../http/front/request-context';
 
 /** Answers one request to /mcp with its context; the front adds what every answer carries and writes it. */
-export type McpHandler = (req: IncomingMessage, context: RequestContext) => Promise<ResponseParts>;
+export type McpHandler = (req: IncomingMessage, context: HttpRequestContext) => Promise<ResponseParts>;
 
 export interface McpHandlerOptions {
   /** The document runner of a request (run-document.ts). */
-  runnerFor(req: IncomingMessage, context: RequestContext): RunDocument;
+  runnerFor(req: IncomingMessage, context: HttpRequestContext): RunDocument;
   /** The request rate limit: a call spends one request of the key's, covering every field its document runs. */
   spending: Pick<RequestSpending, 'spendRequest'>;
   /** Host names (no port) the Host header may name; undefined accepts any (MCP_ALLOWED_HOSTS). */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import type { GraphQLExecutor } from '../http/graphql/graphql-executor';
-import type { RequestContext } from '../services/request-context';
 import { persistedDocument, type McpOperation } from './documents';
+import type { HttpRequestContext } from '../http/front/request-context';
 
 /** Runs one persisted operation for the request being served; its result as a GraphQL request would get it. */
 export type RunDocument = (operation: McpOperation, variables: Record<string, unknown>) => Promise<ExecutionResult>;
@@ -13,7 +13,7 @@ export type RunDocument = (operation: McpOperation, variables: Record<string, un
  * coded and costed as a GraphQL POST's result is. A tool is a GraphQL request whose document the
  * server chose.
  */
-export function documentRunner(execute: GraphQLExecutor): (req: IncomingMessage, context: RequestContext) => RunDocument {
+export function documentRunner(execute: GraphQLExecutor): (req: IncomingMessage, context: HttpRequestContext) => RunDocument {
   return (_req, context) => async (operation, variables) => {
     const { text } = persistedDocument(operation);
     const { result } = await execute({ params: { query: text, variables, operationName: operation }, method: 'POST', context });

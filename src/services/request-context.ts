@@ -5,7 +5,6 @@ import { chooseLanguage, type LanguageChoice } from '../domain/language/choose';
 import type { Publication } from '../domain/ecb';
 import type { Surface } from '../domain/errors';
 import type { QuotaState } from '../domain/quota';
-import { RateLimitSpend } from '../domain/rate-limit';
 import type { Principal } from './auth';
 import type { Caller } from './conversion-charges';
 import type { PublicationLoader } from './currency/publication';
@@ -46,34 +45,22 @@ export interface PlannedConversion {
 }
 
 /**
- * Everything one request carries between the HTTP edge, the GraphQL resolvers and the response
- * hooks, for REST and GraphQL alike: its id and start, the authenticated key, the quota state and
- * rate-limit spend its headers report, and what the document may still compute. Built once per
- * request by the edge (see http/request-context.ts); never shared between requests.
+ * What one request's use cases share, for REST and GraphQL alike: its id and start, the
+ * authenticated key, the quota state after its charges, the languages of its names, its publication
+ * reads, and what the document may still compute. The front mints one per request (as its
+ * HttpRequestContext, which adds the transport's own state); never shared between requests.
  */
 export class RequestContext {
   readonly requestId = randomUUID();
   readonly startedAt = performance.now();
   /** The authenticated key, once a keyed route or field asked for it. */
   principal: Principal | undefined;
-  /** The account's quota after this request's last charge (or as read before it), for the X-Quota-* headers. */
+  /** The account's quota after this request's last charge (or as read before it): the state its answer reports. */
   quota: QuotaState | undefined;
-  /** What this request spent of the request rate limits, from which bucket, and the state its RateLimit headers report. */
-  readonly rateLimitSpend = new RateLimitSpend();
-  /**
-   * The answer is held until confirmKey() has settled (the edge's directly executed REST answers,
-   * as they are finished): the key may then be taken from the key cache unconfirmed, and its
-   * charge's statement (or a revision read at the answer) confirms it.
-   */
-  confirmsBeforeAnswer = false;
-  /** The longest Retry-After (seconds) among the errors of this request's GraphQL result. */
-  retryAfter: number | undefined;
   /** Conversions the operation asks for (conversion fields plus batch items), as planned before execution. */
   requestedConversions = 0;
   /** Conversions charged to the quota: the results present in the answer's `data`. */
   chargedConversions = 0;
-  /** The code of the error this request was answered with (a GraphQL result's first error), for its access-log line. */
-  errorCode: string | undefined;
   /** The languages this request's names were given in, each once (Content-Language, GraphQL's `extensions.languages`). */
   readonly languages: LanguageChoice[] = [];
 
@@ -118,7 +105,7 @@ export class RequestContext {
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
   authenticate(): Promise<Principal> {
     if (this.authenticating) return this.authenticating;
-    const quick = this.confirmsBeforeAnswer && !this.linkedKey ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
+    const quick = this.confirmsKeyBeforeAnswer() && !this.linkedKey ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
     if (quick) {
       this.principal = quick.principal;
       this.unconfirmedRevision = quick.revision;
@@ -169,14 +156,22 @@ export class RequestContext {
   }
 
   /**
+   * Whether the answer waits for confirmKey() to settle: only then may the key be taken from the key
+   * cache unconfirmed, its charge's statement (or a revision read at the answer) confirming it.
+   * No answer waits here; a transport that holds its answers overrides this.
+   */
+  protected confirmsKeyBeforeAnswer(): boolean {
+    return false;
+  }
+
+  /**
    * Undefined when nothing is left to confirm; else reads the keys revision and, when it has moved,
-   * checks the key again (rejecting with UNAUTHORIZED when it was revoked). The edge calls it before
-   * it answers (confirmsBeforeAnswer).
+   * checks the key again (rejecting with UNAUTHORIZED when it was revoked). Called before the answer
+   * of a request that confirmsKeyBeforeAnswer().
    */
   confirmKey(): Promise<void> | undefined {
     const revision = this.unconfirmedRevision;
-    // An answer that says the database is away is what a full check would answer now too.
-    if (revision === undefined || this.errorCode === 'SERVICE_UNAVAILABLE') return undefined;
+    if (revision === undefined) return undefined;
     if (!this.services.keysRevision) return this.recheckKey().then(() => undefined);
     return this.services.keysRevision().then(async (current) => {
       if (current === revision) this.keyConfirmed(revision);
@@ -223,7 +218,7 @@ export class RequestContext {
 
   /** What a conversion field needs: the key, this request's loader, and how much it may compute. */
   caller(responseKey?: string): Caller | Promise<Caller> {
-    // Authenticated already (the edge did it): no promise more.
+    // Authenticated already (as a keyed route is, before its resolver runs): no promise more.
     if (this.principal) return this.callerOf(this.principal, responseKey);
     return this.authenticate().then((principal) => this.callerOf(principal, responseKey));
   }
@@ -272,11 +267,6 @@ export class RequestContext {
       remaining -= granted;
     }
     this.allowances = allowances;
-  }
-
-  /** Keeps the longest Retry-After of the request's errors, for the response header. */
-  noteRetryAfter(seconds: number): void {
-    if (Number.isFinite(seconds) && seconds > 0) this.retryAfter = Math.max(this.retryAfter ?? 0, seconds);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { toGraphQLError } from '../../src/http/answer/errors';
-import { RequestContext } from '../../src/services/request-context';
+import { HttpRequestContext } from '../../src/http/front/request-context';
 import { useErrorCodes } from '../../src/http/graphql/use-error-codes';
 
 /** A logger that records its error calls. */
@@ -12,10 +12,10 @@ function recordingLogger() {
   return { calls, logger: { error: (...args: unknown[]) => calls.push(args) } as unknown as Logger };
 }
 
-/** A server context as useRequestContext leaves it, for a request that authenticates nobody. */
+/** A server context as the front leaves it, for a request that authenticates nobody. */
 function requestScope() {
   const unused = () => Promise.reject(new Error('not used'));
-  return { requestContext: new RequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '127.0.0.1' }) };
+  return { requestContext: new HttpRequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '127.0.0.1' }) };
 }
 
 /** Runs the plugin's result hook on these errors, as Yoga does before answering. */

@@ -7,7 +7,7 @@ import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rat
 import { requestSpending } from '../../src/http/limits/request-spending';
 import type { AppServices } from '../../src/services';
 import { createNames } from '../../src/services/names';
-import { RequestContext } from '../../src/services/request-context';
+import { HttpRequestContext } from '../../src/http/front/request-context';
 
 /**
  * A rate-limited field that has nothing left to spend (the request's own spend paid for it) runs
@@ -29,7 +29,7 @@ async function setUp() {
   const spending = requestSpending({ limiters, metrics: { rateLimited: () => undefined }, refusals: { refused: () => undefined } });
   const executable = spending.fieldRateLimits.transformer(schema);
   const run = async (source: string, covers: 'request' | 'first-field') => {
-    const requestContext = new RequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '203.0.113.7' });
+    const requestContext = new HttpRequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '203.0.113.7' });
     await spending.spendRequest(requestContext, 'public', covers);
     const contextValue: GraphQLContext = { requestContext, services, log: pino({ level: 'silent' }) };
     return { result: execute({ schema: executable, document: parse(source), contextValue }), requestContext };

@@ -5,7 +5,7 @@ import { spendBeforeParse } from '../../src/http/graphql/use-request-rate-limit'
 import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rate-limit';
 import { requestSpending, type RequestSpending } from '../../src/http/limits/request-spending';
 import type { Principal } from '../../src/services/auth';
-import { RequestContext } from '../../src/services/request-context';
+import { HttpRequestContext } from '../../src/http/front/request-context';
 
 /**
  * Which bucket a request spends, decided once per request, and what its fields spend after it: the
@@ -18,8 +18,8 @@ const IP = '203.0.113.7';
 const principal = { keyId: 'key_1', account: { id: 'acct_1', plan: 'free' } } as unknown as Principal;
 const unused = () => Promise.reject(new Error('not used here'));
 
-function contextWith(authorization: string | null): RequestContext {
-  return new RequestContext(
+function contextWith(authorization: string | null): HttpRequestContext {
+  return new HttpRequestContext(
     {
       authenticate: (header) => (header === VALID ? Promise.resolve(principal) : Promise.reject(new ApiError('UNAUTHORIZED', 'An API key is required.'))),
       loadPublications: unused,
@@ -138,7 +138,7 @@ describe("what a request's fields spend after its own spend", () => {
 function countingSpending(): Pick<RequestSpending, 'spendRequest'> & { calls: number } {
   const spending = {
     calls: 0,
-    spendRequest(context: RequestContext, access: RateLimitKind, covers: SpendCover) {
+    spendRequest(context: HttpRequestContext, access: RateLimitKind, covers: SpendCover) {
       spending.calls++;
       context.rateLimitSpend.kind = access;
       context.rateLimitSpend.covers = covers;

@@ -1,9 +1,9 @@
-import type { RequestContext } from '../../services/request-context';
 import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../../domain/errors';
 import { clientMessage, errorBody } from '../../graphql/error-body';
 import { errorHeaders } from './error-headers';
 import { lowerCased, toResponse, type ResponseParts } from './answer-parts';
+import type { HttpRequestContext } from '../front/request-context';
 
 /*
  * The one place errors are rendered, from the one table (domain/errors.ts), for both surfaces: REST
@@ -68,7 +68,7 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The same answer for a request whose context notes the code (its access-log line). */
-export function errorParts(error: ApiError, context: RequestContext): ResponseParts {
+export function errorParts(error: ApiError, context: HttpRequestContext): ResponseParts {
   context.errorCode ??= error.code;
   return restErrorParts(error, context.requestId);
 }

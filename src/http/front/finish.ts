@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
-import type { RequestContext } from '../../services/request-context';
 import { restErrorParts, toApiError } from '../answer/errors';
 import { isStreamed, type ResponseParts, type StreamedBody } from '../answer/answer-parts';
 import { discardStreamed, writeStreamed } from './streamed-body';
@@ -14,6 +13,7 @@ import { createOutbox } from './outbox';
 import { logRequest } from './request-log';
 import { limitHeaders } from '../answer/limit-headers';
 import { addSecurityHeaders } from './security-headers';
+import type { HttpRequestContext } from './request-context';
 
 export interface FinishOptions {
   services: Pick<AppServices, 'quota'>;
@@ -46,11 +46,11 @@ export interface Finish {
    * streamed-body.ts), counts one metric and logs one access-log line with its error code (a
    * streamed body's once it has ended).
    */
-  send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, parts: ResponseParts, started: number): Promise<void>;
+  send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts, started: number): Promise<void>;
   /** A request entered the front in this turn (see outbox.ts). */
   entered(): void;
   /** The answer to a request whose serving threw: the contract's INTERNAL error, or nothing when the client has gone. */
-  unexpected(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: RequestContext, started: number): (error: unknown) => void;
+  unexpected(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: HttpRequestContext, started: number): (error: unknown) => void;
 }
 
 /** One answer waiting in the outbox, and what its request metric and access-log line need. */
@@ -61,7 +61,7 @@ interface Outgoing {
   /** performance.now() when the request entered the front. */
   started: number;
   parts: ResponseParts;
-  context: RequestContext;
+  context: HttpRequestContext;
 }
 
 export function createFinish(options: FinishOptions): Finish {
@@ -69,7 +69,7 @@ export function createFinish(options: FinishOptions): Finish {
   const logging = () => options.log.isLevelEnabled('info');
   const record = (req: IncomingMessage, label: string, status: number, started: number) =>
     options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
-  const written = (req: IncomingMessage, place: AnswerPlace, status: number, context: RequestContext, started: number) => {
+  const written = (req: IncomingMessage, place: AnswerPlace, status: number, context: HttpRequestContext, started: number) => {
     record(req, place.label, status, started);
     if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
   };
@@ -111,7 +111,7 @@ export function createFinish(options: FinishOptions): Finish {
   };
   const outbox = createOutbox(write);
 
-  const failed = (error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts) => failedLimits(options.log, error, place, context, parts);
+  const failed = (error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts) => failedLimits(options.log, error, place, context, parts);
 
   const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     stamp(parts, place, context);
@@ -142,7 +142,7 @@ function codingRequest(req: IncomingMessage): CodingRequest {
 }
 
 /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
-function failedLimits(log: Logger, error: unknown, place: AnswerPlace, context: RequestContext, parts: ResponseParts): ResponseParts {
+function failedLimits(log: Logger, error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts): ResponseParts {
   if (place.standsWithoutLimits) return parts;
   if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
   const apiError = toApiError(error);
@@ -181,7 +181,7 @@ async function stream({ res, context }: Outgoing, body: StreamedBody, log: Logge
 }
 
 /** The headers every answer carries, whatever its status: security (by content type), CORS on a shared path, the language of its names, the request id. */
-function stamp({ headers, status }: ResponseParts, place: AnswerPlace, context: RequestContext): void {
+function stamp({ headers, status }: ResponseParts, place: AnswerPlace, context: HttpRequestContext): void {
   addSecurityHeaders(headers);
   if (place.cors) Object.assign(headers, place.cors);
   if (context.languages.length > 0) Object.assign(headers, languageHeaders(context, status, headers['vary']));

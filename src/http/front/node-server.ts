@@ -6,7 +6,6 @@ import type { MetricsAccess } from '../../config';
 import { clientIp, type TrustProxy } from '../../domain/client-ip';
 import { ApiError } from '../../domain/errors';
 import type { Metrics } from '../../metrics';
-import type { RequestContext } from '../../services/request-context';
 import type { ResponseParts } from '../answer/answer-parts';
 import { answerClientErrors, answerRefusal, capConnections, refuseConnect } from './socket-answers';
 import { errorParts } from '../answer/errors';
@@ -14,7 +13,7 @@ import type { AnswerPlace, Finish } from './finish';
 import { ASSETS_PATH } from '../graphiql/bundle';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
 import { oddTargetAnswer, OTHER_PLACE } from './odd-requests';
-import { originOf, type RequestOrigin } from './request-context';
+import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
 import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
 import { pathOf } from './target';
 import type { FrontHandler } from '../graphql/yoga-answers';
@@ -22,7 +21,7 @@ import type { FrontHandler } from '../graphql/yoga-answers';
 /** What the front dispatches to and finishes with: built by the app (app.ts). */
 export interface Front {
   /** Each request's context, minted once per request. */
-  contextOf(origin: RequestOrigin): RequestContext;
+  contextOf(origin: RequestOrigin): HttpRequestContext;
   /** The one way every answer leaves. */
   finish: Finish;
   /** Every REST route and every path no other handler owns (edge.ts). */
@@ -125,7 +124,7 @@ const ASSETS_PREFIX = `${ASSETS_PATH}/`;
 const METRICS_PLACE: AnswerPlace = { label: routeLabel(METRICS_PATH), cors: undefined, standsWithoutLimits: true };
 
 /** GET /metrics for those METRICS lets read it; anyone else gets the answer of a path that does not exist: nothing tells them it does. */
-async function metricsAnswer(req: IncomingMessage, context: RequestContext, options: HttpServerOptions): Promise<ResponseParts> {
+async function metricsAnswer(req: IncomingMessage, context: HttpRequestContext, options: HttpServerOptions): Promise<ResponseParts> {
   if (!mayReadMetrics(req, options)) {
     return errorParts(new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), context);
   }

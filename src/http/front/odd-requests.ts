@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../domain/errors';
-import type { RequestContext } from '../../services/request-context';
 import type { ResponseParts } from '../answer/answer-parts';
 import { errorParts } from '../answer/errors';
 import type { AnswerPlace } from './finish';
+import type { HttpRequestContext } from './request-context';
 
 /** Answers off every route: counted as `other`. */
 export const OTHER_PLACE: AnswerPlace = { label: 'other', cors: undefined, standsWithoutLimits: true };
@@ -17,7 +17,7 @@ export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
  * answered for OPTIONS and refused otherwise, any other target that is not a path is refused, and
  * an HTTP/1.1 request without Host is refused (RFC 9112 3.2). The answer, or undefined to serve the request.
  */
-export function oddTargetAnswer(req: IncomingMessage, context: RequestContext): ResponseParts | undefined {
+export function oddTargetAnswer(req: IncomingMessage, context: HttpRequestContext): ResponseParts | undefined {
   const url = req.url ?? '';
   if (url.charCodeAt(0) === 0x2f) return missingHost(req, context);
   if (/^https?:\/\//i.test(url)) {
@@ -40,13 +40,13 @@ export function oddTargetAnswer(req: IncomingMessage, context: RequestContext): 
   return refusalParts(new ApiError('INVALID_REQUEST', 'The request target must be a path starting with /.'), context);
 }
 
-function missingHost(req: IncomingMessage, context: RequestContext): ResponseParts | undefined {
+function missingHost(req: IncomingMessage, context: HttpRequestContext): ResponseParts | undefined {
   if (req.headers.host !== undefined || req.httpVersion !== '1.1') return undefined;
   return refusalParts(new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }), context);
 }
 
 /** The contract's error as the answer, then the connection closes (what follows on it cannot be trusted). */
-export function refusalParts(error: ApiError, context: RequestContext): ResponseParts {
+export function refusalParts(error: ApiError, context: HttpRequestContext): ResponseParts {
   const parts = errorParts(error, context);
   parts.headers['connection'] = 'close';
   return parts;

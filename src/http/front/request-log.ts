@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { RequestContext } from '../../services/request-context';
+import type { HttpRequestContext } from './request-context';
 
 /** The access-log line: one per answer (finish.ts), with its error code. */
-export function logRequest(logger: Logger, entry: { method: string; path: string; status: number; context: RequestContext }): void {
+export function logRequest(logger: Logger, entry: { method: string; path: string; status: number; context: HttpRequestContext }): void {
   const { context } = entry;
   logger.info(
     {

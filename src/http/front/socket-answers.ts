@@ -2,14 +2,13 @@ import { IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError, type ErrorCode } from '../../domain/errors';
-import type { RequestContext } from '../../services/request-context';
 import type { Finish } from './finish';
 import { OTHER_PLACE, refusalParts, SERVER_METHODS } from './odd-requests';
-import { originOf, type RequestOrigin } from './request-context';
+import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
 
 /** What an answer on a socket is made with: the request's context and the one finish (the front's own). */
 interface Front {
-  contextOf(origin: RequestOrigin): RequestContext;
+  contextOf(origin: RequestOrigin): HttpRequestContext;
   finish: Finish;
 }
 

@@ -7,7 +7,6 @@ import { DOCUMENT_CACHE_BYTES } from '../../graphql/document-cache';
 import { PreparedDocuments } from '../../graphql/prepared-documents';
 import type { AppServices } from '../../services';
 import type { PersistedDocuments } from '../../services/persisted-documents';
-import type { RequestContext } from '../../services/request-context';
 import { toGraphQLError } from '../answer/errors';
 import { graphQLCacheControl, type CacheFacts } from './graphql-cache-policy';
 import { budgetConversions } from './use-conversion-budget';
@@ -15,12 +14,13 @@ import { withCostExtensions } from './use-cost-extensions';
 import { logUnexpectedErrors, withErrorCodes } from './use-error-codes';
 import { documentLimitRefusals, documentTextRefusal } from './use-graphql-limits';
 import { persistedParams } from './use-persisted-documents';
+import type { HttpRequestContext } from '../front/request-context';
 
 /** One GraphQL request to execute: its parameters (`query` absent only beside a persisted-query hash), its method, and its context. */
 export interface GraphQLRun {
   params: GraphQLParams;
   method: 'GET' | 'POST';
-  context: RequestContext;
+  context: HttpRequestContext;
 }
 
 /** A request's result, coded and costed, and for a GET that executed its Cache-Control (graphql-cache-policy.ts). */
@@ -40,7 +40,7 @@ export interface GraphQLExecutorOptions {
    * undefined when it was made already, else settling to the refusal the request is answered with,
    * or undefined.
    */
-  spendBeforeParse: (context: RequestContext) => Promise<ApiError | undefined> | undefined;
+  spendBeforeParse: (context: HttpRequestContext) => Promise<ApiError | undefined> | undefined;
   documents: PersistedDocuments;
   /** The facts a GET's Cache-Control depends on besides its document. */
   cacheFacts: () => Omit<CacheFacts, 'keyed'>;

@@ -3,8 +3,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { LanguageChoice } from '../../domain/language/choose';
 import { startOfNextMonth, type QuotaState } from '../../domain/quota';
 import type { QuotaMeter } from '../../services/quota';
-import type { RequestContext } from '../../services/request-context';
-import { requestContextOf } from '../front/request-context';
+import { requestContextOf, type HttpRequestContext } from '../front/request-context';
 import { requestQuota } from '../answer/limit-headers';
 
 /**
@@ -33,12 +32,12 @@ export interface CostExtensions {
  * charge already reported the quota); otherwise the quota is read once (requestQuota), so the
  * X-Quota-* headers written next report the very same state.
  */
-export function costExtensions(context: RequestContext, quota: QuotaMeter, clock: () => Date): CostExtensions | Promise<CostExtensions> {
+export function costExtensions(context: HttpRequestContext, quota: QuotaMeter, clock: () => Date): CostExtensions | Promise<CostExtensions> {
   const state = requestQuota(context, quota);
   return state instanceof Promise ? state.then((read) => extensionsOf(context, read, clock)) : extensionsOf(context, state, clock);
 }
 
-function extensionsOf(context: RequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
+function extensionsOf(context: HttpRequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
   const extensions: CostExtensions = { cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions } };
   if (state) extensions.quota = quotaOf(state, clock());
   const expiresAt = context.principal?.expiresAt;
@@ -59,7 +58,7 @@ function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quot
 /** A single result with the request's cost extensions added to whatever extensions it has: the edge and the plugin below call this. */
 export function withCostExtensions(
   result: ExecutionResult,
-  context: RequestContext,
+  context: HttpRequestContext,
   quota: QuotaMeter,
   clock: () => Date,
 ): ExecutionResult | Promise<ExecutionResult> {

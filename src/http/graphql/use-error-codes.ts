@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ERROR_STATUS, isErrorCode } from '../../domain/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { isUnexpected, toApiError, toGraphQLError } from '../answer/errors';
-import { requestContextOf } from '../front/request-context';
+import { requestContextOf, type HttpRequestContext } from '../front/request-context';
 import type { RequestContext } from '../../services/request-context';
 
 /**
@@ -48,7 +48,7 @@ export function logUnexpectedErrors(errors: ExecutionResult['errors'], context: 
  * context, and unexpected request-level errors logged: the step of onResultProcess above, which the
  * edge's GraphQL answers take too. The same result when it has no errors.
  */
-export function withErrorCodes(result: ExecutionResult, context: RequestContext, logger: Logger): ExecutionResult {
+export function withErrorCodes(result: ExecutionResult, context: HttpRequestContext, logger: Logger): ExecutionResult {
   if (!result.errors) return result;
   const requestError = !('data' in result) || result.data === undefined;
   const errors = result.errors.map((e) => {

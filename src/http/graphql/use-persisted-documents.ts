@@ -6,7 +6,7 @@ import type { GraphQLContext } from '../../graphql/context';
 import type { PersistedDocuments } from '../../services/persisted-documents';
 import type { RequestContext } from '../../services/request-context';
 import { toGraphQLError } from '../answer/errors';
-import { requestContextOf } from '../front/request-context';
+import { requestContextOf, type HttpRequestContext } from '../front/request-context';
 
 /** What the persisted-documents step made of a request's parameters. */
 export interface PersistedParams {
@@ -30,7 +30,7 @@ export interface PersistedParams {
  * After the request's rate limit is spent (a refused request stays refused, and registers nothing)
  * and before the document limits (which then check the document a hash stood for).
  */
-export function persistedParams(params: GraphQLParams, context: RequestContext, documents: PersistedDocuments): PersistedParams | Promise<PersistedParams> {
+export function persistedParams(params: GraphQLParams, context: HttpRequestContext, documents: PersistedDocuments): PersistedParams | Promise<PersistedParams> {
   // The parameter check that follows wants a query string, even where the request ends here.
   const ended = (result: ExecutionResult | undefined): PersistedParams => ({ params: typeof params.query === 'string' ? params : { ...params, query: '' }, ...(result ? { result } : {}) });
   let step;
@@ -73,6 +73,6 @@ export function usePersistedDocuments(documents: PersistedDocuments): Plugin<Gra
 }
 
 /** The request's rate limit refused it (what it spent is noted otherwise): its result is that refusal. */
-function wasRefused(context: RequestContext): boolean {
+function wasRefused(context: HttpRequestContext): boolean {
   return !context.rateLimitSpend.paid;
 }

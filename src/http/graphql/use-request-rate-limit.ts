@@ -1,9 +1,8 @@
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors';
-import type { RequestContext } from '../../services/request-context';
 import { toGraphQLError } from '../answer/errors';
 import type { RequestSpending } from '../limits/request-spending';
-import { requestContextOf } from '../front/request-context';
+import { requestContextOf, type HttpRequestContext } from '../front/request-context';
 
 /**
  * Every GraphQL request spends one request of a limit before its document is parsed: its key's when
@@ -35,7 +34,7 @@ export function useRequestRateLimit(spending: Pick<RequestSpending, 'spendReques
  * already (a REST route through SOFA, an MCP call: it covers every field); else the spend, settling
  * to the refusal the request is answered with (RATE_LIMIT_EXCEEDED), or undefined when it may go on.
  */
-export function spendBeforeParse(context: RequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<ApiError | undefined> | undefined {
+export function spendBeforeParse(context: HttpRequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<ApiError | undefined> | undefined {
   if (context.rateLimitSpend.paid) return undefined;
   return spending.spendRequest(context, 'public', 'first-field').then(
     () => undefined,

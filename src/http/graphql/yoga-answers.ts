@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from '../../graphql/context';
-import type { RequestContext } from '../../services/request-context';
 import { readNodeBytes } from '../front/body';
 import type { AnswerPlace, Finish } from '../front/finish';
 import { directGraphQLMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLGetParamsOf, graphQLParamsOf, type GraphQLMediaType } from './graphql-http';
 import type { GraphQLExecutor } from './graphql-executor';
 import { graphQLGetAnswer } from './use-graphql-get-caching';
-import type { ServerContext } from '../front/request-context';
+import type { ServerContext, HttpRequestContext } from '../front/request-context';
 import { errorCodeOf } from '../front/request-log';
 import { routeLabel } from '../routes';
 import { headerText, pathOf } from '../front/target';
@@ -16,7 +15,7 @@ import { headerText, pathOf } from '../front/target';
 export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
 
 /** A handler of the front: it answers the request through `finish`, the context minted and the time taken by the front. */
-export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number) => void;
+export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: HttpRequestContext, started: number) => void;
 
 export interface YogaAnswerOptions {
   yoga: GraphQLYoga;
@@ -45,7 +44,7 @@ export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler
   const { yoga, finish } = options;
 
   /** Yoga's Response, finished: its bytes, its headers lower-cased, its cookies set apart (a list). */
-  const finishResponse = async (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number, response: Response) => {
+  const finishResponse = async (req: IncomingMessage, res: ServerResponse, context: HttpRequestContext, started: number, response: Response) => {
     const body = Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string> = {};
     response.headers.forEach((value, given) => {
@@ -68,7 +67,7 @@ export function yogaAnswers(options: YogaAnswerOptions): { graphql: FrontHandler
       .catch(finish.unexpected(req, res, placeOf(req), context, started));
   };
 
-  const run = async (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number, mediaType: GraphQLMediaType) => {
+  const run = async (req: IncomingMessage, res: ServerResponse, context: HttpRequestContext, started: number, mediaType: GraphQLMediaType) => {
     const method = req.method === 'GET' ? 'GET' : 'POST';
     const bytes = method === 'POST' ? await readNodeBytes(req) : undefined;
     const params = bytes === undefined ? graphQLGetParamsOf(req.url!) : graphQLParamsOf(bytes);

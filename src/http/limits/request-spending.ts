@@ -1,11 +1,11 @@
 import { ApiError } from '../../domain/errors';
 import type { SpendCover } from '../../domain/rate-limit';
-import type { GraphQLContext } from '../../graphql/context';
 import type { Metrics } from '../../metrics';
 import type { RefusalRecorder } from '../../services/usage';
 import type { RequestContext } from '../../services/request-context';
 import type { RateLimiters, RateLimitKind } from './rate-limit';
 import { rateLimitDirectiveFor, type RateLimitDirectives } from './rate-limit-directive';
+import type { HttpGraphQLContext, HttpRequestContext } from '../front/request-context';
 
 /**
  * Which request rate limit each request spends, decided once, and every spend of it recorded on the
@@ -30,9 +30,9 @@ export interface RequestSpending {
    * of it, covering `covers`. Throws UNAUTHORIZED (a `key` surface without a valid key) or
    * RATE_LIMIT_EXCEEDED, recording the refusal.
    */
-  spendRequest(context: RequestContext, access: RateLimitKind, covers: SpendCover): Promise<void>;
+  spendRequest(context: HttpRequestContext, access: RateLimitKind, covers: SpendCover): Promise<void>;
   /** Spends `points` more requests of the bucket the request already spends from (a series export's further pages). */
-  spendMore(context: RequestContext, points: number): Promise<void>;
+  spendMore(context: HttpRequestContext, points: number): Promise<void>;
   /** The rate-limit directive on the same limiters and records: a field spends only what the request's spend left. */
   readonly fieldRateLimits: RateLimitDirectives;
 }
@@ -46,7 +46,7 @@ export interface RequestSpendingOptions {
 }
 
 export function requestSpending({ limiters, metrics, refusals }: RequestSpendingOptions): RequestSpending {
-  const noteRefusal = (kind: RateLimitKind, context: RequestContext) => {
+  const noteRefusal = (kind: RateLimitKind, context: HttpRequestContext) => {
     if (kind === 'public') return metrics.rateLimited('public');
     const note = (principal: { account: { id: string; plan: string } }) => {
       metrics.rateLimited(principal.account.plan);
@@ -58,7 +58,7 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
   };
 
   /** Spends `points` from the request's decided bucket (of `kind`), found once. */
-  const spend = async (context: RequestContext, kind: RateLimitKind, points: number) => {
+  const spend = async (context: HttpRequestContext, kind: RateLimitKind, points: number) => {
     const record = context.rateLimitSpend;
     if (record.bucket === undefined) {
       // No await where the bucket is known now (the IP's, an authenticated key's).
@@ -88,7 +88,7 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
       if (kind === undefined) throw new TypeError('spendMore before spendRequest: the request has no bucket yet.');
       return spend(context, kind, points);
     },
-    fieldRateLimits: rateLimitDirectiveFor<GraphQLContext>(limiters, {
+    fieldRateLimits: rateLimitDirectiveFor<HttpGraphQLContext>(limiters, {
       bucketOf: (kind, { requestContext }) => (requestContext.rateLimitSpend.kind === kind && requestContext.rateLimitSpend.bucket) || bucketOf(requestContext, kind),
       onState: (state, { requestContext }) => requestContext.rateLimitSpend.counted(1, state, false),
       fieldSpends: ({ requestContext }, kind) => fieldSpends(requestContext, kind),
@@ -125,6 +125,6 @@ function bucketOf(context: RequestContext, kind: RateLimitKind): string | Promis
 }
 
 /** Whether a rate-limited field of `kind` spends one request of this request's bucket (RateLimitSpend.fieldSpends). */
-export function fieldSpends(context: RequestContext, kind: RateLimitKind): boolean {
+export function fieldSpends(context: HttpRequestContext, kind: RateLimitKind): boolean {
   return context.rateLimitSpend.fieldSpends(kind);
 }

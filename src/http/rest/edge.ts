@@ -11,7 +11,6 @@ import { directResolver } from '../../graphql/direct-resolver';
 import type { RestExecution } from '../../config';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
-import type { RequestContext } from '../../services/request-context';
 import { readNodeBody } from '../front/body';
 import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints, type RouteCall } from './endpoint';
 import type { AnswerPlace, Finish } from '../front/finish';
@@ -29,6 +28,7 @@ import { etagMatches, preflightParts, SHARED_CORS_HEADERS, strongEtag } from '..
 import { sofaExecution } from './sofa-execution';
 import type { RequestSpending } from '../limits/request-spending';
 import { headerText, targetParts } from '../front/target';
+import type { HttpRequestContext } from '../front/request-context';
 
 export interface EdgeOptions {
   /**
@@ -83,7 +83,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
   const openapi = keptBytes(options.openapi);
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
-  const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext): Promise<ResponseParts> => {
+  const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext): Promise<ResponseParts> => {
     const { found, pathname, query } = owned;
     if (!found) throw noRoute(pathname);
     const endpoint = found.endpoint;
@@ -102,7 +102,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, body: body?.text, args, context });
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: RequestContext, started: number) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext, started: number) => {
     // Directly executed answers confirm a key taken from the cache unconfirmed as they leave (finish.ts).
     context.confirmsBeforeAnswer = direct;
     let parts: ResponseParts;
@@ -117,7 +117,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
-  const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, context: RequestContext, started: number) => {
+  const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, context: HttpRequestContext, started: number) => {
     context.confirmsBeforeAnswer = true;
     context.noteLanguages(languages);
     let parts: ResponseParts;

@@ -3,7 +3,6 @@ import type { GraphQLField, GraphQLFieldMap, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
 import type { GraphQLContext } from '../../graphql/context';
-import type { RequestContext } from '../../services/request-context';
 import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
 import { restErrorParts, toApiError } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
@@ -11,6 +10,7 @@ import type { ResponseParts } from '../answer/answer-parts';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute, type RouteMatch } from '../routes';
 import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import type { RequestSpending } from '../limits/request-spending';
+import type { HttpRequestContext } from '../front/request-context';
 
 /**
  * A row of the route table compiled once: what every request on the route needs, prepared before
@@ -96,7 +96,7 @@ export async function readRouteBody(
  * The key (on keyed routes), then one request of the caller's rate limit, which covers the whole
  * request: the contract's order, before any input is read (request-spending.ts decides the bucket).
  */
-export function admitCaller(route: RestRoute, context: RequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<void> {
+export function admitCaller(route: RestRoute, context: HttpRequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<void> {
   return spending.spendRequest(context, route.access, 'request');
 }
 
@@ -122,7 +122,7 @@ function forRestCaller(error: ApiError, route: RestRoute): ApiError {
  * code noted for the access log, the error in the caller's terms (with the route, when one was
  * matched: see forRestCaller).
  */
-export function failedAnswer(error: unknown, route: RestRoute | undefined, context: RequestContext, log: Logger): ResponseParts {
+export function failedAnswer(error: unknown, route: RestRoute | undefined, context: HttpRequestContext, log: Logger): ResponseParts {
   if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
   const api = toApiError(error);
   context.errorCode = api.code;
@@ -140,5 +140,5 @@ export interface RouteCall {
   /** A POST route's body as sent. */
   body: string | undefined;
   args: Record<string, unknown>;
-  context: RequestContext;
+  context: HttpRequestContext;
 }

@@ -9,12 +9,12 @@ import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import type { SeriesAnswer, SeriesPlan, SeriesStream } from '../../services/currency/series';
 import type { ExportBody } from '../../services/series-exports';
-import type { RequestContext } from '../../services/request-context';
 import { EXPORTED_FIELD, exportParts, negotiate, type AnswerRequest, type MediaType } from '../answer/answer-formats';
 import type { RouteCall } from './endpoint';
 import type { ResponseParts, StreamedBody } from '../answer/answer-parts';
 import { etagMatches, strongEtagOf } from '../answer/shared-resource';
 import { headerText } from '../front/target';
+import type { HttpRequestContext } from '../front/request-context';
 
 /** Milliseconds of computing per chunk (writing it adds a fraction); the event loop serves other requests between chunks. */
 export const CHUNK_BUDGET_MS = 1.5;
@@ -24,7 +24,7 @@ export interface SeriesExportOptions {
   services: Pick<AppServices, 'rateSeries' | 'seriesExports' | 'rates'>;
   metrics: Pick<Metrics, 'seriesExport'>;
   /** Spends `points` more requests of the key's rate limit (RATE_LIMIT_EXCEEDED past the window). */
-  spendRequests(context: RequestContext, points: number): Promise<void>;
+  spendRequests(context: HttpRequestContext, points: number): Promise<void>;
 }
 
 /**
