@@ -15,9 +15,9 @@ export type PublicationLoader = DataLoader<string, Publication | undefined>;
 export type PublicationSource = Pick<PublicationLoader, 'load'>;
 
 /** Seconds a client should wait before asking again while no rates have ever been loaded. */
-export const RATES_RETRY_AFTER_SECONDS = 60;
+const RATES_RETRY_AFTER_SECONDS = 60;
 
-export const ratesUnavailable = (): ApiError =>
+const ratesUnavailable = (): ApiError =>
   new ApiError('SERVICE_UNAVAILABLE', 'Currency rates are not loaded yet; retry later.', {
     retryAfterSeconds: RATES_RETRY_AFTER_SECONDS,
   });
