@@ -43,7 +43,7 @@ export interface RestRoute {
   readonly queryHint?: string;
 }
 
-export const KIB = 1024;
+const KIB = 1024;
 export const DEFAULT_BODY_LIMIT = 64 * KIB;
 
 /** A row of the table as written: routes backed by a field take their access from it. */
@@ -174,7 +174,7 @@ export function routeLabel(pathname: string): string {
 }
 
 /** The account pages: this path and every path under it. */
-export const ACCOUNT_PATH = '/account';
+const ACCOUNT_PATH = '/account';
 /** The Prometheus metrics, answered by the node:http server itself. */
 export const METRICS_PATH = '/metrics';
 /** The MCP endpoint (src/mcp), Streamable HTTP. */
@@ -238,15 +238,6 @@ function safeDecode(segment: string): string {
 
 /** SOFA's `routes` option: field coordinate → method and path, for every field-backed route. */
 export function sofaRoutes(): Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> {
-  const routes: Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> = {};
-  for (const route of ROUTES) {
-    if (route.field === undefined) continue;
-    routes[`Query.${route.field}`] = {
-      method: route.method,
-      path: sofaPath(route).replace(/^\/v1/, ''),
-      tags: [route.tag],
-      description: route.summary,
-    };
-  }
-  return routes;
+  const rows = ROUTES.filter((route) => route.field !== undefined);
+  return Object.fromEntries(rows.map((route) => [`Query.${route.field}`, { method: route.method, path: sofaPath(route).replace(/^\/v1/, ''), tags: [route.tag], description: route.summary }]));
 }

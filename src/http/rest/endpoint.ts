@@ -47,11 +47,6 @@ export class Endpoints {
     this.byRoute = new Map(ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fieldOf(route, fields), latestMaxAge)]));
   }
 
-  /** The endpoint of a row of the table. */
-  of(route: RestRoute): Endpoint {
-    return this.byRoute.get(route)!;
-  }
-
   /** Where a (decoded-as-it-came) path and a method lead; HEAD reaches GET's endpoint (RFC 9110 9.3.2: its body is not sent). Undefined off the table (404). */
   find(pathname: string, method: string | undefined): EndpointMatch | undefined {
     const match = matchPath(pathname);

@@ -30,10 +30,6 @@ export class PrebuiltAnswers {
     }
     return answer;
   }
-
-  get size(): number {
-    return this.answers.size;
-  }
 }
 
 function prebuild(text: string): PrebuiltAnswer {
