@@ -22,7 +22,7 @@ import { admitSignedLink } from './signed-link';
 import { seriesExportExecution } from './series-export';
 import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
-import type { ResponseParts } from '../answer/answer-parts';
+import { JSON_CONTENT_TYPE, type ResponseParts } from '../answer/answer-parts';
 import { restSuccessParts, withoutOmittedNulls } from './rest-response';
 import { allowedMethods, matchPath, routeLabel } from '../routes';
 import { etagMatches, preflightParts, SHARED_CORS_HEADERS, strongEtag } from '../answer/shared-resource';
@@ -30,7 +30,7 @@ import { sofaExecution } from './sofa-execution';
 import type { RequestSpending } from '../limits/request-spending';
 import { headerText, targetParts } from '../front/target';
 
-export interface EdgeOptions {
+interface EdgeOptions {
   /**
    * The schema whose root resolvers serve the routes, without the rate-limit directive's wrappers:
    * the edge spends the caller's request limit itself (`spending`) before it checks the inputs, and
@@ -184,7 +184,7 @@ function documentAnswer(endpoint: Endpoint, pathname: string, query: string, doc
   const headers = { 'cache-control': endpoint.cacheControl(), etag: document.etag };
   // Not Modified names the validator and the caching fields, never a type or length.
   if (etagMatches(ifNoneMatch, document.etag)) return { status: 304, headers, body: null };
-  const typed = { 'content-type': 'application/json; charset=utf-8', ...headers, 'content-length': String(document.bytes.length) };
+  const typed = { 'content-type': JSON_CONTENT_TYPE, ...headers, 'content-length': String(document.bytes.length) };
   return { status: 200, headers: typed, body: document.bytes, prebuilt: true };
 }
 
