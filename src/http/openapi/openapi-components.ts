@@ -45,7 +45,7 @@ const TRANSPORT_STATUSES: readonly number[] = (['REQUEST_TIMEOUT', 'URI_TOO_LONG
  * The statuses a route can fail with, derived from what it is (method, access, path parameters).
  * Never 405: an operation's own method is allowed; other methods are described on the path.
  */
-export function errorStatusesOf(route: RestRoute): number[] {
+function errorStatusesOf(route: RestRoute): number[] {
   const statuses = new Set([400, 429, 500, ...TRANSPORT_STATUSES]);
   if (route.path.includes(':')) statuses.add(404);
   if (route.access === 'key') statuses.add(401);
@@ -144,7 +144,6 @@ function errorSchema(codes: ErrorCode[]): Json {
   };
 }
 
-/** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
 /** The headers of an answer that gives names in a language (content-language.ts): the languages used, and Vary. */
 export const LANGUAGE_HEADERS: Json = {
   'Content-Language': {
@@ -155,6 +154,7 @@ export const LANGUAGE_HEADERS: Json = {
   Vary: { description: 'Names follow Accept-Language when no `lang` is given; the coding follows Accept-Encoding.', required: false, schema: { type: 'string', pattern: '(^|, )(Accept-Language(, Accept-Encoding)?|Accept-Encoding)$' } },
 };
 
+/** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
 export const VARY_ACCEPT_HEADER: Json = {
   description: 'The answer depends on the Accept header (JSON, CSV or NDJSON), and its coding on Accept-Encoding.',
   required: true,
@@ -171,11 +171,10 @@ export const ETAG_HEADER: Json = {
   schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
 };
 
-/** The monthly quota of the key's account; sent on every response once the key is known. */
 /**
- * The components are named as the headers are sent and say "sent once the key is known"; a
- * success answer, where the key always is, declares them required in place (a reference cannot
- * change `required`).
+ * The monthly quota of the key's account and the key's end, sent once the key is known. The
+ * components say so; a success answer, where the key always is, declares the quota fields required
+ * in place (a reference cannot change `required`).
  */
 export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
   ...Object.fromEntries(

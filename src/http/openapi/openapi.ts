@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
+import { restOmittedWhenNull } from '../../graphql/serialize';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
@@ -92,7 +93,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
       ...OPENAPI_COMPONENTS,
       schemas: {
         ...WIRE_ENUMS,
-        ...withoutScalarSamples(exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), isAnswer))), isAnswer),
+        ...withoutScalarSamples(exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), isAnswer, restOmittedWhenNull(schema)))), isAnswer),
         ...(OPENAPI_COMPONENTS.schemas as Json),
       },
     },
