@@ -136,12 +136,12 @@ for (const route of ROUTES) {
     names.push(name);
     return '([^/]+)';
   });
-  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route], label: routeTemplate(route), prefix: /^[^:.]*/.exec(route.path)![0] });
+  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route], label: openApiPath(route.path), prefix: /^[^:.]*/.exec(route.path)![0] });
 }
 
-/** A route's path in OpenAPI form (`/v1/units/{unit}`): its label in the metrics. */
-export function routeTemplate(route: RestRoute): string {
-  return route.path.replace(/:([a-z]+)/g, '{$1}');
+/** A path with `:name` segments in OpenAPI form (`/v1/units/{unit}`): a route's label in the metrics. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([a-z]+)/g, '{$1}');
 }
 
 /** The routes at a path (for 404 vs 405), with its decoded path parameters. */

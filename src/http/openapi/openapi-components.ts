@@ -21,6 +21,9 @@ const REASONS: Record<number, string> = {
   503: 'Currency rates are not loaded yet, or the account database is unreachable (keyed routes); see Retry-After.',
 };
 
+/** On every answer. */
+export const REQUEST_ID_HEADER: Json = { $ref: '#/components/headers/X-Request-Id' };
+
 /** The request rate limit's fields (rate-limit.ts), on every answer of a request that spent one: its limit was checked. */
 export const RATE_LIMIT_HEADERS: Record<string, Json> = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -68,7 +71,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
         ETag: ETAG_HEADER,
         'Cache-Control': { required: true, schema: { type: 'string', const: COMPLETE_CACHE_CONTROL } },
         ...(route.formats ? { Vary: VARY_ACCEPT_HEADER } : {}),
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        'X-Request-Id': REQUEST_ID_HEADER,
         ...RATE_LIMIT_HEADERS,
         ...QUOTA_HEADERS(false),
       },
@@ -80,25 +83,29 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
         ETag: ETAG_HEADER,
         'Cache-Control': { required: true, schema: { type: 'string', pattern: '^public, max-age=\\d+$' } },
         ...(route.shared ? { 'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } } } : {}),
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        'X-Request-Id': REQUEST_ID_HEADER,
         ...RATE_LIMIT_HEADERS,
       },
     };
   }
   for (const status of errorStatusesOf(route)) {
     const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && answers(route, code));
-    responses[String(status)] = {
-      description: `${(codes.some(isLinkCode) ? LINK_REASONS[status] : undefined) ?? REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
-      headers: {
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-        ...HEADERS_BY_STATUS[status],
-        ...(BEFORE_THE_LIMIT.has(status) ? {} : RATE_LIMIT_HEADERS),
-        ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
-      },
-      content: { 'application/json': { schema: errorSchema(codes) } },
-    };
+    responses[String(status)] = errorResponse(codes, (codes.some(isLinkCode) ? LINK_REASONS[status] : undefined) ?? REASONS[status], {
+      ...HEADERS_BY_STATUS[status],
+      ...(BEFORE_THE_LIMIT.has(status) ? {} : RATE_LIMIT_HEADERS),
+      ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
+    });
   }
   return responses;
+}
+
+/** An error answer with these codes (all of one status): its reason, the request id and `headers`, and the error body. */
+function errorResponse(codes: ErrorCode[], reason: string | undefined, headers: Record<string, Json> = {}): Json {
+  return {
+    description: `${reason ?? 'Error.'} Codes: ${codes.join(', ')}.`,
+    headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...headers },
+    content: { 'application/json': { schema: errorSchema(codes) } },
+  };
 }
 
 const isLinkCode = (code: ErrorCode): boolean => code === 'LINK_INVALID' || code === 'LINK_EXPIRED';
@@ -120,16 +127,7 @@ const LINK_REASONS: Record<number, string> = {
 
 /** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
 export function transportErrorResponses(): Record<string, Json> {
-  const responses: Record<string, Json> = {};
-  for (const status of TRANSPORT_STATUSES) {
-    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
-    responses[String(status)] = {
-      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-      content: { 'application/json': { schema: errorSchema(codes) } },
-    };
-  }
-  return responses;
+  return Object.fromEntries(TRANSPORT_STATUSES.map((status) => [String(status), errorResponse(ERROR_CODES.filter((code) => ERROR_STATUS[code] === status), REASONS[status])]));
 }
 
 /**

@@ -8,7 +8,7 @@ import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
 import { restErrorParts, toApiError } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute, type RouteMatch } from '../routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, openApiPath, type RestRoute, type RouteMatch } from '../routes';
 import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import type { RequestSpending } from '../limits/request-spending';
 
@@ -69,7 +69,7 @@ function compileEndpoint(route: RestRoute, field: GraphQLField<unknown, GraphQLC
   return {
     route,
     field,
-    label: routeTemplate(route),
+    label: openApiPath(route.path),
     cors: route.shared ? SHARED_CORS_HEADERS : NO_HEADERS,
     cacheControl: route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : () => fixed,
   };
