@@ -32,7 +32,8 @@ export class PrebuiltAnswers {
   }
 }
 
-function prebuild(text: string): PrebuiltAnswer {
+/** A text's bytes with their strong ETag. */
+export function prebuild(text: string): PrebuiltAnswer {
   const body = Buffer.from(text);
   return { body, etag: strongEtag(body) };
 }
