@@ -43,7 +43,7 @@ export interface RestRoute {
   readonly queryHint?: string;
 }
 
-export const KIB = 1024;
+const KIB = 1024;
 export const DEFAULT_BODY_LIMIT = 64 * KIB;
 
 /** A row of the table as written: routes backed by a field take their access from it. */
@@ -136,12 +136,12 @@ for (const route of ROUTES) {
     names.push(name);
     return '([^/]+)';
   });
-  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route], label: routeTemplate(route), prefix: /^[^:.]*/.exec(route.path)![0] });
+  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route], label: openApiPath(route.path), prefix: /^[^:.]*/.exec(route.path)![0] });
 }
 
-/** A route's path in OpenAPI form (`/v1/units/{unit}`): its label in the metrics. */
-export function routeTemplate(route: RestRoute): string {
-  return route.path.replace(/:([a-z]+)/g, '{$1}');
+/** A path with `:name` segments in OpenAPI form (`/v1/units/{unit}`): a route's label in the metrics. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([a-z]+)/g, '{$1}');
 }
 
 /** The routes at a path (for 404 vs 405), with its decoded path parameters. */
@@ -174,7 +174,7 @@ export function routeLabel(pathname: string): string {
 }
 
 /** The account pages: this path and every path under it. */
-export const ACCOUNT_PATH = '/account';
+const ACCOUNT_PATH = '/account';
 /** The Prometheus metrics, answered by the node:http server itself. */
 export const METRICS_PATH = '/metrics';
 /** The MCP endpoint (src/mcp), Streamable HTTP. */
@@ -238,15 +238,6 @@ function safeDecode(segment: string): string {
 
 /** SOFA's `routes` option: field coordinate → method and path, for every field-backed route. */
 export function sofaRoutes(): Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> {
-  const routes: Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> = {};
-  for (const route of ROUTES) {
-    if (route.field === undefined) continue;
-    routes[`Query.${route.field}`] = {
-      method: route.method,
-      path: sofaPath(route).replace(/^\/v1/, ''),
-      tags: [route.tag],
-      description: route.summary,
-    };
-  }
-  return routes;
+  const rows = ROUTES.filter((route) => route.field !== undefined);
+  return Object.fromEntries(rows.map((route) => [`Query.${route.field}`, { method: route.method, path: sofaPath(route).replace(/^\/v1/, ''), tags: [route.tag], description: route.summary }]));
 }

@@ -8,7 +8,7 @@ import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 /**
  * PostgreSQL going away while the server serves, through a TCP proxy the test stops and starts (the
  * real server is never stopped): keyed routes answer 503 SERVICE_UNAVAILABLE with Retry-After and
- * the contract's body on both REST lanes and in GraphQL, the public routes keep answering, and the
+ * the contract's body under both REST executions and in GraphQL, the public routes keep answering, and the
  * next requests after the proxy is back succeed with no restart.
  */
 describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL unreachable while serving'), () => {
@@ -29,9 +29,9 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL unreachable while 
 
   const viaProxy = () => proxy.url;
 
-  for (const lane of ['on', 'off'] as const) {
-    it(`REST_FAST_LANE=${lane}: 503 with Retry-After for keyed routes, public routes unaffected, recovery by itself`, async () => {
-      const app = await createTestApp({ DATABASE_URL: viaProxy(), REST_FAST_LANE: lane });
+  for (const execution of ['direct', 'sofa'] as const) {
+    it(`REST_EXECUTION=${execution}: 503 with Retry-After for keyed routes, public routes unaffected, recovery by itself`, async () => {
+      const app = await createTestApp({ DATABASE_URL: viaProxy(), REST_EXECUTION: execution });
       apps.push(app);
       const key = await app.createKey('developer');
       const convert = () => app.call('GET', '/v1/convert?value=1&from=mile&to=km', { key });

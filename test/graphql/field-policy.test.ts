@@ -8,7 +8,7 @@ import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /**
  * A root field's access and conversion cost are declared once, with the field (policy() in
- * src/graphql/field-policy.ts); the directive, the route table, the cost plan and the fast lane read
+ * src/graphql/field-policy.ts); the directive, the route table, the cost plan and the REST edge read
  * them. The resolvers decide for themselves whether they ask for a key and charge the quota: every
  * field is run here, without a key and with one, and must do what its policy says.
  */

@@ -1,112 +1,37 @@
-import { expect } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { migrateDatabase } from '../../src/data/open-store';
-import { currentMonth } from '../../src/domain/quota';
 import type { PlanId } from '../../src/domain/plans';
-import { createTestApp, type TestApp } from './app';
-import { rawRequest, type RawAnswer } from './http';
-import { freshDatabase, type FreshDatabase } from './postgres';
-import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
+import type { RawAnswer } from './http';
+import { createTwinApps, type TwinRequest } from './twin-apps';
 
 /**
- * Two apps on one store, rates and clock, each behind the node:http front main.ts runs, on a
- * loopback port: the fast lane on (`fast`) and off (`yoga`: Yoga, and SOFA for REST). The parity suites send every request to both, with the keys of
- * twin accounts, and require the same status, headers (but the request id and the date) and body
- * (but the request id). On SQLite, or on a fresh PostgreSQL database.
+ * Transitional names for test/http/graphql-executor-parity.test.ts, which still imports them:
+ * createTwinApps (./twin-apps) with its twins named `fast` (the direct app) and `yoga` (the
+ * reference app). Delete this file once that suite imports ./twin-apps.
  */
-export interface LanePair {
-  fast: TestApp;
-  yoga: TestApp;
-  origins: { fast: string; yoga: string };
-  /** Keys of twin accounts, one per lane, with the same plan and usage. */
-  twinKeys(plan: PlanId, used?: number): Promise<{ fast: string; yoga: string }>;
-  /** Sends one request to both lanes (each template key swapped for that lane's twin) and compares the answers. */
-  expectSameAnswer(request: LaneRequest, keys: TwinKeys): Promise<void>;
-  /** The same, returning the fast lane's answer for further checks. */
-  sameAnswer(request: LaneRequest, keys: TwinKeys): Promise<RawAnswer>;
-  close(): Promise<void>;
-}
+export type LaneRequest = TwinRequest;
 
-export interface LaneRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  rawBody?: string;
-}
-
-/** The keys a request was written with (the fast lane's twins) and each lane's twin, in the same order. */
 export interface TwinKeys {
   template: string[];
   fast: string[];
   yoga: string[];
 }
 
-export const NO_KEYS: TwinKeys = { template: [], fast: [], yoga: [] };
-
-const NOW = new Date('2024-04-03T12:00:00Z');
-const LIMITS = { KEY_RATE_LIMIT: '1000000', PUBLIC_RATE_LIMIT: '1000000' };
-const IGNORED_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
-
-export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<LanePair> {
-  const rates = tableRates(MADE_UP_PUBLICATIONS);
-  const env: Record<string, string> = { ...LIMITS };
-  let database: FreshDatabase | undefined;
-  if (backend === 'postgres') {
-    database = await freshDatabase();
-    env['DATABASE_URL'] = database.url;
-    await migrateDatabase(loadConfig(env));
-  }
-  const fast = await createTestApp(env, { rates, clock: () => NOW });
-  const yoga = await createTestApp({ ...env, REST_FAST_LANE: 'off', GRAPHQL_EXECUTION: 'yoga' }, { rates, clock: () => NOW, store: fast.store });
-  const origins = { fast: fast.origin, yoga: yoga.origin };
-
-  const twinKeys = async (plan: PlanId, used = 0) => {
-    const twins = { fast: await fast.createAccountKey(plan), yoga: await fast.createAccountKey(plan) };
-    if (used > 0) for (const twin of Object.values(twins)) await fast.store.consumeQuota(twin.account.id, currentMonth(NOW), Number.MAX_SAFE_INTEGER, used);
-    return { fast: twins.fast.key, yoga: twins.yoga.key };
-  };
-
-  const sameAnswer = async (request: LaneRequest, keys: TwinKeys) => {
-    const forLane = (lane: 'fast' | 'yoga') => {
-      const swap = (text: string) => keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[lane][i]!.slice(9)), text);
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, swap(v)]));
-      return rawRequest(origins[lane], request.method, request.url, headers, request.rawBody === undefined ? undefined : swap(request.rawBody));
-    };
-    const [a, b] = [await forLane('fast'), await forLane('yoga')];
-    expect(normalised(a), `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.rawBody?.slice(0, 300) ?? ''}`).toEqual(normalised(b));
-    return a;
-  };
-  const expectSameAnswer = async (request: LaneRequest, keys: TwinKeys) => {
-    await sameAnswer(request, keys);
-  };
-
-  return {
-    fast,
-    yoga,
-    origins,
-    twinKeys,
-    expectSameAnswer,
-    sameAnswer,
-    async close() {
-      await yoga.close();
-      await fast.close();
-      await database?.drop();
-    },
-  };
+export interface LanePair {
+  twinKeys(plan: PlanId, used?: number): Promise<{ fast: string; yoga: string }>;
+  expectSameAnswer(request: LaneRequest, keys: TwinKeys): Promise<void>;
+  sameAnswer(request: LaneRequest, keys: TwinKeys): Promise<RawAnswer>;
+  close(): Promise<void>;
 }
 
-function normalised(answer: RawAnswer) {
-  // Each app's rate-limit windows started at its own first request: their resets (t=) may differ by a
-  // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
-  const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
-  const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
-  // The same two figures again in a GraphQL answer's rateLimit extension. A signed link names its
-  // twin key's id and is signed with it: the rest of the link (its terms, its expiry) must agree.
-  const body = answer.text
-    .replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"')
-    .replace(/key_[A-Za-z0-9]+/g, 'key_…')
-    .replace(/signature=[A-Za-z0-9_-]{43}/g, 'signature=…')
-    .replace(/("rateLimit":\{"policy":"per-key",[^}]*"remaining":)\d+/, '$1"…"')
-    .replace(/("rateLimit":\{[^}]*"resetSeconds":)\d+/, '$1"…"');
-  return { status: answer.status, headers, body };
+export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<LanePair> {
+  const twins = await createTwinApps(backend);
+  const keysOf = (keys: TwinKeys) => ({ template: keys.template, direct: keys.fast, reference: keys.yoga });
+  return {
+    async twinKeys(plan, used) {
+      const keys = await twins.twinKeys(plan, used);
+      return { fast: keys.direct, yoga: keys.reference };
+    },
+    expectSameAnswer: (request, keys) => twins.expectSameAnswer(request, keysOf(keys)),
+    sameAnswer: (request, keys) => twins.sameAnswer(request, keysOf(keys)),
+    close: () => twins.close(),
+  };
 }

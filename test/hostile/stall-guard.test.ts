@@ -59,13 +59,13 @@ async function send(method: string, url: string, options: { key?: string; body?:
 async function inPool<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
   const answers: T[] = new Array(tasks.length);
   let next = 0;
-  const lane = async () => {
+  const worker = async () => {
     while (next < tasks.length) {
       const i = next++;
       answers[i] = await tasks[i]!();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
   return answers;
 }
 

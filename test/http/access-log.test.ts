@@ -14,12 +14,12 @@ import { parseTrustProxy } from '../../src/domain/client-ip';
 import type { AccountStore } from '../../src/services/account-store';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
-/** The app on a real node:http server, its log lines captured as parsed JSON. */
+/** The app with REST_EXECUTION=sofa on a real node:http server, its log lines captured as parsed JSON. */
 let server: Server;
 let base: string;
-/** The same app behind the node:http front main.ts runs (the fast lane first). */
-let laneServer: Server;
-let laneBase: string;
+/** The same app with REST_EXECUTION=direct (the default) on its own server. */
+let directServer: Server;
+let directBase: string;
 let store: AccountStore;
 let limiters: RateLimiters;
 let dataDir: string;
@@ -43,13 +43,13 @@ beforeAll(async () => {
   server = createHttpServer({ front: off.front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  laneServer = createHttpServer({ front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
-  await new Promise<void>((resolve) => laneServer.listen(0, '127.0.0.1', resolve));
-  laneBase = `http://127.0.0.1:${(laneServer.address() as { port: number }).port}`;
+  directServer = createHttpServer({ front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
+  await new Promise<void>((resolve) => directServer.listen(0, '127.0.0.1', resolve));
+  directBase = `http://127.0.0.1:${(directServer.address() as { port: number }).port}`;
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  await new Promise((resolve) => laneServer.close(resolve));
+  await new Promise((resolve) => directServer.close(resolve));
   await limiters.close();
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -87,8 +87,8 @@ describe('the error code in the access log', () => {
     fetch(`${origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
 
   it.each([
-    ['REST_FAST_LANE=off', () => base],
-    ['REST_FAST_LANE=on', () => laneBase],
+    ['REST_EXECUTION=sofa', () => base],
+    ['REST_EXECUTION=direct', () => directBase],
   ])('names the code of a REST error, of a GraphQL error, and none on a success (%s)', async (_, origin) => {
     expect(await loggedLineOf(await fetch(`${origin()}/v1/units/furlongs`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await loggedLineOf(await fetch(`${origin()}/v1/convert?value=1&from=inch&to=foot`))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
@@ -101,7 +101,7 @@ describe('the error code in the access log', () => {
 
   it('names the code of an error answered before any API step (unknown route, wrong method)', async () => {
     expect(await loggedLineOf(await fetch(`${base}/nothing/here`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(await loggedLineOf(await fetch(`${laneBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+    expect(await loggedLineOf(await fetch(`${directBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });
 
   it('names the code of a refused MCP request (no key, wrong method)', async () => {
@@ -117,7 +117,7 @@ describe('key secrecy in the log', () => {
     const expired = await store.createKey(account.id, 'test', '2024-04-03T11:00:00.000Z');
     const graced = await store.createKey(account.id, 'test');
     const rotated = await store.rotateKey(graced.record.id, '2024-04-03T13:00:00.000Z');
-    for (const root of [base, laneBase]) {
+    for (const root of [base, directBase]) {
       const refused = await fetch(`${root}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${expired.key}` } });
       expect(refused.status).toBe(401);
       expect((await loggedLineOf(refused))?.['code']).toBe('KEY_EXPIRED');

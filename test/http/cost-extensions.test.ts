@@ -7,8 +7,8 @@ import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 /**
  * Contract section 11: a GraphQL answer carries in `extensions` what the document cost, the key's
  * quota and the rate limit it spent from, the figures of the X-Quota-* and RateLimit headers. Over
- * loopback HTTP with the fast lane on (its GraphQL lane answers) and off (Yoga answers), under both
- * JSON media types.
+ * loopback HTTP through the front's executor (GRAPHQL_EXECUTION=direct) and through Yoga's own
+ * pipeline (yoga), under both JSON media types.
  */
 const NOW = new Date('2024-04-03T12:00:00Z');
 const THREE = `{
@@ -18,8 +18,8 @@ const THREE = `{
 }`;
 
 describe.each([
-  ['the fast lane', {}],
-  ['Yoga', { REST_FAST_LANE: 'off' }],
+  ['the executor', {}],
+  ['Yoga', { GRAPHQL_EXECUTION: 'yoga' }],
 ] as const)('GraphQL cost extensions through %s', (_, env) => {
   let t: TestApp;
   beforeAll(async () => {

@@ -7,10 +7,10 @@ import { createTestApp, type TestApp } from '../helpers/app';
  * OpenAPI document, a kebab-cased path for each field) are never answered, and a route of the table
  * is answered only once the edge has admitted the request.
  */
-describe.each(['on', 'off'] as const)('SOFA inside Yoga (REST_FAST_LANE=%s)', (lane) => {
+describe.each(['direct', 'sofa'] as const)('SOFA inside Yoga (REST_EXECUTION=%s)', (execution) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ REST_FAST_LANE: lane });
+    t = await createTestApp({ REST_EXECUTION: execution });
   });
   afterAll(() => t.close());
 

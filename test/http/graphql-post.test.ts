@@ -7,13 +7,13 @@ import { directGraphQLMediaType } from '../../src/http/graphql/graphql-http';
 import { pathOf } from '../../src/http/front/target';
 import { frontListenerOf } from '../helpers/http';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { createLanePair, type LanePair, type LaneRequest } from '../helpers/lanes';
+import { createTwinApps, type TwinApps, type TwinRequest } from '../helpers/twin-apps';
 import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
 import { DOCUMENTS, graphQLRequest } from '../hostile/graphql-requests';
 
 /**
- * POST /graphql through the fast lane (REST_FAST_LANE=on) and through Yoga's own node:http adapter
- * (off) must answer alike: same status, same headers (but the request id and the date), same body.
+ * POST /graphql through the front's executor (GRAPHQL_EXECUTION=direct) and through Yoga's own
+ * pipeline (yoga) must answer alike: same status, same headers (but the request id and the date), same body.
  * Both apps share one store, rates and clock; each request goes to both with keys of twin accounts,
  * so the quota headers compare too. Once on SQLite and once on PostgreSQL (TEST_DATABASE_URL).
  */
@@ -44,29 +44,29 @@ const ACCEPT_HEADERS = [
 ];
 
 for (const backend of ['sqlite', 'postgres'] as const) {
-  const title = backend === 'sqlite' ? 'GraphQL lanes on SQLite' : postgresTitle('GraphQL lanes on PostgreSQL');
+  const title = backend === 'sqlite' ? 'GraphQL executions on SQLite' : postgresTitle('GraphQL executions on PostgreSQL');
   describe.skipIf(backend === 'postgres' && !TEST_DATABASE_URL)(title, () => {
-    let lanes: LanePair;
+    let twins: TwinApps;
     beforeAll(async () => {
-      lanes = await createLanePair(backend);
+      twins = await createTwinApps(backend);
     });
-    afterAll(() => lanes?.close());
+    afterAll(() => twins?.close());
 
-    const post = (body: unknown, headers: Record<string, string> = {}): LaneRequest => ({
+    const post = (body: unknown, headers: Record<string, string> = {}): TwinRequest => ({
       method: 'POST',
       url: '/graphql',
       headers: { ...JSON_TYPE, ...headers },
       rawBody: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
-    describe('which requests the lane takes', () => {
+    describe('which requests the executor takes', () => {
       let probe: TestApp;
       beforeAll(async () => {
         probe = await createTestApp();
       });
       afterAll(() => probe.close());
 
-      /** Decided from the headers alone: the body of a request the lane takes never comes here. */
+      /** Decided from the headers alone: the body of a request the executor takes never comes here. */
       const owns = (method: string, url: string, headers: Record<string, string>) => {
         const req = { method, url, headers, socket: {}, on: () => req, resume: () => undefined } as unknown as IncomingMessage;
         const res = { writeHead: () => res, end: () => undefined, once: () => res, headersSent: false } as unknown as ServerResponse;
@@ -111,34 +111,34 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     describe('answers exactly as Yoga does', () => {
       it('for documented requests: conversions, keys, plans, quota, variables, operations and errors', async () => {
-        const [dev, free, spent] = [await lanes.twinKeys('developer'), await lanes.twinKeys('free'), await lanes.twinKeys('free', 1000)];
-        const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], yoga: [dev.yoga, free.yoga, spent.yoga] };
+        const [dev, free, spent] = [await twins.twinKeys('developer'), await twins.twinKeys('free'), await twins.twinKeys('free', 1000)];
+        const keys = { template: [dev.direct, free.direct, spent.direct], direct: [dev.direct, free.direct, spent.direct], reference: [dev.reference, free.reference, spent.reference] };
         const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-        const cases: LaneRequest[] = [
-          post({ query: `{ ${CONVERT} }` }, auth(dev.fast)),
-          post({ query: `{ ${CONVERT} }` }, { ...auth(free.fast), accept: 'application/graphql-response+json' }),
+        const cases: TwinRequest[] = [
+          post({ query: `{ ${CONVERT} }` }, auth(dev.direct)),
+          post({ query: `{ ${CONVERT} }` }, { ...auth(free.direct), accept: 'application/graphql-response+json' }),
           post({ query: `{ ${CONVERT} }` }),
           post({ query: `{ ${CONVERT} }` }, { accept: 'application/graphql-response+json' }),
           post({ query: `{ ${CONVERT} }` }, { authorization: 'Bearer msr_test_nope' }),
-          post({ query: `{ ${CONVERT} }` }, auth(spent.fast)),
-          post({ query: `{ a: ${CONVERT} b: ${CONVERT} }` }, auth(free.fast)),
-          post({ query: `{ a: ${CONVERT} b: ${CONVERT} }` }, auth(spent.fast)),
-          post({ query: '{ convert(value: "1", from: "m", to: "kg") { result { value } } }' }, auth(free.fast)),
-          post({ query: '{ convert(value: "1", from: "m", to: "nope") { result { value } } }' }, auth(free.fast)),
-          post({ query: '{ convert(value: "1", from: "m", to: "ft", decimals: 41) { result { value } } }' }, auth(free.fast)),
-          post({ query: '{ convert(value: "1e3", from: "m", to: "ft") { result { value } } }' }, auth(free.fast)),
-          post({ query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }', variables: { v: '-2.5', d: 3 } }, auth(free.fast)),
-          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }', variables: { v: 2.5 } }, auth(free.fast)),
-          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }' }, auth(free.fast)),
+          post({ query: `{ ${CONVERT} }` }, auth(spent.direct)),
+          post({ query: `{ a: ${CONVERT} b: ${CONVERT} }` }, auth(free.direct)),
+          post({ query: `{ a: ${CONVERT} b: ${CONVERT} }` }, auth(spent.direct)),
+          post({ query: '{ convert(value: "1", from: "m", to: "kg") { result { value } } }' }, auth(free.direct)),
+          post({ query: '{ convert(value: "1", from: "m", to: "nope") { result { value } } }' }, auth(free.direct)),
+          post({ query: '{ convert(value: "1", from: "m", to: "ft", decimals: 41) { result { value } } }' }, auth(free.direct)),
+          post({ query: '{ convert(value: "1e3", from: "m", to: "ft") { result { value } } }' }, auth(free.direct)),
+          post({ query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }', variables: { v: '-2.5', d: 3 } }, auth(free.direct)),
+          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }', variables: { v: 2.5 } }, auth(free.direct)),
+          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }' }, auth(free.direct)),
           post({ query: 'query A { health { status } } query B { categories { id } }', operationName: 'B' }),
           post({ query: 'query A { health { status } } query B { categories { id } }' }),
           post({ query: 'query A { health { status } }', operationName: 'Nope' }),
-          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", decimals: 0, date: "2024-03-30") { result { value } rate { date } } }' }, auth(dev.fast)),
-          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-30") { result { value } } }' }, auth(free.fast)),
-          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "xyz") { result { value } } }' }, auth(free.fast)),
-          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}, {value: "1", from: "m", to: "kg"}, {value: "5", from: "usd", to: "gbp", date: "2024-03-28"}]) { succeeded failed } }' }, auth(dev.fast)),
-          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}]) { succeeded failed } }' }, auth(spent.fast)),
-          post({ query: `{ ${Array.from({ length: 51 }, (_, i) => `c${i}: ${CONVERT}`).join(' ')} }` }, auth(dev.fast)),
+          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", decimals: 0, date: "2024-03-30") { result { value } rate { date } } }' }, auth(dev.direct)),
+          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-30") { result { value } } }' }, auth(free.direct)),
+          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "xyz") { result { value } } }' }, auth(free.direct)),
+          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}, {value: "1", from: "m", to: "kg"}, {value: "5", from: "usd", to: "gbp", date: "2024-03-28"}]) { succeeded failed } }' }, auth(dev.direct)),
+          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}]) { succeeded failed } }' }, auth(spent.direct)),
+          post({ query: `{ ${Array.from({ length: 51 }, (_, i) => `c${i}: ${CONVERT}`).join(' ')} }` }, auth(dev.direct)),
           post({ query: '{ health { status } categories { id name unitCount } unit(id: "ft") { id symbol aliases } }' }),
           post({ query: '{ category(id: "nope") { id } }' }),
           post({ query: '{ __schema { queryType { name } } }' }),
@@ -151,7 +151,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           post({ query: 'mutation { x }' }),
           post({ query: '{ health { status } }', variables: null, operationName: null, extensions: null }),
           post({ query: '{ health { status } }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }),
-          // Bodies the lane reads but leaves to Yoga.
+          // Bodies the executor reads but leaves to Yoga.
           post({ query: '{ health { status } }', extra: 1 }),
           post({ query: '{ health { status } }', operationName: 5 }),
           post({ query: '{ health { status } }', variables: [] }),
@@ -163,53 +163,53 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           post('\uFEFF{"query": "{ health { status } }"}'),
           post('{"query": "{ units(category: \\"\\ud800\\") { id } }"}'),
         ];
-        for (const request of cases) await lanes.expectSameAnswer(request, keys);
+        for (const request of cases) await twins.expectSameAnswer(request, keys);
       });
 
       it('with the same cost extensions: conversions requested and charged, quota and rate limit', async () => {
-        const [free, spent] = [await lanes.twinKeys('free'), await lanes.twinKeys('free', 1000)];
-        const keys = { template: [free.fast, spent.fast], fast: [free.fast, spent.fast], yoga: [free.yoga, spent.yoga] };
+        const [free, spent] = [await twins.twinKeys('free'), await twins.twinKeys('free', 1000)];
+        const keys = { template: [free.direct, spent.direct], direct: [free.direct, spent.direct], reference: [free.reference, spent.reference] };
         const three = `{ a: ${CONVERT} b: convert(value: "1", from: "m", to: "kg") { category } c: convertCurrency(value: "1", from: "EUR", to: "USD") { result { value } } }`;
-        const expected: Array<[LaneRequest, string]> = [];
+        const expected: Array<[TwinRequest, string]> = [];
         for (const accept of ['application/json', 'application/graphql-response+json']) {
           expected.push(
-            [post({ query: three }, { authorization: `Bearer ${free.fast}`, accept }), '{"requestedConversions":3,"chargedConversions":2}'],
-            [post({ query: three }, { authorization: `Bearer ${spent.fast}`, accept }), '{"requestedConversions":3,"chargedConversions":0}'],
+            [post({ query: three }, { authorization: `Bearer ${free.direct}`, accept }), '{"requestedConversions":3,"chargedConversions":2}'],
+            [post({ query: three }, { authorization: `Bearer ${spent.direct}`, accept }), '{"requestedConversions":3,"chargedConversions":0}'],
             [post({ query: '{ units { id } }' }, { accept }), '{"requestedConversions":0,"chargedConversions":0}'],
           );
         }
         for (const [request, cost] of expected) {
-          const answer = await lanes.sameAnswer(request, keys);
+          const answer = await twins.sameAnswer(request, keys);
           expect(answer.text).toContain(`"extensions":{"cost":${cost}`);
         }
       });
 
-      it('for every document of the hostile suite, under each Accept the lane takes', async () => {
-        const key = await lanes.twinKeys('business');
-        const keys = { template: [key.fast], fast: [key.fast], yoga: [key.yoga] };
+      it('for every document of the hostile suite, under each Accept the executor takes', async () => {
+        const key = await twins.twinKeys('business');
+        const keys = { template: [key.direct], direct: [key.direct], reference: [key.reference] };
         for (const query of DOCUMENTS) {
           for (const accept of [undefined, '*/*', 'application/json', 'application/graphql-response+json']) {
-            await lanes.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.fast}`, ...(accept === undefined ? {} : { accept }) }), keys);
+            await twins.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.direct}`, ...(accept === undefined ? {} : { accept }) }), keys);
           }
         }
       });
 
       it('under the Accept headers of GraphQL clients and their near misses', async () => {
-        const key = await lanes.twinKeys('business');
-        const keys = { template: [key.fast], fast: [key.fast], yoga: [key.yoga] };
+        const key = await twins.twinKeys('business');
+        const keys = { template: [key.direct], direct: [key.direct], reference: [key.reference] };
         for (const accept of ACCEPT_HEADERS) {
           for (const query of [`{ ${CONVERT} }`, '{ nope }', '{ convert(value: "1", from: "m", to: "kg") { result { value } } }']) {
-            await lanes.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.fast}`, accept }), keys);
+            await twins.expectSameAnswer(post({ query }, { authorization: `Bearer ${key.direct}`, accept }), keys);
           }
         }
       });
 
       it('for hostile requests: documents, parameters, damaged bodies, content types, Accept and keys', async () => {
-        const [key, freeKey] = [await lanes.twinKeys('developer'), await lanes.twinKeys('free')];
-        const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], yoga: [key.yoga, freeKey.yoga] };
+        const [key, freeKey] = [await twins.twinKeys('developer'), await twins.twinKeys('free')];
+        const keys = { template: [key.direct, freeKey.direct], direct: [key.direct, freeKey.direct], reference: [key.reference, freeKey.reference] };
         await fc.assert(
-          fc.asyncProperty(graphQLRequest(key.fast, freeKey.fast), async (r) => {
-            await lanes.expectSameAnswer({ method: r.method, url: r.url, headers: r.headers, ...(r.body === undefined ? {} : { rawBody: r.body }) }, keys);
+          fc.asyncProperty(graphQLRequest(key.direct, freeKey.direct), async (r) => {
+            await twins.expectSameAnswer({ method: r.method, url: r.url, headers: r.headers, ...(r.body === undefined ? {} : { rawBody: r.body }) }, keys);
           }),
           { numRuns: 150 },
         );

@@ -6,15 +6,18 @@ import { rawRequest } from '../helpers/http';
  * Every GraphQL request spends one request of its IP's public limit before its document is parsed,
  * unless it spends its key's: a document that resolves no rate-limited field (`__typename`,
  * introspection, one that does not validate) is no way around the limit. Over loopback, through
- * the node:http front main.ts runs: the GraphQL lane (REST_FAST_LANE=on) and Yoga's adapter (off).
+ * the node:http front main.ts runs: the front's executor (GRAPHQL_EXECUTION=direct, REST_EXECUTION=direct)
+ * and Yoga's pipeline (GRAPHQL_EXECUTION=yoga, REST_EXECUTION=sofa).
  */
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
 });
 
-async function setUp(lane: 'on' | 'off', env: Record<string, string>) {
-  const t = await createTestApp({ REST_FAST_LANE: lane, ...env });
+const EXECUTIONS = { direct: {}, reference: { REST_EXECUTION: 'sofa', GRAPHQL_EXECUTION: 'yoga' } };
+
+async function setUp(executions: keyof typeof EXECUTIONS, env: Record<string, string>) {
+  const t = await createTestApp({ ...EXECUTIONS[executions], ...env });
   opened.push(t);
   const origin = t.origin;
   const graphql = async (query: string, options: { key?: string; accept?: string } = {}) => {
@@ -27,9 +30,9 @@ async function setUp(lane: 'on' | 'off', env: Record<string, string>) {
   return { t, graphql, rest };
 }
 
-describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (REST_FAST_LANE=%s)', (lane) => {
+describe.each(['direct', 'reference'] as const)('GraphQL requests and the per-IP limit (%s executions)', (executions) => {
   it('spends one request for a document of __typename alone, and refuses the one past the limit', async () => {
-    const { graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '3' });
+    const { graphql } = await setUp(executions, { PUBLIC_RATE_LIMIT: '3' });
     for (let i = 0; i < 3; i++) {
       const { body } = await graphql('{ __typename }');
       expect(body.data).toEqual({ __typename: 'Query' });
@@ -49,7 +52,7 @@ describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (RE
   });
 
   it('refuses an IP that REST refused, before parsing: a broken or over-limit document gets the same 429', async () => {
-    const { graphql, rest } = await setUp(lane, { PUBLIC_RATE_LIMIT: '2' });
+    const { graphql, rest } = await setUp(executions, { PUBLIC_RATE_LIMIT: '2' });
     expect((await rest('/v1/units/ft')).status).toBe(200);
     expect((await rest('/v1/units/ft')).status).toBe(200);
     expect((await rest('/v1/units/ft')).status).toBe(429);
@@ -60,7 +63,7 @@ describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (RE
   });
 
   it('counts a document of one public field once, and each further public field once more', async () => {
-    const { graphql, rest } = await setUp(lane, { PUBLIC_RATE_LIMIT: '4' });
+    const { graphql, rest } = await setUp(executions, { PUBLIC_RATE_LIMIT: '4' });
     expect((await graphql('{ unit(id: "m") { id } }')).body.data.unit.id).toBe('meter');
     expect((await graphql('{ a: unit(id: "m") { id } b: unit(id: "ft") { id } }')).body.data.b.id).toBe('foot');
     expect((await rest('/v1/units/ft')).status).toBe(200);
@@ -68,7 +71,7 @@ describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (RE
   });
 
   it("spends a valid key's limit instead of the IP's, and the IP's when the key does not authenticate", async () => {
-    const { t, graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '2', KEY_RATE_LIMIT: '1000' });
+    const { t, graphql } = await setUp(executions, { PUBLIC_RATE_LIMIT: '2', KEY_RATE_LIMIT: '1000' });
     const key = await t.createKey();
     for (let i = 0; i < 5; i++) {
       const { body } = await graphql('{ __typename }', { key });
@@ -82,7 +85,7 @@ describe.each(['on', 'off'] as const)('GraphQL requests and the per-IP limit (RE
   });
 
   it("refuses a key past its own limit, and then spends nothing of the IP's", async () => {
-    const { t, graphql } = await setUp(lane, { PUBLIC_RATE_LIMIT: '1', KEY_RATE_LIMIT: '1' });
+    const { t, graphql } = await setUp(executions, { PUBLIC_RATE_LIMIT: '1', KEY_RATE_LIMIT: '1' });
     const key = await t.createKey();
     expect((await graphql('{ __typename }', { key })).body.data).toEqual({ __typename: 'Query' });
     const refused = await graphql('{ __typename }', { key });

@@ -5,14 +5,17 @@ import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 const JA_CHF = new Intl.DisplayNames('ja', { type: 'currency' }).of('CHF');
 
-describe.each(['on', 'off'])('names in the caller’s language, REST_FAST_LANE=%s', (lane) => {
+describe.each([
+  ['direct', {}],
+  ['reference', { REST_EXECUTION: 'sofa', GRAPHQL_EXECUTION: 'yoga' }],
+])('names in the caller’s language (%s executions)', (_, env) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ REST_FAST_LANE: lane }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+    t = await createTestApp(env, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
   });
   afterAll(() => t.close());
 
-  /** POST /graphql through the node:http front (the GraphQL lane with REST_FAST_LANE=on, Yoga's adapter otherwise). */
+  /** POST /graphql through the node:http front (the front's executor, or Yoga's pipeline with GRAPHQL_EXECUTION=yoga). */
   const postGraphQL = async (body: unknown, headers: Record<string, string> = {}) => {
     const answer = await rawRequest(t.origin, 'POST', '/graphql', { 'content-type': 'application/json', ...headers }, JSON.stringify(body));
     return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };

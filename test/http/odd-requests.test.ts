@@ -5,8 +5,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { listen, rawRequest, type RawResponse } from '../helpers/http-server';
 
 /**
- * Contract section 11, odd requests: over raw sockets, through the real node:http front, on both
- * lanes. Every answer has its reason phrase, the security headers, and a JSON body in the contract's
+ * Contract section 11, odd requests: over raw sockets, through the real node:http front, under both
+ * REST executions. Every answer has its reason phrase, the security headers, and a JSON body in the contract's
  * shape with no stack trace or file path.
  */
 function expectShape(res: RawResponse, status: number): any {
@@ -25,11 +25,11 @@ function expectError(res: RawResponse, status: number, code: string): any {
   return body;
 }
 
-describe.each(['on', 'off'] as const)('odd requests (REST_FAST_LANE=%s)', (lane) => {
+describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (execution) => {
   let t: TestApp;
   let server: Awaited<ReturnType<typeof listen>>;
   beforeAll(async () => {
-    t = await createTestApp({ REST_FAST_LANE: lane, PUBLIC_RATE_LIMIT: '100000' });
+    t = await createTestApp({ REST_EXECUTION: execution, PUBLIC_RATE_LIMIT: '100000' });
     server = await listen(t, { maxConnections: 3 });
   });
   afterAll(async () => {

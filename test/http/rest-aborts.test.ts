@@ -16,7 +16,7 @@ import path from 'node:path';
 import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 
 /**
- * A client that hangs up half-way through its body is no fault of the server's: the fast lane
+ * A client that hangs up half-way through its body is no fault of the server's: the front
  * (REST POST routes and POST /graphql) logs no error for it and keeps answering others.
  */
 let server: Server;

@@ -112,7 +112,7 @@ describe('the keys of /v1/convert', () => {
 });
 
 describe('POST /v1/batch item errors', () => {
-  it.each([['the fast lane', {}], ['SOFA', { REST_FAST_LANE: 'off' }]])('leave param out when no one input is at fault, as top-level errors do (%s)', async (_, env) => {
+  it.each([['the direct execution', {}], ['SOFA', { REST_EXECUTION: 'sofa' }]])('leave param out when no one input is at fault, as top-level errors do (%s)', async (_, env) => {
     const app = await createTestApp(env);
     try {
       // This app holds no rates: a currency item fails with SERVICE_UNAVAILABLE, which no one input caused.

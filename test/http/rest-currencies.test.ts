@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { MADE_UP_PUBLICATIONS, revisableRates, tableRates } from '../helpers/table-rates';
 
 /**
- * The currencies registry, any base, amounts and dates explained, through the real server on both
- * lanes (the fast lane, and Yoga with SOFA). Every answer is also checked against /openapi.json by
+ * The currencies registry, any base, amounts and dates explained, through the real server under both
+ * REST executions (direct, and SOFA through Yoga). Every answer is also checked against /openapi.json by
  * `call`. The GraphQL twins must give the same data and the same codes for the same input.
  */
 
@@ -19,13 +19,13 @@ const CHANGEOVER: Publication[] = [
 const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
 const CURRENCY_SELECTION = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
 
-describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
+describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
   let t: TestApp;
   let free: string;
   let developer: string;
   beforeAll(async () => {
     // 2024-04-03 14:00 Berlin: the newest publication held is 2024-04-02, the next one is due at 16:00.
-    t = await createTestApp({ REST_FAST_LANE: lane }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+    t = await createTestApp({ REST_EXECUTION: execution }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
     free = await t.createKey('free');
     developer = await t.createKey('developer');
   });
@@ -181,7 +181,7 @@ describe.each(['on', 'off'])('REST_FAST_LANE=%s', (lane) => {
       );
       expect(graphql).toEqual(restOutcome(rest));
       expect(Object.keys(rest.body.data.rates)).toEqual(['USD', 'GBP', 'EUR']);
-      // A long comma list (31 items, duplicates folded) is one list on both lanes.
+      // A long comma list (31 items, duplicates folded) is one list under both executions.
       const long = await rates(`?symbols=${'USD,jpy,'.repeat(15)}EUR`);
       expect(long.status).toBe(200);
       expect(Object.keys(long.body.data.rates)).toEqual(['USD', 'JPY', 'EUR']);

@@ -12,15 +12,15 @@ const PUBLICATIONS: Publication[] = [
   { date: '2024-04-03', rates: { USD: '1.0800', JPY: '163.50' } },
 ];
 
-/** Each route test runs on both REST lanes: the fast lane, and Yoga + SOFA. */
-for (const lane of ['on', 'off'] as const) {
-  describe(`REST_FAST_LANE=${lane}`, () => {
+/** Each route test runs under both REST executions: direct, and SOFA through Yoga. */
+for (const execution of ['direct', 'sofa'] as const) {
+  describe(`REST_EXECUTION=${execution}`, () => {
     let t: TestApp;
     let free: string;
     let developer: string;
     beforeAll(async () => {
       // 2024-04-04 14:00 Berlin: the newest publication held is 2024-04-03, the next is expected today at 16:00.
-      t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
       free = await t.createKey('free');
       developer = await t.createKey('developer');
     });

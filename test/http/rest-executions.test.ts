@@ -5,32 +5,32 @@ import { ROUTES } from '../../src/http/routes';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { frontListenerOf, rawRequest } from '../helpers/http';
 import { pathOf } from '../../src/http/front/target';
-import { createLanePair, NO_KEYS, type LanePair } from '../helpers/lanes';
+import { createTwinApps, NO_KEYS, type TwinApps } from '../helpers/twin-apps';
 import { postgresTitle, TEST_DATABASE_URL } from '../helpers/postgres';
 import { requestOf } from '../hostile/rest-requests';
 
 /**
- * The fast lane (REST_FAST_LANE=on) and Yoga + SOFA (off) must answer every REST request alike:
+ * The direct execution (REST_EXECUTION=direct) and SOFA through Yoga (sofa) must answer every REST request alike:
  * same status, same headers (but the request id and the date), same body (but the request id). Both
  * apps share one store, rates and clock; each request is sent to both with keys of twin accounts.
  * Once on SQLite and once on PostgreSQL (TEST_DATABASE_URL).
  */
 for (const backend of ['sqlite', 'postgres'] as const) {
-  const title = backend === 'sqlite' ? 'REST lanes on SQLite' : postgresTitle('REST lanes on PostgreSQL');
+  const title = backend === 'sqlite' ? 'REST executions on SQLite' : postgresTitle('REST executions on PostgreSQL');
   describe.skipIf(backend === 'postgres' && !TEST_DATABASE_URL)(title, () => {
-    let lanes: LanePair;
-    let fast: TestApp;
-    let origins: LanePair['origins'];
+    let twins: TwinApps;
+    let direct: TestApp;
+    let origins: TwinApps['origins'];
     beforeAll(async () => {
-      lanes = await createLanePair(backend);
-      ({ fast, origins } = lanes);
+      twins = await createTwinApps(backend);
+      ({ direct, origins } = twins);
     });
-    afterAll(() => lanes?.close());
-    const twinKeys: LanePair['twinKeys'] = (plan, used) => lanes.twinKeys(plan, used);
-    const expectSameAnswer: LanePair['expectSameAnswer'] = (request, keys) => lanes.expectSameAnswer(request, keys);
+    afterAll(() => twins?.close());
+    const twinKeys: TwinApps['twinKeys'] = (plan, used) => twins.twinKeys(plan, used);
+    const expectSameAnswer: TwinApps['expectSameAnswer'] = (request, keys) => twins.expectSameAnswer(request, keys);
 
     describe('which requests the edge takes (every one but Yoga\'s and /metrics)', () => {
-      // Its own app: requests the lane takes spend rate limit, which the parity checks below compare.
+      // Its own app: requests the edge takes spend rate limit, which the parity checks below compare.
       let probe: TestApp;
       beforeAll(async () => {
         probe = await createTestApp();
@@ -65,10 +65,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       });
     });
 
-    describe('the fast lane answers exactly as SOFA does', () => {
+    describe('the direct execution answers exactly as SOFA does', () => {
       it('for the documented requests of every route', async () => {
         const [dev, free, spent] = [await twinKeys('developer'), await twinKeys('free'), await twinKeys('free', 1000)];
-        const keys = { template: [dev.fast, free.fast, spent.fast], fast: [dev.fast, free.fast, spent.fast], yoga: [dev.yoga, free.yoga, spent.yoga] };
+        const keys = { template: [dev.direct, free.direct, spent.direct], direct: [dev.direct, free.direct, spent.direct], reference: [dev.reference, free.reference, spent.reference] };
         const json = { 'content-type': 'application/json' };
         const auth = (key: string) => ({ authorization: `Bearer ${key}` });
         const cases = [
@@ -84,35 +84,35 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           { method: 'GET', url: '/v1/health', headers: {} },
           { method: 'GET', url: '/v1/currency/rates/latest', headers: {} },
           { method: 'GET', url: '/v1/currency/rates/latest?date=2024-03-28', headers: {} },
-          { method: 'GET', url: '/v1/convert?value=12.5&from=inch&to=centimeter', headers: auth(dev.fast) },
-          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&decimals=3&rounding=HALF_EVEN', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/convert?value=1&from=m&to=kg', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: auth(spent.fast) },
+          { method: 'GET', url: '/v1/convert?value=12.5&from=inch&to=centimeter', headers: auth(dev.direct) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&decimals=3&rounding=HALF_EVEN', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=kg', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: auth(spent.direct) },
           { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: {} },
-          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&key=x', headers: auth(free.fast) },
-          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"-40","from":"celsius","to":"fahrenheit"}' },
-          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":40,"from":"celsius","to":"fahrenheit"}' },
-          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast) }, rawBody: '{"value":"1","from":"m","to":"ft"}' },
-          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"1",' },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }, { value: '1', from: 'm', to: 'kg' }, { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(free.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }, { value: '1', from: 'mile', to: 'km', rounding: 'UP', decimals: 1 }] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(spent.fast), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: [] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.fast), ...json }, rawBody: JSON.stringify({ items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }) },
-          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(dev.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","decimals":0,"date":"2024-03-30"}' },
-          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","date":"2024-03-30"}' },
-          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.fast), ...json }, rawBody: '{"value":"100","from":"usd","to":"xyz"}' },
-          { method: 'GET', url: '/v1/currency/rates?symbols=USD,GBP', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.fast) },
+          { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&key=x', headers: auth(free.direct) },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"-40","from":"celsius","to":"fahrenheit"}' },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":40,"from":"celsius","to":"fahrenheit"}' },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct) }, rawBody: '{"value":"1","from":"m","to":"ft"}' },
+          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"1",' },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.direct), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }, { value: '1', from: 'm', to: 'kg' }, { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(free.direct), ...json }, rawBody: JSON.stringify({ items: [{ value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }, { value: '1', from: 'mile', to: 'km', rounding: 'UP', decimals: 1 }] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(spent.direct), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.direct), ...json }, rawBody: JSON.stringify({ items: [] }) },
+          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.direct), ...json }, rawBody: JSON.stringify({ items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }) },
+          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(dev.direct), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","decimals":0,"date":"2024-03-30"}' },
+          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","date":"2024-03-30"}' },
+          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"100","from":"usd","to":"xyz"}' },
+          { method: 'GET', url: '/v1/currency/rates?symbols=USD,GBP', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.direct) },
           // Any base, an amount, rounding; symbols a comma list (SOFA alone would read it as one code).
-          { method: 'GET', url: '/v1/currency/rates?base=usd&symbols=JPY,%20eur,USD&amount=100&decimals=2&rounding=HALF_EVEN', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/currency/rates?base=JPY&date=2024-03-30', headers: auth(dev.fast) },
-          { method: 'GET', url: `/v1/currency/rates?symbols=${'USD,'.repeat(30)}JPY`, headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/currency/rates?symbols=USD,,JPY', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/currency/rates?base=dollars', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/currency/rates?base=XYZ', headers: auth(free.fast) },
-          { method: 'GET', url: '/v1/currency/rates?base=RUB&date=2024-03-28', headers: auth(dev.fast) },
-          { method: 'GET', url: '/v1/currency/rates?amount=1e3', headers: auth(free.fast) },
+          { method: 'GET', url: '/v1/currency/rates?base=usd&symbols=JPY,%20eur,USD&amount=100&decimals=2&rounding=HALF_EVEN', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/currency/rates?base=JPY&date=2024-03-30', headers: auth(dev.direct) },
+          { method: 'GET', url: `/v1/currency/rates?symbols=${'USD,'.repeat(30)}JPY`, headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/currency/rates?symbols=USD,,JPY', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/currency/rates?base=dollars', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/currency/rates?base=XYZ', headers: auth(free.direct) },
+          { method: 'GET', url: '/v1/currency/rates?base=RUB&date=2024-03-28', headers: auth(dev.direct) },
+          { method: 'GET', url: '/v1/currency/rates?amount=1e3', headers: auth(free.direct) },
           { method: 'GET', url: '/v1/currencies', headers: {} },
           { method: 'GET', url: '/v1/currencies?x=1', headers: {} },
           { method: 'GET', url: '/v1/currencies/hrk', headers: {} },
@@ -124,30 +124,30 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       it('for unit expressions, with currencies and dates, and their refusals', async () => {
         const [dev, free] = [await twinKeys('developer'), await twinKeys('free')];
-        const keys = { template: [dev.fast, free.fast], fast: [dev.fast, free.fast], yoga: [dev.yoga, free.yoga] };
+        const keys = { template: [dev.direct, free.direct], direct: [dev.direct, free.direct], reference: [dev.reference, free.reference] };
         const json = { 'content-type': 'application/json' };
         const auth = (key: string) => ({ authorization: `Bearer ${key}` });
         const get = (key: string, query: Record<string, string>) => ({ method: 'GET', url: `/v1/convert?${new URLSearchParams(query).toString()}`, headers: auth(key) });
         const post = (key: string, url: string, body: unknown) => ({ method: 'POST', url, headers: { ...auth(key), ...json }, rawBody: JSON.stringify(body) });
         const cases = [
-          [get(dev.fast, { value: '9.80665', from: 'm/s²', to: 'ft/s^2' }), 200],
-          [get(free.fast, { value: '9.80665', from: 'm/s²', to: 'ft/s^2', decimals: '2', rounding: 'DOWN' }), 200],
-          [get(dev.fast, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-30' }), 200],
-          [get(dev.fast, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh' }), 200],
-          [get(free.fast, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-30' }), 403],
-          [get(free.fast, { value: '1', from: 'm/s', to: 'kg' }), 400],
-          [get(free.fast, { value: '1', from: 'kilometr/h', to: 'm/s' }), 400],
-          [get(free.fast, { value: '1', from: 'm^99999', to: 'm^2' }), 400],
-          [get(free.fast, { value: '1', from: '°C/min', to: 'K/s' }), 400],
-          [get(free.fast, { value: '1', from: 'km', to: 'm', date: '2024-03-28' }), 200],
-          [get(free.fast, { value: '1', from: 'km', to: 'm', date: '2024-02-30' }), 400],
-          [get(free.fast, { value: '100', from: 'usd', to: 'JPY', minorUnits: 'true' }), 200],
-          [get(free.fast, { value: '100', from: 'USD', to: 'JPY', date: '2024-03-28' }), 403],
-          [post(dev.fast, '/v1/convert', { value: '75.345', from: 'HRK', to: 'EUR', date: '2024-03-28' }), 200],
-          [post(dev.fast, '/v1/convert', { value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }), 200],
-          [post(free.fast, '/v1/convert', { value: '12', from: 'kg*m/s^2', to: 'lbf', decimals: 4 }), 200],
-          [post(dev.fast, '/v1/convert', { value: '1', from: 'GBP/kg', to: 'EUR/kg', date: '2024-04-02' }), 404],
-          [post(dev.fast, '/v1/batch', {
+          [get(dev.direct, { value: '9.80665', from: 'm/s²', to: 'ft/s^2' }), 200],
+          [get(free.direct, { value: '9.80665', from: 'm/s²', to: 'ft/s^2', decimals: '2', rounding: 'DOWN' }), 200],
+          [get(dev.direct, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-30' }), 200],
+          [get(dev.direct, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh' }), 200],
+          [get(free.direct, { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-30' }), 403],
+          [get(free.direct, { value: '1', from: 'm/s', to: 'kg' }), 400],
+          [get(free.direct, { value: '1', from: 'kilometr/h', to: 'm/s' }), 400],
+          [get(free.direct, { value: '1', from: 'm^99999', to: 'm^2' }), 400],
+          [get(free.direct, { value: '1', from: '°C/min', to: 'K/s' }), 400],
+          [get(free.direct, { value: '1', from: 'km', to: 'm', date: '2024-03-28' }), 200],
+          [get(free.direct, { value: '1', from: 'km', to: 'm', date: '2024-02-30' }), 400],
+          [get(free.direct, { value: '100', from: 'usd', to: 'JPY', minorUnits: 'true' }), 200],
+          [get(free.direct, { value: '100', from: 'USD', to: 'JPY', date: '2024-03-28' }), 403],
+          [post(dev.direct, '/v1/convert', { value: '75.345', from: 'HRK', to: 'EUR', date: '2024-03-28' }), 200],
+          [post(dev.direct, '/v1/convert', { value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }), 200],
+          [post(free.direct, '/v1/convert', { value: '12', from: 'kg*m/s^2', to: 'lbf', decimals: 4 }), 200],
+          [post(dev.direct, '/v1/convert', { value: '1', from: 'GBP/kg', to: 'EUR/kg', date: '2024-04-02' }), 404],
+          [post(dev.direct, '/v1/batch', {
             items: [
               { value: '1', from: 'm', to: 'ft' },
               { value: '1', from: 'kW*h', to: 'MJ' },
@@ -157,9 +157,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
               { value: '1', from: 'm', to: 'ft', date: '2024-03-28' },
             ],
           }), 200],
-          [post(free.fast, '/v1/batch', { items: [{ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }, { value: '3.459', from: 'USD/gal', to: 'EUR/L' }] }), 200],
+          [post(free.direct, '/v1/batch', { items: [{ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }, { value: '3.459', from: 'USD/gal', to: 'EUR/L' }] }), 200],
         ] as const;
-        for (const [request, status] of cases) expect((await lanes.sameAnswer(request, keys)).status).toBe(status);
+        for (const [request, status] of cases) expect((await twins.sameAnswer(request, keys)).status).toBe(status);
       });
 
       it.each([
@@ -172,8 +172,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         '/v1/currencies',
         '/v1/currencies/usd',
       ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
-        // Both lanes get every request: each spends its own per-IP limit, which later answers show.
-        const [etag, other] = [(await rawRequest(origins.yoga, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.fast, 'GET', url, {})).headers.get('etag')];
+        // Both apps get every request: each spends its own per-IP limit, which later answers show.
+        const [etag, other] = [(await rawRequest(origins.reference, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.direct, 'GET', url, {})).headers.get('etag')];
         expect(other).toBe(etag);
         expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
         const none = NO_KEYS;
@@ -185,14 +185,14 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       it('names one pre-built answer by the resource, whatever spelling the request used', async () => {
         const urls = ['/v1/units/ft', '/v1/units/foot', '/v1/units/FEET', '/v1/units/Feet'];
-        const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.fast, 'GET', url, {}), rawRequest(origins.yoga, 'GET', url, {})]));
+        const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.direct, 'GET', url, {}), rawRequest(origins.reference, 'GET', url, {})]));
         expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
         expect(new Set(answers.map((a) => a.text)).size).toBe(1);
         expect(answers[0]!.status).toBe(200);
       });
 
       it('from memory for a target answered before, also once that memory has started again', async () => {
-        // In process (the lane's own listener, no socket): thousands of distinct targets, each a spelling of a unit.
+        // In process (the front's own listener, no socket): thousands of distinct targets, each a spelling of a unit.
         const ask = (url: string, headers: Record<string, string> = {}) =>
           new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve) => {
             const req = { method: 'GET', url, headers, socket: { remoteAddress: '192.0.2.7' } } as unknown as IncomingMessage;
@@ -208,13 +208,13 @@ for (const backend of ['sqlite', 'postgres'] as const) {
                 resolve({ status, headers: written, body: body?.toString() ?? '' });
               },
             };
-            frontListenerOf(fast.app)(req, res as unknown as ServerResponse);
+            frontListenerOf(direct.app)(req, res as unknown as ServerResponse);
           });
         const spellings = (word: string, count: number) =>
           Array.from({ length: count }, (_, i) => [...word].map((c, j) => ((i >> j) & 1 ? c.toUpperCase() : c)).join(''));
         const first = await ask('/v1/units/kilometer');
         expect(first.status).toBe(200);
-        // More targets than the lane remembers (4,096): it starts again at least once on the way.
+        // More targets than the edge remembers (4,096): it starts again at least once on the way.
         for (const spelling of [...spellings('kilometer', 512), ...spellings('kilometers', 1024), ...spellings('millimetres', 2048), ...spellings('centimeter', 1024)]) {
           const answer = await ask(`/v1/units/${spelling}`);
           expect(answer.status, spelling).toBe(200);
@@ -238,7 +238,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           new Promise<void>((resolve) => {
             const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '192.0.2.8' } } as unknown as IncomingMessage;
             const res = { headersSent: false, writeHead: () => res, end: () => (order.push(`answer ${i}`), resolve()) };
-            frontListenerOf(fast.app)(req, res as unknown as ServerResponse);
+            frontListenerOf(direct.app)(req, res as unknown as ServerResponse);
           });
         await enter('/v1/units/meter', -1); // known from here on: answered without any I/O
         order.length = 0;
@@ -249,7 +249,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           await microtasks(50);
           expect(order).toEqual([]);
         }
-        // Scheduled after the requests entered: the lane's delivery of this turn runs first.
+        // Scheduled after the requests entered: the edge's delivery of this turn runs first.
         setImmediate(() => order.push('next immediate'));
         await Promise.all(done);
         await new Promise((resolve) => setImmediate(resolve));
@@ -258,36 +258,36 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       it('for the time series in JSON, CSV and NDJSON, its 304 and HEAD, and its refusals', async () => {
         const [dev, free] = [await twinKeys('developer'), await twinKeys('free')];
-        const keys = { template: [dev.fast, free.fast], fast: [dev.fast, free.fast], yoga: [dev.yoga, free.yoga] };
+        const keys = { template: [dev.direct, free.direct], direct: [dev.direct, free.direct], reference: [dev.reference, free.reference] };
         const auth = (key: string, more: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...more });
         const url = '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31&symbols=usd,%20JPY,RUB';
         const cases = [
-          { method: 'GET', url, headers: auth(dev.fast) },
-          { method: 'GET', url: `${url}&group=week`, headers: auth(dev.fast, { accept: 'text/csv' }) },
-          { method: 'GET', url: `${url}&group=month&base=USD`, headers: auth(dev.fast, { accept: 'application/x-ndjson' }) },
-          { method: 'GET', url: '/v1/currency/rates/series?start=1999-01-01&end=2030-12-31', headers: auth(dev.fast, { accept: 'text/*;q=0.5, application/json;q=0.4' }) },
-          { method: 'HEAD', url, headers: auth(dev.fast, { accept: 'text/csv' }) },
-          { method: 'GET', url, headers: auth(dev.fast, { accept: 'image/png' }) },
-          { method: 'GET', url, headers: auth(free.fast, { accept: 'text/csv' }) },
-          { method: 'GET', url: `${url}&group=fortnight`, headers: auth(dev.fast) },
-          { method: 'GET', url: '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31&symbols=USD,,JPY', headers: auth(dev.fast) },
-          { method: 'GET', url: '/v1/currency/rates/series?start=2024-03-01', headers: auth(dev.fast) },
+          { method: 'GET', url, headers: auth(dev.direct) },
+          { method: 'GET', url: `${url}&group=week`, headers: auth(dev.direct, { accept: 'text/csv' }) },
+          { method: 'GET', url: `${url}&group=month&base=USD`, headers: auth(dev.direct, { accept: 'application/x-ndjson' }) },
+          { method: 'GET', url: '/v1/currency/rates/series?start=1999-01-01&end=2030-12-31', headers: auth(dev.direct, { accept: 'text/*;q=0.5, application/json;q=0.4' }) },
+          { method: 'HEAD', url, headers: auth(dev.direct, { accept: 'text/csv' }) },
+          { method: 'GET', url, headers: auth(dev.direct, { accept: 'image/png' }) },
+          { method: 'GET', url, headers: auth(free.direct, { accept: 'text/csv' }) },
+          { method: 'GET', url: `${url}&group=fortnight`, headers: auth(dev.direct) },
+          { method: 'GET', url: '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31&symbols=USD,,JPY', headers: auth(dev.direct) },
+          { method: 'GET', url: '/v1/currency/rates/series?start=2024-03-01', headers: auth(dev.direct) },
           { method: 'GET', url, headers: {} },
         ];
         for (const request of cases) await expectSameAnswer(request, keys);
         for (const accept of ['application/json', 'text/csv', 'application/x-ndjson']) {
-          const first = await rawRequest(origins.fast, 'GET', url, auth(dev.fast, { accept }));
+          const first = await rawRequest(origins.direct, 'GET', url, auth(dev.direct, { accept }));
           const etag = first.headers.get('etag')!;
           expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
-          expect((await rawRequest(origins.yoga, 'GET', url, auth(dev.yoga, { accept }))).headers.get('etag')).toBe(etag);
+          expect((await rawRequest(origins.reference, 'GET', url, auth(dev.reference, { accept }))).headers.get('etag')).toBe(etag);
           for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
-            for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers: auth(dev.fast, { accept, 'if-none-match': candidate }) }, keys);
+            for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers: auth(dev.direct, { accept, 'if-none-match': candidate }) }, keys);
           }
         }
       });
 
       it('for a strong ETag and 304 on the shared route', async () => {
-        const [first] = [await rawRequest(origins.fast, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.yoga, 'GET', '/v1/currency/rates/latest', {})];
+        const [first] = [await rawRequest(origins.direct, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.reference, 'GET', '/v1/currency/rates/latest', {})];
         const etag = first!.headers.get('etag')!;
         for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
           await expectSameAnswer({ method: 'GET', url: '/v1/currency/rates/latest', headers: { 'if-none-match': candidate } }, NO_KEYS);
@@ -296,9 +296,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       it.each(ROUTES.filter((r) => r.field !== undefined).map((r) => [`${r.method} ${r.path}`, r] as const))('for hostile requests of %s', async (_, route) => {
         const [key, freeKey] = [await twinKeys('developer'), await twinKeys('free')];
-        const keys = { template: [key.fast, freeKey.fast], fast: [key.fast, freeKey.fast], yoga: [key.yoga, freeKey.yoga] };
+        const keys = { template: [key.direct, freeKey.direct], direct: [key.direct, freeKey.direct], reference: [key.reference, freeKey.reference] };
         await fc.assert(
-          fc.asyncProperty(requestOf(route, key.fast, freeKey.fast), (request) => expectSameAnswer(request, keys)),
+          fc.asyncProperty(requestOf(route, key.direct, freeKey.direct), (request) => expectSameAnswer(request, keys)),
           { numRuns: 60 },
         );
       });

@@ -69,14 +69,14 @@ async function exportCounts(t: TestApp): Promise<{ computed: number; cache: numb
 
 const remaining = (headers: Headers) => Number(/;r=(\d+);/.exec(headers.get('ratelimit') ?? '')?.[1]);
 
-for (const lane of ['on', 'off'] as const) {
-  describe(`REST_FAST_LANE=${lane}: series exports`, () => {
+for (const execution of ['direct', 'sofa'] as const) {
+  describe(`REST_EXECUTION=${execution}: series exports`, () => {
     describe('a complete page is computed once per rates revision, then served from the cache', () => {
       let t: TestApp;
       let key: string;
       const rates = revisableRates(PUBLICATIONS);
       beforeAll(async () => {
-        t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000' }, { rates, clock: CLOCK });
+        t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates, clock: CLOCK });
         key = await t.createKey('developer');
       });
       afterAll(() => t.close());
@@ -134,7 +134,7 @@ for (const lane of ['on', 'off'] as const) {
       let t: TestApp;
       let key: string;
       beforeAll(async () => {
-        t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: CLOCK });
+        t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: CLOCK });
         key = await t.createKey('developer');
       });
       afterAll(() => t.close());
@@ -171,7 +171,7 @@ for (const lane of ['on', 'off'] as const) {
       let t: TestApp;
       const rates = gatedRates(PUBLICATIONS);
       beforeAll(async () => {
-        t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
+        t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
       });
       afterAll(() => {
         rates.open();
@@ -206,7 +206,7 @@ for (const lane of ['on', 'off'] as const) {
       const codes = Array.from({ length: 40 }, (_, i) => `X${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
       beforeAll(async () => {
         // 300 publications × 40 currencies: 12,000 rates, two requests.
-        t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '10' }, { rates: tableRates(manyPublications(300, codes)), clock: CLOCK });
+        t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '10' }, { rates: tableRates(manyPublications(300, codes)), clock: CLOCK });
       });
       afterAll(() => t.close());
       const series = async (query: string) => t.call('GET', `/v1/currency/rates/series?${query}`, { key: await t.createKey('developer'), headers: { accept: 'text/csv' } });

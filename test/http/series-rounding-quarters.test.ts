@@ -25,12 +25,12 @@ describe('quarters', () => {
   });
 });
 
-for (const lane of ['on', 'off'] as const) {
-  describe(`series decimals, rounding, quarters and long means (REST_FAST_LANE=${lane})`, () => {
+for (const execution of ['direct', 'sofa'] as const) {
+  describe(`series decimals, rounding, quarters and long means (REST_EXECUTION=${execution})`, () => {
     let t: TestApp;
     let developer: string;
     beforeAll(async () => {
-      t = await createTestApp({ REST_FAST_LANE: lane, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
       developer = await t.createKey('developer');
     });
     afterAll(() => t.close());

@@ -1,6 +1,6 @@
-import { isStreamed, type ResponseParts, type StreamedBody } from './answer-parts';
+import { isStreamed, JSON_CONTENT_TYPE, type ResponseParts, type StreamedBody } from './answer-parts';
 import { ROUTES, type RestRoute } from '../routes';
-import { etagMatches } from './shared-resource';
+import { validatedParts } from './shared-resource';
 
 /**
  * Answers of routes that negotiate their media type (`formats`) or whose caching depends on the
@@ -13,15 +13,14 @@ import { etagMatches } from './shared-resource';
 export type MediaType = 'application/json' | NonNullable<RestRoute['formats']>[number];
 
 /** The Content-Type written for each media type; CSV says it has a header row (RFC 4180, section 3). */
-export const CONTENT_TYPES: Readonly<Record<MediaType, string>> = {
-  'application/json': 'application/json; charset=utf-8',
+const CONTENT_TYPES: Readonly<Record<MediaType, string>> = {
+  'application/json': JSON_CONTENT_TYPE,
   'text/csv': 'text/csv; charset=utf-8; header=present',
   'application/x-ndjson': 'application/x-ndjson; charset=utf-8',
 };
 
 /** How long a complete (past) answer may be reused by the client's own cache before it revalidates. */
-export const COMPLETE_MAX_AGE = 86_400;
-export const COMPLETE_CACHE_CONTROL = `private, max-age=${COMPLETE_MAX_AGE}`;
+export const COMPLETE_CACHE_CONTROL = 'private, max-age=86400';
 
 /** Accept ranges read per request: a longer header is judged on its first ones. */
 const MAX_RANGES = 32;
@@ -79,7 +78,7 @@ for (const route of ROUTES) {
 }
 
 /** What an exported page says of itself: its range and base (its file name), whether it is complete, and the next page. */
-export interface ExportedPage {
+interface ExportedPage {
   start: string;
   end: string;
   base: string;
@@ -90,7 +89,7 @@ export interface ExportedPage {
 const FILE_EXTENSIONS: Readonly<Record<Exclude<MediaType, 'application/json'>, string>> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
 
 /** `ecb-rates-USD-2016-01-01-2025-12-31.csv`: what a saved export is called (only letters, digits and dashes). */
-export function exportFileName(page: Pick<ExportedPage, 'start' | 'end' | 'base'>, mediaType: Exclude<MediaType, 'application/json'>): string {
+function exportFileName(page: Pick<ExportedPage, 'start' | 'end' | 'base'>, mediaType: Exclude<MediaType, 'application/json'>): string {
   return `ecb-rates-${page.base}-${page.start}-${page.end}.${FILE_EXTENSIONS[mediaType]}`;
 }
 
@@ -102,7 +101,7 @@ export interface AnswerRequest {
 }
 
 /** A page's body, whole or streamed, and its strong validator (none when the page may still change). */
-export interface WrittenPage {
+interface WrittenPage {
   readonly body: Buffer | StreamedBody;
   readonly etag: string | undefined;
 }
@@ -125,10 +124,7 @@ export function exportParts(route: RestRoute, mediaType: MediaType, page: Export
   if (route.formats) headers['vary'] = 'Accept';
   if (page.nextCursor !== null) headers['link'] = nextLink(route, request.query, page.nextCursor);
   if (!complete) return { status: 200, headers, body: written.body };
-  headers['etag'] = written.etag!;
-  if (!etagMatches(request.ifNoneMatch, headers['etag'])) return { status: 200, headers, body: written.body };
-  delete headers['content-type'];
-  return { status: 304, headers, body: null };
+  return validatedParts(headers, written.body, written.etag!, request.ifNoneMatch);
 }
 
 /** The same query with `cursor` set to the next page's (RFC 8288 `rel="next"`), normalised the same way in both executions. */

@@ -5,6 +5,8 @@
  */
 export type StreamedBody = AsyncIterable<string | Uint8Array>;
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** An answer before the edge writes it (node:http), or as a Fetch Response for Yoga's plugins. */
 export interface ResponseParts {
   status: number;

@@ -12,14 +12,13 @@ import { mergeVary } from './vary';
  * encoded one carries its Content-Encoding, its own length and its own strong validator.
  */
 
-export type { ContentCoding } from './shared-resource';
-export type Coding = ContentCoding | 'identity';
+type Coding = ContentCoding | 'identity';
 
 /**
  * Shorter answers are sent as they are: with their headers they fit in one TCP segment either way,
  * so compressing them saves no round trip and costs a trip to zlib's thread pool.
  */
-export const COMPRESSION_THRESHOLD = 1024;
+const COMPRESSION_THRESHOLD = 1024;
 
 /**
  * Per-request levels, chosen for CPU (docs/compression.md has the measurements): on a 1.47 MB
@@ -27,8 +26,8 @@ export const COMPRESSION_THRESHOLD = 1024;
  * 18.2 %, and gzip 4 reaches 22.3 % in about 21 ms where 6 (zlib's default) takes 2.6 times as long
  * for 19.3 %.
  */
-export const BROTLI_QUALITY = 4;
-export const GZIP_LEVEL = 4;
+const BROTLI_QUALITY = 4;
+const GZIP_LEVEL = 4;
 /** Pre-built answers are compressed once and sent many times: the densest levels that stay well under a second on the OpenAPI document. */
 const KEPT_BROTLI_QUALITY = 9;
 const KEPT_GZIP_LEVEL = 9;
@@ -105,8 +104,8 @@ export async function* compressChunks(chunks: StreamedBody, coding: ContentCodin
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** A whole body in a content coding, off the event loop. */
-function encode(body: string | Buffer, coding: ContentCoding, kept: boolean): Promise<Buffer> {
+/** A whole body in a content coding, off the event loop; `kept`: at the levels of a body sent many times. */
+export function encode(body: string | Buffer, coding: ContentCoding, kept: boolean): Promise<Buffer> {
   if (coding === 'gzip') return gzip(body, { level: kept ? KEPT_GZIP_LEVEL : GZIP_LEVEL });
   return brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: kept ? KEPT_BROTLI_QUALITY : BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
@@ -119,7 +118,7 @@ export interface CodingRequest {
 }
 
 /** The finish's compression step: the answer as it leaves, synchronously when nothing is to be encoded. */
-export type Compression = (request: CodingRequest, answer: ResponseParts) => ResponseParts | Promise<ResponseParts>;
+type Compression = (request: CodingRequest, answer: ResponseParts) => ResponseParts | Promise<ResponseParts>;
 
 /**
  * The step, with the encodings of pre-built bodies (`prebuilt`) made once and kept as long as the

@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../../domain/errors';
 import { clientMessage, errorBody } from '../../graphql/error-body';
 import { errorHeaders } from './error-headers';
-import { lowerCased, toResponse, type ResponseParts } from './answer-parts';
+import { JSON_CONTENT_TYPE, lowerCased, toResponse, type ResponseParts } from './answer-parts';
 import type { HttpRequestContext } from '../front/request-context';
 
 /*
@@ -60,12 +60,10 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
   const body = JSON.stringify({ error: errorBody(error, requestId) });
   return {
     status: error.status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
+    headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
     body,
   };
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The same answer for a request whose context notes the code (its access-log line). */
 export function errorParts(error: ApiError, context: HttpRequestContext): ResponseParts {

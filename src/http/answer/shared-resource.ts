@@ -35,6 +35,17 @@ export function strongEtagOf(sha256: Hash): string {
   return `"${sha256.digest('base64url').slice(0, 32)}"`;
 }
 
+/**
+ * A 200 with its strong validator, or, when If-None-Match matches it, 304 Not Modified: the same
+ * validator and caching fields, no type and no body.
+ */
+export function validatedParts(headers: Record<string, string>, body: ResponseParts['body'], etag: string, ifNoneMatch: string | null): ResponseParts {
+  headers['etag'] = etag;
+  if (!etagMatches(ifNoneMatch, etag)) return { status: 200, headers, body };
+  delete headers['content-type'];
+  return { status: 304, headers, body: null };
+}
+
 /** The content codings an answer may be sent in besides identity (compression.ts). */
 export type ContentCoding = 'br' | 'gzip';
 const CONTENT_CODINGS: readonly ContentCoding[] = ['br', 'gzip'];

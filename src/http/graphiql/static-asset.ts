@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import { acceptedCoding } from '../answer/compression';
+import { acceptedCoding, encode } from '../answer/compression';
 import { codedEtag, etagMatches } from '../answer/shared-resource';
-
-const gzip = promisify(zlib.gzip);
-const brotli = promisify(zlib.brotliCompress);
 
 /** A file served from memory under a name that holds its hash: cached for a year, never revalidated. */
 export interface StaticAsset {
@@ -19,7 +14,7 @@ export interface StaticAsset {
   readonly compressible: boolean;
 }
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function staticAsset(base: string, extension: string, contentType: string, body: Buffer | string): StaticAsset {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -34,8 +29,9 @@ export function staticAsset(base: string, extension: string, contentType: string
 }
 
 /**
- * Compresses each asset once, off the event loop (zlib's thread pool), on first use. Brotli at
- * quality 9: within a few percent of 11 on the GraphiQL bundle at a tenth of the time.
+ * Compresses each asset once, off the event loop (zlib's thread pool), on first use, at the levels
+ * of kept bodies (compression.ts). Brotli at quality 9: within a few percent of 11 on the GraphiQL
+ * bundle at a tenth of the time.
  */
 export class CompressedBodies {
   private readonly cache = new Map<string, Promise<Record<'br' | 'gzip', Buffer>>>();
@@ -43,10 +39,7 @@ export class CompressedBodies {
   of(asset: StaticAsset): Promise<Record<'br' | 'gzip', Buffer>> {
     let bodies = this.cache.get(asset.name);
     if (!bodies) {
-      bodies = Promise.all([
-        brotli(asset.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length } }),
-        gzip(asset.body, { level: 9 }),
-      ]).then(([br, gz]) => ({ br, gzip: gz }));
+      bodies = Promise.all([encode(asset.body, 'br', true), encode(asset.body, 'gzip', true)]).then(([br, gzip]) => ({ br, gzip }));
       this.cache.set(asset.name, bodies);
     }
     return bodies;

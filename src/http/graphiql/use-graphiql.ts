@@ -8,7 +8,7 @@ import { etagMatches, strongEtag } from '../answer/shared-resource';
 import { ASSETS_PATH, buildGraphiQLBundle, type GraphiQLBundle, type GraphiQLOptions } from './bundle';
 import { assetResponse, CompressedBodies } from './static-asset';
 
-export interface GraphiQLPluginOptions extends GraphiQLOptions {
+interface GraphiQLPluginOptions extends GraphiQLOptions {
   /** GRAPHIQL: off answers 404 for the page and its assets. */
   enabled: boolean;
   /** COMPRESSION: off sends the assets as they are; absent is on. */
@@ -21,7 +21,7 @@ export interface GraphiQLPluginOptions extends GraphiQLOptions {
  * time, and data: images, which Monaco draws its themed squiggly underlines with. Scripts stay
  * same-origin files (no inline script, no eval); workers are same-origin files.
  */
-export const GRAPHIQL_CSP = csp({ ...HTML_CSP, 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:" });
+const GRAPHIQL_CSP = csp({ ...HTML_CSP, 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:" });
 
 /** A bundle and its page's ETag. */
 interface Built {

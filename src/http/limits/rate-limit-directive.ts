@@ -17,7 +17,7 @@ import { RATE_LIMIT_KINDS, rateLimitExceeded, rateLimitState, type RateLimiters,
  * and its committed SDL, does not change with the environment. Their definitions are the schema's
  * (src/graphql/rate-limit-directives.ts); this is their implementation on the limiters.
  */
-export interface RateLimitDirectiveOptions<TContext> {
+interface RateLimitDirectiveOptions<TContext> {
   /**
    * The caller's bucket, the same string REST passes to consume(): `rateLimitBucket(ip)` for
    * 'public', the API key's id for 'key' (throwing UNAUTHORIZED there is fine: it surfaces as is).

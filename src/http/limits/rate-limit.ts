@@ -12,7 +12,7 @@ import { consumeByTurn } from './rate-limit-turns';
  */
 export { RATE_LIMIT_KINDS, type RateLimitKind, type RateLimitPolicy, type RateLimitState } from '../../domain/rate-limit';
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** PUBLIC_RATE_LIMIT: requests a minute per client IP bucket. */
   publicPerMinute: number;
   /** KEY_RATE_LIMIT: requests a second per API key. */
@@ -116,15 +116,13 @@ function byTurn(limiter: RateLimiterAbstract, spend: (bucket: string) => Promise
   });
 }
 
-type RedisClient = RedisClientType;
-
 /**
  * Connects, waiting at most connectTimeoutMs: Redis down at start-up is an outage like any other
  * (memory counting, one warning), not a reason to refuse to serve. The client keeps reconnecting
  * in the background; every outage (down, or stalled past the guard's deadline) is reported once
  * when it starts and once when it ends.
  */
-async function connectRedis(options: RateLimitOptions): Promise<{ client: RedisClient; guard: RedisGuard }> {
+async function connectRedis(options: RateLimitOptions): Promise<{ client: RedisClientType; guard: RedisGuard }> {
   const client = createClient({
     url: options.redisUrl,
     disableOfflineQueue: true,

@@ -37,7 +37,7 @@ export interface RequestSpending {
   readonly fieldRateLimits: RateLimitDirectives;
 }
 
-export interface RequestSpendingOptions {
+interface RequestSpendingOptions {
   limiters: RateLimiters;
   /** Where refusals are counted: per plan (`public` for the per-IP limit). */
   metrics: Pick<Metrics, 'rateLimited'>;
@@ -91,7 +91,7 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
     fieldRateLimits: rateLimitDirectiveFor<HttpGraphQLContext>(limiters, {
       bucketOf: (kind, { requestContext }) => (requestContext.rateLimitSpend.kind === kind && requestContext.rateLimitSpend.bucket) || bucketOf(requestContext, kind),
       onState: (state, { requestContext }) => requestContext.rateLimitSpend.counted(1, state, false),
-      fieldSpends: ({ requestContext }, kind) => fieldSpends(requestContext, kind),
+      fieldSpends: ({ requestContext }, kind) => requestContext.rateLimitSpend.fieldSpends(kind),
       onRefused: (kind, { requestContext }) => {
         requestContext.rateLimitSpend.refused = true;
         noteRefusal(kind, requestContext);
@@ -106,7 +106,7 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
  * authenticates (a caller with a key never spends its IP's limit), else the client IP's. A key
  * that does not authenticate is ignored on a public surface, as a missing one is.
  */
-export async function bucketKind(context: RequestContext, access: RateLimitKind): Promise<RateLimitKind> {
+async function bucketKind(context: RequestContext, access: RateLimitKind): Promise<RateLimitKind> {
   if (access === 'key') {
     await context.authenticate();
     return 'key';
@@ -122,9 +122,4 @@ export async function bucketKind(context: RequestContext, access: RateLimitKind)
 function bucketOf(context: RequestContext, kind: RateLimitKind): string | Promise<string> {
   if (kind === 'public') return context.clientBucket;
   return context.principal?.keyId ?? context.authenticate().then((principal) => principal.keyId);
-}
-
-/** Whether a rate-limited field of `kind` spends one request of this request's bucket (RateLimitSpend.fieldSpends). */
-export function fieldSpends(context: HttpRequestContext, kind: RateLimitKind): boolean {
-  return context.rateLimitSpend.fieldSpends(kind);
 }

@@ -21,6 +21,9 @@ const REASONS: Record<number, string> = {
   503: 'Currency rates are not loaded yet, or the account database is unreachable (keyed routes); see Retry-After.',
 };
 
+/** On every answer. */
+export const REQUEST_ID_HEADER: Json = { $ref: '#/components/headers/X-Request-Id' };
+
 /** The request rate limit's fields (rate-limit.ts), on every answer of a request that spent one: its limit was checked. */
 export const RATE_LIMIT_HEADERS: Record<string, Json> = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -45,7 +48,7 @@ const TRANSPORT_STATUSES: readonly number[] = (['REQUEST_TIMEOUT', 'URI_TOO_LONG
  * The statuses a route can fail with, derived from what it is (method, access, path parameters).
  * Never 405: an operation's own method is allowed; other methods are described on the path.
  */
-export function errorStatusesOf(route: RestRoute): number[] {
+function errorStatusesOf(route: RestRoute): number[] {
   const statuses = new Set([400, 429, 500, ...TRANSPORT_STATUSES]);
   if (route.path.includes(':')) statuses.add(404);
   if (route.access === 'key') statuses.add(401);
@@ -68,7 +71,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
         ETag: ETAG_HEADER,
         'Cache-Control': { required: true, schema: { type: 'string', const: COMPLETE_CACHE_CONTROL } },
         ...(route.formats ? { Vary: VARY_ACCEPT_HEADER } : {}),
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        'X-Request-Id': REQUEST_ID_HEADER,
         ...RATE_LIMIT_HEADERS,
         ...QUOTA_HEADERS(false),
       },
@@ -80,25 +83,29 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
         ETag: ETAG_HEADER,
         'Cache-Control': { required: true, schema: { type: 'string', pattern: '^public, max-age=\\d+$' } },
         ...(route.shared ? { 'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } } } : {}),
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        'X-Request-Id': REQUEST_ID_HEADER,
         ...RATE_LIMIT_HEADERS,
       },
     };
   }
   for (const status of errorStatusesOf(route)) {
     const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && answers(route, code));
-    responses[String(status)] = {
-      description: `${(codes.some(isLinkCode) ? LINK_REASONS[status] : undefined) ?? REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
-      headers: {
-        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-        ...HEADERS_BY_STATUS[status],
-        ...(BEFORE_THE_LIMIT.has(status) ? {} : RATE_LIMIT_HEADERS),
-        ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
-      },
-      content: { 'application/json': { schema: errorSchema(codes) } },
-    };
+    responses[String(status)] = errorResponse(codes, (codes.some(isLinkCode) ? LINK_REASONS[status] : undefined) ?? REASONS[status], {
+      ...HEADERS_BY_STATUS[status],
+      ...(BEFORE_THE_LIMIT.has(status) ? {} : RATE_LIMIT_HEADERS),
+      ...(route.access === 'key' && status !== 401 ? QUOTA_HEADERS(false) : {}),
+    });
   }
   return responses;
+}
+
+/** An error answer with these codes (all of one status): its reason, the request id and `headers`, and the error body. */
+function errorResponse(codes: ErrorCode[], reason: string | undefined, headers: Record<string, Json> = {}): Json {
+  return {
+    description: `${reason ?? 'Error.'} Codes: ${codes.join(', ')}.`,
+    headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...headers },
+    content: { 'application/json': { schema: errorSchema(codes) } },
+  };
 }
 
 const isLinkCode = (code: ErrorCode): boolean => code === 'LINK_INVALID' || code === 'LINK_EXPIRED';
@@ -120,16 +127,7 @@ const LINK_REASONS: Record<number, string> = {
 
 /** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
 export function transportErrorResponses(): Record<string, Json> {
-  const responses: Record<string, Json> = {};
-  for (const status of TRANSPORT_STATUSES) {
-    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
-    responses[String(status)] = {
-      description: `${REASONS[status] ?? 'Error.'} Codes: ${codes.join(', ')}.`,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-      content: { 'application/json': { schema: errorSchema(codes) } },
-    };
-  }
-  return responses;
+  return Object.fromEntries(TRANSPORT_STATUSES.map((status) => [String(status), errorResponse(ERROR_CODES.filter((code) => ERROR_STATUS[code] === status), REASONS[status])]));
 }
 
 /**
@@ -144,7 +142,6 @@ function errorSchema(codes: ErrorCode[]): Json {
   };
 }
 
-/** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
 /** The headers of an answer that gives names in a language (content-language.ts): the languages used, and Vary. */
 export const LANGUAGE_HEADERS: Json = {
   'Content-Language': {
@@ -155,6 +152,7 @@ export const LANGUAGE_HEADERS: Json = {
   Vary: { description: 'Names follow Accept-Language when no `lang` is given; the coding follows Accept-Encoding.', required: false, schema: { type: 'string', pattern: '(^|, )(Accept-Language(, Accept-Encoding)?|Accept-Encoding)$' } },
 };
 
+/** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
 export const VARY_ACCEPT_HEADER: Json = {
   description: 'The answer depends on the Accept header (JSON, CSV or NDJSON), and its coding on Accept-Encoding.',
   required: true,
@@ -171,11 +169,10 @@ export const ETAG_HEADER: Json = {
   schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
 };
 
-/** The monthly quota of the key's account; sent on every response once the key is known. */
 /**
- * The components are named as the headers are sent and say "sent once the key is known"; a
- * success answer, where the key always is, declares them required in place (a reference cannot
- * change `required`).
+ * The monthly quota of the key's account and the key's end, sent once the key is known. The
+ * components say so; a success answer, where the key always is, declares the quota fields required
+ * in place (a reference cannot change `required`).
  */
 export const QUOTA_HEADERS = (required: boolean): Record<string, Json> => ({
   ...Object.fromEntries(

@@ -3,7 +3,7 @@ import RECORDED from '../../../schema/openapi-examples.json' with { type: 'json'
 type Json = Record<string, unknown>;
 
 /** One recorded answer: the request that got it (`GET /v1/units/ft`) and its JSON body. */
-export interface RecordedExample {
+interface RecordedExample {
   summary: string;
   value: unknown;
 }

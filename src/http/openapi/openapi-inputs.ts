@@ -11,17 +11,17 @@ type Json = Record<string, unknown>;
 /** JSON Schema counts characters (code points), as parseExpression does. */
 const UNIT_TEXT_BOUNDS: Json = { type: 'string', minLength: 1, maxLength: MAX_EXPRESSION_LENGTH };
 
-/**
- * The server's bounds on each input, by the name every route and batch item gives it: what SOFA's
- * document leaves out (it knows the GraphQL types, not the checks behind them). A client or proxy
- * that validates against the document then refuses what the server would refuse for these bounds.
- */
 const BOUNDS_VALUE: Json = {
   type: 'string',
   pattern: DECIMAL_PATTERN.source,
   description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
 };
 
+/**
+ * The server's bounds on each input, by the name every route and batch item gives it: what SOFA's
+ * document leaves out (it knows the GraphQL types, not the checks behind them). A client or proxy
+ * that validates against the document then refuses what the server would refuse for these bounds.
+ */
 const BOUNDS: Readonly<Record<string, Json>> = {
   value: BOUNDS_VALUE,
   decimals: { type: 'integer', minimum: 0, maximum: MAX_DECIMALS },

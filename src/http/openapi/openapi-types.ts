@@ -17,11 +17,12 @@ export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
   },
 };
 
-/** Members a REST answer leaves out when null (the fields marked REST_OMITS_NULL in src/graphql); every other member is always sent. */
-const LEFT_OUT_WHEN_NULL = new Set(['param', 'text', 'exchangeRate']);
-
-/** Answer schemas (`isAnswer`: GraphQL output objects, not inputs) require every member always sent, `null` included when the value is empty. */
-export function requiredMembers(schemas: Record<string, Json>, isAnswer: (name: string) => boolean): Record<string, Json> {
+/**
+ * Answer schemas (`isAnswer`: GraphQL output objects, not inputs) require every member always sent,
+ * `null` included when the value is empty: all but those a REST answer leaves out when null
+ * (`omitted`: the fields declared REST_OMITS_NULL in src/graphql).
+ */
+export function requiredMembers(schemas: Record<string, Json>, isAnswer: (name: string) => boolean, omitted: ReadonlySet<string>): Record<string, Json> {
   const result: Record<string, Json> = {};
   for (const [name, schema] of Object.entries(schemas)) {
     const properties = schema['properties'] as Record<string, Json> | undefined;
@@ -29,7 +30,7 @@ export function requiredMembers(schemas: Record<string, Json>, isAnswer: (name: 
       result[name] = schema;
       continue;
     }
-    result[name] = { ...schema, required: Object.keys(properties).filter((member) => !LEFT_OUT_WHEN_NULL.has(member)) };
+    result[name] = { ...schema, required: Object.keys(properties).filter((member) => !omitted.has(member)) };
   }
   return result;
 }

@@ -9,15 +9,16 @@ import {
 } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
+import { restOmittedWhenNull } from '../../graphql/serialize';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
 import { withSignedLinks } from './openapi-links';
-import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER, VARY_ENCODING_HEADER } from './openapi-components';
+import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, REQUEST_ID_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER, VARY_ENCODING_HEADER } from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
-import { allowedMethods, cacheControl, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
+import { allowedMethods, cacheControl, openApiPath, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
 
 type Json = Record<string, unknown>;
@@ -92,14 +93,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
       ...OPENAPI_COMPONENTS,
       schemas: {
         ...WIRE_ENUMS,
-        ...withoutScalarSamples(exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), isAnswer))), isAnswer),
+        ...withoutScalarSamples(exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), isAnswer, restOmittedWhenNull(schema)))), isAnswer),
         ...(OPENAPI_COMPONENTS.schemas as Json),
       },
     },
   }) as Json);
 }
-
-const openApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
 
 /** What the path answers beyond its operations: 405 for any other method. */
 function pathDescription(routes: RestRoute[]): string {
@@ -187,7 +186,7 @@ function success(route: RestRoute, data: Json, envelope = true, names = false): 
   return {
     description: route.formats ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.` : 'OK',
     headers: {
-      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      'X-Request-Id': REQUEST_ID_HEADER,
       ...RATE_LIMIT_HEADERS,
       'Cache-Control': { required: true, schema: cacheControlSchema(route) },
       ...(route.shared ? SHARED_HEADERS : {}),

@@ -19,18 +19,18 @@ import { GRAPHQL_PATH } from '../graphql/graphql-http';
 import { EXPORTED_FIELD, negotiates } from '../answer/answer-formats';
 import { admitSignedLink } from './signed-link';
 import { seriesExportExecution } from './series-export';
-import { PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
+import { prebuild, PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
-import type { ResponseParts } from '../answer/answer-parts';
+import { JSON_CONTENT_TYPE, type ResponseParts } from '../answer/answer-parts';
 import { restSuccessParts, withoutOmittedNulls } from './rest-response';
 import { allowedMethods, matchPath, routeLabel } from '../routes';
-import { etagMatches, preflightParts, SHARED_CORS_HEADERS, strongEtag } from '../answer/shared-resource';
+import { etagMatches, preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import { sofaExecution } from './sofa-execution';
 import type { RequestSpending } from '../limits/request-spending';
 import { headerText, targetParts } from '../front/target';
 import type { HttpRequestContext } from '../front/request-context';
 
-export interface EdgeOptions {
+interface EdgeOptions {
   /**
    * The schema whose root resolvers serve the routes, without the rate-limit directive's wrappers:
    * the edge spends the caller's request limit itself (`spending`) before it checks the inputs, and
@@ -179,30 +179,21 @@ function jsonAnswer(call: RouteCall, text: string): ResponseParts {
 }
 
 /** A route served outside GraphQL: the OpenAPI document, pre-built (its bytes and their compressed forms made once). */
-function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: KeptDocument, ifNoneMatch: string | null): ResponseParts {
+function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: PrebuiltAnswer, ifNoneMatch: string | null): ResponseParts {
   if (query !== '') throw new ApiError('INVALID_REQUEST', `${pathname} takes no query parameters.`);
   const headers = { 'cache-control': endpoint.cacheControl(), etag: document.etag };
   // Not Modified names the validator and the caching fields, never a type or length.
   if (etagMatches(ifNoneMatch, document.etag)) return { status: 304, headers, body: null };
-  const typed = { 'content-type': 'application/json; charset=utf-8', ...headers, 'content-length': String(document.bytes.length) };
-  return { status: 200, headers: typed, body: document.bytes, prebuilt: true };
-}
-
-/** A document's bytes and strong ETag. */
-interface KeptDocument {
-  bytes: Buffer;
-  etag: string;
+  const typed = { 'content-type': JSON_CONTENT_TYPE, ...headers, 'content-length': String(document.body.length) };
+  return { status: 200, headers: typed, body: document.body, prebuilt: true };
 }
 
 /** The bytes and ETag of a text, made again only when the text changes. */
-function keptBytes(text: () => string): () => KeptDocument {
-  let kept: { text: string; document: KeptDocument } | undefined;
+function keptBytes(text: () => string): () => PrebuiltAnswer {
+  let kept: { text: string; document: PrebuiltAnswer } | undefined;
   return () => {
     const current = text();
-    if (kept?.text !== current) {
-      const bytes = Buffer.from(current);
-      kept = { text: current, document: { bytes, etag: strongEtag(bytes) } };
-    }
+    if (kept?.text !== current) kept = { text: current, document: prebuild(current) };
     return kept.document;
   };
 }

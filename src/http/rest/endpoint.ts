@@ -7,7 +7,7 @@ import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
 import { restErrorParts, toApiError } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, routeTemplate, type RestRoute, type RouteMatch } from '../routes';
+import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, openApiPath, type RestRoute, type RouteMatch } from '../routes';
 import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import type { RequestSpending } from '../limits/request-spending';
 import type { HttpRequestContext } from '../front/request-context';
@@ -47,11 +47,6 @@ export class Endpoints {
     this.byRoute = new Map(ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fieldOf(route, fields), latestMaxAge)]));
   }
 
-  /** The endpoint of a row of the table. */
-  of(route: RestRoute): Endpoint {
-    return this.byRoute.get(route)!;
-  }
-
   /** Where a (decoded-as-it-came) path and a method lead; HEAD reaches GET's endpoint (RFC 9110 9.3.2: its body is not sent). Undefined off the table (404). */
   find(pathname: string, method: string | undefined): EndpointMatch | undefined {
     const match = matchPath(pathname);
@@ -74,7 +69,7 @@ function compileEndpoint(route: RestRoute, field: GraphQLField<unknown, GraphQLC
   return {
     route,
     field,
-    label: routeTemplate(route),
+    label: openApiPath(route.path),
     cors: route.shared ? SHARED_CORS_HEADERS : NO_HEADERS,
     cacheControl: route.cache === 'latest-rates' ? () => cacheControl(route, latestMaxAge) : () => fixed,
   };

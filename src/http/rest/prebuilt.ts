@@ -30,13 +30,10 @@ export class PrebuiltAnswers {
     }
     return answer;
   }
-
-  get size(): number {
-    return this.answers.size;
-  }
 }
 
-function prebuild(text: string): PrebuiltAnswer {
+/** A text's bytes with their strong ETag. */
+export function prebuild(text: string): PrebuiltAnswer {
   const body = Buffer.from(text);
   return { body, etag: strongEtag(body) };
 }

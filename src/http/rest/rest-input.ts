@@ -301,7 +301,7 @@ function parseLeaf(type: GraphQLScalarType | GraphQLEnumType, value: unknown, pa
 }
 
 /** The longest comma list a query string may give a list argument (`symbols`: 100 codes and their commas). */
-export const MAX_COMMA_LIST_LENGTH = 400;
+const MAX_COMMA_LIST_LENGTH = 400;
 
 /** A query string holds text; numbers, booleans and comma lists are parsed here so the GraphQL type check can run. */
 function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {

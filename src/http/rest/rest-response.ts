@@ -1,8 +1,6 @@
 import type { Endpoint } from './endpoint';
-import { etagMatches, strongEtag } from '../answer/shared-resource';
-import type { ResponseParts } from '../answer/answer-parts';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { strongEtag, validatedParts } from '../answer/shared-resource';
+import { JSON_CONTENT_TYPE, type ResponseParts } from '../answer/answer-parts';
 
 /**
  * An endpoint's `{"data": ...}` answer with its Cache-Control, for both executions; on a route with
@@ -11,12 +9,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * has them.
  */
 export function restSuccessParts(endpoint: Endpoint, body: string | Buffer, ifNoneMatch: string | null, etag?: string): ResponseParts {
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(body)) };
+  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(body)) };
   if (!endpoint.route.etag) return { status: 200, headers, body };
-  headers['etag'] = etag ?? strongEtag(body);
-  if (!etagMatches(ifNoneMatch, headers['etag'])) return { status: 200, headers, body };
-  delete headers['content-type'];
-  return { status: 304, headers, body: null };
+  return validatedParts(headers, body, etag ?? strongEtag(body), ifNoneMatch);
 }
 
 /**

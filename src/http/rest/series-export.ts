@@ -17,9 +17,9 @@ import { headerText } from '../front/target';
 import type { HttpRequestContext } from '../front/request-context';
 
 /** Milliseconds of computing per chunk (writing it adds a fraction); the event loop serves other requests between chunks. */
-export const CHUNK_BUDGET_MS = 1.5;
+const CHUNK_BUDGET_MS = 1.5;
 
-export interface SeriesExportOptions {
+interface SeriesExportOptions {
   schema: GraphQLSchema;
   services: Pick<AppServices, 'rateSeries' | 'seriesExports' | 'rates'>;
   metrics: Pick<Metrics, 'seriesExport'>;
@@ -87,7 +87,7 @@ async function spendCost(options: SeriesExportOptions, call: RouteCall, plan: Se
 }
 
 /** Characters of rows collected before they are written: chunks of a few KB, whatever the range. */
-export const STREAM_CHUNK_CHARS = 8192;
+const STREAM_CHUNK_CHARS = 8192;
 
 /**
  * CSV and NDJSON, streamed: a complete page's strong validator is made from what decides its bytes
@@ -193,7 +193,6 @@ async function* continued(first: Buffer, chunks: AsyncGenerator<Buffer, Buffer>)
     if (!finished) await chunks.return(Buffer.alloc(0));
   }
 }
-
 
 /** Everything a complete page's bytes depend on besides the rates revision (the cache's own). */
 function cacheKey(plan: SeriesPlan, mediaType: MediaType): string {
