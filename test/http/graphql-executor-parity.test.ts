@@ -225,8 +225,13 @@ describe('the GraphQL executor answers as Yoga does', () => {
       { method: 'GET', url: '/graphql?query=%7B__typename%7D&query=%7Bhealth%7Bstatus%7D%7D', headers: {} },
       { method: 'GET', url: '/graphql?query=%7B__typename%7D&operationName=', headers: {} },
       { method: 'GET', url: '/graphql?query=%zz', headers: {} },
+      { method: 'GET', url: '/graphql?variables=%7B%7D#&query=%7B__typename%7D', headers: {} },
+      { method: 'GET', url: '/graphql?query="%7B__typename%7D"', headers: {} },
+      { method: 'GET', url: '/graphql?query=%7B__typename%7D&variables={"a":1}', headers: {} },
       // GraphQL by GET from a client that also accepts HTML, with GraphiQL on.
       get({ query: '{ health { status } }' }, { accept: 'text/html' }),
+      { ...get({ query: '{ health { status } }' }, { accept: 'text/html' }), method: 'HEAD' },
+      { method: 'GET', url: '/graphql', headers: { accept: 'text/html, */*' } },
     ];
     for (const one of request) await once(one);
   });
