@@ -1,17 +1,17 @@
-import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/domain/persisted-query';
-import { directGraphQLMediaType } from '../../src/http/graphql/graphql-http';
 import { createReferenceFront, type ReferenceFront, type ReferenceRequest } from '../helpers/reference-answers';
 import { DOCUMENTS } from '../hostile/graphql-requests';
 
 /**
- * The GraphQL executor (GRAPHQL_EXECUTION=direct) answers exactly as Yoga's own handler with its
- * plugins (GRAPHQL_EXECUTION=yoga): same status, headers (but the request id and the date) and body.
- * Each request goes to both three times: a document's first run is graphql-js's, later ones run
- * the operation graphql-jit compiled, so both executions are held to Yoga's answer. POST and GET,
- * both media types, variables, operation names, errors at every stage, persisted-document hashes,
- * and cacheable GETs with their ETag and 304.
+ * The front answers every GraphQL request exactly as Yoga's own handler with this project's plugins
+ * answered it: same status, headers (but the request id and the date) and body, as recorded in
+ * test/fixtures/graphql-reference-answers.json (reference-answers.ts). Each request of the executor's
+ * suites is sent three times: a document's first run is graphql-js's, later ones run the operation
+ * graphql-jit compiled, so both executions are held to Yoga's answer. POST and GET, both media
+ * types, variables, operation names, errors at every stage, persisted-document hashes, cacheable GETs
+ * with their ETag and 304; then streamed answers (server-sent events, multipart), bodies past the
+ * limit or chunked, other content types and methods, and parameters Yoga refuses.
  */
 const CONVERT = 'convert(value: "12.5", from: "inch", to: "centimeter") { input { value unit } result { value unit } category }';
 const MEDIA_TYPES = [undefined, 'application/json', 'application/graphql-response+json'];
@@ -30,27 +30,6 @@ const get = (params: Record<string, unknown>, headers: Record<string, string> = 
 };
 
 const withAccept = (accept: string | undefined, headers: Record<string, string> = {}) => (accept === undefined ? headers : { ...headers, accept });
-
-describe('which GETs the executor takes, from the request line and headers alone', () => {
-  const takes = (method: string, url: string, headers: Record<string, string>) => directGraphQLMediaType({ method, url, headers } as unknown as IncomingMessage);
-  it.each<[string, string, Record<string, string>, string | undefined]>([
-    ['GET', '/graphql?query=%7B__typename%7D', {}, 'application/json'],
-    ['GET', '/graphql?query={__typename}', { accept: 'application/graphql-response+json' }, 'application/graphql-response+json'],
-    ['GET', '/graphql?extensions=%7B%7D', { accept: '*/*' }, 'application/json'],
-    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'text/html' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'TEXT/HTML, application/json' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'text/event-stream' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { 'content-length': '0' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { 'transfer-encoding': 'chunked' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D#fragment', {}, undefined],
-    ['GET', '/graphql?query={ __typename }', {}, undefined],
-    ['GET', '/graphql', {}, undefined],
-    ['GET', '/graphql/?query=%7B__typename%7D', {}, undefined],
-    ['HEAD', '/graphql?query=%7B__typename%7D', {}, undefined],
-  ])('%s %s %j: %s', (method, url, headers, expected) => {
-    expect(takes(method, url, headers)).toBe(expected);
-  });
-});
 
 describe('the GraphQL executor answers as Yoga does', () => {
   let front: ReferenceFront;
