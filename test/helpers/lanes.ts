@@ -10,9 +10,10 @@ import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
 
 /**
  * Two apps on one store, rates and clock, each behind the node:http front main.ts runs, on a
- * loopback port: the fast lane on (`fast`) and off (`yoga`: Yoga, and SOFA for REST). The parity suites send every request to both, with the keys of
- * twin accounts, and require the same status, headers (but the request id and the date) and body
- * (but the request id). On SQLite, or on a fresh PostgreSQL database.
+ * loopback port: REST routes executed directly (`fast`) and by SOFA through Yoga (`yoga`,
+ * REST_EXECUTION=sofa). The REST parity suites send every request to both, with the keys of twin
+ * accounts, and require the same status, headers (but the request id and the date) and body (but
+ * the request id). On SQLite, or on a fresh PostgreSQL database.
  */
 export interface LanePair {
   fast: TestApp;
@@ -57,7 +58,7 @@ export async function createLanePair(backend: 'sqlite' | 'postgres'): Promise<La
     await migrateDatabase(loadConfig(env));
   }
   const fast = await createTestApp(env, { rates, clock: () => NOW });
-  const yoga = await createTestApp({ ...env, REST_FAST_LANE: 'off', GRAPHQL_EXECUTION: 'yoga' }, { rates, clock: () => NOW, store: fast.store });
+  const yoga = await createTestApp({ ...env, REST_EXECUTION: 'sofa' }, { rates, clock: () => NOW, store: fast.store });
   const origins = { fast: fast.origin, yoga: yoga.origin };
 
   const twinKeys = async (plan: PlanId, used = 0) => {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { loadConfig } from '../../src/config';
+import { configWarnings, loadConfig } from '../../src/config';
 import { migrateDatabase } from '../../src/data/open-store';
 import type { PlanId } from '../../src/domain/plans';
 import { currentMonth } from '../../src/domain/quota';
@@ -23,9 +23,10 @@ import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
  * at every run. Keys are written as templates (`key('business')`) and swapped for real keys of that
  * plan on the wire, and back in the answers.
  *
- * UPDATE_GRAPHQL_REFERENCE=1 records the answers of the app under test in place of comparing them:
- * the fixture was recorded from the commit its header names, where GRAPHQL_EXECUTION=yoga ran Yoga's
- * handler; re-record only from such a commit.
+ * UPDATE_GRAPHQL_REFERENCE=1 records the answers in place of comparing them, from an app with
+ * GRAPHQL_EXECUTION=yoga (Yoga's handler with the plugins). That exists only up to the commit the
+ * fixture's header names: to record further requests, run this helper and the suites there and
+ * bring the fixture back. Where the variable is no longer read, recording refuses to start.
  */
 export interface ReferenceRequest {
   method: string;
@@ -69,6 +70,9 @@ interface Fixture {
 }
 
 export async function createReferenceFront(backend: 'sqlite' | 'postgres' = 'sqlite'): Promise<ReferenceFront> {
+  if (RECORDING && configWarnings({ GRAPHQL_EXECUTION: 'yoga' }).length > 0) {
+    throw new Error(`GRAPHQL_EXECUTION=yoga is not read at this commit: record the reference answers at the commit of ${FIXTURE}'s header.`);
+  }
   const env: Record<string, string> = { ...LIMITS, ...(RECORDING ? { GRAPHQL_EXECUTION: 'yoga' } : {}) };
   let database: FreshDatabase | undefined;
   if (backend === 'postgres') {
