@@ -12,9 +12,10 @@ import { DEFAULT_BODY_LIMIT } from '../routes';
  * answers a request (answerMediaType), how a request's parameters are read from its body or its
  * target and which are refused before anything runs (graphQLRequestParams), Yoga's check of the
  * parameters (paramsRefusal), and the answer to a result in each media type (graphQLAnswer,
- * streamedAnswer), with Yoga's words, statuses and framing. graphql-yoga is pinned exactly in
- * package.json; test/http/graphql-executor-parity.test.ts and graphql-post.test.ts hold every answer
- * to the answers Yoga's own handler gave (test/fixtures/graphql-reference-answers.json).
+ * streamedAnswer), with Yoga's words, statuses and framing: copies of graphql-yoga 5.24.1's code,
+ * pinned exactly in package.json. test/http/graphql-executor-parity.test.ts and
+ * test/http/graphql-post.test.ts hold every answer to the one Yoga's own handler gave
+ * (test/fixtures/graphql-reference-answers.json).
  */
 export const GRAPHQL_PATH = '/graphql';
 
