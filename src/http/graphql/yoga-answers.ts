@@ -4,7 +4,6 @@ import type { GraphQLContext } from '../../graphql/context';
 import type { RequestContext } from '../../services/request-context';
 import type { AnswerPlace, Finish } from '../front/finish';
 import type { ServerContext } from '../front/request-context';
-import { errorCodeOf } from '../front/request-log';
 import { routeLabel } from '../routes';
 import { pathOf } from '../front/target';
 
@@ -34,8 +33,6 @@ export function yogaPages(options: { yoga: GraphQLYoga; finish: Finish }): Front
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) res.setHeader('set-cookie', cookies);
     if (req.method !== 'HEAD' || headers['content-length'] === undefined) headers['content-length'] = String(body.length);
-    // Answers no step coded (a page's refusal, GraphiQL's, a request Yoga could not parse): the code from the body.
-    if (context.errorCode === undefined && response.status >= 400) context.errorCode = errorCodeOf(headers['content-type'], body.toString('utf8'));
     await finish.send(req, res, placeOf(req), context, { status: response.status, headers, body }, started);
   };
 
