@@ -8,7 +8,7 @@ import { routeLabel } from '../routes';
 import { pathOf } from '../front/target';
 
 /** The Yoga server: the Fetch handler of GraphiQL and its assets, the account pages and the front door. */
-export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest' | 'handleNodeRequestAndResponse' | 'fetchAPI'>;
+export type GraphQLYoga = Pick<YogaServerInstance<ServerContext, GraphQLContext>, 'handleRequest' | 'handleNodeRequestAndResponse'>;
 
 /** A handler of the front: it answers the request through `finish`, the context minted and the time taken by the front. */
 export type FrontHandler = (req: IncomingMessage, res: ServerResponse, context: RequestContext, started: number) => void;
