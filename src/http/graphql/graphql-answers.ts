@@ -6,9 +6,8 @@ import type { AnswerPlace, Finish } from '../front/finish';
 import { headerText } from '../front/target';
 import { routeLabel } from '../routes';
 import type { GraphQLExecutor } from './graphql-executor';
-import { graphQLGetAnswer } from './graphql-get-cache';
+import { graphQLGetAnswer, withoutRequestCounters } from './graphql-get-cache';
 import { answerMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLRequestParams, streamedAnswer, type AnswerMediaType } from './graphql-http';
-import { withoutRequestCounters } from './graphql-get-cache';
 import type { FrontHandler } from './yoga-answers';
 
 export interface GraphQLAnswerOptions {
