@@ -14,21 +14,17 @@ import { Endpoints } from './http/rest/endpoint';
 import { createEdge } from './http/rest/edge';
 import { createFinish } from './http/front/finish';
 import type { Front } from './http/front/node-server';
-import { yogaAnswers } from './http/graphql/yoga-answers';
+import { yogaPages } from './http/graphql/yoga-answers';
+import { graphQLAnswers } from './http/graphql/graphql-answers';
 import { GRAPHQL_PATH } from './http/graphql/graphql-http';
 import { createGraphQLExecutor } from './http/graphql/graphql-executor';
 import { graphQLContextFactory, requestContexts, requestContextServices, type ServerContext } from './http/front/request-context';
-import { DEFAULT_BODY_LIMIT, sofaRoutes } from './http/routes';
-import { useErrorCodes } from './http/graphql/use-error-codes';
-import { useGraphQLLimits } from './http/graphql/use-graphql-limits';
-import { spendBeforeParse, useRequestRateLimit } from './http/graphql/use-request-rate-limit';
+import { sofaRoutes } from './http/routes';
+import { spendBeforeParse } from './http/graphql/request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
-import { useJsonMediaTypes } from './http/graphql/use-json-media-types';
 import type { RateLimiters } from './http/limits/rate-limit';
-import { requestSpending, type RequestSpending } from './http/limits/request-spending';
-import { useConversionBudget } from './http/graphql/use-conversion-budget';
+import { requestSpending } from './http/limits/request-spending';
 import { useSofaExecution } from './http/rest/sofa-execution';
-import { useCostExtensions } from './http/graphql/use-cost-extensions';
 import { useAccountPage } from './pages/account-page';
 import { mcpAnswers, mcpHandler } from './mcp/http';
 import { documentRunner } from './mcp/run-document';
@@ -38,8 +34,6 @@ import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/currency/rates';
 import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
-import { usePersistedDocuments } from './http/graphql/use-persisted-documents';
-import { useGraphQLGetCaching } from './http/graphql/use-graphql-get-caching';
 import type { SecretBox } from './domain/secret-box';
 import { webhookSecretBox } from './data/webhook-secret-key';
 import { resolveHost } from './data/webhook-http';
@@ -72,8 +66,8 @@ export interface App {
 /**
  * Composes the server from explicit dependencies; main.ts and the tests listen with createHttpServer.
  * The steps: the services, the request rate limit (its spending by every surface and the fields'
- * directive on the schema), Yoga with its plugins as GraphQL's executor, the one finish, and the handlers
- * the front dispatches to.
+ * directive on the schema), the GraphQL executor, Yoga for the pages and SOFA, the one finish, and the
+ * handlers the front dispatches to.
  */
 export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments, webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
@@ -88,7 +82,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
-  const yoga = createYogaServer({ config, services, executable, logger, clock, trust, spending, documents });
+  const yoga = createYogaServer({ config, services, executable, logger, trust });
   const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
   const edge = createEdge({ schema, endpoints, services, finish, spending, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
   const execute = createGraphQLExecutor({
@@ -100,7 +94,8 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
     documents,
     cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),
   });
-  const { graphql, pages } = yogaAnswers({ yoga, finish, execute, yogaExecutes: config.graphqlExecution === 'yoga' });
+  const pages = yogaPages({ yoga, finish });
+  const graphql = graphQLAnswers({ finish, execute, pages, graphiql: config.graphiql });
   const mcp = mcpAnswers(
     mcpHandler({
       runnerFor: documentRunner(execute),
@@ -120,21 +115,22 @@ interface YogaServerParts {
   /** The schema with its fields' rate limits. */
   executable: typeof schema;
   logger: Logger;
-  clock: () => Date;
   trust: TrustProxy;
-  spending: RequestSpending;
-  documents: PersistedDocuments;
 }
 
-/** Yoga on the rate-limited schema, with its plugins in the order their hooks must run. */
-function createYogaServer({ config, services, executable, logger, clock, trust, spending, documents }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+/**
+ * Yoga on the rate-limited schema, for what its adapter serves (GraphiQL and its assets, the account
+ * pages, the front door) and for SOFA's execution of REST routes (REST_EXECUTION=sofa); GraphQL
+ * requests never reach it (graphql-answers.ts).
+ */
+function createYogaServer({ config, services, executable, logger, trust }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,
     // Yoga answers any URL ending in its health endpoint; a path with a literal space can never be requested.
     healthCheckEndpoint: '/ yoga health check disabled',
     landingPage: false,
-    // The JSON parser of useJsonMediaTypes enforces it, without Yoga's per-request TransformStream.
+    // Yoga reads no client's body: the front reads GraphQL's, the edge REST's (SOFA is handed it checked).
     maxRequestBodySize: false,
     cors: false,
     logging: false,
@@ -155,18 +151,6 @@ function createYogaServer({ config, services, executable, logger, clock, trust, 
       }),
       useAccountPage({ services, trust, log: logger }),
       useFrontDoor({ graphiql: config.graphiql, openApiPath: '/openapi.json', compression: config.compression, log: logger }),
-      useErrorCodes(logger),
-      // After useErrorCodes: a result gets its codes, then its cost.
-      useCostExtensions(services.quota, clock),
-      // After useCostExtensions (a cacheable GET's body leaves the request's counters out) and useSecurityHeaders (its 304 keeps them).
-      useGraphQLGetCaching(() => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null })),
-      // Before the document limits: the contract checks the rate limit before validation.
-      useRequestRateLimit(spending),
-      // Between the two: a refused request registers nothing, and a hash's document meets every limit a sent one does.
-      usePersistedDocuments(documents),
-      useGraphQLLimits(),
-      useConversionBudget(),
-      useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),
       useSofaExecution({
         basePath: '/v1',
         routes: sofaRoutes(),

@@ -48,7 +48,6 @@ const schema = z.object({
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
   REST_FAST_LANE: z.enum(['on', 'off']).optional(),
-  GRAPHQL_EXECUTION: z.enum(['direct', 'yoga']).default('direct'),
   GRAPHIQL: z.enum(['on', 'off']).default('on'),
   COMPRESSION: z.enum(['on', 'off']).default('on'),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
@@ -104,11 +103,6 @@ export interface Config {
   restExecution: RestExecution;
   /** COMPRESSION: gzip and Brotli by Accept-Encoding (`on`); `off` sends every answer as it is, for a proxy in front that compresses. */
   compression: boolean;
-  /**
-   * GRAPHQL_EXECUTION: `direct` runs GraphQL requests (POST and GET) through the front's executor;
-   * `yoga` hands every one to Yoga's own handler and plugins, the reference the executor answers as.
-   */
-  graphqlExecution: 'direct' | 'yoga';
   /** GRAPHIQL: GraphiQL at GET /graphql and its assets; off answers 404 for them. */
   graphiql: boolean;
   /** SIGNUP: whether the account page lets anyone create an account (`open`) or only the CLI can (`closed`). */
@@ -154,12 +148,18 @@ export const DEFAULT_PERSISTED_DOCUMENTS = 'schema/persisted-documents.json';
 
 export type RestExecution = 'direct' | 'sofa';
 
-/** Warnings about the configuration that start-up logs: variables read under a former name. */
+/** Warnings about the configuration that start-up logs: variables read under a former name, and variables no longer read. */
 export function configWarnings(env: Record<string, string | undefined>): string[] {
-  if (env['REST_FAST_LANE'] === undefined || env['REST_FAST_LANE'] === '') return [];
-  const replacement = env['REST_FAST_LANE'] === 'off' ? 'sofa' : 'direct';
-  const used = env['REST_EXECUTION'] ? `REST_EXECUTION=${env['REST_EXECUTION']} is used instead` : `read as REST_EXECUTION=${replacement}`;
-  return [`REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (${used}).`];
+  const warnings: string[] = [];
+  if (env['REST_FAST_LANE'] !== undefined && env['REST_FAST_LANE'] !== '') {
+    const replacement = env['REST_FAST_LANE'] === 'off' ? 'sofa' : 'direct';
+    const used = env['REST_EXECUTION'] ? `REST_EXECUTION=${env['REST_EXECUTION']} is used instead` : `read as REST_EXECUTION=${replacement}`;
+    warnings.push(`REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (${used}).`);
+  }
+  if (env['GRAPHQL_EXECUTION'] !== undefined && env['GRAPHQL_EXECUTION'] !== '') {
+    warnings.push('GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.');
+  }
+  return warnings;
 }
 
 export class ConfigError extends Error {
@@ -201,7 +201,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
     compression: e.COMPRESSION === 'on',
-    graphqlExecution: e.GRAPHQL_EXECUTION,
     graphiql: e.GRAPHIQL === 'on',
     signup: e.SIGNUP,
     cookieSecure: e.COOKIE_SECURE === undefined ? 'auto' : e.COOKIE_SECURE === 'true',

@@ -26,6 +26,16 @@ describe('REST_EXECUTION chooses how a REST route is executed', () => {
   });
 });
 
+describe('GRAPHQL_EXECUTION is no longer read', () => {
+  it('starts with a warning to remove it, whatever its value (even one it never took)', () => {
+    for (const value of ['direct', 'yoga', 'fast']) {
+      expect(() => loadConfig({ GRAPHQL_EXECUTION: value })).not.toThrow();
+      expect(configWarnings({ GRAPHQL_EXECUTION: value })).toEqual(['GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.']);
+    }
+    expect(configWarnings({ GRAPHQL_EXECUTION: '' })).toEqual([]);
+  });
+});
+
 describe('COMPRESSION turns answer compression on or off', () => {
   it('is on by default, off when asked', () => {
     expect(loadConfig({}).compression).toBe(true);

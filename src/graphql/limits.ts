@@ -41,7 +41,7 @@ export function nestingOf(document: string): number {
 }
 
 
-/** The code and status are filled in from the error table when the result is sent (use-error-codes). */
+/** The code and status are filled in from the error table when the result is sent (error-codes.ts). */
 function invalid(message: string): GraphQLError {
   return new GraphQLError(message, { originalError: new ApiError('INVALID_REQUEST', message) });
 }

@@ -53,12 +53,15 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
       if (!isAccountPath(url.pathname)) return;
-      const { requestId } = requestContextOf(serverContext);
+      const context = requestContextOf(serverContext);
+      const { requestId } = context;
       let response: Response;
       try {
         response = await answer(request, url, serverContext);
       } catch (error) {
         const api = toApiError(error);
+        // The access log's code, set where the refusal is made, whether it is answered as a page or as JSON.
+        context.errorCode = api.code;
         if (api.code === 'INTERNAL') log.error({ err: error, requestId }, 'unexpected error on the account page');
         // Unknown paths and methods answer the contract's JSON error; a browser's failed form gets a page.
         const page = prefersHtml(request) && api.code !== 'NOT_FOUND' && api.code !== 'METHOD_NOT_ALLOWED';

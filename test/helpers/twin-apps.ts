@@ -10,9 +10,8 @@ import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
 
 /**
  * Two apps on one store, rates and clock, each behind the node:http front main.ts runs, on a
- * loopback port: `direct` (the default executions) and `reference` (REST_EXECUTION=sofa,
- * GRAPHQL_EXECUTION=yoga: SOFA and Yoga's own pipeline). The parity suites send every request to
- * both, with the keys of twin accounts, and require the same status, headers (but the request id
+ * loopback port: `direct` (REST routes executed directly) and `reference` (REST_EXECUTION=sofa:
+ * SOFA through Yoga). The REST parity suites send every request to both, with the keys of twin accounts, and require the same status, headers (but the request id
  * and the date) and body (but the request id). On SQLite, or on a fresh PostgreSQL database.
  */
 export interface TwinApps {
@@ -58,7 +57,7 @@ export async function createTwinApps(backend: 'sqlite' | 'postgres'): Promise<Tw
     await migrateDatabase(loadConfig(env));
   }
   const direct = await createTestApp(env, { rates, clock: () => NOW });
-  const reference = await createTestApp({ ...env, REST_EXECUTION: 'sofa', GRAPHQL_EXECUTION: 'yoga' }, { rates, clock: () => NOW, store: direct.store });
+  const reference = await createTestApp({ ...env, REST_EXECUTION: 'sofa' }, { rates, clock: () => NOW, store: direct.store });
   const origins = { direct: direct.origin, reference: reference.origin };
 
   const twinKeys = async (plan: PlanId, used = 0) => {

@@ -104,6 +104,21 @@ describe('the error code in the access log', () => {
     expect(await loggedLineOf(await fetch(`${directBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });
 
+  it('names the code of a GraphQL request refused before it runs, and of a page refused where it is made', async () => {
+    const refused: Array<[RequestInit & { path?: string }, number, string]> = [
+      [{ method: 'PUT' }, 405, 'METHOD_NOT_ALLOWED'],
+      [{ method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }, 400, 'INVALID_REQUEST'],
+      [{ method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query": 5}' }, 400, 'INVALID_REQUEST'],
+      [{ path: '/graphql/assets/nothing.js' }, 404, 'NOT_FOUND'],
+      [{ path: '/account/nothing' }, 404, 'NOT_FOUND'],
+      [{ path: '/docs/nothing.css' }, 404, 'NOT_FOUND'],
+    ];
+    for (const [{ path: where = '/graphql', ...init }, status, code] of refused) {
+      expect(await loggedLineOf(await fetch(`${directBase}${where}`, init)), `${init.method ?? 'GET'} ${where}`).toMatchObject({ status, code });
+    }
+  });
+
   it('names the code of a refused MCP request (no key, wrong method)', async () => {
     const mcp = (init: RequestInit) => fetch(`${base}/mcp`, { headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, ...init });
     expect(await loggedLineOf(await mcp({ method: 'POST', body: '{}' }))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });

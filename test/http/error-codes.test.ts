@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { toGraphQLError } from '../../src/http/answer/errors';
 import { HttpRequestContext } from '../../src/http/front/request-context';
-import { useErrorCodes } from '../../src/http/graphql/use-error-codes';
+import { withErrorCodes } from '../../src/http/graphql/error-codes';
 
 /** A logger that records its error calls. */
 function recordingLogger() {
@@ -12,20 +12,18 @@ function recordingLogger() {
   return { calls, logger: { error: (...args: unknown[]) => calls.push(args) } as unknown as Logger };
 }
 
-/** A server context as the front leaves it, for a request that authenticates nobody. */
+/** A request's scope as the front mints it, for a request that authenticates nobody. */
 function requestScope() {
   const unused = () => Promise.reject(new Error('not used'));
   return { requestContext: new HttpRequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '127.0.0.1' }) };
 }
 
-/** Runs the plugin's result hook on these errors, as Yoga does before answering. */
-function processResult(logger: Logger, errors: GraphQLError[], serverContext: object = requestScope()) {
-  let result: any;
-  useErrorCodes(logger).onResultProcess!({ result: { errors }, setResult: (r: unknown) => (result = r), serverContext } as never);
-  return result;
+/** Codes these errors as the executor does before answering. */
+function processResult(logger: Logger, errors: GraphQLError[], serverContext = requestScope()) {
+  return withErrorCodes({ errors }, serverContext.requestContext, logger) as any;
 }
 
-describe('useErrorCodes', () => {
+describe('withErrorCodes', () => {
   it('logs an unexpected error raised outside execution (Yoga masked it, it has no path) with the request id and its cause', () => {
     const { calls, logger } = recordingLogger();
     const serverContext = requestScope();

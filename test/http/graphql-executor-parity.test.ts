@@ -1,71 +1,55 @@
-import type { IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/domain/persisted-query';
-import { directGraphQLMediaType } from '../../src/http/graphql/graphql-http';
-import { createLanePair, type LanePair, type LaneRequest, type TwinKeys } from '../helpers/lanes';
+import { createReferenceFront, type ReferenceFront, type ReferenceRequest } from '../helpers/reference-answers';
 import { DOCUMENTS } from '../hostile/graphql-requests';
 
 /**
- * The GraphQL executor (GRAPHQL_EXECUTION=direct) answers exactly as Yoga's own handler with its
- * plugins (GRAPHQL_EXECUTION=yoga): same status, headers (but the request id and the date) and body.
- * Each request goes to both three times: a document's first run is graphql-js's, later ones run
- * the operation graphql-jit compiled, so both executions are held to Yoga's answer. POST and GET,
- * both media types, variables, operation names, errors at every stage, persisted-document hashes,
- * and cacheable GETs with their ETag and 304.
+ * The front answers every GraphQL request exactly as Yoga's own handler with this project's plugins
+ * answered it: same status, headers (but the request id and the date) and body, as recorded in
+ * test/fixtures/graphql-reference-answers.json (reference-answers.ts). Each request of the executor's
+ * suites is sent three times: a document's first run is graphql-js's, later ones run the operation
+ * graphql-jit compiled, so both executions are held to Yoga's answer. POST and GET, both media
+ * types, variables, operation names, errors at every stage, persisted-document hashes, cacheable GETs
+ * with their ETag and 304; then streamed answers (server-sent events, multipart), bodies past the
+ * limit or chunked, other content types and methods, and parameters Yoga refuses.
  */
 const CONVERT = 'convert(value: "12.5", from: "inch", to: "centimeter") { input { value unit } result { value unit } category }';
 const MEDIA_TYPES = [undefined, 'application/json', 'application/graphql-response+json'];
 const RUNS = 3;
 
-const post = (body: unknown, headers: Record<string, string> = {}): LaneRequest => ({
+const post = (body: unknown, headers: Record<string, string> = {}): ReferenceRequest => ({
   method: 'POST',
   url: '/graphql',
   headers: { 'content-type': 'application/json', ...headers },
-  rawBody: JSON.stringify(body),
+  body: JSON.stringify(body),
 });
 
-const get = (params: Record<string, unknown>, headers: Record<string, string> = {}): LaneRequest => {
+const get = (params: Record<string, unknown>, headers: Record<string, string> = {}): ReferenceRequest => {
   const search = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
   return { method: 'GET', url: `/graphql?${search.toString()}`, headers };
 };
 
 const withAccept = (accept: string | undefined, headers: Record<string, string> = {}) => (accept === undefined ? headers : { ...headers, accept });
 
-describe('which GETs the executor takes, from the request line and headers alone', () => {
-  const takes = (method: string, url: string, headers: Record<string, string>) => directGraphQLMediaType({ method, url, headers } as unknown as IncomingMessage);
-  it.each<[string, string, Record<string, string>, string | undefined]>([
-    ['GET', '/graphql?query=%7B__typename%7D', {}, 'application/json'],
-    ['GET', '/graphql?query={__typename}', { accept: 'application/graphql-response+json' }, 'application/graphql-response+json'],
-    ['GET', '/graphql?extensions=%7B%7D', { accept: '*/*' }, 'application/json'],
-    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'text/html' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'TEXT/HTML, application/json' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { accept: 'text/event-stream' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { 'content-length': '0' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D', { 'transfer-encoding': 'chunked' }, undefined],
-    ['GET', '/graphql?query=%7B__typename%7D#fragment', {}, undefined],
-    ['GET', '/graphql?query={ __typename }', {}, undefined],
-    ['GET', '/graphql', {}, undefined],
-    ['GET', '/graphql/?query=%7B__typename%7D', {}, undefined],
-    ['HEAD', '/graphql?query=%7B__typename%7D', {}, undefined],
-  ])('%s %s %j: %s', (method, url, headers, expected) => {
-    expect(takes(method, url, headers)).toBe(expected);
-  });
-});
-
 describe('the GraphQL executor answers as Yoga does', () => {
-  let lanes: LanePair;
-  let keys: TwinKeys;
+  let front: ReferenceFront;
   let auth: Record<string, string>;
+  let section = '';
   beforeAll(async () => {
-    lanes = await createLanePair('sqlite');
-    const key = await lanes.twinKeys('business');
-    keys = { template: [key.fast], fast: [key.fast], yoga: [key.yoga] };
-    auth = { authorization: `Bearer ${key.fast}` };
+    front = await createReferenceFront('sqlite');
+    auth = { authorization: `Bearer ${await front.key('business')}` };
   });
-  afterAll(() => lanes?.close());
+  afterAll(() => front?.close());
+  beforeEach(({ task }) => {
+    section = `executor: ${task.name}`;
+  });
+  afterEach(({ task }) => {
+    if (task.result?.state !== 'fail') front.expectSectionDone(section);
+  });
 
-  const repeated = async (request: LaneRequest) => {
-    for (let run = 0; run < RUNS; run += 1) await lanes.expectSameAnswer(request, keys);
+  const once = (request: ReferenceRequest) => front.expectReference(section, request);
+  const repeated = async (request: ReferenceRequest) => {
+    for (let run = 0; run < RUNS; run += 1) await once(request);
   };
 
   it('for POSTs and GETs: valid documents, variables, operation names and errors, under each media type', async () => {
@@ -109,12 +93,12 @@ describe('the GraphQL executor answers as Yoga does', () => {
     const hash = documentHash(query);
     const persisted = { persistedQuery: { version: 1, sha256Hash: hash } };
     for (const accept of MEDIA_TYPES) {
-      await lanes.expectSameAnswer(post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept}`) } } }, withAccept(accept)), keys);
-      await lanes.expectSameAnswer(get({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept} GET`) } } }, withAccept(accept)), keys);
-      await lanes.expectSameAnswer(post({ query: '{ health { status } }', extensions: persisted }, withAccept(accept)), keys);
-      await lanes.expectSameAnswer(post({ extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }, withAccept(accept)), keys);
+      await once(post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept}`) } } }, withAccept(accept)));
+      await once(get({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept} GET`) } } }, withAccept(accept)));
+      await once(post({ query: '{ health { status } }', extensions: persisted }, withAccept(accept)));
+      await once(post({ extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }, withAccept(accept)));
     }
-    await lanes.expectSameAnswer(post({ query, extensions: persisted }), keys);
+    await once(post({ query, extensions: persisted }));
     for (const accept of MEDIA_TYPES) {
       await repeated(post({ extensions: persisted }, withAccept(accept)));
       await repeated(get({ extensions: persisted }, withAccept(accept, auth)));
@@ -124,14 +108,110 @@ describe('the GraphQL executor answers as Yoga does', () => {
   it('for cacheable GETs: Cache-Control, a strong ETag, Vary, and 304 for If-None-Match', async () => {
     for (const query of ['{ units(category: "length") { id } }', '{ categories { id name } }', '{ unit(id: "ft") { id symbol } }']) {
       for (const headers of [{}, auth]) {
-        const first = await lanes.sameAnswer(get({ query }, headers), keys);
+        const first = await once(get({ query }, headers));
         const etag = first.headers.get('etag');
         expect(`${query} ${JSON.stringify(headers)}: ${etag}`).toMatch(/: "/);
         expect(first.headers.get('cache-control'), query).not.toBe('no-store');
         await repeated(get({ query }, { ...headers, 'if-none-match': etag! }));
-        const notModified = await lanes.sameAnswer(get({ query }, { ...headers, 'if-none-match': etag! }), keys);
+        const notModified = await once(get({ query }, { ...headers, 'if-none-match': etag! }));
         expect(notModified.status).toBe(304);
       }
     }
+  });
+
+  it('for streamed answers, bodies it cannot take, other methods and parameters Yoga refuses', async () => {
+    const json = { 'content-type': 'application/json' };
+    const body = (text: string, headers: Record<string, string> = json): ReferenceRequest => ({ method: 'POST', url: '/graphql', headers, body: text });
+    const conversion = `{ ${CONVERT} }`;
+    const streams = ['text/event-stream', 'multipart/mixed', 'multipart/mixed; boundary="-"', 'application/json, text/event-stream', 'text/event-stream, application/graphql-response+json'];
+    for (const accept of streams) {
+      for (const query of ['{ health { status } }', conversion, '{ nope }', '{', 'mutation { x }', 'subscription { health { status } }']) {
+        await once(post({ query }, { ...auth, accept }));
+        await once(get({ query }, { ...auth, accept }));
+      }
+      await once(post({ query: '{ health { status } }', extra: 1 }, { accept }));
+      await once(post({ variables: {} }, { accept }));
+      await once(body('{', { ...json, accept }));
+      await once(get({ query: '{ health { status } }', variables: 'nope' }, { accept }));
+      await once(post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash('{ units { id } } # stream') } } }, { accept }));
+    }
+    const big = JSON.stringify({ query: `{ health { status } } # ${'x'.repeat(70 * 1024)}` });
+    const request: Array<ReferenceRequest> = [
+      // Chunked bodies, within the limit and past it; declared lengths past it.
+      { ...post({ query: conversion }, auth), chunked: true },
+      { ...post({ query: '{ nope }' }, { accept: 'application/graphql-response+json' }), chunked: true },
+      { ...body(big), chunked: true },
+      body(big),
+      body(big, { ...json, accept: 'text/event-stream' }),
+      // Other content types, and none.
+      body(JSON.stringify({ query: '{ health { status } }' }), { 'content-type': 'text/plain' }),
+      body(JSON.stringify({ query: '{ health { status } }' }), { 'content-type': 'application/graphql' }),
+      body('query=%7B__typename%7D', { 'content-type': 'application/x-www-form-urlencoded' }),
+      body(JSON.stringify({ query: '{ health { status } }' }), {}),
+      body(JSON.stringify({ query: '{ health { status } }' }), { 'content-type': 'APPLICATION/JSON; charset=utf-8' }),
+      body(JSON.stringify({ query: '{ health { status } }' }), { 'content-type': 'application/json; charset=latin1' }),
+      // A query string on a POST.
+      { ...post({ query: '{ health { status } }' }), url: '/graphql?query=%7B__typename%7D' },
+      { ...post({ query: '{ health { status } }' }), url: '/graphql?' },
+      // Other methods.
+      { method: 'HEAD', url: '/graphql?query=%7B__typename%7D', headers: {} },
+      { method: 'HEAD', url: '/graphql', headers: { accept: 'application/json' } },
+      { method: 'PUT', url: '/graphql', headers: json, body: JSON.stringify({ query: '{ health { status } }' }) },
+      { method: 'DELETE', url: '/graphql?query=%7B__typename%7D', headers: {} },
+      { method: 'OPTIONS', url: '/graphql', headers: {} },
+      { method: 'OPTIONS', url: '/graphql', headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' } },
+      { method: 'PATCH', url: '/graphql', headers: json, body: '{}' },
+      // A GET with a body.
+      { ...get({ query: '{ health { status } }' }), body: '' },
+      { ...get({ query: '{ health { status } }' }), body: JSON.stringify({ query: '{ units { id } }' }), headers: json },
+      { ...get({ query: '{ health { status } }' }), chunked: true, body: 'x' },
+      // Bodies and parameters Yoga refuses.
+      body('{"query": "{ health { status } }",'),
+      body(''),
+      body('null'),
+      body('[]'),
+      body('"{ health { status } }"'),
+      body('\uFEFF{"query": "{ health { status } }"}'),
+      post({}),
+      post({ variables: {} }),
+      post({ query: null }),
+      post({ query: 5 }),
+      post({ query: ['{ health { status } }'] }),
+      post({ query: '{ health { status } }', variables: [] }),
+      post({ query: '{ health { status } }', variables: 'x' }),
+      post({ query: '{ health { status } }', operationName: 5 }),
+      post({ query: '{ health { status } }', extensions: 'x' }),
+      post({ query: '{ health { status } }', extensions: [] }),
+      post({ query: '{ health { status } }', extra: 1 }),
+      post({ query: '{ health { status } }', extra: null }),
+      post({ query: '{ health { status } }', extra: 1 }, { accept: 'application/graphql-response+json' }),
+      post({ query: 5 }, { accept: 'application/graphql-response+json' }),
+      body('{', { ...json, accept: 'application/graphql-response+json' }),
+      { method: 'GET', url: '/graphql', headers: { accept: 'application/json' } },
+      { method: 'GET', url: '/graphql?', headers: {} },
+      { method: 'GET', url: '/graphql?variables=%7B%7D', headers: {} },
+      get({ query: '{ health { status } }', variables: 'nope' }),
+      get({ query: '{ health { status } }', extensions: 'nope' }),
+      get({ query: '{ health { status } }', variables: '[]' }),
+      get({ query: '{ health { status } }', variables: '5' }),
+      get({ query: '{ health { status } }', extensions: '"x"' }),
+      get({ query: '{ health { status } }', variables: 'nope' }, { accept: 'application/graphql-response+json' }),
+      // Targets a URL reads its own way.
+      { method: 'GET', url: '/graphql?query={__typename}#fragment', headers: {} },
+      { method: 'GET', url: '/graphql?query=%7B__typename%7D#', headers: {} },
+      { method: 'GET', url: '/graphql?query={%20__typename%20}', headers: {} },
+      { method: 'GET', url: '/graphql?query={__typename}\u00e9', headers: {} },
+      { method: 'GET', url: '/graphql?query=%7B__typename%7D&query=%7Bhealth%7Bstatus%7D%7D', headers: {} },
+      { method: 'GET', url: '/graphql?query=%7B__typename%7D&operationName=', headers: {} },
+      { method: 'GET', url: '/graphql?query=%zz', headers: {} },
+      { method: 'GET', url: '/graphql?variables=%7B%7D#&query=%7B__typename%7D', headers: {} },
+      { method: 'GET', url: '/graphql?query="%7B__typename%7D"', headers: {} },
+      { method: 'GET', url: '/graphql?query=%7B__typename%7D&variables={"a":1}', headers: {} },
+      // GraphQL by GET from a client that also accepts HTML, with GraphiQL on.
+      get({ query: '{ health { status } }' }, { accept: 'text/html' }),
+      { ...get({ query: '{ health { status } }' }, { accept: 'text/html' }), method: 'HEAD' },
+      { method: 'GET', url: '/graphql', headers: { accept: 'text/html, */*' } },
+    ];
+    for (const one of request) await once(one);
   });
 });

@@ -6,15 +6,15 @@ import { rawRequest } from '../helpers/http';
  * Every GraphQL request spends one request of its IP's public limit before its document is parsed,
  * unless it spends its key's: a document that resolves no rate-limited field (`__typename`,
  * introspection, one that does not validate) is no way around the limit. Over loopback, through
- * the node:http front main.ts runs: the front's executor (GRAPHQL_EXECUTION=direct, REST_EXECUTION=direct)
- * and Yoga's pipeline (GRAPHQL_EXECUTION=yoga, REST_EXECUTION=sofa).
+ * the node:http front main.ts runs, with REST routes executed directly and by SOFA (REST_EXECUTION=sofa);
+ * GraphQL requests are run by the front's executor in both.
  */
 const opened: TestApp[] = [];
 afterEach(async () => {
   for (const t of opened.splice(0)) await t.close();
 });
 
-const EXECUTIONS = { direct: {}, reference: { REST_EXECUTION: 'sofa', GRAPHQL_EXECUTION: 'yoga' } };
+const EXECUTIONS = { direct: {}, reference: { REST_EXECUTION: 'sofa' } };
 
 async function setUp(executions: keyof typeof EXECUTIONS, env: Record<string, string>) {
   const t = await createTestApp({ ...EXECUTIONS[executions], ...env });

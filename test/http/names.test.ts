@@ -7,7 +7,7 @@ const JA_CHF = new Intl.DisplayNames('ja', { type: 'currency' }).of('CHF');
 
 describe.each([
   ['direct', {}],
-  ['reference', { REST_EXECUTION: 'sofa', GRAPHQL_EXECUTION: 'yoga' }],
+  ['reference', { REST_EXECUTION: 'sofa' }],
 ])('names in the caller’s language (%s executions)', (_, env) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -15,7 +15,7 @@ describe.each([
   });
   afterAll(() => t.close());
 
-  /** POST /graphql through the node:http front (the front's executor, or Yoga's pipeline with GRAPHQL_EXECUTION=yoga). */
+  /** POST /graphql through the node:http front and its executor. */
   const postGraphQL = async (body: unknown, headers: Record<string, string> = {}) => {
     const answer = await rawRequest(t.origin, 'POST', '/graphql', { 'content-type': 'application/json', ...headers }, JSON.stringify(body));
     return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };

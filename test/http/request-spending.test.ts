@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import type { RateLimitKind, SpendCover } from '../../src/domain/rate-limit';
-import { spendBeforeParse } from '../../src/http/graphql/use-request-rate-limit';
+import { spendBeforeParse } from '../../src/http/graphql/request-rate-limit';
 import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rate-limit';
 import { requestSpending, type RequestSpending } from '../../src/http/limits/request-spending';
 import type { Principal } from '../../src/services/auth';

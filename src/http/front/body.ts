@@ -23,7 +23,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 }
 
 /**
- * readBodyText for a node:http request (the edge). The rest of an oversized body is read and
+ * readBodyText for a node:http request (the edge, GraphQL's POST). The rest of an oversized body is read and
  * dropped, not left in the socket, so the 413 reaches the client.
  */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -56,20 +56,6 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<strin
         reject(error);
       }
     });
-  });
-}
-
-/**
- * The bytes of a node:http request's body whose Content-Length the caller has already held to its
- * limit (node:http ends the body there): the edge keeps them as they came, so that a request it
- * leaves to Yoga after reading gets them unchanged.
- */
-export function readNodeBytes(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', reject);
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
   });
 }
 

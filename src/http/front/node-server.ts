@@ -26,7 +26,7 @@ export interface Front {
   finish: Finish;
   /** Every REST route and every path no other handler owns (edge.ts). */
   edge: FrontHandler;
-  /** /graphql: GraphQL, and GraphiQL's page (yoga-answers.ts). */
+  /** /graphql: every GraphQL request (graphql-answers.ts), and GraphiQL's page through `pages`. */
   graphql: FrontHandler;
   /** GraphiQL's assets, the account pages and the front door (`/`, `/docs`), answered by Yoga's Fetch handler. */
   pages: FrontHandler;

@@ -17,15 +17,3 @@ export function logRequest(logger: Logger, entry: { method: string; path: string
     'request',
   );
 }
-
-/** `error.code` of a REST body, or the first `extensions.code` of a GraphQL one; undefined for anything else. */
-export function errorCodeOf(contentType: string | undefined, body: string): string | undefined {
-  if (!/json/.test(contentType ?? '')) return undefined;
-  try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown }; errors?: { extensions?: { code?: unknown } }[] };
-    const code = parsed.error?.code ?? parsed.errors?.[0]?.extensions?.code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}

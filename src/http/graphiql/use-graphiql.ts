@@ -102,9 +102,12 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
         const response = await answer(request, url);
         if (response) endResponse(response);
       } catch (error) {
-        const requestId = requestContextOf(serverContext).requestId;
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId }, 'unexpected error');
-        endResponse(restErrorResponse(toApiError(error), requestId));
+        const context = requestContextOf(serverContext);
+        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+        const api = toApiError(error);
+        // The access log's code, set where the refusal is made.
+        context.errorCode = api.code;
+        endResponse(restErrorResponse(api, context.requestId));
       }
     },
   };

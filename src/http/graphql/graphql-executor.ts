@@ -7,26 +7,34 @@ import { DOCUMENT_CACHE_BYTES } from '../../graphql/document-cache';
 import { PreparedDocuments } from '../../graphql/prepared-documents';
 import type { AppServices } from '../../services';
 import type { PersistedDocuments } from '../../services/persisted-documents';
+import type { HttpRequestContext } from '../front/request-context';
 import { toGraphQLError } from '../answer/errors';
 import { graphQLCacheControl, type CacheFacts } from './graphql-cache-policy';
-import { budgetConversions } from './use-conversion-budget';
-import { withCostExtensions } from './use-cost-extensions';
-import { logUnexpectedErrors, withErrorCodes } from './use-error-codes';
-import { documentLimitRefusals, documentTextRefusal } from './use-graphql-limits';
-import { persistedParams } from './use-persisted-documents';
-import type { HttpRequestContext } from '../front/request-context';
+import { budgetConversions } from './conversion-budget';
+import { withCostExtensions } from './cost-extensions';
+import { logUnexpectedErrors, withErrorCodes } from './error-codes';
+import { documentLimitRefusals, documentTextRefusal } from './document-limits';
+import { paramsRefusal } from './graphql-http';
+import { persistedParams } from './persisted-params';
 
-/** One GraphQL request to execute: its parameters (`query` absent only beside a persisted-query hash), its method, and its context. */
+/**
+ * One GraphQL request to execute: its parameters as sent (checked here: paramsRefusal), its method,
+ * and its context; or the refusal of a request whose parameters could not be read
+ * (graphQLRequestParams), answered with its codes and cost and nothing run.
+ */
 export interface GraphQLRun {
   params: GraphQLParams;
   method: 'GET' | 'POST';
   context: HttpRequestContext;
+  refusal?: GraphQLError;
 }
 
-/** A request's result, coded and costed, and for a GET that executed its Cache-Control (graphql-cache-policy.ts). */
+/** A request's result, coded and costed, for a GET that executed its Cache-Control (graphql-cache-policy.ts), and whether its operation was subscribed to. */
 export interface GraphQLOutcome {
   result: ExecutionResult;
   cacheControl: string | undefined;
+  /** A subscription was refused by graphql-js's subscribe (the schema has none): its answer is never multipart (answerMediaType). */
+  subscription: boolean;
 }
 
 export interface GraphQLExecutorOptions {
@@ -36,7 +44,7 @@ export interface GraphQLExecutorOptions {
   log: Logger;
   clock: () => Date;
   /**
-   * The request's rate-limit spend before its document is parsed (use-request-rate-limit.ts):
+   * The request's rate-limit spend before its document is parsed (request-rate-limit.ts):
    * undefined when it was made already, else settling to the refusal the request is answered with,
    * or undefined.
    */
@@ -49,31 +57,33 @@ export interface GraphQLExecutorOptions {
 export type GraphQLExecutor = (run: GraphQLRun) => Promise<GraphQLOutcome>;
 
 /**
- * The executor of every GraphQL request the front takes (and of the MCP tools' documents): the
- * steps Yoga's plugins take, as plain functions in their order, around a document cache and a
- * compiled execution (prepared-documents.ts). In order: the request's rate limit spent before
- * anything is parsed (use-request-rate-limit), persisted documents (use-persisted-documents),
- * the document's text limits, parse (the operation must resolve; no mutation by GET), the
+ * The executor of every GraphQL request (and of the MCP tools' documents): its steps as plain
+ * functions in their order, around a document cache and a compiled execution
+ * (prepared-documents.ts). In order: the request's rate limit spent before anything is parsed
+ * (request-rate-limit), persisted documents (persisted-params), the document's text limits, the
+ * parameters' check (paramsRefusal), parse (the operation must resolve; no mutation by GET), the
  * document limits then validation, the GET's cache policy, the registration of a persisted
- * document, the conversion budget (use-conversion-budget), execution with unexpected errors logged
- * then masked; then the contract's error codes (use-error-codes) and the cost extensions
- * (use-cost-extensions). Errors carry the GraphQL over HTTP statuses Yoga's result processor reads
- * (`extensions.http`), so graphQLAnswer writes the answer Yoga would.
+ * document, the conversion budget (conversion-budget), execution with unexpected errors logged
+ * then masked; then the contract's error codes (error-codes) and the cost extensions
+ * (cost-extensions), which a refusal gets too. Errors carry the GraphQL over HTTP statuses
+ * (`extensions.http`) from which graphQLAnswer and streamedAnswer write the answer.
  */
 export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLExecutor {
   const prepared = new PreparedDocuments(options.schema, DOCUMENT_CACHE_BYTES);
   const { services, log } = options;
 
-  const resultOf = async (run: GraphQLRun, outcome: { cacheControl: string | undefined }): Promise<ExecutionResult> => {
+  const resultOf = async (run: GraphQLRun, outcome: Omit<GraphQLOutcome, 'result'>): Promise<ExecutionResult> => {
     const { context } = run;
     const spent = options.spendBeforeParse(context);
     const refused = spent && (await spent);
     const refusal: ExecutionResult | undefined = refused ? { errors: [toGraphQLError(refused)] } : undefined;
     const persisted = await persistedParams(run.params, context, options.documents);
     const params = persisted.params;
-    const query = params.query as string;
-    const textRefusal = documentTextRefusal(query);
+    const textRefusal = typeof params.query === 'string' ? documentTextRefusal(params.query) : undefined;
     if (textRefusal) return { errors: [toGraphQLError(textRefusal)] };
+    const paramsError = paramsRefusal(params);
+    if (paramsError) return { errors: [toGraphQLError(paramsError)] };
+    const query = params.query as string;
     const ended = persisted.result ?? refusal;
     if (ended) return ended;
     let document: ReturnType<PreparedDocuments['parse']>;
@@ -89,6 +99,7 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     if (validationErrors.length > 0) return { errors: validationErrors };
     // The schema has no subscription type: graphql-js refuses the operation, before any hook of execution.
     if (getOperationAST(document.document, params.operationName)?.operation === 'subscription') {
+      outcome.subscription = true;
       const refused = await subscribe({ schema: options.schema, document: document.document, variableValues: params.variables, operationName: params.operationName });
       if (Symbol.asyncIterator in refused) throw new TypeError('A subscription was started on a schema without a subscription type.');
       return { errors: (refused.errors ?? []).map((error) => toGraphQLError(error)) };
@@ -108,16 +119,16 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
   };
 
   return async (run) => {
-    const outcome = { cacheControl: undefined as string | undefined };
+    const outcome: Omit<GraphQLOutcome, 'result'> = { cacheControl: undefined, subscription: false };
     let result: ExecutionResult;
     try {
-      result = await resultOf(run, outcome);
+      result = run.refusal ? { errors: [toGraphQLError(run.refusal)] } : await resultOf(run, outcome);
     } catch (error) {
       log.error({ err: error, requestId: run.context.requestId }, 'unexpected error');
       result = { errors: [toGraphQLError(error)] };
     }
     const answered = await withCostExtensions(withErrorCodes(result, run.context, log), run.context, services.quota, options.clock);
-    return { result: answered, cacheControl: outcome.cacheControl };
+    return { result: answered, ...outcome };
   };
 }
 

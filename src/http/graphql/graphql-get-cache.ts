@@ -1,10 +1,16 @@
 import type { ExecutionResult } from 'graphql';
+import type { ResponseParts } from '../answer/answer-parts';
 import { etagMatches, strongEtag } from '../answer/shared-resource';
 import { mergeVary } from '../answer/vary';
+import { graphQLAnswer, type GraphQLMediaType } from './graphql-http';
 
 /**
- * The validators and caching fields of a cacheable GraphQL GET answer, as functions over the
- * finished body, for whichever path writes the answer (Yoga's onResponse today, the front later).
+ * Cacheable GraphQL GETs (`GET /graphql?query=…`, or a persisted document's hash): the answer's
+ * Cache-Control comes from the fields its document selects (graphql-cache-policy.ts), worked out
+ * when the document executes (after parsing, validation and the limits); a cacheable answer leaves
+ * the request's counters out of its body and gets a strong ETag of that body, Vary, and 304 on
+ * If-None-Match. Every other GraphQL GET answer in JSON (errors, conversions, a key's account) is
+ * `no-store`. POST answers are left as they are.
  */
 
 /** What changes a GraphQL answer besides its URL: the media type asked, the names' language, the key. */
@@ -37,4 +43,23 @@ export function withoutRequestCounters(result: ExecutionResult): ExecutionResult
   if (result.extensions === undefined) return result;
   const { rateLimit: _rateLimit, quota: _quota, ...extensions } = result.extensions as Record<string, unknown>;
   return { ...result, extensions };
+}
+
+/**
+ * A GraphQL GET's answer (graphQLAnswer) under its document's Cache-Control (graphQLCacheControl, or
+ * undefined when the request executed nothing): a cacheable answer leaves the request's counters out
+ * of its body and gets a strong ETag, Vary, and 304 on If-None-Match; every other answer (errors,
+ * conversions, a key's account) is `no-store`, with the same Vary.
+ */
+export function graphQLGetAnswer(result: ExecutionResult, mediaType: GraphQLMediaType, cacheControl: string | undefined, ifNoneMatch: string | null): ResponseParts {
+  const cacheable = cacheControl !== undefined && cacheControl !== 'no-store' && !result.errors?.length;
+  const parts = graphQLAnswer(cacheable ? withoutRequestCounters(result) : result, mediaType);
+  if (!cacheable || parts.status !== 200) {
+    return { ...parts, headers: { ...parts.headers, 'cache-control': 'no-store', vary: mergeVary(parts.headers['vary'] ?? null, GRAPHQL_GET_VARY) } };
+  }
+  const answer = cacheableAnswer(parts.body ?? '', cacheControl, ifNoneMatch, parts.headers['vary'] ?? null);
+  const headers = { ...parts.headers, ...answer.headers };
+  if (answer.status === 200) return { status: 200, headers, body: parts.body };
+  // Not Modified: the validator and caching fields, and no body.
+  return { status: 304, headers: { ...headers, 'content-length': '0' }, body: '' };
 }

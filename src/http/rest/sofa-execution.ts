@@ -5,6 +5,8 @@ import type { GraphQLContext } from '../../graphql/context';
 import type { RequestContext } from '../../services/request-context';
 import type { ApiError } from '../../domain/errors';
 import { restErrorResponse, toApiError } from '../answer/errors';
+import { budgetConversions } from '../graphql/conversion-budget';
+import { logUnexpectedErrors } from '../graphql/error-codes';
 import { pathFor } from '../routes';
 import type { ResponseParts } from '../answer/answer-parts';
 import type { RouteCall } from './endpoint';
@@ -47,7 +49,9 @@ export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: st
 
 /**
  * SOFA inside Yoga, handed the list arguments the edge checked in place of its own reading of a
- * comma list. Only the edge's executions reach it: the front gives every /v1 path to the edge,
+ * comma list, with the steps of execution the direct execution takes: the conversion budget (a
+ * batch over it refused before any work) and unexpected errors logged with their path and the
+ * request id. Only the edge's executions reach it: the front gives every /v1 path to the edge,
  * never to Yoga.
  */
 export function useSofaExecution(config: Omit<Parameters<typeof useSofa>[0], 'errorHandler'>): Plugin<GraphQLContext> {
@@ -60,9 +64,17 @@ export function useSofaExecution(config: Omit<Parameters<typeof useSofa>[0], 'er
   const sofa = useSofa({ ...config, errorHandler: errorHandler as never }) as Plugin<GraphQLContext>;
   return {
     ...sofa,
-    onExecute({ args, executeFn, setExecuteFn }) {
-      const lists = checkedLists.get(args.contextValue.requestContext);
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      const { requestContext, log } = args.contextValue;
+      const refusal = await budgetConversions(args.document, args.operationName, args.variableValues, requestContext);
+      if (refusal) return setResultAndStopExecution(refusal);
+      const lists = checkedLists.get(requestContext);
       if (lists) setExecuteFn((given) => executeFn({ ...given, variableValues: { ...given.variableValues, ...lists } }));
+      return {
+        onExecuteDone({ result }) {
+          if ('errors' in result) logUnexpectedErrors(result.errors, requestContext, log);
+        },
+      };
     },
   };
 }

@@ -104,9 +104,12 @@ export function useFrontDoor(options: FrontDoorOptions & { log: Logger }): Plugi
       try {
         endResponse(await serve(request));
       } catch (error) {
-        const requestId = requestContextOf(serverContext).requestId;
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId }, 'unexpected error on the front door');
-        endResponse(restErrorResponse(toApiError(error), requestId));
+        const context = requestContextOf(serverContext);
+        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error on the front door');
+        const api = toApiError(error);
+        // The access log's code, set where the refusal is made.
+        context.errorCode = api.code;
+        endResponse(restErrorResponse(api, context.requestId));
       }
     },
   };

@@ -1,36 +1,9 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ERROR_STATUS, isErrorCode } from '../../domain/errors';
-import type { GraphQLContext } from '../../graphql/context';
 import { isUnexpected, toApiError, toGraphQLError } from '../answer/errors';
-import { requestContextOf, type HttpRequestContext } from '../front/request-context';
+import type { HttpRequestContext } from '../front/request-context';
 import type { RequestContext } from '../../services/request-context';
-
-/**
- * Gives every GraphQL error the contract's `extensions.code` and `extensions.status` (parse and
- * validation errors included, which never reach error masking) and logs unexpected errors with
- * the request id, stack included; the caller sees only a generic message and the id. Errors of
- * execution are logged when it ends, with their path; the others (request parsing, parse,
- * validation, context) never reach it and are logged with the result.
- */
-export function useErrorCodes(logger: Logger): Plugin<GraphQLContext> {
-  return {
-    onExecute({ args }) {
-      const context = args.contextValue as GraphQLContext;
-      return {
-        onExecuteDone({ result }) {
-          if ('errors' in result) logUnexpectedErrors(result.errors, context.requestContext, context.log);
-        },
-      };
-    },
-    onResultProcess({ result, setResult, serverContext }) {
-      if (Array.isArray(result) || isAsyncIterable(result)) return;
-      const coded = withErrorCodes(result, requestContextOf(serverContext), logger);
-      if (coded !== result) setResult(coded);
-    },
-  };
-}
 
 /** Logs the unexpected errors of an execution, with their path and the request id, before they are masked. */
 export function logUnexpectedErrors(errors: ExecutionResult['errors'], context: RequestContext, logger: Logger): void {
@@ -44,9 +17,11 @@ export function logUnexpectedErrors(errors: ExecutionResult['errors'], context: 
 }
 
 /**
- * A single result's errors with the contract's codes, the longest Retry-After noted on the request's
- * context, and unexpected request-level errors logged: the step of onResultProcess above, which the
- * edge's GraphQL answers take too. The same result when it has no errors.
+ * A single result's errors with the contract's `extensions.code` and `extensions.status` (parse and
+ * validation errors and the request's refusals included, which never reach error masking), the
+ * longest Retry-After noted on the request's context, and unexpected request-level errors logged
+ * with the request id (the caller sees only a generic message and the id). The same result when it
+ * has no errors.
  */
 export function withErrorCodes(result: ExecutionResult, context: HttpRequestContext, logger: Logger): ExecutionResult {
   if (!result.errors) return result;

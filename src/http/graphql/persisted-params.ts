@@ -1,12 +1,10 @@
 import type { ExecutionResult } from 'graphql';
-import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { GraphQLParams } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors';
 import { persistedQueryNotFound, persistedQueryStep } from '../../domain/persisted-query';
-import type { GraphQLContext } from '../../graphql/context';
 import type { PersistedDocuments } from '../../services/persisted-documents';
-import type { RequestContext } from '../../services/request-context';
+import type { HttpRequestContext } from '../front/request-context';
 import { toGraphQLError } from '../answer/errors';
-import { requestContextOf, type HttpRequestContext } from '../front/request-context';
 
 /** What the persisted-documents step made of a request's parameters. */
 export interface PersistedParams {
@@ -46,30 +44,6 @@ export function persistedParams(params: GraphQLParams, context: HttpRequestConte
   const found = documents.find(step.hash);
   const serve = (document: string | undefined) => (document === undefined ? ended({ errors: [toGraphQLError(persistedQueryNotFound())] }) : { params: { ...params, query: document } });
   return found instanceof Promise ? found.then(serve) : serve(found);
-}
-
-/** persistedParams in Yoga's pipeline (GRAPHQL_EXECUTION=yoga): in onParams, after useRequestRateLimit and before useGraphQLLimits. */
-export function usePersistedDocuments(documents: PersistedDocuments): Plugin<GraphQLContext> {
-  const pending = new WeakMap<RequestContext, { hash: string; document: string }>();
-  return {
-    onParams({ params, setParams, setResult, context }) {
-      const requestContext = requestContextOf(context);
-      const apply = (step: PersistedParams) => {
-        if (step.params !== params) setParams(step.params);
-        if (step.result) setResult(step.result);
-        if (step.registration) pending.set(requestContext, step.registration);
-      };
-      const step = persistedParams(params, requestContext, documents);
-      return step instanceof Promise ? step.then(apply) : apply(step);
-    },
-    onExecute({ args }) {
-      const requestContext = args.contextValue.requestContext;
-      const registration = pending.get(requestContext);
-      if (registration === undefined) return;
-      pending.delete(requestContext);
-      return documents.register(registration.hash, registration.document);
-    },
-  };
 }
 
 /** The request's rate limit refused it (what it spent is noted otherwise): its result is that refusal. */

@@ -1,5 +1,4 @@
 import type { DocumentNode, GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors';
 import { documentLimitErrors, GRAPHQL_LIMITS, nestingOf } from '../../graphql/limits';
 import { graphQLErrorOf } from '../answer/errors';
@@ -10,26 +9,12 @@ const REMEMBERED_LENGTH = 4096;
 const REMEMBERED_TOTAL = 1024 * 1024;
 
 /**
- * Applies the document limits of contract section 7 to every GraphQL request (REST's documents are
- * fixed). A document that passed is remembered, by its text for the bracket count (documentTextRefusal)
- * and by its parsed AST (which Yoga's parser cache hands out again for the same text) for the
- * measure: a client sending the same document pays for neither again. Only passing documents are
- * remembered.
+ * The document limits of contract section 7 on every GraphQL request (REST's documents are fixed).
+ * A document that passed is remembered, by its text for the bracket count (documentTextRefusal) and
+ * by its parsed AST (which the document cache hands out again for the same text) for the measure
+ * (documentLimitRefusals, run before graphql's own rules, which then never see a document over
+ * the limits: a fragment bomb): a client sending the same document pays for neither again.
  */
-export function useGraphQLLimits(): Plugin {
-  return {
-    onParams({ params }) {
-      if (typeof params.query !== 'string') return;
-      const refusal = documentTextRefusal(params.query);
-      if (refusal) throw refusal;
-    },
-    // Before graphql's own rules, which then never see a document over the limits (a fragment bomb).
-    onValidate({ params, setResult }) {
-      const errors = documentLimitRefusals(params.documentAST);
-      if (errors.length > 0) setResult(errors);
-    },
-  };
-}
 
 /** Parsed documents found within the limits (the parser caches hand out the same AST for the same text). */
 const documentsWithin = new WeakSet<DocumentNode>();
@@ -42,18 +27,13 @@ export function documentLimitRefusals(document: DocumentNode): GraphQLError[] {
   return errors;
 }
 
-/**
- * Texts found within the limits, for any app of this process (the limits are constants): the edge
- * and the plugin above ask about the same document once per request each, and a client sends
- * the same few documents.
- */
+/** Texts found within the limits, for any app of this process (the limits are constants): a client sends the same few documents. */
 const textsWithin = new Set<string>();
 let rememberedLength = 0;
 
 /**
  * Why a document's text is refused before it is parsed (its size in bytes, then its bracket
- * nesting), or undefined when it is within both. The plugin above throws it; the edge leaves
- * such a document to Yoga, which then refuses it exactly so. A text that passed is remembered.
+ * nesting), or undefined when it is within both. A text that passed is remembered.
  */
 export function documentTextRefusal(query: string): GraphQLError | undefined {
   if (textsWithin.has(query)) return undefined;

@@ -1,9 +1,8 @@
 import type { ExecutionResult } from 'graphql';
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { LanguageChoice } from '../../domain/language/choose';
 import { startOfNextMonth, type QuotaState } from '../../domain/quota';
 import type { QuotaMeter } from '../../services/quota';
-import { requestContextOf, type HttpRequestContext } from '../front/request-context';
+import type { HttpRequestContext } from '../front/request-context';
 import { requestQuota } from '../answer/limit-headers';
 
 /**
@@ -55,7 +54,7 @@ function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quot
   return { limit: state.limit, remaining: Math.max(0, state.limit - state.used), resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z') };
 }
 
-/** A single result with the request's cost extensions added to whatever extensions it has: the edge and the plugin below call this. */
+/** A single result with the request's cost extensions added to whatever extensions it has. */
 export function withCostExtensions(
   result: ExecutionResult,
   context: HttpRequestContext,
@@ -65,14 +64,4 @@ export function withCostExtensions(
   const add = (extensions: CostExtensions): ExecutionResult => ({ ...result, extensions: { ...result.extensions, ...extensions } });
   const extensions = costExtensions(context, quota, clock);
   return extensions instanceof Promise ? extensions.then(add) : add(extensions);
-}
-
-/** Yoga's side of withCostExtensions: every single GraphQL result, errors before execution included. */
-export function useCostExtensions(quota: QuotaMeter, clock: () => Date): Plugin {
-  return {
-    async onResultProcess({ result, setResult, serverContext }) {
-      if (Array.isArray(result) || isAsyncIterable(result)) return;
-      setResult(await withCostExtensions(result, requestContextOf(serverContext), quota, clock));
-    },
-  };
 }

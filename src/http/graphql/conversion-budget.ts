@@ -1,13 +1,11 @@
 import { GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { ERROR_STATUS } from '../../domain/errors';
-import type { GraphQLContext } from '../../graphql/context';
 import { MAX_CONVERSIONS_PER_DOCUMENT, plannedConversions, totalConversions } from '../../graphql/cost';
 import type { RequestContext } from '../../services/request-context';
 
 /**
- * Bounds a document's work before any is done (contract section 10), for GraphQL and REST (SOFA
- * executes through the same pipeline): over MAX_CONVERSIONS_PER_DOCUMENT conversions the document
+ * Bounds a document's work before any is done (contract section 10), for GraphQL (the executor) and REST
+ * (its batch route, executed directly or by SOFA): over MAX_CONVERSIONS_PER_DOCUMENT conversions the document
  * is refused whole (its result, returned); otherwise the remaining quota is shared among its
  * conversion fields in document order, and those past it are refused without being computed.
  */
@@ -35,14 +33,4 @@ export async function budgetConversions(
   }
   await context.planConversions(plan);
   return undefined;
-}
-
-/** budgetConversions in Yoga's pipeline, where SOFA (REST_EXECUTION=sofa) and GRAPHQL_EXECUTION=yoga execute. */
-export function useConversionBudget(): Plugin<GraphQLContext> {
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const refusal = await budgetConversions(args.document, args.operationName, args.variableValues, args.contextValue.requestContext);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-  };
 }

@@ -1,0 +1,28 @@
+import { ApiError } from '../../domain/errors';
+import type { HttpRequestContext } from '../front/request-context';
+import type { RequestSpending } from '../limits/request-spending';
+
+/**
+ * Every GraphQL request spends one request of a limit before its document is parsed: its key's when
+ * it carries a key that authenticates, its IP's public limit otherwise (request-spending.ts).
+ * Without it, a document that resolves no rate-limited field (`__typename`, introspection, one that
+ * fails validation) spent nothing, so an IP refused everywhere else could still make the server
+ * parse and validate 16 KiB documents as fast as it could send them. The spend covers the first
+ * field of its kind, so a document of one field costs one request. A refusal is the request's
+ * result (no `data`): 429 under the GraphQL-over-HTTP media type, 200 under `application/json`,
+ * `Retry-After` under both (error-codes.ts, limit-headers.ts).
+ *
+ * Undefined, without a promise, when the request's spend was made already (a REST route through
+ * SOFA, an MCP call: it covers every field); else the spend, settling to the refusal the request is
+ * answered with (RATE_LIMIT_EXCEEDED), or undefined when it may go on.
+ */
+export function spendBeforeParse(context: HttpRequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<ApiError | undefined> | undefined {
+  if (context.rateLimitSpend.paid) return undefined;
+  return spending.spendRequest(context, 'public', 'first-field').then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof ApiError) return error;
+      throw error;
+    },
+  );
+}
