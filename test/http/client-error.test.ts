@@ -1,4 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql';
 import { buildOpenApiDocument } from '../../src/http/openapi/openapi';
@@ -63,5 +64,30 @@ describe('requests node:http refuses before the app sees them get the contract b
   it('a well-formed request on the same server is still served', async () => {
     const res = await rawRequest(server.port, 'GET /v1/units/meter HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(200);
+  });
+});
+
+/** Sends raw bytes, half-closes after `endAfterMs`, and returns everything the server sent until it closed. */
+function sendThenEnd(port: number, bytes: string, endAfterMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(bytes);
+    setTimeout(() => socket.end(), endAfterMs);
+  });
+}
+
+describe('a request answered before its body was whole gets that one answer only', () => {
+  it.each([
+    ['POST /graphql with a declared body over the limit', 'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{"query":'],
+    ['POST /v1/convert with a declared body over the limit', 'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{"value":'],
+    ['POST /graphql with a chunked body past the limit', `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${`4000\r\n${'x'.repeat(0x4000)}\r\n`.repeat(5)}`],
+  ])('%s, cut off after its 413: no second answer on the connection', async (_, bytes) => {
+    const text = await sendThenEnd(server.port, bytes, 200);
+    const statusLines = text.match(/HTTP\/1\.1 \d{3} [^\r]*/g);
+    expect(statusLines).toEqual(['HTTP/1.1 413 Payload Too Large']);
   });
 });

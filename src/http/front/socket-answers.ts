@@ -52,14 +52,19 @@ const MALFORMED: [ErrorCode, string] = ['INVALID_REQUEST', 'The request is not v
  * Replaces node:http's bare parser answers (400, 408, 413, 431 with empty bodies) with the
  * contract's error. Node's rule: no answer on a connection whose response has begun, or whose
  * request was whole (the error is a later request's, and an answer now would be read as that
- * one's); the connection closes. A request whose body or time failed while it was being received
- * has its handler already (see inFlight).
+ * one's); the connection closes. Nor on a connection whose last request was answered before its
+ * body was whole (a 413 whose rest is read and dropped): the body that stalls, ends early or breaks
+ * is that answered request's, which gets no second answer. A request whose body or time failed
+ * while it was being received has its handler already (see inFlight).
  */
 export function answerClientErrors(server: Server, front: Front, refused: WeakSet<Socket>, logger: Logger): void {
+  const latest = new WeakMap<Socket, IncomingMessage>();
+  server.on('request', (req: IncomingMessage) => latest.set(req.socket, req));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (refused.has(socket)) return;
     const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (error.code === 'ECONNRESET' || pending?.headersSent || pending?.req.complete) return void socket.destroy();
+    if (!pending && latest.get(socket)?.complete === false) return void socket.destroy();
     logger.debug({ reason: error.code }, 'request refused by the HTTP parser');
     const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? MALFORMED;
     if (pending) return inFlight(front, refused, pending, new ApiError(code, message));
