@@ -14,7 +14,7 @@ import { Endpoints } from './http/rest/endpoint';
 import { createEdge } from './http/rest/edge';
 import { createFinish } from './http/front/finish';
 import type { Front } from './http/front/node-server';
-import { yogaPages } from './http/graphql/yoga-answers';
+import { useNoGraphQLOverYoga, yogaPages } from './http/graphql/yoga-answers';
 import { graphQLAnswers } from './http/graphql/graphql-answers';
 import { GRAPHQL_PATH } from './http/graphql/graphql-http';
 import { createGraphQLExecutor } from './http/graphql/graphql-executor';
@@ -157,6 +157,7 @@ function createYogaServer({ config, services, executable, logger, trust }: YogaS
         customScalars: SCALAR_JSON_SCHEMAS,
         ignore: everyObjectType(schema),
       }),
+      useNoGraphQLOverYoga(),
     ],
   });
 }

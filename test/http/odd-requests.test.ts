@@ -56,6 +56,24 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     expectError(get, 400, 'INVALID_REQUEST');
   });
 
+  it.each([
+    ['a target URL parsing reads as the path / (//graphql)', '//graphql', ''],
+    ['a target with three slashes (///graphql)', '///graphql', ''],
+    ['a backslash target (/\\graphql)', '/\\graphql', ''],
+    ['a Host header holding a path (x/graphql?)', '/', 'x/graphql?'],
+    ['a Host header holding a path on /docs (x/graphql)', '/docs', 'x/graphql'],
+  ])('never runs a GraphQL request outside /graphql: %s', async (_, target, hostHeader) => {
+    // 300 aliases: far past the front's document limits, which such a request would escape.
+    const body = JSON.stringify({ query: `{${Array.from({ length: 300 }, (_, i) => `a${i}: __typename`).join(' ')}}` });
+    const hostLine = hostHeader === '' ? host() : `Host: ${hostHeader}\r\n`;
+    const res = await rawRequest(server.port, `POST ${target} HTTP/1.1\r\n${hostLine}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body).not.toContain('__typename');
+    expect(res.body).not.toContain('"data"');
+    expectError(res, res.status, res.status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
+  });
+
   it('refuses an authority-form target outside CONNECT', async () => {
     expectError(await rawRequest(server.port, `GET example.com:80 HTTP/1.1\r\n${host()}\r\n`), 400, 'INVALID_REQUEST');
   });

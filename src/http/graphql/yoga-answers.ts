@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { YogaServerInstance } from 'graphql-yoga';
+import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import { ApiError } from '../../domain/errors';
+import { restErrorResponse } from '../answer/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import type { HttpRequestContext } from '../front/request-context';
 import type { AnswerPlace, Finish } from '../front/finish';
-import type { ServerContext } from '../front/request-context';
+import { requestContextOf, type ServerContext } from '../front/request-context';
 import { routeLabel } from '../routes';
 import { pathOf } from '../front/target';
 
@@ -49,4 +51,23 @@ export function yogaPages(options: { yoga: GraphQLYoga; finish: Finish }): Front
 /** A page's place: counted by its route label; it stands without limit headers, as GraphQL answers do. */
 function placeOf(req: IncomingMessage): AnswerPlace {
   return { label: routeLabel(pathOf(req.url)), cors: undefined, standsWithoutLimits: true };
+}
+
+/**
+ * Yoga's last plugin: a request no page plugin (nor SOFA's execution) answered is the contract's
+ * 404, so Yoga's adapter never runs a GraphQL request itself. Yoga reads its URL from the target
+ * and the Host header, where the front reads the target alone: a target URL parsing reads as
+ * another path (`//graphql` is the path `/` of host `graphql`) or a Host such as `x/graphql?`
+ * makes a URL ending in /graphql, which Yoga would run without the front's body limit, document
+ * limits and rate limits.
+ */
+export function useNoGraphQLOverYoga(): Plugin {
+  return {
+    onRequest({ serverContext, endResponse }) {
+      const context = requestContextOf(serverContext);
+      const error = new ApiError('NOT_FOUND', 'There is no page at this address. See GET /openapi.json.');
+      context.errorCode = error.code;
+      endResponse(restErrorResponse(error, context.requestId));
+    },
+  };
 }
