@@ -124,7 +124,7 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     try {
       result = run.refusal ? { errors: [toGraphQLError(run.refusal)] } : await resultOf(run, outcome);
     } catch (error) {
-      log.error({ err: error, requestId: run.context.requestId }, 'unexpected error');
+      // Logged once, with the request id and this cause, by withErrorCodes (a request-level INTERNAL error).
       result = { errors: [toGraphQLError(error)] };
     }
     const answered = await withCostExtensions(withErrorCodes(result, run.context, log), run.context, services.quota, options.clock);
