@@ -6,7 +6,7 @@ import type { AnswerPlace, Finish } from '../front/finish';
 import { headerText } from '../front/target';
 import { routeLabel } from '../routes';
 import type { GraphQLExecutor } from './graphql-executor';
-import { graphQLGetAnswer, withoutRequestCounters } from './graphql-get-cache';
+import { graphQLGetAnswer, isCacheable, withoutRequestCounters } from './graphql-get-cache';
 import { answerMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLRequestParams, streamedAnswer, type AnswerMediaType } from './graphql-http';
 import type { FrontHandler } from './yoga-answers';
 
@@ -69,7 +69,7 @@ function isPageRequest(req: IncomingMessage, graphiql: boolean): boolean {
 function answerOf(req: IncomingMessage, result: ExecutionResult, mediaType: AnswerMediaType, cacheControl: string | undefined): ResponseParts {
   const get = req.method === 'GET';
   if (mediaType === 'text/event-stream' || mediaType === 'multipart/mixed') {
-    const cacheable = get && cacheControl !== undefined && cacheControl !== 'no-store' && !result.errors?.length;
+    const cacheable = get && isCacheable(result, cacheControl);
     return streamedAnswer(cacheable ? withoutRequestCounters(result) : result, mediaType);
   }
   return get ? graphQLGetAnswer(result, mediaType, cacheControl, headerText(req.headers['if-none-match'])) : graphQLAnswer(result, mediaType);

@@ -45,6 +45,11 @@ export function withoutRequestCounters(result: ExecutionResult): ExecutionResult
   return { ...result, extensions };
 }
 
+/** A GET's result is cached under its document's Cache-Control when it executed one other than `no-store` and has no errors. */
+export function isCacheable(result: ExecutionResult, cacheControl: string | undefined): cacheControl is string {
+  return cacheControl !== undefined && cacheControl !== 'no-store' && !result.errors?.length;
+}
+
 /**
  * A GraphQL GET's answer (graphQLAnswer) under its document's Cache-Control (graphQLCacheControl, or
  * undefined when the request executed nothing): a cacheable answer leaves the request's counters out
@@ -52,7 +57,7 @@ export function withoutRequestCounters(result: ExecutionResult): ExecutionResult
  * conversions, a key's account) is `no-store`, with the same Vary.
  */
 export function graphQLGetAnswer(result: ExecutionResult, mediaType: GraphQLMediaType, cacheControl: string | undefined, ifNoneMatch: string | null): ResponseParts {
-  const cacheable = cacheControl !== undefined && cacheControl !== 'no-store' && !result.errors?.length;
+  const cacheable = isCacheable(result, cacheControl);
   const parts = graphQLAnswer(cacheable ? withoutRequestCounters(result) : result, mediaType);
   if (!cacheable || parts.status !== 200) {
     return { ...parts, headers: { ...parts.headers, 'cache-control': 'no-store', vary: mergeVary(parts.headers['vary'] ?? null, GRAPHQL_GET_VARY) } };
