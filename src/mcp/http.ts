@@ -20,7 +20,7 @@ export type McpHandler = (req: IncomingMessage, context: HttpRequestContext) => 
 
 export interface McpHandlerOptions {
   /** The document runner of a request (run-document.ts). */
-  runnerFor(req: IncomingMessage, context: HttpRequestContext): RunDocument;
+  runnerFor(context: HttpRequestContext): RunDocument;
   /** The request rate limit: a call spends one request of the key's, covering every field its document runs. */
   spending: Pick<RequestSpending, 'spendRequest'>;
   /** Host names (no port) the Host header may name; undefined accepts any (MCP_ALLOWED_HOSTS). */
@@ -48,7 +48,7 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
       }
       const body = await readNodeBody(req, DEFAULT_BODY_LIMIT);
       await options.spending.spendRequest(context, 'key', 'request');
-      return await transportAnswer(req, body, options.runnerFor(req, context));
+      return await transportAnswer(req, body, options.runnerFor(context));
     } catch (error) {
       if (error instanceof ApiError) return errorParts(error, context);
       options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');

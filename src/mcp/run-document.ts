@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import type { GraphQLExecutor } from '../http/graphql/graphql-executor';
 import { persistedDocument, type McpOperation } from './documents';
@@ -13,8 +12,8 @@ export type RunDocument = (operation: McpOperation, variables: Record<string, un
  * coded and costed as a GraphQL POST's result is. A tool is a GraphQL request whose document the
  * server chose.
  */
-export function documentRunner(execute: GraphQLExecutor): (req: IncomingMessage, context: HttpRequestContext) => RunDocument {
-  return (_req, context) => async (operation, variables) => {
+export function documentRunner(execute: GraphQLExecutor): (context: HttpRequestContext) => RunDocument {
+  return (context) => async (operation, variables) => {
     const { text } = persistedDocument(operation);
     const { result } = await execute({ params: { query: text, variables, operationName: operation }, method: 'POST', context });
     return result;
