@@ -77,7 +77,7 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     const spent = options.spendBeforeParse(context);
     const refused = spent && (await spent);
     const refusal: ExecutionResult | undefined = refused ? { errors: [toGraphQLError(refused)] } : undefined;
-    const persisted = await persistedParams(run.params, context, options.documents);
+    const persisted = await persistedParams(run.params, refusal !== undefined, options.documents);
     const params = persisted.params;
     const textRefusal = typeof params.query === 'string' ? documentTextRefusal(params.query) : undefined;
     if (textRefusal) return { errors: [toGraphQLError(textRefusal)] };

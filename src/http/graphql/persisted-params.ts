@@ -3,7 +3,6 @@ import type { GraphQLParams } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors';
 import { persistedQueryNotFound, persistedQueryStep } from '../../domain/persisted-query';
 import type { PersistedDocuments } from '../../services/persisted-documents';
-import type { HttpRequestContext } from '../front/request-context';
 import { toGraphQLError } from '../answer/errors';
 
 /** What the persisted-documents step made of a request's parameters. */
@@ -25,10 +24,11 @@ export interface PersistedParams {
  * and validation: a flood of registrations costs each request its rate limit, and holds no
  * document that could not run.
  *
- * After the request's rate limit is spent (a refused request stays refused, and registers nothing)
- * and before the document limits (which then check the document a hash stood for).
+ * After the request's rate limit is spent (`rateLimited`: it refused the request, which stays
+ * refused and registers nothing) and before the document limits (which then check the document a
+ * hash stood for).
  */
-export function persistedParams(params: GraphQLParams, context: HttpRequestContext, documents: PersistedDocuments): PersistedParams | Promise<PersistedParams> {
+export function persistedParams(params: GraphQLParams, rateLimited: boolean, documents: PersistedDocuments): PersistedParams | Promise<PersistedParams> {
   // The parameter check that follows wants a query string, even where the request ends here.
   const ended = (result: ExecutionResult | undefined): PersistedParams => ({ params: typeof params.query === 'string' ? params : { ...params, query: '' }, ...(result ? { result } : {}) });
   let step;
@@ -39,14 +39,10 @@ export function persistedParams(params: GraphQLParams, context: HttpRequestConte
     throw error;
   }
   if (step.kind === 'none') return { params };
-  if (wasRefused(context)) return ended(undefined);
+  // The request's rate limit refused it: its result is that refusal.
+  if (rateLimited) return ended(undefined);
   if (step.kind === 'register') return { params, registration: { hash: step.hash, document: step.document } };
   const found = documents.find(step.hash);
   const serve = (document: string | undefined) => (document === undefined ? ended({ errors: [toGraphQLError(persistedQueryNotFound())] }) : { params: { ...params, query: document } });
   return found instanceof Promise ? found.then(serve) : serve(found);
-}
-
-/** The request's rate limit refused it (what it spent is noted otherwise): its result is that refusal. */
-function wasRefused(context: HttpRequestContext): boolean {
-  return !context.rateLimitSpend.paid;
 }
