@@ -56,7 +56,7 @@ function innermost(error: GraphQLError): Error | undefined {
 }
 
 /** `{"error": {...}}` with the table's status, the headers the error requires, never cached. */
-export function restErrorParts(error: ApiError, requestId: string): ResponseParts {
+export function restErrorParts(error: ApiError, requestId: string): ResponseParts & { body: string } {
   const body = JSON.stringify({ error: errorBody(error, requestId) });
   return {
     status: error.status,
