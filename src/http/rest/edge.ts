@@ -94,12 +94,13 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     }
     const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
     // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
-    const inputs = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(req, query, context, options.services.seriesLinks) : query;
+    const link = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(query, context, options.services.seriesLinks) : undefined;
+    const inputs = link?.query ?? query;
     await admitCaller(endpoint.route, context, options.spending);
     if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi, headerText(req.headers['if-none-match']));
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
-    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, body: body?.text, args, context });
+    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, accept: link?.accept ?? headerText(req.headers.accept), body: body?.text, args, context });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext, started: number) => {

@@ -132,6 +132,8 @@ export interface RouteCall {
   endpoint: Endpoint;
   params: Record<string, string>;
   query: string;
+  /** The Accept the answer is negotiated on: the request's, or the media type its signed link names. */
+  accept: string | null;
   /** A POST route's body as sent. */
   body: string | undefined;
   args: Record<string, unknown>;
