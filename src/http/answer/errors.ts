@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../../domain/errors';
 import { clientMessage, errorBody } from '../../graphql/error-body';
 import { errorHeaders } from './error-headers';
@@ -63,6 +64,17 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
     headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
     body,
   };
+}
+
+/**
+ * The ApiError a request failed with, its code noted on the context (its access-log line); an error
+ * that is not an ApiError (a bug, an outage) is logged with the request id first.
+ */
+export function failureOf(error: unknown, context: HttpRequestContext, log: Logger): ApiError {
+  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+  const api = toApiError(error);
+  context.errorCode = api.code;
+  return api;
 }
 
 /** The same answer for a request whose context notes the code (its access-log line). */
