@@ -30,24 +30,8 @@ export function lowerCased(headers: Readonly<Record<string, string>>): Record<st
   return out;
 }
 
-/** The same answer as a Fetch Response, for what Yoga answers (pages, GraphiQL, SOFA's errors). */
-export function toResponse(parts: ResponseParts): Response {
-  return new Response(fetchBody(parts.body), { status: parts.status, headers: parts.headers });
-}
-
-function fetchBody(body: ResponseParts['body']): BodyInit | null {
-  if (typeof body === 'string' || body === null) return body;
-  if (!isStreamed(body)) return new Uint8Array(body);
-  const encoder = new TextEncoder();
-  const iterator = body[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const step = await iterator.next();
-      if (step.done) controller.close();
-      else controller.enqueue(typeof step.value === 'string' ? encoder.encode(step.value) : new Uint8Array(step.value));
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
+/** The same answer as a Fetch Response, for what Yoga answers (pages, GraphiQL, SOFA's errors): a whole body, never a streamed one. */
+export function toResponse(parts: ResponseParts & { body: string | Buffer | null }): Response {
+  const body = typeof parts.body === 'string' || parts.body === null ? parts.body : new Uint8Array(parts.body);
+  return new Response(body, { status: parts.status, headers: parts.headers });
 }

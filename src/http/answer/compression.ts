@@ -37,10 +37,10 @@ const MAX_CODINGS = 32;
 
 /**
  * Types worth compressing: text (but never an event stream, whose events must arrive as they are
- * written), JSON and its `+json` types, NDJSON, JavaScript and SVG. Images, fonts and archives
- * already are compressed.
+ * written), JSON and its `+json` types, NDJSON, JavaScript, SVG and TrueType fonts (GraphiQL's
+ * assets). Other images and fonts (WOFF, WOFF2) and archives already are compressed.
  */
-const COMPRESSIBLE = /^\s*(?:text\/(?!event-stream\b)|application\/(?:json|x-ndjson|ndjson|javascript|[\w.-]+\+json)\b|image\/svg\+xml\b)/i;
+const COMPRESSIBLE = /^\s*(?:text\/(?!event-stream\b)|application\/(?:json|x-ndjson|ndjson|javascript|[\w.-]+\+json)\b|image\/svg\+xml\b|font\/ttf\b)/i;
 
 export function isCompressible(contentType: string | undefined): boolean {
   return contentType !== undefined && COMPRESSIBLE.test(contentType);

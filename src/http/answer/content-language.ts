@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../services/request-context';
+import { mergeVary } from './vary';
 
 /**
  * The headers of an answer that gives names in a language: `Vary: Accept-Language` (added to any
@@ -7,7 +8,7 @@ import type { RequestContext } from '../../services/request-context';
  */
 export function languageHeaders(context: RequestContext, status: number, vary: string | null | undefined): Record<string, string> {
   if (context.languages.length === 0) return {};
-  const headers: Record<string, string> = { vary: !vary ? 'Accept-Language' : /(^|,)\s*accept-language\s*(,|$)/i.test(vary) ? vary : `${vary}, Accept-Language` };
+  const headers: Record<string, string> = { vary: mergeVary(vary, ['Accept-Language']) };
   if (status < 400) headers['content-language'] = [...new Set(context.languages.map((c) => c.used))].join(', ');
   return headers;
 }

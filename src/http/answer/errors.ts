@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
 import { ApiError, ERROR_STATUS, INTERNAL_MESSAGE, isErrorCode, type ErrorCode } from '../../domain/errors';
 import { clientMessage, errorBody } from '../../graphql/error-body';
 import { errorHeaders } from './error-headers';
@@ -56,13 +57,24 @@ function innermost(error: GraphQLError): Error | undefined {
 }
 
 /** `{"error": {...}}` with the table's status, the headers the error requires, never cached. */
-export function restErrorParts(error: ApiError, requestId: string): ResponseParts {
+export function restErrorParts(error: ApiError, requestId: string): ResponseParts & { body: string } {
   const body = JSON.stringify({ error: errorBody(error, requestId) });
   return {
     status: error.status,
     headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
     body,
   };
+}
+
+/**
+ * The ApiError a request failed with, its code noted on the context (its access-log line); an error
+ * that is not an ApiError (a bug, an outage) is logged with the request id first.
+ */
+export function failureOf(error: unknown, context: HttpRequestContext, log: Logger): ApiError {
+  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
+  const api = toApiError(error);
+  context.errorCode = api.code;
+  return api;
 }
 
 /** The same answer for a request whose context notes the code (its access-log line). */

@@ -1,9 +1,8 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { ApiError } from '../../domain/errors';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
-import { restErrorParts, toApiError } from '../answer/errors';
+import { failureOf, restErrorParts, toApiError } from '../answer/errors';
 import { isStreamed, type ResponseParts, type StreamedBody } from '../answer/answer-parts';
 import { discardStreamed, writeStreamed } from './streamed-body';
 import { languageHeaders } from '../answer/content-language';
@@ -144,10 +143,7 @@ function codingRequest(req: IncomingMessage): CodingRequest {
 /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
 function failedLimits(log: Logger, error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts): ResponseParts {
   if (place.standsWithoutLimits) return parts;
-  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-  const apiError = toApiError(error);
-  context.errorCode = apiError.code;
-  const refused = restErrorParts(apiError, context.requestId);
+  const refused = restErrorParts(failureOf(error, context, log), context.requestId);
   stamp(refused, place, context);
   return refused;
 }

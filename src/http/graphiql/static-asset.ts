@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { acceptedCoding, encode } from '../answer/compression';
+import { acceptedCoding, encode, isCompressible } from '../answer/compression';
 import { codedEtag, etagMatches } from '../answer/shared-resource';
 
 /** A file served from memory under a name that holds its hash: cached for a year, never revalidated. */
@@ -24,7 +24,7 @@ export function staticAsset(base: string, extension: string, contentType: string
     contentType,
     body: bytes,
     etag: `"${digest.toString('base64url').slice(0, 32)}"`,
-    compressible: /^(text\/|application\/(javascript|json)|image\/svg|font\/ttf)/.test(contentType),
+    compressible: isCompressible(contentType),
   };
 }
 

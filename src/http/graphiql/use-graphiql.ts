@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
-import { restErrorResponse, toApiError } from '../answer/errors';
+import { failureOf, restErrorResponse } from '../answer/errors';
 import { requestContextOf } from '../front/request-context';
 import { csp, HTML_CSP } from '../front/security-headers';
 import { etagMatches, strongEtag } from '../answer/shared-resource';
@@ -103,11 +103,8 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
         if (response) endResponse(response);
       } catch (error) {
         const context = requestContextOf(serverContext);
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-        const api = toApiError(error);
         // The access log's code, set where the refusal is made.
-        context.errorCode = api.code;
-        endResponse(restErrorResponse(api, context.requestId));
+        endResponse(restErrorResponse(failureOf(error, context, options.log), context.requestId));
       }
     },
   };

@@ -80,7 +80,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
   const omitted = restOmittedWhenNull(options.schema);
   const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
   const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spending.spendMore });
-  const openapi = keptBytes(options.openapi);
+  const openapi = prebuild(options.openapi());
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
   const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext): Promise<ResponseParts> => {
@@ -94,12 +94,13 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     }
     const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
     // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
-    const inputs = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(req, query, context, options.services.seriesLinks) : query;
+    const link = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(query, context, options.services.seriesLinks) : undefined;
+    const inputs = link?.query ?? query;
     await admitCaller(endpoint.route, context, options.spending);
-    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi(), headerText(req.headers['if-none-match']));
+    if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi, headerText(req.headers['if-none-match']));
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
-    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, body: body?.text, args, context });
+    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, accept: link?.accept ?? headerText(req.headers.accept), body: body?.text, args, context });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext, started: number) => {
@@ -186,16 +187,6 @@ function documentAnswer(endpoint: Endpoint, pathname: string, query: string, doc
   if (etagMatches(ifNoneMatch, document.etag)) return { status: 304, headers, body: null };
   const typed = { 'content-type': JSON_CONTENT_TYPE, ...headers, 'content-length': String(document.body.length) };
   return { status: 200, headers: typed, body: document.body, prebuilt: true };
-}
-
-/** The bytes and ETag of a text, made again only when the text changes. */
-function keptBytes(text: () => string): () => PrebuiltAnswer {
-  let kept: { text: string; document: PrebuiltAnswer } | undefined;
-  return () => {
-    const current = text();
-    if (kept?.text !== current) kept = { text: current, document: prebuild(current) };
-    return kept.document;
-  };
 }
 
 /** Where an answer goes in the metrics and which CORS fields it carries: its endpoint's, or its path's off the table. */

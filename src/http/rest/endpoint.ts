@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
-import { restErrorParts, toApiError } from '../answer/errors';
+import { failureOf, restErrorParts } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
 import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, openApiPath, type RestRoute, type RouteMatch } from '../routes';
@@ -118,9 +118,7 @@ function forRestCaller(error: ApiError, route: RestRoute): ApiError {
  * matched: see forRestCaller).
  */
 export function failedAnswer(error: unknown, route: RestRoute | undefined, context: HttpRequestContext, log: Logger): ResponseParts {
-  if (!(error instanceof ApiError)) log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-  const api = toApiError(error);
-  context.errorCode = api.code;
+  const api = failureOf(error, context, log);
   return restErrorParts(route === undefined ? api : forRestCaller(api, route), context.requestId);
 }
 
@@ -132,6 +130,8 @@ export interface RouteCall {
   endpoint: Endpoint;
   params: Record<string, string>;
   query: string;
+  /** The Accept the answer is negotiated on: the request's, or the media type its signed link names. */
+  accept: string | null;
   /** A POST route's body as sent. */
   body: string | undefined;
   args: Record<string, unknown>;
