@@ -73,8 +73,7 @@ export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: Serie
       current();
       return rates.revision?.() ?? `${rates.latest()?.date ?? ''}#${changes}`;
     },
-    // ByteLru keeps no value over a quarter of its bound.
-    keepsUpTo: Math.floor(cacheBytes / 4),
+    keepsUpTo: pages.largestKept,
     claim(keyId) {
       const held = inFlight.get(keyId) ?? 0;
       if (held >= inFlightPerKey) {
