@@ -111,13 +111,17 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
     open(params) {
       const opened = openSignedQuery(key(), SERIES_EXPORT_PATH, params, clock());
       const format = opened.params.find(([name]) => name === FORMAT_PARAM)?.[1];
-      if (format !== 'csv' && format !== 'ndjson') {
+      if (!isLinkFormat(format)) {
         throw new ApiError('LINK_INVALID', `A series link names its format (${FORMAT_PARAM}=csv or ndjson); this one does not.`, { param: FORMAT_PARAM });
       }
       const query = new URLSearchParams(opened.params.filter(([name]) => name !== FORMAT_PARAM)).toString();
       return { query, mediaType: LINK_FORMATS[format], principal: () => linkKeyOf(opened.keyId) };
     },
   };
+}
+
+function isLinkFormat(name: string | undefined): name is LinkFormat {
+  return name !== undefined && Object.hasOwn(LINK_FORMATS, name);
 }
 
 /** The signing key; without WEBHOOK_SECRET_KEY in production, a 503 that names the variable. */
