@@ -66,7 +66,7 @@ export function historyFacts(rates: RatesReader): HistoryFactsOf {
 }
 
 /** The history facts of the rates held, computed once per revision; `settled` gives them without waiting, when they are computed already. */
-export type HistoryFactsOf = (() => Promise<HistoryFacts>) & { settled?(): HistoryFacts | undefined };
+export type HistoryFactsOf = (() => Promise<HistoryFacts>) & { settled(): HistoryFacts | undefined };
 
 /**
  * Computes `facts` in the background each time the rates change, and at once when some are held
