@@ -100,6 +100,7 @@ export function unconfirmedPrincipal(
   return { principal: { account: hit.found.account, keyId: hit.found.key.id, expiresAt: hit.found.key.expiresAt }, revision: hit.revision };
 }
 
-function invalidKey(message: string): ApiError {
+/** UNAUTHORIZED for a key that was sent but is not valid (the challenge says invalid_token). */
+export function invalidKey(message: string): ApiError {
   return new ApiError('UNAUTHORIZED', message, { challenge: { realm: KEY_REALM, invalid: true } });
 }

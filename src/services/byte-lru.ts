@@ -6,8 +6,12 @@
 export class ByteLru<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private held = 0;
+  /** The most bytes of a value that is kept: a quarter of the bound. */
+  readonly largestKept: number;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(private readonly maxBytes: number) {
+    this.largestKept = Math.floor(maxBytes / 4);
+  }
 
   get bytes(): number {
     return this.held;
@@ -24,7 +28,7 @@ export class ByteLru<V> {
 
   set(key: string, value: V, bytes: number): void {
     this.delete(key);
-    if (bytes > this.maxBytes / 4) return;
+    if (bytes > this.largestKept) return;
     this.entries.set(key, { value, bytes });
     this.held += bytes;
     for (const [oldest, entry] of this.entries) {

@@ -1,5 +1,6 @@
 import { ApiError } from '../domain/errors';
 import { ByteLru } from './byte-lru';
+import { revisionKey } from './currency/history';
 import type { RatesReader } from './currency/rates';
 
 /** A series page as written in one media type, and the strong validator of its bytes. */
@@ -46,12 +47,10 @@ export interface SeriesExportsOptions {
  */
 export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: SeriesExportsOptions): SeriesExports {
   const pages = new ByteLru<ExportBody>(cacheBytes);
-  // The reader's date list is a new array on every change; without one, the newest date stands for the revision.
-  const revisionNow = (): unknown => rates.publicationDates?.() ?? rates.latest()?.date;
-  let revision = revisionNow();
+  let revision = revisionKey(rates);
   let changes = 0;
   const current = (): void => {
-    const now = revisionNow();
+    const now = revisionKey(rates);
     if (now === revision) return;
     revision = now;
     changes += 1;
@@ -73,8 +72,7 @@ export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: Serie
       current();
       return rates.revision?.() ?? `${rates.latest()?.date ?? ''}#${changes}`;
     },
-    // ByteLru keeps no value over a quarter of its bound.
-    keepsUpTo: Math.floor(cacheBytes / 4),
+    keepsUpTo: pages.largestKept,
     claim(keyId) {
       const held = inFlight.get(keyId) ?? 0;
       if (held >= inFlightPerKey) {

@@ -3,7 +3,7 @@ import { keyEnvFor } from '../domain/keys';
 import type { SecretBox } from '../domain/secret-box';
 import { carriesLink, linkEnd, openSignedQuery, signedQuery } from '../domain/signed-links';
 import type { AccountStore } from './account-store';
-import { KEY_REALM, principalOf, type KeyWording, type Principal } from './auth';
+import { invalidKey, principalOf, type KeyWording, type Principal } from './auth';
 import type { RateSeries, SeriesQuery } from './currency/series';
 
 /** The export a series link opens, and the route that makes links. */
@@ -87,11 +87,7 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
   const linkKeyOf = async (keyId: string): Promise<Principal> => {
     const record = await store.findKeyById(keyId);
     const account = record && record.revokedAt === null && record.env === keyEnvFor(apiEnv) ? await store.findAccountById(record.accountId) : undefined;
-    if (!record || !account) {
-      throw new ApiError('UNAUTHORIZED', 'The API key this link was made with is unknown or has been revoked: make a new link with a current key.', {
-        challenge: { realm: KEY_REALM, invalid: true },
-      });
-    }
+    if (!record || !account) throw invalidKey(`${LINK_KEY.subject} is unknown or has been revoked${LINK_KEY.remedy}`);
     const principal = principalOf({ key: record, account }, clock(), LINK_KEY);
     onUse?.(keyId);
     return principal;
@@ -111,13 +107,17 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
     open(params) {
       const opened = openSignedQuery(key(), SERIES_EXPORT_PATH, params, clock());
       const format = opened.params.find(([name]) => name === FORMAT_PARAM)?.[1];
-      if (format !== 'csv' && format !== 'ndjson') {
+      if (!isLinkFormat(format)) {
         throw new ApiError('LINK_INVALID', `A series link names its format (${FORMAT_PARAM}=csv or ndjson); this one does not.`, { param: FORMAT_PARAM });
       }
       const query = new URLSearchParams(opened.params.filter(([name]) => name !== FORMAT_PARAM)).toString();
       return { query, mediaType: LINK_FORMATS[format], principal: () => linkKeyOf(opened.keyId) };
     },
   };
+}
+
+function isLinkFormat(name: string | undefined): name is LinkFormat {
+  return name !== undefined && Object.hasOwn(LINK_FORMATS, name);
 }
 
 /** The signing key; without WEBHOOK_SECRET_KEY in production, a 503 that names the variable. */

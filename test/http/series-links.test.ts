@@ -21,6 +21,17 @@ const SECRET = randomBytes(32).toString('base64');
 let now = new Date('2024-04-04T12:00:00Z');
 const clock = () => now;
 
+/** Runs `check` with the clock moved `ms` forward, then moves it back. */
+async function later(ms: number, check: () => Promise<void>): Promise<void> {
+  const before = now;
+  now = new Date(before.getTime() + ms);
+  try {
+    await check();
+  } finally {
+    now = before;
+  }
+}
+
 /** Every log line the first instance writes, as text. */
 let logText = '';
 const sink = new Writable({
@@ -161,15 +172,11 @@ describe('a link is refused once anything in it changes, or once it expires', ()
   it('past its expiry: 403 LINK_EXPIRED naming when', async () => {
     const link = await makeLink({ ...ASKED, expiresIn: 60 });
     expect((await fetchLink(t, link.url)).status).toBe(200);
-    const made = now;
-    now = new Date(made.getTime() + 60_000);
-    try {
+    await later(60_000, async () => {
       const refused = await fetchLink(t, link.url);
       expect(refused.status).toBe(403);
       expect(refused.body.error).toMatchObject({ code: 'LINK_EXPIRED', param: 'expires', message: `The signed link expired at ${link.expiresAt}; make a new one with a current key.` });
-    } finally {
-      now = made;
-    }
+    });
   });
 
   it('refuses a lifetime outside 60 s to 7 days when made', async () => {
@@ -200,15 +207,11 @@ describe('a link is only as good as the key that made it', () => {
     const link = await makeLink(ASKED, made.key);
     await t.store.rotateKey(made.keyId, new Date(now.getTime() + 3_600_000).toISOString());
     expect((await fetchLink(t, link.url)).status).toBe(200);
-    const before = now;
-    now = new Date(before.getTime() + 3_600_000);
-    try {
+    await later(3_600_000, async () => {
       const refused = await fetchLink(second, link.url);
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('KEY_EXPIRED');
-    } finally {
-      now = before;
-    }
+    });
   });
 
   it('the plan rule applies: a free key makes none, and a link stops when its account leaves the Developer plan', async () => {

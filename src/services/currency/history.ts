@@ -36,15 +36,21 @@ export function datesBetween(dates: readonly string[], from: string, to: string)
 }
 
 /**
- * The registry and the quote spans, computed from the whole history once per rates revision: the
- * key is the reader's date list (a new array on every change), or the newest date when the reader
- * has none. Concurrent callers share one computation; a failed one is forgotten, so the next retries.
+ * What stands for the revision of the rates held, within this process: the reader's date list (a
+ * new array on every change), or the newest date when the reader has none.
+ */
+export function revisionKey(rates: RatesReader): unknown {
+  return rates.publicationDates?.() ?? rates.latest()?.date;
+}
+
+/**
+ * The registry and the quote spans, computed from the whole history once per rates revision
+ * (revisionKey). Concurrent callers share one computation; a failed one is forgotten, so the next retries.
  */
 export function historyFacts(rates: RatesReader): HistoryFactsOf {
   let memo: { key: unknown; facts: Promise<HistoryFacts>; done?: HistoryFacts } | undefined;
-  const revisionKey = (): unknown => rates.publicationDates?.() ?? rates.latest()?.date;
   const facts = () => {
-    const key = revisionKey();
+    const key = revisionKey(rates);
     if (memo && memo.key === key) return memo.facts;
     const computing = (async () => {
       let spans = NO_SPANS;
@@ -62,11 +68,11 @@ export function historyFacts(rates: RatesReader): HistoryFactsOf {
     );
     return computing;
   };
-  return Object.assign(facts, { settled: () => (memo && memo.key === revisionKey() ? memo.done : undefined) });
+  return Object.assign(facts, { settled: () => (memo && memo.key === revisionKey(rates) ? memo.done : undefined) });
 }
 
 /** The history facts of the rates held, computed once per revision; `settled` gives them without waiting, when they are computed already. */
-export type HistoryFactsOf = (() => Promise<HistoryFacts>) & { settled?(): HistoryFacts | undefined };
+export type HistoryFactsOf = (() => Promise<HistoryFacts>) & { settled(): HistoryFacts | undefined };
 
 /**
  * Computes `facts` in the background each time the rates change, and at once when some are held

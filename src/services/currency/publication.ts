@@ -58,13 +58,13 @@ export interface PublicationExplainer {
   /**
    * RATE_NOT_FOUND for the first of `codes` (each with the input it came from) that `publication`
    * does not quote, saying when the currency was last quoted and the fixed rate to use; nothing
-   * when all are quoted, or when no `facts` were given (the caller's plain refusal then answers).
+   * when all are quoted.
    */
   requireQuoted(publication: Publication, codes: readonly (readonly [code: string, param: string])[]): Promise<void>;
 }
 
 /** `facts` (the quote spans of the whole history) are read only when a currency is not quoted. */
-export function createPublicationExplainer(rates: RatesReader, clock: () => Date, facts?: () => Promise<HistoryFacts>): PublicationExplainer {
+export function createPublicationExplainer(rates: RatesReader, clock: () => Date, facts: () => Promise<HistoryFacts>): PublicationExplainer {
   const latestExplanation = memoizedLatestExplanation();
   const explainDate = memoizedDateExplainer();
   return {
@@ -74,7 +74,7 @@ export function createPublicationExplainer(rates: RatesReader, clock: () => Date
     },
     async requireQuoted(publication, codes) {
       const absent = codes.find(([code]) => code !== 'EUR' && publication.rates[code] === undefined);
-      if (absent && facts) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
+      if (absent) throw notQuoted(absent[0], { date: publication.date }, (await facts()).spans.spans.get(absent[0]), absent[1]);
     },
   };
 }

@@ -71,12 +71,6 @@ export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks'> {
   chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
 }
 
-/** Where each currency's quotes begin and end in the whole history (the registry's spans), when they are computed already for the rates held. */
-type QuoteSpansOf = () => QuoteSpans | undefined;
-
-/** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
-type MissingCurrency = (code: string, asked: Asked, param: string) => Promise<ApiError>;
-
 /** A currency's rates over a range, a page at a time: each publication's, or exact means per period. */
 export interface RateSeries {
   series(query: SeriesQuery, plan: PlanId): Promise<SeriesAnswer>;
@@ -90,8 +84,7 @@ export interface RateSeries {
 
 /** `facts` (the whole history's quote spans) explain a currency not quoted in the range, and name an export's candidate columns. */
 export function createRateSeries(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf): RateSeries {
-  const missing: MissingCurrency = async (code, asked, param) => notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
-  const series = pagesOfSeries(rates, clock, () => requireLatest(rates), missing, () => facts.settled?.()?.spans);
+  const series = pagesOfSeries(rates, clock, facts);
   return {
     series: async (query, plan) => series.answer(series.plan(query, plan)),
     planSeries: series.plan,
@@ -101,7 +94,10 @@ export function createRateSeries(rates: RatesReader, clock: () => Date, facts: H
 }
 
 /** The time series use case: a page planned from its query, then answered from the publications it covers. */
-function pagesOfSeries(rates: RatesReader, clock: () => Date, requireRates: () => Publication, missing: MissingCurrency, spans: QuoteSpansOf) {
+function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf) {
+  /** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
+  const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> => notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
+
   const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
     const { start, end: endAsked } = parseRange(query);
     const base = parseBase(query.base);
@@ -115,7 +111,7 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, requireRates: () =
     const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
     if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
     for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
-    const newest = requireRates().date;
+    const newest = requireLatest(rates).date;
     const end = endAsked ?? (newest < start ? start : newest);
     range.end = end;
     const held = allDates(rates);
@@ -152,7 +148,7 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, requireRates: () =
     const { start, end, base, group, decimals, rounding, asked, nextCursor, complete } = planned;
     // Without symbols, the columns are every code quoted in the range: the spans name the codes that
     // can be (computed as the rates change); without them, any code ever quoted can be.
-    const held = spans();
+    const held = facts.settled()?.spans;
     const candidates = asked ?? (held ? quotedBetween(held, start, end) : [...rates.knownCurrencies()]);
     const survey = await surveyPublications(rates, planned.dates, [base, ...candidates]);
     if (!survey.any) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
