@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app';
+import { PersistedDocuments } from '../../src/services/persisted-documents';
 import type { FrontHandler } from '../../src/http/graphql/yoga-answers';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { capturedLogger } from '../helpers/captured-log';
@@ -86,6 +87,26 @@ describe('an unexpected failure at the front', () => {
       expect(lines.filter((line) => line['msg'] === 'unexpected error' && line['requestId'] === body.error.requestId)).toHaveLength(1);
     } finally {
       await withFailingStore.close();
+    }
+  });
+  it('answers a GraphQL request whose step fails unexpectedly with INTERNAL, logged once', async () => {
+    const documents = new PersistedDocuments({ maxBytes: 1 << 20 });
+    documents.find = () => {
+      throw new Error('the document store broke');
+    };
+    const withFailingDocuments = await createTestApp({}, { logger, persistedDocuments: documents });
+    try {
+      lines.length = 0;
+      const extensions = { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } };
+      const answer = await rawRequest(withFailingDocuments.origin, 'POST', '/graphql', { 'content-type': 'application/json' }, JSON.stringify({ extensions }));
+      const body = JSON.parse(answer.text) as { errors: { message: string; extensions: { code: string } }[] };
+      expect(body.errors[0]!.extensions.code).toBe('INTERNAL');
+      expect(answer.text).not.toMatch(/broke/);
+      const requestId = answer.headers.get('x-request-id');
+      expect(lines.filter((line) => line['msg'] === 'request')).toEqual([expect.objectContaining({ requestId, code: 'INTERNAL' })]);
+      expect(lines.filter((line) => line['msg'] === 'unexpected error' && line['requestId'] === requestId)).toHaveLength(1);
+    } finally {
+      await withFailingDocuments.close();
     }
   });
 });
