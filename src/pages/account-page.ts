@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors';
 import type { TrustProxy } from '../domain/client-ip';
 import { clientMessage } from '../graphql/error-body';
 import { errorHeaders } from '../http/answer/error-headers';
-import { restErrorResponse, toApiError } from '../http/answer/errors';
+import { failureOf, restErrorResponse } from '../http/answer/errors';
 import { requestContextOf } from '../http/front/request-context';
 import { isAccountPath } from '../http/routes';
 import type { AppServices } from '../services';
@@ -59,10 +59,8 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
       try {
         response = await answer(request, url, serverContext);
       } catch (error) {
-        const api = toApiError(error);
-        // The access log's code, set where the refusal is made, whether it is answered as a page or as JSON.
-        context.errorCode = api.code;
-        if (api.code === 'INTERNAL') log.error({ err: error, requestId }, 'unexpected error on the account page');
+        // The access log's code is set where the refusal is made, whether it is answered as a page or as JSON.
+        const api = failureOf(error, context, log);
         // Unknown paths and methods answer the contract's JSON error; a browser's failed form gets a page.
         const page = prefersHtml(request) && api.code !== 'NOT_FOUND' && api.code !== 'METHOD_NOT_ALLOWED';
         response = page ? htmlResponse(errorPage(titleOf(api), clientMessage(api)), api.status, errorHeaders(api)) : restErrorResponse(api, requestId);

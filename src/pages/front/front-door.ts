@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
-import { restErrorResponse, toApiError } from '../../http/answer/errors';
+import { failureOf, restErrorResponse } from '../../http/answer/errors';
 import { assetResponse, CompressedBodies, type StaticAsset } from '../../http/graphiql/static-asset';
 import { requestContextOf } from '../../http/front/request-context';
 import { isFrontDoorPath } from '../../http/routes';
@@ -105,11 +105,7 @@ export function useFrontDoor(options: FrontDoorOptions & { log: Logger }): Plugi
         endResponse(await serve(request));
       } catch (error) {
         const context = requestContextOf(serverContext);
-        if (!(error instanceof ApiError)) options.log.error({ err: error, requestId: context.requestId }, 'unexpected error on the front door');
-        const api = toApiError(error);
-        // The access log's code, set where the refusal is made.
-        context.errorCode = api.code;
-        endResponse(restErrorResponse(api, context.requestId));
+        endResponse(restErrorResponse(failureOf(error, context, options.log), context.requestId));
       }
     },
   };
