@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Logger } from 'pino';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
-import { failureOf, restErrorParts, toApiError } from '../answer/errors';
+import { failureOf, restErrorParts } from '../answer/errors';
 import { isStreamed, type ResponseParts, type StreamedBody } from '../answer/answer-parts';
 import { discardStreamed, writeStreamed } from './streamed-body';
 import { languageHeaders } from '../answer/content-language';
@@ -82,14 +82,13 @@ export function createFinish(options: FinishOptions): Finish {
       record(req, place.label, res.statusCode, started);
       return;
     }
-    options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
-    context.errorCode = 'INTERNAL';
+    const api = failureOf(error, context, options.log);
     if (res.headersSent) {
       res.end();
       written(req, place, res.statusCode, context, started);
       return;
     }
-    const parts = restErrorParts(toApiError(error), context.requestId);
+    const parts = restErrorParts(api, context.requestId);
     stamp(parts, place, context);
     res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
     res.end(parts.body);
