@@ -61,6 +61,8 @@ export interface ApiErrorDetails {
   allow?: readonly string[];
   /** RATE_LIMIT_EXCEEDED: the state of the exhausted request limit. */
   rateLimit?: RateLimitState;
+  /** UNSUPPORTED_MEDIA_TYPE for a coded body: the content codings a request body may have (RFC 7694). */
+  acceptEncoding?: readonly string[];
   /** A listing that helps (see SeeAlso). */
   seeAlso?: SeeAlso;
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../../domain/errors';
 
 /** Reads a request body as UTF-8 text, refusing it (413) as soon as it passes `limit` bytes. */
 export async function readBodyText(request: Request, limit: number): Promise<string> {
+  refuseCodedBody(request.headers.get('content-encoding') ?? undefined);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (request.body === null) return '';
@@ -28,6 +29,13 @@ export async function readBodyText(request: Request, limit: number): Promise<str
  */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    try {
+      refuseCodedBody(req.headers['content-encoding']);
+    } catch (error) {
+      req.resume();
+      reject(error);
+      return;
+    }
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
       req.resume();
@@ -71,6 +79,19 @@ export function utf8Text(chunks: readonly Uint8Array[]): string {
 /** 415 for a body that is not `application/json` (REST routes and POST /graphql). */
 export function notJson(): ApiError {
   return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+}
+
+/**
+ * Request bodies are read as sent: one with a content coding other than `identity` (gzip, br...) is
+ * refused with 415 and `Accept-Encoding: identity` (RFC 7694), not read as garbled text.
+ */
+function refuseCodedBody(header: string | undefined): void {
+  if (header === undefined) return;
+  const codings = header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return;
+  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The request body has Content-Encoding ${codings.join(', ')}; send it uncompressed.`, {
+    acceptEncoding: ['identity'],
+  });
 }
 
 export function tooLarge(limit: number): ApiError {
