@@ -60,8 +60,6 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     ['a target URL parsing reads as the path / (//graphql)', '//graphql', ''],
     ['a target with three slashes (///graphql)', '///graphql', ''],
     ['a backslash target (/\\graphql)', '/\\graphql', ''],
-    ['a Host header holding a path (x/graphql?)', '/', 'x/graphql?'],
-    ['a Host header holding a path on /docs (x/graphql)', '/docs', 'x/graphql'],
   ])('never runs a GraphQL request outside /graphql: %s', async (_, target, hostHeader) => {
     // 300 aliases: far past the front's document limits, which such a request would escape.
     const body = JSON.stringify({ query: `{${Array.from({ length: 300 }, (_, i) => `a${i}: __typename`).join(' ')}}` });
@@ -72,6 +70,32 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     expect(res.body).not.toContain('__typename');
     expect(res.body).not.toContain('"data"');
     expectError(res, res.status, res.status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
+  });
+
+  it.each([
+    ['a path (x/graphql?)', '/', 'x/graphql?'],
+    ['a path, on /docs (x/graphql)', '/docs', 'x/graphql'],
+    ['a path, on /graphql (127.0.0.1/account)', '/graphql', '127.0.0.1/account'],
+    ['a space', '/', 'a b'],
+    ['user info', '/', 'user@127.0.0.1'],
+    ['a fragment', '/', '127.0.0.1#x'],
+    ['a port that is not a number', '/', '127.0.0.1:http'],
+  ])('refuses a Host header holding %s with 400 INVALID_REQUEST naming Host, running nothing', async (_, target, hostHeader) => {
+    const body = JSON.stringify({ query: '{ a: __typename }' });
+    const res = await rawRequest(server.port, `POST ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
+    expect(res.headers['connection']).toBe('close');
+    expect(res.body).not.toContain('"data"');
+  });
+
+  it('refuses two Host headers, even equal ones (node keeps only the first)', async () => {
+    const res = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}${host()}Connection: close\r\n\r\n`);
+    expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
+  });
+
+  it.each(['127.0.0.1', 'localhost:80', '[::1]:8080', 'api.example.com', 'xn--bcher-kva.example:443', ''])('serves a request whose Host is %j', async (hostHeader) => {
+    const res = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+    expect(res.statusLine).toBe('HTTP/1.1 200 OK');
   });
 
   it('refuses an authority-form target outside CONNECT', async () => {

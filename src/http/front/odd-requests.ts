@@ -15,11 +15,12 @@ export const SERVER_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'] as const;
  * Requests node:http hands over but that no handler should see as they are, answered in the
  * contract's shape: an absolute-form target (what proxies send) is served as its path, `*` is
  * answered for OPTIONS and refused otherwise, any other target that is not a path is refused, and
- * an HTTP/1.1 request without Host is refused (RFC 9112 3.2). The answer, or undefined to serve the request.
+ * an HTTP/1.1 request without Host, with more than one, or with one that is not a host and port is
+ * refused (RFC 9112 3.2). The answer, or undefined to serve the request.
  */
 export function oddTargetAnswer(req: IncomingMessage, context: HttpRequestContext): ResponseParts | undefined {
   const url = req.url ?? '';
-  if (url.charCodeAt(0) === 0x2f) return missingHost(req, context);
+  if (url.charCodeAt(0) === 0x2f) return hostAnswer(req, context);
   if (/^https?:\/\//i.test(url)) {
     let parsed: URL;
     try {
@@ -40,9 +41,28 @@ export function oddTargetAnswer(req: IncomingMessage, context: HttpRequestContex
   return refusalParts(new ApiError('INVALID_REQUEST', 'The request target must be a path starting with /.'), context);
 }
 
-function missingHost(req: IncomingMessage, context: HttpRequestContext): ResponseParts | undefined {
-  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return undefined;
-  return refusalParts(new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }), context);
+/** RFC 3986's `host [ ":" port ]`: an IP literal in brackets or a reg-name (no `/`, `?`, `#`, `@` or space). */
+const HOST_AND_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
+
+function hostAnswer(req: IncomingMessage, context: HttpRequestContext): ResponseParts | undefined {
+  const host = req.headers.host;
+  if (host === undefined) {
+    if (req.httpVersion !== '1.1') return undefined;
+    return refusalParts(new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }), context);
+  }
+  if (HOST_AND_PORT.test(host) && !repeatsHost(req.rawHeaders)) return undefined;
+  return refusalParts(new ApiError('INVALID_REQUEST', 'The request needs one Host header holding a host name or address and an optional port.', { param: 'Host' }), context);
+}
+
+/** node:http keeps the first of several Host lines and drops the rest; the request is ambiguous. */
+function repeatsHost(raw: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length !== 4 || raw[i]!.toLowerCase() !== 'host') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
 }
 
 /** The contract's error as the answer, then the connection closes (what follows on it cannot be trusted). */
