@@ -54,6 +54,25 @@ describe('a request body with a content coding', () => {
     expect((await res.json()).error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
   });
 
+  it('the account page: a coded sign-up form is 415 and creates no account', async () => {
+    const form = 'email=coded%40example.com&password=correct+horse+battery+staple';
+    const coded = await t.fetch('/account/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip', origin: t.origin, accept: 'text/html' },
+      body: gzipSync(form),
+    });
+    expect(coded.status).toBe(415);
+    expect(coded.headers.get('accept-encoding')).toBe('identity');
+    expect(await t.store.findAccountByEmail('coded@example.com')).toBeUndefined();
+    const plain = await t.fetch('/account/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.origin, accept: 'text/html' },
+      body: form,
+    });
+    expect(plain.status).toBe(303);
+    expect(await t.store.findAccountByEmail('coded@example.com')).toBeDefined();
+  });
+
   it('Content-Encoding: identity (or empty) is read as a plain body', async () => {
     const rest = await post('/v1/convert', convert, { 'content-encoding': 'identity' });
     expect(rest.status).toBe(200);
