@@ -159,6 +159,13 @@ export function fieldArgs(field: string, names: readonly string[], as: 'text' | 
   );
 }
 
+/** The arguments of `field` as [name, value] entries, every one valid (VALID_ARGS), none hostile. */
+export function validArgs(field: string, names: readonly string[]): fc.Arbitrary<[string, unknown][]> {
+  return (VALID_ARGS[field] ?? fc.constant<Record<string, unknown>>({})).map((base) =>
+    names.flatMap((name): [string, unknown][] => (base[name] === undefined ? [] : [[name, base[name]]])),
+  );
+}
+
 /** A JSON object of `field`'s arguments (see fieldArgs), now and then with unknown, prototype or repeated keys. */
 export function hostileObject(field: string, names: readonly string[]): fc.Arbitrary<JsonObject> {
   const extra = fc.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS, 'extra', 'key', ...names), anyJson), { minLength: 1, maxLength: 2 });
