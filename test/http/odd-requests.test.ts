@@ -25,6 +25,15 @@ function expectError(res: RawResponse, status: number, code: string): any {
   return body;
 }
 
+const CONVERT_BODY = '{"value":"1","from":"m","to":"ft"}';
+
+/** A keyed POST /v1/convert, its body chunked when `framing` names a transfer coding, else with its length. */
+function convertPostOn(port: number, key: string, framing?: string): string {
+  const head = `POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n`;
+  if (framing === undefined) return `${head}Content-Length: ${CONVERT_BODY.length}\r\n\r\n${CONVERT_BODY}`;
+  return `${head}${framing}\r\n\r\n${CONVERT_BODY.length.toString(16)}\r\n${CONVERT_BODY}\r\n0\r\n\r\n`;
+}
+
 describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (execution) => {
   let t: TestApp;
   let server: Awaited<ReturnType<typeof listen>>;
@@ -37,6 +46,7 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     await t.close();
   });
   const host = () => `Host: 127.0.0.1:${server.port}\r\n`;
+  const convertPost = (key: string, framing?: string) => convertPostOn(server.port, key, framing);
 
   it('serves an absolute-form target as its path', async () => {
     const res = await rawRequest(server.port, `GET http://127.0.0.1:${server.port}/v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
@@ -80,12 +90,23 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     ['user info', '/', 'user@127.0.0.1'],
     ['a fragment', '/', '127.0.0.1#x'],
     ['a port that is not a number', '/', '127.0.0.1:http'],
+    ['nothing', '/', ''],
+    ['a port past 65535, on the account page', '/account', 'localhost:99999'],
+    ['an IPv4 address out of range, on the account page', '/account', '1.2.3.256'],
+    ['a number too large for an address, on GraphiQL', '/graphql', '999999999999'],
+    ['a bad IPv6 address, on the front door', '/', '[1::2::3]'],
+    ['a lone %', '/account', '%'],
+    ['a percent-encoded slash', '/account', 'a%2fb'],
+    ['a port alone', '/account', ':80'],
   ])('refuses a Host header holding %s with 400 INVALID_REQUEST naming Host, running nothing', async (_, target, hostHeader) => {
     const body = JSON.stringify({ query: '{ a: __typename }' });
-    const res = await rawRequest(server.port, `POST ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
-    expect(res.headers['connection']).toBe('close');
-    expect(res.body).not.toContain('"data"');
+    const post = await rawRequest(server.port, `POST ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const get = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nAccept: text/html\r\n\r\n`);
+    for (const res of [post, get]) {
+      expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
+      expect(res.headers['connection']).toBe('close');
+      expect(res.body).not.toContain('"data"');
+    }
   });
 
   it('refuses two Host headers, even equal ones (node keeps only the first)', async () => {
@@ -93,9 +114,34 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
   });
 
-  it.each(['127.0.0.1', 'localhost:80', '[::1]:8080', 'api.example.com', 'xn--bcher-kva.example:443', ''])('serves a request whose Host is %j', async (hostHeader) => {
+  it.each(['127.0.0.1', 'localhost:80', '[::1]:8080', 'api.example.com', 'xn--bcher-kva.example:443', 'A.Example.COM.:65535'])('serves a request whose Host is %j', async (hostHeader) => {
     const res = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
     expect(res.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it.each([
+    ['no Host', (key: string) => `GET /v1/health HTTP/1.1\r\n\r\n${convertPost(key).repeat(3)}`],
+    ['a Host holding a path', (key: string) => `GET /v1/health HTTP/1.1\r\nHost: a/b\r\n\r\n${convertPost(key).repeat(3)}`],
+    ['the target *', (key: string) => `GET * HTTP/1.1\r\n${host()}\r\n${convertPost(key).repeat(3)}`],
+    ['a gzip transfer coding', (key: string) => `${convertPost(key, 'Transfer-Encoding: gzip, chunked')}${convertPost(key).repeat(3)}`],
+  ])('serves nothing pipelined behind a refused request (%s): one answer, nothing charged', async (_, bytes) => {
+    const { key, account } = await t.createAccountKey('free');
+    const res = await rawRequest(server.port, bytes(key));
+    expect(res.status).toBe(400);
+    expect(res.headers['connection']).toBe('close');
+    expect(res.body).not.toMatch(/HTTP\/1\.1 \d{3}/);
+    expect(await t.store.monthlyUsage(account.id, new Date().toISOString().slice(0, 7))).toBe(0);
+  });
+
+  it.each(['gzip, chunked', 'deflate, chunked', 'x-foo , Chunked'])('refuses a body with Transfer-Encoding %s (only chunked is read) with 400 naming Transfer-Encoding, nothing charged', async (coding) => {
+    const { key, account } = await t.createAccountKey('free');
+    const res = await rawRequest(server.port, convertPost(key, `Transfer-Encoding: ${coding}`));
+    const body = expectError(res, 400, 'INVALID_REQUEST');
+    expect(body.error.param).toBe('Transfer-Encoding');
+    expect(body.error.message).toMatch(/^The request body has Transfer-Encoding (gzip|deflate|x-foo); only chunked is accepted/);
+    expect(await t.store.monthlyUsage(account.id, new Date().toISOString().slice(0, 7))).toBe(0);
+    const chunked = await rawRequest(server.port, convertPost(key, 'Transfer-Encoding: chunked').replace('Connection: keep-alive', 'Connection: close'));
+    expect(chunked.statusLine).toBe('HTTP/1.1 200 OK');
   });
 
   it('refuses an authority-form target outside CONNECT', async () => {

@@ -12,7 +12,7 @@ import { errorParts } from '../answer/errors';
 import type { AnswerPlace, Finish } from './finish';
 import { ASSETS_PATH } from '../graphiql/bundle';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
-import { oddTargetAnswer, OTHER_PLACE } from './odd-requests';
+import { oddRequestAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
 import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
 import { pathOf } from './target';
@@ -109,8 +109,12 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
     const started = performance.now();
     const context = front.contextOf(originOf(req));
     try {
-      const odd = oddTargetAnswer(req, context);
-      if (odd) return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
+      const odd = oddRequestAnswer(req, context);
+      if (odd) {
+        // A refusal closes the connection: requests already pipelined behind it are not served.
+        if (odd.status >= 400) refused.add(req.socket);
+        return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
+      }
       handlerOf(pathOf(req.url))(req, res, context, started);
     } catch (error) {
       // A handler that throws before it answers: the contract's INTERNAL error, like any other failure.
