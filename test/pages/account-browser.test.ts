@@ -66,6 +66,9 @@ describe.skipIf(!run)('the account page in Chromium', () => {
   });
 
   it('shows an unused quota as a visibly empty bar with a border, and speaks to the user, not the operator', async () => {
+    // Styles and layout are read once the page has loaded: its stylesheet may still be on its way
+    // when the page's text is already there.
+    await page.waitForLoadState('load');
     expect(await page.textContent('#usage')).toMatch(/^0 of 1,000 conversions used this month/);
     const bar = page.locator('progress');
     expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, getComputedStyle(el).borderTopWidth, getComputedStyle(el).borderTopStyle])).toEqual([0, '1px', 'solid']);
@@ -93,6 +96,7 @@ describe.skipIf(!run)('the account page in Chromium', () => {
   });
 
   it('puts Rotate and Revoke on one line beside the key\'s status', async () => {
+    await page.waitForLoadState('load');
     const rotate = (await page.getByRole('button', { name: 'Rotate' }).boundingBox())!;
     const revoke = (await page.getByRole('button', { name: 'Revoke' }).boundingBox())!;
     expect(Math.abs(rotate.y - revoke.y)).toBeLessThan(2);

@@ -157,6 +157,8 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
   });
 
   it('draws the usage chart: 30 days of bars, axis labels and a legend, readable at the page\'s width', async () => {
+    // Its size is read once the page has loaded: the stylesheet may still be on its way.
+    await page.waitForLoadState('load');
     const chart = page.locator('svg.usage-chart');
     expect(await chart.locator('g[data-day]').count()).toBe(30);
     const box = (await chart.boundingBox())!;
