@@ -87,11 +87,16 @@ export function notJson(): ApiError {
  */
 function refuseCodedBody(header: string | undefined): void {
   if (header === undefined) return;
-  const codings = header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== 'identity');
+  const codings = codingsBesides(header, 'identity');
   if (codings.length === 0) return;
   throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The request body has Content-Encoding ${codings.join(', ')}; send it uncompressed.`, {
     acceptEncoding: ['identity'],
   });
+}
+
+/** The codings a Content-Encoding or Transfer-Encoding list names, lower-cased, but `accepted` and empty entries. */
+export function codingsBesides(header: string, accepted: string): string[] {
+  return header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== accepted);
 }
 
 export function tooLarge(limit: number): ApiError {

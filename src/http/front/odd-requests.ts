@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../domain/errors';
 import type { ResponseParts } from '../answer/answer-parts';
 import { errorParts } from '../answer/errors';
+import { codingsBesides } from './body';
 import type { AnswerPlace } from './finish';
 import type { HttpRequestContext } from './request-context';
 
@@ -81,7 +82,7 @@ function repeatsHost(raw: readonly string[]): boolean {
 function transferCodingAnswer(req: IncomingMessage, context: HttpRequestContext): ResponseParts | undefined {
   const header = req.headers['transfer-encoding'];
   if (header === undefined) return undefined;
-  const other = header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== 'chunked');
+  const other = codingsBesides(header, 'chunked');
   if (other.length === 0) return undefined;
   const message = `The request body has Transfer-Encoding ${other.join(', ')}; only chunked is accepted: send the body as it is, chunked or with a Content-Length.`;
   return refusalParts(new ApiError('INVALID_REQUEST', message, { param: 'Transfer-Encoding' }), context);
