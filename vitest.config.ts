@@ -1,25 +1,46 @@
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
 /**
- * Two projects: "fast" (in-process and port-0 tests, seconds) and "slow" (real processes, hostile
- * fuzzing, the real ECB history, the oracles, browsers). `npm run test:unit` runs the fast one while
- * iterating; `npm test` runs both. No test asserts a duration: the timeouts only stop a hung test,
+ * Three projects. "fast": in-process and port-0 tests, seconds each. "slow": real processes,
+ * hostile fuzzing, the real ECB history, the oracles, browsers and linters. Both run side by side,
+ * in as many workers as the machine has cores plus one, since a good share of their time is spent
+ * waiting on a child process, a socket or an idle timer. "solo": the suites whose assertions are
+ * about a server's latency or memory under load (chaos, the stall guard, hostile documents): they
+ * run after the others, one file at a time, so no other suite takes the CPU their bounds assume.
+ *
+ * `npm run test:unit` runs the fast project while iterating; `npm test` runs all three. Tests that
+ * share a backend keep apart by themselves (a database of their own, a Redis key prefix or database
+ * of their own, port 0). No test asserts a duration of its own: the timeouts only stop a hung test,
  * and are generous because the machine is shared.
  */
+const SOLO = [
+  'test/e2e/chaos-*.test.ts',
+  'test/e2e/hostile-documents.test.ts',
+  'test/e2e/graphql-bomb.test.ts',
+  'test/e2e/instances.test.ts',
+  'test/e2e/persisted-documents-redis.test.ts',
+  'test/hostile/stall-guard.test.ts',
+  'test/http/series-exports-real-data.test.ts',
+  'test/http/series-stream-memory-real-data.test.ts',
+];
 const SLOW = [
   'test/e2e/**/*.test.ts',
   'test/hostile/**/*.test.ts',
-  'test/browser/**/*.test.ts',
+  'test/**/*-browser.test.ts',
   'test/**/real-data.test.ts',
   'test/**/*-real-data.test.ts',
   'test/domain/units/oracle.test.ts',
-  'test/cli/admin-refresh-failures.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/schema/openapi-lint.test.ts',
   'test/schema/openapi-client-types.test.ts',
   'test/schema/openapi-generated-clients.test.ts',
 ];
+/** Workers for the fast and slow projects together. */
+const WORKERS = Math.max(2, availableParallelism() + 1);
 
 export default defineConfig({
   resolve: {
@@ -33,9 +54,11 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
-      { extends: true, test: { name: 'slow', include: SLOW } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...SOLO], isolate: false, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'slow', include: SLOW, exclude: SOLO, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'solo', include: SOLO, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

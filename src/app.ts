@@ -9,7 +9,7 @@ import { SCALAR_JSON_SCHEMAS } from './graphql/scalars';
 import { parseTrustProxy, type TrustProxy } from './domain/client-ip';
 import { useGraphiQL } from './http/graphiql/use-graphiql';
 import { toGraphQLError } from './http/answer/errors';
-import { buildOpenApiDocument } from './http/openapi/openapi';
+import { openApiText } from './http/openapi/openapi';
 import { Endpoints } from './http/rest/endpoint';
 import { createEdge } from './http/rest/edge';
 import { createFinish } from './http/front/finish';
@@ -78,7 +78,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const executable = spending.fieldRateLimits.transformer(schema);
   /** Each request's context, minted once by the front. */
   const contextOf = requestContexts(requestContextServices(services), trust);
-  const openapi = JSON.stringify(buildOpenApiDocument(schema));
+  const openapi = openApiText(schema);
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });

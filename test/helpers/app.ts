@@ -9,7 +9,7 @@ import type { Account, AccountStore } from '../../src/services/account-store';
 import { keyEnvFor } from '../../src/domain/keys';
 import type { PlanId } from '../../src/domain/plans';
 import { schema } from '../../src/graphql';
-import { buildOpenApiDocument } from '../../src/http/openapi/openapi';
+import { openApiText } from '../../src/http/openapi/openapi';
 import { createRateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/currency/rates';
@@ -67,9 +67,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
   const logger = overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const app = createApp({ config, store, rates, limiters, logger, ...(overrides.clock ? { clock: overrides.clock } : {}), ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}) });
-  // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
-  const document = buildOpenApiDocument(schema) as Record<string, any>;
-  const contract = new OpenApiContract(document);
+  // The document /openapi.json serves, read directly so that fetching it spends no rate limit.
+  const contract = OpenApiContract.of(openApiText(schema));
   // Every request of a test goes over loopback HTTP through the node:http front main.ts runs.
   const server = frontServer(app, { logger, ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }) });
   const origin = await server.origin();

@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 
@@ -12,8 +12,21 @@ type Json = Record<string, any>;
  * `Allow` listing exactly the path's methods.
  */
 export class OpenApiContract {
+  private static readonly byText = new Map<string, OpenApiContract>();
   private readonly ajv: Ajv2020;
   private readonly paths: { pattern: RegExp; item: Json }[];
+  /** Each schema compiled once, by its text: Ajv caches by object, and every check rewrites its schema anew. */
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  /** One contract per document text in this process, so its validators are compiled once for every app built on it. */
+  static of(text: string): OpenApiContract {
+    let contract = OpenApiContract.byText.get(text);
+    if (!contract) {
+      contract = new OpenApiContract(JSON.parse(text) as Json);
+      OpenApiContract.byText.set(text, contract);
+    }
+    return contract;
+  }
 
   constructor(private readonly document: Json) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -58,7 +71,12 @@ export class OpenApiContract {
   }
 
   private validate(schema: Json, body: unknown, where: string): void {
-    const validate = this.ajv.compile(schema);
+    const key = JSON.stringify(schema);
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.validators.set(key, validate);
+    }
     const ok = validate(body);
     expect(ok, `${where}: body does not match the OpenAPI document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`).toBe(true);
   }

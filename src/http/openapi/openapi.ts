@@ -100,6 +100,18 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   }) as Json);
 }
 
+const documentTexts = new WeakMap<GraphQLSchema, string>();
+
+/** The document as served, as JSON text: built once per schema, since it depends on the schema and the route table alone. */
+export function openApiText(schema: GraphQLSchema): string {
+  let text = documentTexts.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(buildOpenApiDocument(schema));
+    documentTexts.set(schema, text);
+  }
+  return text;
+}
+
 /** What the path answers beyond its operations: 405 for any other method. */
 function pathDescription(routes: RestRoute[]): string {
   const allow = allowedMethods(routes);

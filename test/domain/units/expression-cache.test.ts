@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { cachedExpressions, EXPRESSION_CACHE_SIZE, LruCache, parseExpression } from '../../../src/domain/units/expression';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { EXPRESSION_CACHE_SIZE, LruCache } from '../../../src/domain/units/expression';
+
+/** The cache as a fresh process has it: other files in this worker may have filled the shared one. */
+let cachedExpressions: typeof import('../../../src/domain/units/expression').cachedExpressions;
+let parseExpression: typeof import('../../../src/domain/units/expression').parseExpression;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ cachedExpressions, parseExpression } = await import('../../../src/domain/units/expression'));
+});
 
 describe('the least-recently-used cache', () => {
   it('holds at most its capacity, evicting the entry used longest ago', () => {
