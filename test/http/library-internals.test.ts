@@ -3,7 +3,9 @@ import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { buildSchema, GraphQLError, parse, validate } from 'graphql';
 import { processRegularResult, type FetchAPI } from 'graphql-yoga';
+import pg from 'pg';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { useSofa } from 'sofa-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VALIDATION_ABORTED } from '../../src/http/answer/errors';
 
@@ -68,5 +70,32 @@ describe('library internals the app relies on', () => {
     processRegularResult(result, fetchAPI, 'application/json');
     processRegularResult(result, fetchAPI, 'application/graphql-response+json');
     expect(captured.map((init) => init.status)).toEqual([200, 400]);
+  });
+
+  it('pg: a connected client holds its socket as connection.stream, and destroying it fails the query in flight (pg-client.ts)', async () => {
+    const url = process.env['TEST_DATABASE_URL'];
+    if (!url) {
+      if (process.env['CI']) throw new Error('TEST_DATABASE_URL is unset: CI must check pg internals.');
+      return;
+    }
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      const stream = (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+      expect(typeof stream?.destroy).toBe('function');
+      const late = client.query('SELECT pg_sleep(5)');
+      setTimeout(() => stream!.destroy(new Error('deadline')), 50);
+      await expect(late).rejects.toThrow();
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
+
+  it('sofa-api: the router built by useSofa exposes its OpenAPI 3.0 document as openAPIDocument (openapi.ts)', () => {
+    const schema = buildSchema('type Query { a(x: Int): Int }');
+    const router = useSofa({ basePath: '/v1', schema }) as unknown as { openAPIDocument?: { openapi?: string; paths?: Record<string, unknown> } };
+    expect(router.openAPIDocument?.openapi).toMatch(/^3\.0/);
+    expect(Object.keys(router.openAPIDocument?.paths ?? {})).toContain('/a');
   });
 });
