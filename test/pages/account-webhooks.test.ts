@@ -68,7 +68,7 @@ describe('webhook endpoints on the account page', () => {
     const store = app.store.webhooks;
     const at = NOW.toISOString();
     for (const n of [1, 2, 3]) await store.recordEvent({ identity: `page-test-${n}`, accountId: account.id, type: n === 1 ? 'quota.threshold' : 'key.expiring', data: { n } }, at);
-    const claimed = await store.claimDue(at, new Date(NOW.getTime() + 60_000).toISOString(), 10);
+    const claimed = await store.claim(await store.dueDeliveries(at, { perEndpoint: 10, limit: 10, skipEndpoints: [] }), at, new Date(NOW.getTime() + 60_000).toISOString());
     expect(claimed).toHaveLength(3);
     const [first, second, third] = claimed.sort((a, b) => a.eventId.localeCompare(b.eventId));
     await store.finishAttempt(first!, { kind: 'delivered', status: 204 }, at);
