@@ -1,24 +1,25 @@
 import { sql } from 'kysely';
+import { tooManyEndpoints } from '../domain/account-bounds';
 import { ApiError } from '../domain/errors';
 import { crossedThresholds, newEventId, quotaEventIdentity, type QuotaThresholdData, type WebhookEventType } from '../domain/webhooks';
 import type { AttemptOutcome, DeliveryStatus, NewWebhookEvent, WebhookDeliveryRecord, WebhookStore } from '../services/webhook-store';
 import { outboxQueries } from './store-webhook-outbox';
-import type { StoreContext, Trx } from './store-tables';
+import { lockAccount, type StoreContext, type Trx } from './store-tables';
 
 /** The webhook endpoints and the events' outbox (services/webhook-store.ts), one query each for both databases. */
 export function webhookQueries(store: StoreContext): WebhookStore {
   const { db, dialect } = store;
   return {
-    async addEndpoint(endpoint, sealedSecret) {
-      try {
-        await db
+    async addEndpoint(endpoint, sealedSecret, maxEndpoints) {
+      await dialect.writeTransaction(db, async (trx) => {
+        if (!(await lockAccount(store, trx, endpoint.accountId))) throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
+        const held = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', endpoint.accountId).executeTakeFirstOrThrow();
+        if (Number(held.n) >= maxEndpoints) throw tooManyEndpoints(maxEndpoints);
+        await trx
           .insertInto('webhook_endpoints')
           .values({ id: endpoint.id, account_id: endpoint.accountId, url: endpoint.url, secret: sealedSecret, created_at: endpoint.createdAt })
           .execute();
-      } catch (error) {
-        if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
-        throw error;
-      }
+      });
     },
     async listEndpoints(accountId) {
       const rows = await db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'url', 'created_at']).where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();

@@ -72,8 +72,12 @@ export type AttemptOutcome =
   | { kind: 'failed'; status: number | null; error: string };
 
 export interface WebhookStore {
-  /** Stores an endpoint (its id chosen by the caller, the secret already sealed). NOT_FOUND for an unknown account. */
-  addEndpoint(endpoint: WebhookEndpointRecord, sealedSecret: string): Promise<void>;
+  /**
+   * Stores an endpoint (its id chosen by the caller, the secret already sealed). NOT_FOUND for an
+   * unknown account; INVALID_REQUEST (param `url`) when the account has `maxEndpoints` already
+   * (counted and inserted in one write transaction).
+   */
+  addEndpoint(endpoint: WebhookEndpointRecord, sealedSecret: string, maxEndpoints: number): Promise<void>;
   /** The account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
   /** Each endpoint's latest `perEndpoint` deliveries (newest first) and its failed and pending counts. */
