@@ -113,11 +113,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       await Promise.allSettled([...attempts]);
     },
     async round() {
-      let started: Promise<void>[] = [];
-      passes = passes.then(async () => {
-        started = await pass();
-      });
-      await passes;
+      const run = passes.then(pass);
+      // A failed pass fails this round only: the passes after it still run.
+      passes = run.catch(() => undefined);
+      const started = await run;
       await Promise.all(started);
       return started.length;
     },
@@ -143,11 +142,11 @@ function endpointCircuits(options: WebhookDispatcherOptions, slots: ReturnType<t
     /** Records an attempt's outcome on its endpoint's circuit. */
     async settle(endpointId: string, delivered: boolean) {
       const at = clock().getTime();
-      const before = all.get(endpointId);
-      const after = circuitAfter(before, delivered, at, policy);
+      const after = circuitAfter(all.get(endpointId), delivered, at, policy);
       if (after) all.set(endpointId, after);
       else all.delete(endpointId);
-      if (after?.openUntil != null && after.openUntil !== before?.openUntil && circuitState(after, at) === 'open') await postpone(endpointId, after);
+      // Every failure while open postpones again: an attempt that was in flight when the circuit opened has just set its own retry time.
+      if (!delivered && circuitState(after, at) === 'open') await postpone(endpointId, after!);
     },
   };
 }
