@@ -15,8 +15,8 @@ import { eventually, webhookReceiver, type WebhookReceiver } from '../helpers/we
 
 /**
  * One account's dead endpoints delay nobody else: ten endpoints that accept a connection and never
- * answer, with 2,000 deliveries queued and retrying, and another account's event still arrives at
- * once. A dispatcher that waits for each batch of 20 attempts (5 s timeout each) would reach it
+ * answer, with 2,000 deliveries queued and retrying (each timed out before, all due), and another
+ * account's event still arrives within seconds. A dispatcher that waits for each batch of 20 attempts (5 s timeout each) would reach it
  * after the 2,000 older ones: 100 batches, over 8 minutes.
  */
 const KEY = randomBytes(32);
@@ -91,6 +91,8 @@ for (const backend of BACKENDS) {
       for (let i = 0; i < EVENTS; i++) {
         await store.webhooks.recordEvent({ identity: `flood:${i}`, accountId: noisy.id, type: 'key.expiring', data: { accountId: noisy.id, keyId: `key_${i}`, daysBefore: 1 } }, at);
       }
+      // Every delivery has been tried and timed out three times already, and is due again now.
+      await instance.query("UPDATE webhook_deliveries SET attempts = 3, last_attempt_at = ?, last_error = 'no answer (before this test)'", [at]);
       const dispatcher = createWebhookDispatcher({
         store: store.webhooks,
         secrets: () => secretBox(KEY),
@@ -103,10 +105,12 @@ for (const backend of BACKENDS) {
         await hole.close();
         await dispatcher.stop();
       });
-      // The dead endpoints' first attempts have timed out and are retrying; others hang in flight.
+      // Some of this dispatcher's own attempts have timed out and are retrying; others hang in flight.
       const listing = () => webhooks.list(noisy.id);
-      const retrying = async () => Number((await instance.query<{ n: number | string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND last_error LIKE ?", ['no answer within 5 s%']))[0]!.n);
-      await eventually(async () => (await retrying()) >= 1, 30_000);
+      const count = async (where: string, params: unknown[] = []) => Number((await instance.query<{ n: number | string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND ${where}`, params))[0]!.n);
+      const retrying = () => count('last_error IS NOT NULL');
+      const retriedHere = () => count('last_error LIKE ?', ['no answer within 5 s%']);
+      await eventually(async () => (await retriedHere()) >= 1, 30_000);
       await eventually(() => hole.open() >= DEFAULT_SLOT_LIMITS.perAccount);
 
       const quiet = await store.createAccount({ plan: 'free' });
@@ -122,6 +126,7 @@ for (const backend of BACKENDS) {
       // The dead endpoints held their own slots only, and lost nothing: every delivery still pending.
       expect(hole.most.perPath).toBeLessThanOrEqual(DEFAULT_SLOT_LIMITS.perEndpoint);
       expect(hole.most.total).toBeLessThanOrEqual(DEFAULT_SLOT_LIMITS.perAccount);
+      expect(await retrying()).toBe(DEAD_ENDPOINTS * EVENTS);
       const counts = (await listing()).reduce((sum, e) => ({ pending: sum.pending + e.pending, failed: sum.failed + e.failed }), { pending: 0, failed: 0 });
       expect(counts).toEqual({ pending: DEAD_ENDPOINTS * EVENTS, failed: 0 });
     });
