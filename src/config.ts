@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ACCOUNT_BOUNDS, type AccountBounds } from './domain/account-bounds';
 import { parseTrustProxy } from './domain/client-ip';
 import { parseSecretBoxKey } from './domain/secret-box';
 
@@ -43,6 +44,8 @@ const schema = z.object({
   KEY_RATE_LIMIT: positiveInt.default(50),
   MAX_CONNECTIONS: positiveInt.default(4096),
   KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
+  WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints),
+  KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_ACCOUNT_BOUNDS.liveKeys),
   EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
   EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
@@ -95,6 +98,8 @@ export interface Config {
   maxConnections: number;
   /** KEEP_ALIVE_TIMEOUT: seconds an idle keep-alive connection stays open (the HTTP server's default when not set). */
   keepAliveTimeoutSeconds?: number;
+  /** WEBHOOK_ENDPOINTS_PER_ACCOUNT and KEYS_PER_ACCOUNT: what one account may hold (more is refused with INVALID_REQUEST). */
+  accountBounds: AccountBounds;
   /** EXPORTS_IN_FLIGHT: series exports one key may have in flight on an instance at once; the next gets 429. */
   exportsInFlight: number;
   /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
@@ -197,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keyRateLimit: e.KEY_RATE_LIMIT,
     maxConnections: e.MAX_CONNECTIONS,
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
+    accountBounds: { webhookEndpoints: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT, liveKeys: e.KEYS_PER_ACCOUNT },
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),

@@ -47,3 +47,19 @@ describe('COMPRESSION turns answer compression on or off', () => {
     expect(() => loadConfig({ COMPRESSION: value })).toThrow(`Invalid configuration: COMPRESSION invalid option: expected one of "on"|"off" (got "${value}")`);
   });
 });
+
+describe('WEBHOOK_ENDPOINTS_PER_ACCOUNT and KEYS_PER_ACCOUNT', () => {
+  it('bound an account to 10 endpoints and 100 live keys by default, or what they say', () => {
+    expect(loadConfig({}).accountBounds).toEqual({ webhookEndpoints: 10, liveKeys: 100 });
+    expect(loadConfig({ WEBHOOK_ENDPOINTS_PER_ACCOUNT: '3', KEYS_PER_ACCOUNT: '250' }).accountBounds).toEqual({ webhookEndpoints: 3, liveKeys: 250 });
+  });
+
+  it.each([
+    ['WEBHOOK_ENDPOINTS_PER_ACCOUNT', '0'],
+    ['WEBHOOK_ENDPOINTS_PER_ACCOUNT', '1001'],
+    ['KEYS_PER_ACCOUNT', '-1'],
+    ['KEYS_PER_ACCOUNT', 'many'],
+  ])('refuse %s=%s, naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+});

@@ -107,7 +107,7 @@ const COMMANDS: Record<string, Command> = {
         throw new ApiError('INVALID_REQUEST', `The account ${account.email} is on the ${account.plan} plan, not ${plan}; to change it, run: account plan --email ${account.email} --plan ${plan}`, { param: 'plan' });
       }
       account ??= await deps.store.createAccount({ email, plan });
-      const { key, record } = await deps.store.createKey(account.id, env, expires);
+      const { key, record } = await deps.store.createKey(account.id, env, expires, deps.config.accountBounds.liveKeys);
       return { key, id: record.id, plan: account.plan, env: record.env, accountId: account.id, ...(record.expiresAt !== null && { expiresAt: record.expiresAt }) };
     },
   },
@@ -231,7 +231,7 @@ async function accountByEmail(deps: AdminDeps, email: string): Promise<Account> 
   return account;
 }
 
-/** The webhooks use cases on this configuration: its URL rules and its key for the secrets. */
+/** The webhooks use cases on this configuration: its URL rules, its key for the secrets and its bound on endpoints. */
 function webhooksOf(deps: AdminDeps): Webhooks {
   return createWebhooks({
     store: deps.store.webhooks,
@@ -239,6 +239,7 @@ function webhooksOf(deps: AdminDeps): Webhooks {
     resolveHost,
     policy: webhookUrlPolicy(deps.config.apiEnv),
     clock: clockOf(deps),
+    maxEndpoints: deps.config.accountBounds.webhookEndpoints,
   });
 }
 

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
+import { tooManyKeys } from '../domain/account-bounds';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import { generateApiKey, hashApiKey, newId, type KeyEnv } from '../domain/keys';
 import { earlierEnd } from '../domain/key-lifetime';
 import type { AccountStore, CreatedKey, KeyListing } from '../services/account-store';
-import { KEY_COLUMNS, toAccount, toKey, type KeyRow, type StoreContext, type Trx } from './store-tables';
+import { KEY_COLUMNS, lockAccount, toAccount, toKey, type KeyRow, type StoreContext, type Trx } from './store-tables';
 
 type KeyQueries = Pick<AccountStore, 'listKeys' | 'recordKeyUse' | 'createKey' | 'findActiveKeyByHash' | 'keysRevision' | 'findKeyById' | 'revokeKey' | 'rotateKey'>;
 
@@ -32,9 +33,14 @@ export function keyQueries(store: StoreContext): KeyQueries {
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
         .execute();
     },
-    async createKey(accountId, env, expiresAt = null) {
+    async createKey(accountId, env, expiresAt = null, maxLiveKeys) {
       try {
-        return await insertKey(store, db, accountId, env, expiresAt);
+        if (maxLiveKeys === undefined) return await insertKey(store, db, accountId, env, expiresAt);
+        return await dialect.writeTransaction(db, async (trx) => {
+          if (!(await lockAccount(store, trx, accountId))) throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
+          if ((await liveKeys(trx, accountId, store.now())) >= maxLiveKeys) throw tooManyKeys(maxLiveKeys);
+          return insertKey(store, trx, accountId, env, expiresAt);
+        });
       } catch (error) {
         // The foreign key decides, in the same statement: no window between a check and the insert.
         if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
@@ -143,3 +149,15 @@ const revoke = (store: StoreContext, q: Trx, id: string, replacedBy: string | nu
     .where('revoked_at', 'is', null)
     .returning(KEY_COLUMNS)
     .executeTakeFirst();
+
+/** The account's keys not revoked and not past their end at `now`. */
+async function liveKeys(q: Trx, accountId: string, now: string): Promise<number> {
+  const row = await q
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

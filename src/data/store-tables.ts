@@ -86,3 +86,14 @@ export function toKey(row: KeyRow): ApiKeyRecord {
     expiresAt: row.expires_at,
   };
 }
+
+/**
+ * Locks the account's row for the rest of the write transaction (PostgreSQL: FOR NO KEY UPDATE, which
+ * two such transactions wait on while the foreign-key checks of the request path do not; SQLite holds
+ * the write lock already), so a count of what it holds and the insert that follows cannot interleave
+ * with another instance's; false for an unknown account.
+ */
+export async function lockAccount(store: StoreContext, trx: Trx, accountId: string): Promise<boolean> {
+  const row = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).$if(store.dialect.forUpdate, (b) => b.forNoKeyUpdate()).executeTakeFirst();
+  return row !== undefined;
+}

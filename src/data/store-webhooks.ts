@@ -1,23 +1,25 @@
 import { sql } from 'kysely';
+import { tooManyEndpoints } from '../domain/account-bounds';
 import { ApiError } from '../domain/errors';
 import { crossedThresholds, newEventId, quotaEventIdentity, type QuotaThresholdData, type WebhookEventType } from '../domain/webhooks';
-import type { AttemptOutcome, ClaimedDelivery, DeliveryStatus, NewWebhookEvent, WebhookDeliveryRecord, WebhookStore } from '../services/webhook-store';
-import type { StoreContext, Trx } from './store-tables';
+import type { AttemptOutcome, DeliveryStatus, NewWebhookEvent, WebhookDeliveryRecord, WebhookStore } from '../services/webhook-store';
+import { outboxQueries } from './store-webhook-outbox';
+import { lockAccount, type StoreContext, type Trx } from './store-tables';
 
 /** The webhook endpoints and the events' outbox (services/webhook-store.ts), one query each for both databases. */
 export function webhookQueries(store: StoreContext): WebhookStore {
   const { db, dialect } = store;
   return {
-    async addEndpoint(endpoint, sealedSecret) {
-      try {
-        await db
+    async addEndpoint(endpoint, sealedSecret, maxEndpoints) {
+      await dialect.writeTransaction(db, async (trx) => {
+        if (!(await lockAccount(store, trx, endpoint.accountId))) throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
+        const held = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', endpoint.accountId).executeTakeFirstOrThrow();
+        if (Number(held.n) >= maxEndpoints) throw tooManyEndpoints(maxEndpoints);
+        await trx
           .insertInto('webhook_endpoints')
           .values({ id: endpoint.id, account_id: endpoint.accountId, url: endpoint.url, secret: sealedSecret, created_at: endpoint.createdAt })
           .execute();
-      } catch (error) {
-        if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
-        throw error;
-      }
+      });
     },
     async listEndpoints(accountId) {
       const rows = await db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'url', 'created_at']).where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
@@ -53,7 +55,7 @@ export function webhookQueries(store: StoreContext): WebhookStore {
         .execute();
       return rows.map((row) => ({ keyId: row.id, accountId: row.account_id, expiresAt: row.expires_at! }));
     },
-    claimDue: (now, leaseUntil, limit) => claimDue(store, now, leaseUntil, limit),
+    ...outboxQueries(store),
     async finishAttempt(delivery, outcome, at) {
       const result = await db
         .updateTable('webhook_deliveries')
@@ -95,40 +97,6 @@ export function quotaEvents(accountId: string, month: string, limit: number, bef
   return crossedThresholds(limit, before, after).map((threshold) => {
     const data: QuotaThresholdData = { accountId, threshold, used: after, limit, period: month };
     return { identity: quotaEventIdentity(accountId, month, threshold), accountId, type: 'quota.threshold', data };
-  });
-}
-
-async function claimDue({ db, dialect }: StoreContext, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
-  // One statement: the rows it picks are updated atomically (SQLite holds the write lock; on
-  // PostgreSQL, rows another instance has locked are skipped, not waited for).
-  const skipLocked = dialect.name === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  const claimed = await sql<{ event_id: string; endpoint_id: string; attempts: number }>`
-    UPDATE webhook_deliveries SET next_attempt_at = ${leaseUntil}, attempts = attempts + 1, last_attempt_at = ${now}
-     WHERE status = 'pending' AND (event_id, endpoint_id) IN (
-       SELECT event_id, endpoint_id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= ${now}
-        ORDER BY next_attempt_at LIMIT ${limit} ${skipLocked})
-    RETURNING event_id, endpoint_id, attempts`.execute(db);
-  if (claimed.rows.length === 0) return [];
-  const eventIds = [...new Set(claimed.rows.map((row) => row.event_id))];
-  const endpointIds = [...new Set(claimed.rows.map((row) => row.endpoint_id))];
-  const events = new Map((await db.selectFrom('webhook_events').select(['id', 'type', 'data', 'created_at']).where('id', 'in', eventIds).execute()).map((row) => [row.id, row]));
-  const endpoints = new Map((await db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret']).where('id', 'in', endpointIds).execute()).map((row) => [row.id, row]));
-  return claimed.rows.flatMap((row) => {
-    const event = events.get(row.event_id);
-    const endpoint = endpoints.get(row.endpoint_id);
-    // Removed since the claim (its deliveries went with it): nothing to send.
-    if (!event || !endpoint) return [];
-    return [{
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      attempt: Number(row.attempts),
-      type: event.type as WebhookEventType,
-      data: event.data,
-      eventCreatedAt: event.created_at,
-      url: endpoint.url,
-      sealedSecret: endpoint.secret,
-    }];
   });
 }
 

@@ -58,10 +58,11 @@ ${usageChart(overview.days)}
 <figcaption class="muted">Conversions delivered (charged to the quota), and requests refused because the monthly quota was used up or the per-second rate limit was hit, per UTC day; today is the last bar.</figcaption>
 </figure>
 <h2>Create a key</h2>
+<p class="muted" id="key-bound">An account holds up to ${groupThousands(overview.bounds.liveKeys)} live keys (not revoked and not expired): revoke one to make room for another; rotating a key is always possible.</p>
 ${createKeyForm(session, overview.serverEnv, overview.now)}
 <h2>Your keys</h2>
 ${keysTable(overview.keys, overview.now)}
-${webhooksSection(session, overview.webhooks)}`, flash?.newKey !== undefined || flash?.newWebhook !== undefined);
+${webhooksSection(session, overview.webhooks, overview.bounds.webhookEndpoints)}`, flash?.newKey !== undefined || flash?.newWebhook !== undefined);
 }
 
 export function errorPage(title: string, text: string): string {

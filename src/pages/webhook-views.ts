@@ -39,11 +39,11 @@ function endpointRow(endpoint: WebhookEndpointListing): SafeHtml {
 }
 
 /** The section: what is sent, the add form, and the endpoints. */
-export function webhooksSection(session: AccountSession, endpoints: readonly WebhookEndpointListing[]): SafeHtml {
+export function webhooksSection(session: AccountSession, endpoints: readonly WebhookEndpointListing[], maxEndpoints: number): SafeHtml {
   return html`
 <section id="webhooks" aria-labelledby="webhooks-title">
 <h2 id="webhooks-title">Webhooks</h2>
-<p>Get alerts as signed <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>quota.threshold</code> at 80 % and 100 % of the monthly quota, <code>key.expiring</code> 7 days and 1 day before a key ends, and <code>key.expired</code>. Each event is sent once per endpoint and retried for up to a day.</p>
+<p>Get alerts as signed <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>quota.threshold</code> at 80 % and 100 % of the monthly quota, <code>key.expiring</code> 7 days and 1 day before a key ends, and <code>key.expired</code>. Each event is sent once per endpoint and retried for up to a day; an endpoint that keeps failing is paused for a while (its deliveries wait, none is lost) and never delays anyone else's. An account has up to ${maxEndpoints} endpoints.</p>
 <form method="post" action="/account/webhooks">
   ${csrfField(session)}
   <label for="webhook-url">Endpoint URL</label>

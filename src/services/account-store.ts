@@ -112,8 +112,12 @@ export interface AccountStore {
   findAccountById(id: string): Promise<Account | undefined>;
   /** NOT_FOUND for an unknown email. */
   setPlan(email: string, plan: PlanId): Promise<Account>;
-  /** NOT_FOUND for an unknown account. `expiresAt` (ISO 8601 UTC) ends the key; absent or null: never. */
-  createKey(accountId: string, env: KeyEnv, expiresAt?: string | null): Promise<CreatedKey>;
+  /**
+   * NOT_FOUND for an unknown account. `expiresAt` (ISO 8601 UTC) ends the key; absent or null: never.
+   * With `maxLiveKeys`, INVALID_REQUEST when the account holds that many live keys already (counted
+   * and inserted in one write transaction, so concurrent creations never pass the bound).
+   */
+  createKey(accountId: string, env: KeyEnv, expiresAt?: string | null, maxLiveKeys?: number): Promise<CreatedKey>;
   /**
    * The not revoked key with this SHA-256 hash and its account, in one indexed query; a key past
    * its `expiresAt` is returned too (its caller refuses it as expired, saying when).

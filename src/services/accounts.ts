@@ -4,6 +4,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { Account, AccountStore, DailyUsage, KeyListing } from './account-store';
 import { canonicalEmail, normalizeEmail } from './account-store';
+import type { AccountBounds } from '../domain/account-bounds';
 import { ApiError } from '../domain/errors';
 import { keyEnvFor, type KeyEnv } from '../domain/keys';
 import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '../domain/passwords';
@@ -48,6 +49,8 @@ export interface AccountOverview {
   webhooks: WebhookEndpointListing[];
   /** The key environment this server accepts. */
   serverEnv: KeyEnv;
+  /** What the account may hold: webhook endpoints and live keys. */
+  bounds: AccountBounds;
   /** The clock's time when the overview was read (ISO 8601 UTC): what "expired" is judged against. */
   now: string;
 }
@@ -174,7 +177,7 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
 }
 
 /** What a signed-in account does on its page: its usage and keys, and the message left for the next page. */
-function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
+function accountPageCases({ config, store, clock, webhooks }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
   const ownKey = async (session: AccountSession, keyId: string) => {
     const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
     if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
@@ -194,13 +197,14 @@ function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: K
         keys,
         webhooks: endpoints,
         serverEnv,
+        bounds: config.accountBounds,
         now: at.toISOString(),
       };
     },
     now: clock,
     keyOf: ownKey,
     async createKey(session, env, expiresAt) {
-      const { key, record } = await store.createKey(session.account.id, env, expiresAt);
+      const { key, record } = await store.createKey(session.account.id, env, expiresAt, config.accountBounds.liveKeys);
       const warning = env === serverEnv ? '' : ` It is a ${env} key: this server accepts only ${serverEnv} keys, so it will not work here.`;
       await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env, expiresAt: record.expiresAt } });
     },

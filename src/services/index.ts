@@ -112,7 +112,7 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
     (revision) => keys.observe(revision),
   );
-  const webhooks = createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock });
+  const webhooks = createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock, maxEndpoints: config.accountBounds.webhookEndpoints });
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
     config,

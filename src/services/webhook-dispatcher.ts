@@ -1,134 +1,184 @@
-import type { SecretBox } from '../domain/secret-box';
 import {
-  DEFAULT_RETRY_SCHEDULE,
-  dueExpiryEvent,
-  EXPIRED_LOOKBACK_MS,
-  eventBody,
-  expiryEventIdentity,
-  nextAttemptAt,
-  signedHeaders,
-  type KeyExpiryData,
-  type RetrySchedule,
-} from '../domain/webhooks';
-import type { AttemptOutcome, ClaimedDelivery, NewWebhookEvent, WebhookStore } from './webhook-store';
+  circuitAfter,
+  circuitState,
+  DEFAULT_CIRCUIT_POLICY,
+  DEFAULT_SLOT_LIMITS,
+  endpointRoom,
+  pickDeliveries,
+  type Circuit,
+  type CircuitPolicy,
+  type InFlight,
+  type SlotLimits,
+} from '../domain/webhook-scheduling';
+import { DEFAULT_RETRY_SCHEDULE } from '../domain/webhooks';
+import { attemptDelivery, writeDueExpiryEvents, type AttemptDependencies } from './webhook-attempts';
+import type { ClaimedDelivery } from './webhook-store';
+
+export type { WebhookPost } from './webhook-attempts';
 
 /**
- * The outbox's dispatcher, one per instance, off every request's path: each round it writes the
- * expiry events that have come due (at most every `scanEveryMs`), claims due deliveries (a lease:
- * a claim whose instance dies is due again when the lease ends) and posts them, signed, each with a
- * 5 s timeout; a failed attempt is retried with exponential backoff and jitter until the event is a
- * day old, then marked failed. Nothing is lost on a restart: every step is a row.
+ * The outbox's dispatcher, one per instance, off every request's path. It keeps a few attempts in
+ * flight and starts the next due delivery as soon as a slot is free: at most `perEndpoint` per
+ * endpoint, `perAccount` per account and `total` on the instance, accounts taking turns
+ * (webhook-scheduling.ts), so a slow or dead endpoint holds only its own slots and its timeouts
+ * delay nobody else. An endpoint that keeps failing opens its circuit: its deliveries wait in the
+ * outbox for the cool-down (postponed, never dropped), then one probe tries it. A failed attempt is
+ * retried with exponential backoff and jitter until the event is a day old, then marked failed.
+ * Expiry events are written by a scan at most every `scanEveryMs`. Every step is a row: a restart
+ * loses nothing, and a claim whose instance dies is due again when its lease ends.
  */
 export interface WebhookDispatcher {
-  /** Starts the rounds (every `pollMs`). */
+  /** Starts dispatching: due deliveries are looked for every `pollMs` and whenever an attempt ends. */
   start(): void;
-  /** Stops the rounds and waits for the one in progress. */
+  /** Stops starting attempts and waits for those in flight. */
   stop(): Promise<void>;
-  /** One round now: the expiry scan if due, then one batch of deliveries; how many were attempted. */
+  /** One pass now: the expiry scan if due, then every due delivery the slots and circuits allow; waits for those attempts and says how many. */
   round(): Promise<number>;
 }
 
-/** Posts one signed webhook; never throws (every failure is an outcome without a status). */
-export type WebhookPost = (url: string, headers: Record<string, string>, body: string) => Promise<{ status: number | null; error?: string }>;
-
-export interface WebhookDispatcherOptions {
-  store: WebhookStore;
-  secrets: () => SecretBox;
-  post: WebhookPost;
-  clock: () => Date;
-  log: { warn(details: object, message: string): void; debug(details: object, message: string): void };
-  schedule?: RetrySchedule;
-  /** Pause between rounds (default 1 s). */
+export interface WebhookDispatcherOptions extends AttemptDependencies {
+  /** Pause between looks for due deliveries while no attempt ends (default 1 s). */
   pollMs?: number;
   /** Pause between expiry scans (default 1 min). */
   scanEveryMs?: number;
-  /** Deliveries claimed per round (default 20). */
-  batch?: number;
+  /** Attempts in flight at most, per endpoint, per account and on this instance. */
+  limits?: SlotLimits;
+  /** When an endpoint's circuit opens and how long it stays open. */
+  circuit?: CircuitPolicy;
   /** How long a claim holds a delivery (default 1 min, well over the 5 s an attempt may take). */
   leaseMs?: number;
-  random?: () => number;
 }
 
-const WEEK_MS = 7 * 86_400_000;
-
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { store, clock, log, pollMs = 1000, scanEveryMs = 60_000, batch = 20, leaseMs = 60_000 } = options;
+  const { store, clock, log, pollMs = 1000, scanEveryMs = 60_000, limits = DEFAULT_SLOT_LIMITS, leaseMs = 60_000 } = options;
+  const slots = inFlightSlots();
+  const circuits = endpointCircuits(options, slots);
+  const attempts = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
   let scannedAt = -Infinity;
+  let lastAccount: string | undefined;
+  let passes: Promise<unknown> = Promise.resolve();
+  let passQueued = false;
 
-  const round = async (): Promise<number> => {
+  /** Starts what may start now; the attempts' promises. */
+  const pass = async (): Promise<Promise<void>[]> => {
     const now = clock();
     if (now.getTime() - scannedAt >= scanEveryMs) {
       scannedAt = now.getTime();
       await writeDueExpiryEvents(store, now);
     }
-    const claimed = await store.claimDue(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), batch);
-    await Promise.all(claimed.map((delivery) => attempt(options, delivery)));
-    return claimed.length;
+    if (slots.view.total >= limits.total) return [];
+    const at = now.getTime();
+    const skipEndpoints = [...new Set([...slots.view.endpoints.keys(), ...circuits.all.keys()])].filter((id) => endpointRoom(id, slots.view, circuits.all, limits, at) === 0);
+    const due = await store.dueDeliveries(now.toISOString(), { perEndpoint: limits.perEndpoint, limit: limits.total * 4, skipEndpoints });
+    const picks = pickDeliveries(due, slots.view, circuits.all, limits, at, lastAccount);
+    lastAccount = picks.lastAccount;
+    const claimed = await store.claim(picks.picked, now.toISOString(), new Date(at + leaseMs).toISOString());
+    return claimed.map(begin);
   };
-  const loop = () => {
-    if (stopped) return;
-    running = round()
-      .catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch round failed; trying again'))
+  const begin = (delivery: ClaimedDelivery): Promise<void> => {
+    slots.add(delivery);
+    // The slot is free before the circuit is settled, so postponing the endpoint includes this delivery.
+    const running = attemptDelivery(options, delivery)
+      .finally(() => slots.remove(delivery))
+      .then((delivered) => circuits.settle(delivery.endpointId, delivered))
+      .catch((error: unknown) => log.warn({ err: error, endpointId: delivery.endpointId }, 'webhook attempt or its circuit failed to be recorded; a lease brings the delivery back'))
       .finally(() => {
-        if (!stopped) timer = setTimeout(loop, pollMs);
+        attempts.delete(running);
+        if (!stopped) queuePass();
       });
+    attempts.add(running);
+    return running;
+  };
+  const queuePass = () => {
+    if (passQueued) return;
+    passQueued = true;
+    passes = passes.then(async () => {
+      passQueued = false;
+      if (!stopped) await pass().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch pass failed; trying again'));
+    });
   };
   return {
     start() {
       if (!stopped) return;
       stopped = false;
-      loop();
+      timer = setInterval(queuePass, pollMs);
+      queuePass();
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      clearInterval(timer);
+      await passes;
+      await Promise.allSettled([...attempts]);
     },
-    round,
+    async round() {
+      const run = passes.then(pass);
+      // A failed pass fails this round only: the passes after it still run.
+      passes = run.catch(() => undefined);
+      const started = await run;
+      await Promise.all(started);
+      return started.length;
+    },
   };
 }
 
-/** Writes the expiry events due now (each once, by identity) for keys ending within a week or ended lately. */
-async function writeDueExpiryEvents(store: WebhookStore, now: Date): Promise<void> {
-  const keys = await store.endingKeys(new Date(now.getTime() - EXPIRED_LOOKBACK_MS).toISOString(), new Date(now.getTime() + WEEK_MS).toISOString());
-  const events: NewWebhookEvent[] = [];
-  for (const key of keys) {
-    const due = dueExpiryEvent(key.expiresAt, now);
-    if (!due) continue;
-    const data: KeyExpiryData = { accountId: key.accountId, keyId: key.keyId, expiresAt: key.expiresAt, ...(due.type === 'key.expiring' ? { daysBefore: due.daysBefore } : {}) };
-    events.push({ identity: expiryEventIdentity(key.keyId, key.expiresAt, due), accountId: key.accountId, type: due.type, data });
-  }
-  if (events.length === 0) return;
-  const existing = await store.existingIdentities(events.map((event) => event.identity));
-  for (const event of events) if (!existing.has(event.identity)) await store.recordEvent(event, now.toISOString());
+/**
+ * The circuits of the endpoints that failed lately, kept by this instance; when one opens, its
+ * endpoint's deliveries are postponed in the outbox, so every instance leaves them alone until then.
+ */
+function endpointCircuits(options: WebhookDispatcherOptions, slots: ReturnType<typeof inFlightSlots>) {
+  const { store, clock, log, circuit: policy = DEFAULT_CIRCUIT_POLICY, schedule = DEFAULT_RETRY_SCHEDULE } = options;
+  const all = new Map<string, Circuit>();
+  const postpone = async (endpointId: string, circuit: Circuit) => {
+    const until = new Date(circuit.openUntil!);
+    const giveUpBefore = new Date(until.getTime() - schedule.giveUpAfterMs).toISOString();
+    const error = `the endpoint failed ${circuit.failures} attempts in a row; its deliveries wait until ${until.toISOString()}`;
+    const result = await store.postponeEndpoint(endpointId, until.toISOString(), { giveUpBefore, inFlight: slots.eventsOf(endpointId), error });
+    log.warn({ endpointId, failures: circuit.failures, until: until.toISOString(), ...result }, 'webhook endpoint keeps failing: its circuit is open');
+  };
+  return {
+    all: all as ReadonlyMap<string, Circuit>,
+    /** Records an attempt's outcome on its endpoint's circuit. */
+    async settle(endpointId: string, delivered: boolean) {
+      const at = clock().getTime();
+      const after = circuitAfter(all.get(endpointId), delivered, at, policy);
+      if (after) all.set(endpointId, after);
+      else all.delete(endpointId);
+      // Every failure while open postpones again: an attempt that was in flight when the circuit opened has just set its own retry time.
+      if (!delivered && circuitState(after, at) === 'open') await postpone(endpointId, after!);
+    },
+  };
 }
 
-/** Signs and posts one claimed delivery and records the outcome. */
-async function attempt({ store, secrets, post, clock, log, schedule = DEFAULT_RETRY_SCHEDULE, random = Math.random }: WebhookDispatcherOptions, delivery: ClaimedDelivery): Promise<void> {
-  const body = eventBody(delivery.type, delivery.eventCreatedAt, JSON.parse(delivery.data));
-  let secret: string | undefined;
-  try {
-    secret = secrets().open(delivery.sealedSecret, delivery.endpointId);
-  } catch {
-    // A wrong key (or a tampered row): retried, in case the right key comes back.
-  }
-  const result = secret === undefined
-    ? { status: null, error: 'the endpoint secret could not be opened (was WEBHOOK_SECRET_KEY changed?)' }
-    : await post(delivery.url, signedHeaders(secret, delivery.eventId, clock(), body), body);
-  const now = clock();
-  let outcome: AttemptOutcome;
-  if (result.error === undefined && result.status !== null) {
-    outcome = { kind: 'delivered', status: result.status };
-  } else {
-    const error = (result.error ?? 'failed').slice(0, 300);
-    const next = nextAttemptAt(schedule, delivery.attempt, delivery.eventCreatedAt, now, random);
-    outcome = next ? { kind: 'retry', status: result.status, error, nextAttemptAt: next.toISOString() } : { kind: 'failed', status: result.status, error };
-    const details = { endpointId: delivery.endpointId, eventId: delivery.eventId, type: delivery.type, attempt: delivery.attempt, status: result.status, error };
-    if (next) log.debug({ ...details, nextAttemptAt: next.toISOString() }, 'webhook delivery failed; retrying later');
-    else log.warn(details, 'webhook delivery failed for a day: given up');
-  }
-  await store.finishAttempt(delivery, outcome, now.toISOString());
+/** The attempts this instance has in flight, by endpoint and account. */
+function inFlightSlots() {
+  const endpoints = new Map<string, number>();
+  const accounts = new Map<string, number>();
+  const events = new Map<string, Set<string>>();
+  const view: InFlight & { total: number } = { endpoints, accounts, total: 0 };
+  const bump = (map: Map<string, number>, id: string, by: number) => {
+    const n = (map.get(id) ?? 0) + by;
+    if (n > 0) map.set(id, n);
+    else map.delete(id);
+  };
+  return {
+    view,
+    add(delivery: ClaimedDelivery) {
+      bump(endpoints, delivery.endpointId, 1);
+      bump(accounts, delivery.accountId, 1);
+      view.total += 1;
+      const set = events.get(delivery.endpointId) ?? new Set();
+      events.set(delivery.endpointId, set.add(delivery.eventId));
+    },
+    remove(delivery: ClaimedDelivery) {
+      bump(endpoints, delivery.endpointId, -1);
+      bump(accounts, delivery.accountId, -1);
+      view.total -= 1;
+      const set = events.get(delivery.endpointId);
+      set?.delete(delivery.eventId);
+      if (set?.size === 0) events.delete(delivery.endpointId);
+    },
+    eventsOf: (endpointId: string) => [...(events.get(endpointId) ?? [])],
+  };
 }

@@ -1,3 +1,4 @@
+import type { DueDelivery } from '../domain/webhook-scheduling';
 import type { WebhookEventType } from '../domain/webhooks';
 
 /**
@@ -38,6 +39,8 @@ export interface WebhookDeliveryRecord {
 export interface ClaimedDelivery {
   eventId: string;
   endpointId: string;
+  /** The endpoint's account. */
+  accountId: string;
   /** The attempt this claim is (1 for the first); finishing it is conditional on it, so a stale claim changes nothing. */
   attempt: number;
   type: WebhookEventType;
@@ -69,8 +72,12 @@ export type AttemptOutcome =
   | { kind: 'failed'; status: number | null; error: string };
 
 export interface WebhookStore {
-  /** Stores an endpoint (its id chosen by the caller, the secret already sealed). NOT_FOUND for an unknown account. */
-  addEndpoint(endpoint: WebhookEndpointRecord, sealedSecret: string): Promise<void>;
+  /**
+   * Stores an endpoint (its id chosen by the caller, the secret already sealed). NOT_FOUND for an
+   * unknown account; INVALID_REQUEST (param `url`) when the account has `maxEndpoints` already
+   * (counted and inserted in one write transaction).
+   */
+  addEndpoint(endpoint: WebhookEndpointRecord, sealedSecret: string, maxEndpoints: number): Promise<void>;
   /** The account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
   /** Each endpoint's latest `perEndpoint` deliveries (newest first) and its failed and pending counts. */
@@ -84,11 +91,23 @@ export interface WebhookStore {
   /** Keys not revoked whose end lies between `from` and `to`. */
   endingKeys(from: string, to: string): Promise<EndingKey[]>;
   /**
-   * Claims up to `limit` pending deliveries due at `now` for an attempt: each one's next attempt moves
-   * to `leaseUntil` (a claim whose process died is due again then) and its attempts count goes up.
-   * Several instances claim at once without sharing a row (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   * Pending deliveries due at `now`, at most `perEndpoint` of each endpoint and `limit` in all, every
+   * endpoint's oldest before any endpoint's second; none of the endpoints in `skipEndpoints`.
    */
-  claimDue(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
+  dueDeliveries(now: string, options: { perEndpoint: number; limit: number; skipEndpoints: readonly string[] }): Promise<DueDelivery[]>;
+  /**
+   * Claims these deliveries for an attempt, those still pending and due at `now`: each one's next
+   * attempt moves to `leaseUntil` (a claim whose process died is due again then) and its attempts
+   * count goes up. Several instances claim at once without sharing a row (PostgreSQL: FOR UPDATE
+   * SKIP LOCKED); what another instance claimed first is left out of the answer.
+   */
+  claim(deliveries: readonly Pick<DueDelivery, 'eventId' | 'endpointId'>[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]>;
+  /**
+   * An endpoint whose circuit opened: its pending deliveries due before `until` wait until then
+   * (attempts unchanged); those of events created before `giveUpBefore` are marked failed with
+   * `error`. Deliveries in `inFlight` (event ids) are left as they are.
+   */
+  postponeEndpoint(endpointId: string, until: string, options: { giveUpBefore: string; inFlight: readonly string[]; error: string }): Promise<{ postponed: number; failed: number }>;
   /** Records an attempt's outcome, unless the delivery was claimed again since (then false). */
   finishAttempt(delivery: Pick<ClaimedDelivery, 'eventId' | 'endpointId' | 'attempt'>, outcome: AttemptOutcome, at: string): Promise<boolean>;
 }

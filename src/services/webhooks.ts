@@ -1,3 +1,4 @@
+import { DEFAULT_ACCOUNT_BOUNDS } from '../domain/account-bounds';
 import { ApiError } from '../domain/errors';
 import type { SecretBox } from '../domain/secret-box';
 import { addressRefusal, parseWebhookUrl, refusedAddresses, type WebhookUrlPolicy } from '../domain/webhook-urls';
@@ -26,8 +27,9 @@ export interface WebhookEndpointListing extends WebhookEndpoint {
 
 export interface Webhooks {
   /**
-   * Adds an endpoint after checking its URL (INVALID_REQUEST with param `url`, see webhook-urls.ts);
-   * the secret is in the answer only. NOT_FOUND for an unknown account.
+   * Adds an endpoint after checking its URL (INVALID_REQUEST with param `url`, see webhook-urls.ts)
+   * and the account's bound on endpoints (INVALID_REQUEST, param `url`); the secret is in the answer
+   * only. NOT_FOUND for an unknown account.
    */
   add(input: { accountId: string; url: string }): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
   /** The account's endpoints, oldest first, each with its latest deliveries and failures. */
@@ -44,14 +46,13 @@ export interface WebhookDependencies {
   resolveHost: (host: string) => Promise<string[]>;
   policy: WebhookUrlPolicy;
   clock: () => Date;
+  /** Endpoints an account may have (WEBHOOK_ENDPOINTS_PER_ACCOUNT). */
+  maxEndpoints?: number;
 }
 
 /** How many deliveries a listing shows per endpoint. */
 export const LATEST_DELIVERIES = 10;
-/** Endpoints an account may have. */
-export const MAX_ENDPOINTS = 10;
-
-export function createWebhooks({ store, secrets, resolveHost, policy, clock }: WebhookDependencies): Webhooks {
+export function createWebhooks({ store, secrets, resolveHost, policy, clock, maxEndpoints = DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints }: WebhookDependencies): Webhooks {
   return {
     async add({ accountId, url: text }) {
       const url = parseWebhookUrl(text, policy);
@@ -60,12 +61,9 @@ export function createWebhooks({ store, secrets, resolveHost, policy, clock }: W
         const refused = refusedAddresses(addresses, policy);
         if (addresses.length === 0 || refused.length > 0) throw addressRefusal(url, addresses, refused);
       }
-      if ((await store.listEndpoints(accountId)).length >= MAX_ENDPOINTS) {
-        throw new ApiError('INVALID_REQUEST', `An account has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`, { param: 'url' });
-      }
       const endpoint = { id: newEndpointId(), url: url.href, createdAt: clock().toISOString() };
       const secret = newWebhookSecret();
-      await store.addEndpoint({ ...endpoint, accountId }, secrets().seal(secret, endpoint.id));
+      await store.addEndpoint({ ...endpoint, accountId }, secrets().seal(secret, endpoint.id), maxEndpoints);
       return { endpoint, secret };
     },
     async list(accountId) {

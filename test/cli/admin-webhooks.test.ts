@@ -71,4 +71,37 @@ describe('admin webhook add|list|remove', () => {
   it('a bad WEBHOOK_SECRET_KEY stops the configuration without showing it', () => {
     expect(() => loadConfig({ DATA_DIR: dir, WEBHOOK_SECRET_KEY: 'hunter2-is-not-a-key' })).toThrow(/WEBHOOK_SECRET_KEY must be 32 bytes.*\(value not shown\)/);
   });
+
+  it('an account holds WEBHOOK_ENDPOINTS_PER_ACCOUNT endpoints (default 10); one more is refused until one is removed', async () => {
+    await admin('account create --email ops@example.com --plan free');
+    const added = [];
+    for (let n = 0; n < 10; n++) added.push((await admin(`webhook add --email ops@example.com --url http://127.0.0.1:9/hooks/${n}`)).json.id as string);
+    expect(await admin('webhook add --email ops@example.com --url http://127.0.0.1:9/hooks/10')).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST', message: 'An account has at most 10 webhook endpoints; remove one first.' } });
+    await admin(`webhook remove --email ops@example.com --id ${added[0]}`);
+    expect(await admin('webhook add --email ops@example.com --url http://127.0.0.1:9/hooks/10')).toMatchObject({ code: 0 });
+    const two = loadConfig({ DATA_DIR: dir, WEBHOOK_ENDPOINTS_PER_ACCOUNT: '2' });
+    await admin('account create --email dev@example.com --plan free');
+    for (let n = 0; n < 2; n++) expect(await admin(`webhook add --email dev@example.com --url http://127.0.0.1:9/d/${n}`, { config: two })).toMatchObject({ code: 0 });
+    expect(await admin('webhook add --email dev@example.com --url http://127.0.0.1:9/d/2', { config: two })).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/at most 2 webhook endpoints/) } });
+    expect(() => loadConfig({ DATA_DIR: dir, WEBHOOK_ENDPOINTS_PER_ACCOUNT: '0' })).toThrow(/WEBHOOK_ENDPOINTS_PER_ACCOUNT/);
+  });
+});
+
+describe('admin key create: the bound on live keys', () => {
+  it('an account holds KEYS_PER_ACCOUNT live keys; a revoked one makes room, a rotation is never refused', async () => {
+    const three = loadConfig({ DATA_DIR: dir, KEYS_PER_ACCOUNT: '3' });
+    const create = (extra = '') => admin(`key create --plan free --email ops@example.com${extra}`, { config: three });
+    const ids = [];
+    for (let n = 0; n < 3; n++) ids.push((await create()).json.id as string);
+    const refused = await create();
+    expect(refused).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST', message: 'An account has at most 3 live keys (not revoked and not expired); revoke one first.' } });
+    expect(refused.stdout).toBe('');
+    expect(await admin(`key rotate --id ${ids[0]} --grace 1h`, { config: three })).toMatchObject({ code: 0 });
+    await admin(`key revoke --id ${ids[1]}`, { config: three });
+    await admin(`key revoke --id ${ids[2]}`, { config: three });
+    expect(await create()).toMatchObject({ code: 0 });
+    expect(await create()).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST' } });
+    // The default is 100.
+    expect(config.accountBounds).toEqual({ webhookEndpoints: 10, liveKeys: 100 });
+  });
 });

@@ -116,6 +116,28 @@ for (const backend of BACKENDS) {
         expect(await store.findActiveKeyByHash(hashApiKey(`${key}x`))).toBeUndefined();
       });
 
+      it('with a bound, live keys are counted: keys revoked or past their end make room; unknown accounts are NOT_FOUND', async () => {
+        const account = await store.createAccount({ plan: 'free' });
+        await store.createKey(account.id, 'test', null, 2);
+        await store.createKey(account.id, 'test', new Date(NOW.getTime() + 1000).toISOString(), 2);
+        await expect(store.createKey(account.id, 'test', null, 2)).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/at most 2 live keys/) });
+        const later = instance.open({ now: () => new Date(NOW.getTime() + 2000) });
+        opened.push(later);
+        expect((await later.createKey(account.id, 'test', null, 2)).record.accountId).toBe(account.id);
+        await expect(later.createKey(account.id, 'test', null, 2)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+        await expect(store.createKey('acc_missing', 'test', null, 2)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      });
+
+      it('keys created at once never pass the bound (PostgreSQL: from two instances)', async () => {
+        const account = await store.createAccount({ plan: 'free' });
+        // Two SQLite handles in one process would wait on each other synchronously; its instances are processes.
+        const other = backend.name === 'postgres' ? open() : store;
+        const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? store : other).createKey(account.id, 'test', null, 5)));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+        expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(7).fill('INVALID_REQUEST'));
+        expect((await store.listKeys(account.id)).length).toBe(5);
+      });
+
       it('creating a key for an unknown account is NOT_FOUND', async () => {
         await expect(store.createKey('acc_missing', 'test')).rejects.toMatchObject({ code: 'NOT_FOUND' });
       });

@@ -62,13 +62,32 @@ describe('webhook endpoints on the account page', () => {
     expect(await endpointsOf(app, account.id)).toEqual([]);
   });
 
+  it('states the bounds (WEBHOOK_ENDPOINTS_PER_ACCOUNT, KEYS_PER_ACCOUNT) and refuses an endpoint or key past them with 400 and a message', async () => {
+    t = await createTestApp({ WEBHOOK_ENDPOINTS_PER_ACCOUNT: '2', KEYS_PER_ACCOUNT: '1' }, { clock: () => NOW });
+    const client = pageClient(t);
+    await client.post('/account/signup', { email: 'ann@example.com', password: PASSWORD });
+    const page = (await client.get('/account')).text;
+    expect(page).toContain('An account has up to 2 endpoints.');
+    expect(page).toContain('An account holds up to 1 live keys');
+    for (const n of [1, 2]) expect((await addEndpoint(client, `${URL_A}/${n}`)).answer.status).toBe(303);
+    const third = await client.post('/account/webhooks', { csrf: client.csrf(), url: `${URL_A}/3` });
+    expect(third.status).toBe(400);
+    expect(third.text).toContain('An account has at most 2 webhook endpoints; remove one first.');
+    await client.get('/account');
+    expect((await client.post('/account/keys', { csrf: client.csrf(), env: 'test' })).status).toBe(303);
+    await client.get('/account');
+    const second = await client.post('/account/keys', { csrf: client.csrf(), env: 'test' });
+    expect(second.status).toBe(400);
+    expect(second.text).toContain('An account has at most 1 live keys (not revoked and not expired); revoke one first.');
+  });
+
   it('lists each endpoint\'s last deliveries: delivered, waiting for a retry after a failure, and failed', async () => {
     const { client, app, account } = await signedUp();
     const { id } = await addEndpoint(client);
     const store = app.store.webhooks;
     const at = NOW.toISOString();
     for (const n of [1, 2, 3]) await store.recordEvent({ identity: `page-test-${n}`, accountId: account.id, type: n === 1 ? 'quota.threshold' : 'key.expiring', data: { n } }, at);
-    const claimed = await store.claimDue(at, new Date(NOW.getTime() + 60_000).toISOString(), 10);
+    const claimed = await store.claim(await store.dueDeliveries(at, { perEndpoint: 10, limit: 10, skipEndpoints: [] }), at, new Date(NOW.getTime() + 60_000).toISOString());
     expect(claimed).toHaveLength(3);
     const [first, second, third] = claimed.sort((a, b) => a.eventId.localeCompare(b.eventId));
     await store.finishAttempt(first!, { kind: 'delivered', status: 204 }, at);

@@ -202,7 +202,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await first.app.services.webhooks.add({ accountId: account.id, url: receiver.url });
       expect((await first.call('POST', '/v1/batch', { key, body: batch(1000) })).status).toBe(200);
       // A dispatcher claims one delivery and dies before posting it (its lease is still running).
-      const claimed = await first.store.webhooks.claimDue(new Date().toISOString(), new Date(Date.now() + 60_000).toISOString(), 1);
+      const outbox = first.store.webhooks;
+      const at = new Date().toISOString();
+      const claimed = await outbox.claim(await outbox.dueDeliveries(at, { perEndpoint: 1, limit: 1, skipEndpoints: [] }), at, new Date(Date.now() + 60_000).toISOString());
       expect(claimed).toHaveLength(1);
       await first.close();
       const second = await app();
