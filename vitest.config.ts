@@ -26,6 +26,7 @@ const SOLO = [
   'test/hostile/stall-guard.test.ts',
   'test/http/series-exports-real-data.test.ts',
   'test/http/series-stream-memory-real-data.test.ts',
+  'test/services/webhook-fairness.test.ts',
 ];
 const SLOW = [
   'test/e2e/**/*.test.ts',
