@@ -12,6 +12,7 @@ import type { FrontHandler } from '../http/graphql/yoga-answers';
 import { headerText } from '../http/front/target';
 import type { RequestSpending } from '../http/limits/request-spending';
 import type { RunDocument } from './run-document';
+import { judgeMessages } from './batches';
 import { createMcpServer } from './server';
 import type { HttpRequestContext } from '../http/front/request-context';
 
@@ -21,8 +22,8 @@ export type McpHandler = (req: IncomingMessage, context: HttpRequestContext) => 
 export interface McpHandlerOptions {
   /** The document runner of a request (run-document.ts). */
   runnerFor(context: HttpRequestContext): RunDocument;
-  /** The request rate limit: a call spends one request of the key's, covering every field its document runs. */
-  spending: Pick<RequestSpending, 'spendRequest'>;
+  /** The request rate limit: each JSON-RPC message spends one request of the key's, covering every field its document runs. */
+  spending: Pick<RequestSpending, 'spendRequest' | 'spendMore'>;
   /** Host names (no port) the Host header may name; undefined accepts any (MCP_ALLOWED_HOSTS). */
   allowedHosts: readonly string[] | undefined;
   /** Origins a browser may call from besides the server's own (MCP_ALLOWED_ORIGINS); a request with any other Origin is refused. */
@@ -36,8 +37,10 @@ export interface McpHandlerOptions {
  * DELETE are 405 (no server-initiated stream, no session to end), as the transport specification
  * allows. Before the transport: the Host and Origin checks the SDK's guidance asks for against DNS
  * rebinding, the body limit, the Bearer key (401 with WWW-Authenticate, KEY_EXPIRED) and one request
- * of the key's rate limit, each refused in the contract's error body. A tool call's own refusals
- * (quota, plan, bad input) are tool results, made by the tools.
+ * of the key's rate limit per JSON-RPC message, all spent before any message runs, each refused in
+ * the contract's error body. A batch the revision does not allow (batches.ts) is a JSON-RPC
+ * Invalid Request, as the transport's own protocol refusals are. A tool call's own refusals (quota,
+ * plan, bad input) are tool results, made by the tools.
  */
 export function mcpHandler(options: McpHandlerOptions): McpHandler {
   return async (req, context) => {
@@ -48,6 +51,9 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
       }
       const body = await readNodeBody(req, DEFAULT_BODY_LIMIT);
       await options.spending.spendRequest(context, 'key', 'request');
+      const verdict = judgeMessages(body, headerText(req.headers['mcp-protocol-version']));
+      if ('refusal' in verdict) return jsonRpcInvalidRequest(verdict.refusal);
+      if (verdict.messages > 1) await options.spending.spendMore(context, verdict.messages - 1);
       return await transportAnswer(req, body, options.runnerFor(context));
     } catch (error) {
       if (error instanceof ApiError) return errorParts(error, context);
@@ -88,6 +94,12 @@ function hostnameOf(host: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON-RPC Invalid Request (-32600) for the whole body, in the form the SDK's transport refuses with. */
+function jsonRpcInvalidRequest(message: string): ResponseParts {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null });
+  return { status: 400, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body };
 }
 
 /** The SDK's transport answering one message with a server of its own, closed after. */
