@@ -15,7 +15,7 @@ import { GRAPHQL_PATH } from '../graphql/graphql-http';
 import { oddRequestAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
 import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
-import { pathOf } from './target';
+import { isExactTarget, pathOf } from './target';
 import type { FrontHandler } from '../graphql/yoga-answers';
 
 /** What the front dispatches to and finishes with: built by the app (app.ts). */
@@ -108,6 +108,9 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
     if (refused.has(req.socket)) return;
     const started = performance.now();
     const context = front.contextOf(originOf(req));
+    // As sent: an absolute-form target is rewritten to its path and its authority below.
+    const target = req.url ?? '';
+    const sentHost = req.headers.host;
     try {
       const odd = oddRequestAnswer(req, context);
       if (odd) {
@@ -115,7 +118,10 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
         if (odd.status >= 400) refused.add(req.socket);
         return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
       }
-      handlerOf(pathOf(req.url))(req, res, context, started);
+      const pathname = pathOf(req.url);
+      // Another spelling of /metrics is a path no route has: the edge answers it 404.
+      const handler = pathname === METRICS_PATH && !isExactTarget(target, sentHost, METRICS_PATH) ? front.edge : handlerOf(pathname);
+      handler(req, res, context, started);
     } catch (error) {
       // A handler that throws before it answers: the contract's INTERNAL error, like any other failure.
       front.finish.unexpected(req, res, OTHER_PLACE, context, started)(error);
