@@ -58,7 +58,7 @@ export function createWebhooks({ store, secrets, resolveHost, policy, clock }: W
       if (policy.publicAddressesOnly) {
         const addresses = await resolveHost(url.hostname).catch(() => []);
         const refused = refusedAddresses(addresses, policy);
-        if (addresses.length === 0 || refused.length > 0) throw addressRefusal(url, addresses, refused);
+        if (addresses.length === 0 || refused.length > 0) throw addressRefusal(url, addresses);
       }
       if ((await store.listEndpoints(accountId)).length >= MAX_ENDPOINTS) {
         throw new ApiError('INVALID_REQUEST', `An account has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`, { param: 'url' });
