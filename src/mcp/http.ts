@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Logger } from 'pino';
+import { isTrustedProxy, type TrustProxy } from '../domain/client-ip';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import type { ResponseParts } from '../http/answer/answer-parts';
@@ -28,6 +29,8 @@ export interface McpHandlerOptions {
   allowedHosts: readonly string[] | undefined;
   /** Origins a browser may call from besides the server's own (MCP_ALLOWED_ORIGINS); a request with any other Origin is refused. */
   allowedOrigins: readonly string[];
+  /** The proxies whose X-Forwarded-Proto says which scheme the server's own origin has (TRUST_PROXY). */
+  trust: TrustProxy;
   log: Logger;
 }
 
@@ -43,9 +46,10 @@ export interface McpHandlerOptions {
  * plan, bad input) are tool results, made by the tools.
  */
 export function mcpHandler(options: McpHandlerOptions): McpHandler {
+  const allowed = new Set(options.allowedOrigins.map((origin) => originOf(origin)));
   return async (req, context) => {
     try {
-      checkHostAndOrigin(req, options);
+      checkHostAndOrigin(req, options, allowed);
       if (req.method !== 'POST') {
         throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '${MCP_PATH}': this server is stateless and answers POST only.`, { allow: ['POST'] });
       }
@@ -63,7 +67,7 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
   };
 }
 
-function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): void {
+function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions, allowedOrigins: ReadonlySet<string | undefined>): void {
   if (options.allowedHosts !== undefined) {
     const host = hostnameOf(req.headers.host);
     if (host === undefined || !options.allowedHosts.includes(host)) {
@@ -71,19 +75,31 @@ function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): v
     }
   }
   const origin = headerText(req.headers.origin);
-  if (origin !== null && !options.allowedOrigins.includes(origin) && !sameOrigin(origin, req.headers.host)) {
+  if (origin === null) return;
+  const sent = originOf(origin);
+  if (sent === undefined || (!allowedOrigins.has(sent) && sent !== ownOrigin(req, options.trust))) {
     throw new ApiError('FORBIDDEN', `Requests to ${MCP_PATH} from the web origin ${quoteInput(origin)} are refused (MCP_ALLOWED_ORIGINS).`);
   }
 }
 
-/** A page of the server's own origin (its host and port as the Host header names them). */
-function sameOrigin(origin: string, host: string | undefined): boolean {
-  if (!host) return false;
-  try {
-    return new URL(origin).host === new URL(`http://${host}`).host;
-  } catch {
-    return false;
-  }
+/** An origin in the URL standard's serialization (scheme, host and port, a default port left out); undefined for one that does not parse or is opaque. */
+function originOf(text: string): string | undefined {
+  if (!URL.canParse(text)) return undefined;
+  const { origin } = new URL(text);
+  return origin === 'null' ? undefined : origin;
+}
+
+/**
+ * The server's own origin as this request reached it: https when it came over TLS, directly or as
+ * a proxy TRUST_PROXY vouches for says in X-Forwarded-Proto, else http; the host and port the Host
+ * header names.
+ */
+function ownOrigin(req: IncomingMessage, trust: TrustProxy): string | undefined {
+  const host = req.headers.host;
+  if (!host) return undefined;
+  const forwarded = isTrustedProxy(trust, req.socket.remoteAddress ?? '') ? headerText(req.headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase() : undefined;
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true || forwarded === 'https';
+  return originOf(`${tls ? 'https' : 'http'}://${host}`);
 }
 
 /** The host name of a Host header as the URL parser reads it (IPv6 in brackets), without the port. */
