@@ -102,6 +102,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
       spending,
       allowedHosts: config.mcpAllowedHosts,
       allowedOrigins: config.mcpAllowedOrigins,
+      trust,
       log: logger,
     }),
     finish,

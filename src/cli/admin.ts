@@ -235,7 +235,7 @@ async function accountByEmail(deps: AdminDeps, email: string): Promise<Account> 
 function webhooksOf(deps: AdminDeps): Webhooks {
   return createWebhooks({
     store: deps.store.webhooks,
-    secrets: deps.webhookSecrets ?? webhookSecretBox(deps.config),
+    secrets: deps.webhookSecrets ?? webhookSecretBox(deps.config, 'cli'),
     resolveHost,
     policy: webhookUrlPolicy(deps.config.apiEnv),
     clock: clockOf(deps),

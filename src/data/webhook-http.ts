@@ -83,7 +83,7 @@ function guardedLookup(policy: WebhookUrlPolicy): LookupFunction {
       const list = addresses as dns.LookupAddress[];
       const refused = refusedAddresses(list.map((entry) => entry.address), policy);
       if (refused.length > 0) {
-        const refusal = Object.assign(new Error(`refused: ${hostname} resolves to ${refused.join(', ')}, not a public address`), { code: 'EADDRNOTPUBLIC' });
+        const refusal = Object.assign(new Error(`refused: ${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' });
         return callback(refusal, '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);

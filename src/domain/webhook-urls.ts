@@ -55,26 +55,54 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether `address` (an IPv4 or IPv6 literal) is a public unicast address; IPv4 inside IPv6 (mapped, NAT64, compatible) is judged as IPv4. */
+/**
+ * Whether `address` (an IPv4 or IPv6 literal) is a public unicast address. An IPv6 address that
+ * carries an IPv4 one is judged by every IPv4 address it carries, since that is where its packets
+ * go: mapped, translated, compatible and NAT64 by their last 32 bits, 6to4 by bits 16 to 47, Teredo
+ * by its server (bits 32 to 63) and its client (the last 32 bits, inverted).
+ */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
   if (family === 4) return !NOT_PUBLIC.check(bare, 'ipv4');
   if (family !== 6) return false;
-  const embedded = embeddedIpv4(bare);
-  if (embedded !== undefined) return !NOT_PUBLIC.check(embedded, 'ipv4');
+  const groups = ipv6Groups(bare);
+  if (groups === undefined) return false;
+  const embedded = embeddedIpv4(groups);
+  if (embedded.length > 0) return embedded.every((ipv4) => !NOT_PUBLIC.check(ipv4, 'ipv4'));
   return !NOT_PUBLIC.check(bare, 'ipv6');
 }
 
-/** The IPv4 address inside ::ffff:a.b.c.d, ::a.b.c.d and 64:ff9b::a.b.c.d (dotted or hex), if any. */
-function embeddedIpv4(ipv6: string): string | undefined {
-  const lower = ipv6.toLowerCase();
-  const match = /^(?:::ffff:|::|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(lower);
-  if (!match) return undefined;
-  if (match[1] !== undefined) return match[1];
-  const high = parseInt(match[2]!, 16);
-  const low = parseInt(match[3]!, 16);
+/** The IPv4 addresses an IPv6 address (as its eight 16-bit groups) carries, by its prefix; none for any other. */
+function embeddedIpv4(g: readonly number[]): string[] {
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  const last = ipv4Of(g[6]!, g[7]!);
+  if (zeros(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return [last]; // ::a.b.c.d, ::ffff:a.b.c.d
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return [last]; // ::ffff:0:a.b.c.d (translated)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return [last]; // 64:ff9b::/96 (NAT64)
+  if (g[0] === 0x2002) return [ipv4Of(g[1]!, g[2]!)]; // 2002::/16 (6to4)
+  if (g[0] === 0x2001 && g[1] === 0) return [ipv4Of(g[2]!, g[3]!), ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)]; // 2001::/32 (Teredo)
+  return [];
+}
+
+function ipv4Of(high: number, low: number): string {
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/** The eight 16-bit groups of an IPv6 literal (isIP says it is one): `::` expanded, a trailing dotted IPv4 read as two groups. */
+function ipv6Groups(ipv6: string): number[] | undefined {
+  let text = ipv6;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const read = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const front = read(head);
+  const back = tail === undefined ? [] : read(tail);
+  const groups = tail === undefined ? front : [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined;
 }
 
 /** A webhook URL as written, checked for its form (not yet its addresses): INVALID_REQUEST with param `url` otherwise. */
@@ -97,12 +125,17 @@ export function refusedAddresses(addresses: readonly string[], policy: WebhookUr
   return addresses.filter((address) => !isPublicAddress(address));
 }
 
-/** The refusal of a host that resolves to addresses the policy forbids, or to none. */
-export function addressRefusal(url: URL, addresses: readonly string[], refused: readonly string[]): ApiError {
+/**
+ * The refusal of a host that resolves to addresses the policy forbids, or to none. It names no
+ * address a name resolved to: those describe the servers' own network, which the caller may not map.
+ */
+export function addressRefusal(url: URL, addresses: readonly string[]): ApiError {
   const host = url.hostname;
+  const literal = isIP(host.replace(/^\[|\]$/g, '')) !== 0;
+  const refusedWhy = literal ? 'that is not a public address' : 'that resolves to a non-public address';
   const why =
     addresses.length === 0
       ? `has a host (${host}) that does not resolve to any address.`
-      : `has a host (${host}) that resolves to ${refused.join(', ')}: loopback, private, link-local and other non-public addresses are refused in production.`;
+      : `has a host (${host}) ${refusedWhy}: loopback, private, link-local and other non-public addresses are refused in production.`;
   return new ApiError('INVALID_REQUEST', `The webhook URL ${JSON.stringify(url.href.slice(0, 100))} ${why}`, { param: 'url' });
 }

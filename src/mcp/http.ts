@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Logger } from 'pino';
+import { isTrustedProxy, type TrustProxy } from '../domain/client-ip';
 import { ApiError } from '../domain/errors';
 import { quoteInput } from '../domain/quote-input';
 import type { ResponseParts } from '../http/answer/answer-parts';
@@ -12,6 +13,7 @@ import type { FrontHandler } from '../http/graphql/yoga-answers';
 import { headerText } from '../http/front/target';
 import type { RequestSpending } from '../http/limits/request-spending';
 import type { RunDocument } from './run-document';
+import { judgeMessages } from './batches';
 import { createMcpServer } from './server';
 import type { HttpRequestContext } from '../http/front/request-context';
 
@@ -21,12 +23,14 @@ export type McpHandler = (req: IncomingMessage, context: HttpRequestContext) => 
 export interface McpHandlerOptions {
   /** The document runner of a request (run-document.ts). */
   runnerFor(context: HttpRequestContext): RunDocument;
-  /** The request rate limit: a call spends one request of the key's, covering every field its document runs. */
-  spending: Pick<RequestSpending, 'spendRequest'>;
+  /** The request rate limit: each JSON-RPC message spends one request of the key's, covering every field its document runs. */
+  spending: Pick<RequestSpending, 'spendRequest' | 'spendMore'>;
   /** Host names (no port) the Host header may name; undefined accepts any (MCP_ALLOWED_HOSTS). */
   allowedHosts: readonly string[] | undefined;
   /** Origins a browser may call from besides the server's own (MCP_ALLOWED_ORIGINS); a request with any other Origin is refused. */
   allowedOrigins: readonly string[];
+  /** The proxies whose X-Forwarded-Proto says which scheme the server's own origin has (TRUST_PROXY). */
+  trust: TrustProxy;
   log: Logger;
 }
 
@@ -36,18 +40,24 @@ export interface McpHandlerOptions {
  * DELETE are 405 (no server-initiated stream, no session to end), as the transport specification
  * allows. Before the transport: the Host and Origin checks the SDK's guidance asks for against DNS
  * rebinding, the body limit, the Bearer key (401 with WWW-Authenticate, KEY_EXPIRED) and one request
- * of the key's rate limit, each refused in the contract's error body. A tool call's own refusals
- * (quota, plan, bad input) are tool results, made by the tools.
+ * of the key's rate limit per JSON-RPC message, all spent before any message runs, each refused in
+ * the contract's error body. A batch the revision does not allow (batches.ts) is a JSON-RPC
+ * Invalid Request, as the transport's own protocol refusals are. A tool call's own refusals (quota,
+ * plan, bad input) are tool results, made by the tools.
  */
 export function mcpHandler(options: McpHandlerOptions): McpHandler {
+  const allowed = new Set(options.allowedOrigins.map((origin) => originOf(origin)));
   return async (req, context) => {
     try {
-      checkHostAndOrigin(req, options);
+      checkHostAndOrigin(req, options, allowed);
       if (req.method !== 'POST') {
         throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '${MCP_PATH}': this server is stateless and answers POST only.`, { allow: ['POST'] });
       }
       const body = await readNodeBody(req, DEFAULT_BODY_LIMIT);
       await options.spending.spendRequest(context, 'key', 'request');
+      const verdict = judgeMessages(body, headerText(req.headers['mcp-protocol-version']));
+      if ('refusal' in verdict) return jsonRpcInvalidRequest(verdict.refusal);
+      if (verdict.messages > 1) await options.spending.spendMore(context, verdict.messages - 1);
       return await transportAnswer(req, body, options.runnerFor(context));
     } catch (error) {
       if (error instanceof ApiError) return errorParts(error, context);
@@ -57,7 +67,7 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
   };
 }
 
-function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): void {
+function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions, allowedOrigins: ReadonlySet<string | undefined>): void {
   if (options.allowedHosts !== undefined) {
     const host = hostnameOf(req.headers.host);
     if (host === undefined || !options.allowedHosts.includes(host)) {
@@ -65,19 +75,31 @@ function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): v
     }
   }
   const origin = headerText(req.headers.origin);
-  if (origin !== null && !options.allowedOrigins.includes(origin) && !sameOrigin(origin, req.headers.host)) {
+  if (origin === null) return;
+  const sent = originOf(origin);
+  if (sent === undefined || (!allowedOrigins.has(sent) && sent !== ownOrigin(req, options.trust))) {
     throw new ApiError('FORBIDDEN', `Requests to ${MCP_PATH} from the web origin ${quoteInput(origin)} are refused (MCP_ALLOWED_ORIGINS).`);
   }
 }
 
-/** A page of the server's own origin (its host and port as the Host header names them). */
-function sameOrigin(origin: string, host: string | undefined): boolean {
-  if (!host) return false;
-  try {
-    return new URL(origin).host === new URL(`http://${host}`).host;
-  } catch {
-    return false;
-  }
+/** An origin in the URL standard's serialization (scheme, host and port, a default port left out); undefined for one that does not parse or is opaque. */
+function originOf(text: string): string | undefined {
+  if (!URL.canParse(text)) return undefined;
+  const { origin } = new URL(text);
+  return origin === 'null' ? undefined : origin;
+}
+
+/**
+ * The server's own origin as this request reached it: https when it came over TLS, directly or as
+ * a proxy TRUST_PROXY vouches for says in X-Forwarded-Proto, else http; the host and port the Host
+ * header names.
+ */
+function ownOrigin(req: IncomingMessage, trust: TrustProxy): string | undefined {
+  const host = req.headers.host;
+  if (!host) return undefined;
+  const forwarded = isTrustedProxy(trust, req.socket.remoteAddress ?? '') ? headerText(req.headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase() : undefined;
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true || forwarded === 'https';
+  return originOf(`${tls ? 'https' : 'http'}://${host}`);
 }
 
 /** The host name of a Host header as the URL parser reads it (IPv6 in brackets), without the port. */
@@ -88,6 +110,12 @@ function hostnameOf(host: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON-RPC Invalid Request (-32600) for the whole body, in the form the SDK's transport refuses with. */
+function jsonRpcInvalidRequest(message: string): ResponseParts {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null });
+  return { status: 400, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body };
 }
 
 /** The SDK's transport answering one message with a server of its own, closed after. */

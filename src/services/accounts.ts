@@ -63,7 +63,11 @@ export interface Credentials {
 export interface Accounts {
   readonly signupOpen: boolean;
   readonly serverEnv: KeyEnv;
-  /** Creates a free account and logs it in. FORBIDDEN when SIGNUP=closed; INVALID_REQUEST; RATE_LIMIT_EXCEEDED. */
+  /**
+   * Creates a free account and logs it in; for an email that has an account, logs that account in when
+   * the password is its own, else UNAUTHORIZED naming no account. FORBIDDEN when SIGNUP=closed;
+   * INVALID_REQUEST; RATE_LIMIT_EXCEEDED.
+   */
   signUp(credentials: Credentials, clientBucket: string, previousToken?: string): Promise<string>;
   /** A new session token (never the old one: no fixation). UNAUTHORIZED without saying which part was wrong. */
   logIn(credentials: Credentials, clientBucket: string, previousToken?: string): Promise<string>;
@@ -133,27 +137,36 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
     return token;
   };
 
+  /**
+   * The account these credentials open, else `refusal`. Both failed-log-in counters are spent before
+   * the password is checked (atomically, so parallel guesses count too); a success gives the points
+   * back. So they count failed attempts, wherever the credentials were sent from.
+   */
+  const openedAccount = async ({ email, password }: Credentials, clientBucket: string, refusal: () => ApiError) => {
+    const pairKey = createHash('sha256').update(`${canonicalEmail(email)}\n${clientBucket}`).digest('hex');
+    await spend(failedByIp, clientBucket, 'Too many failed log-ins from your address');
+    await spend(failedByEmailAndIp, pairKey, 'Too many failed log-ins for this email from your address');
+    const found = password.length <= 1024 ? await store.findCredentials(email) : undefined;
+    const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+    if (!found || !ok) throw refusal();
+    await failedByEmailAndIp.delete(pairKey);
+    await failedByIp.reward(clientBucket, 1);
+    return found.account;
+  };
+
   return {
     async signUp({ email, password }, clientBucket, previousToken) {
       if (config.signup !== 'open') throw new ApiError('FORBIDDEN', 'Sign-up is closed on this server; ask the operator for an account.');
       const normalized = normalizeEmail(email);
       checkPasswordPolicy(password);
       await spend(signupsByIp, clientBucket, 'Too many accounts were created from your address');
-      const account = await store.createAccount({ email: normalized, plan: 'free', passwordHash: await hashPassword(password) });
-      return startSession(account.id, previousToken);
+      const account = await newAccount(store, normalized, password);
+      // A taken email answers as a new one would when the password is its own (a log-in), and names no account otherwise.
+      return startSession((account ?? (await openedAccount({ email: normalized, password }, clientBucket, signUpRefusal))).id, previousToken);
     },
-    async logIn({ email, password }, clientBucket, previousToken) {
-      // Both counters are spent before the password is checked (atomically, so parallel guesses
-      // count too); a success gives the points back. So they count failed attempts.
-      const pairKey = createHash('sha256').update(`${canonicalEmail(email)}\n${clientBucket}`).digest('hex');
-      await spend(failedByIp, clientBucket, 'Too many failed log-ins from your address');
-      await spend(failedByEmailAndIp, pairKey, 'Too many failed log-ins for this email from your address');
-      const found = password.length <= 1024 ? await store.findCredentials(email) : undefined;
-      const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
-      if (!found || !ok) throw new ApiError('UNAUTHORIZED', 'The email or the password is wrong.');
-      await failedByEmailAndIp.delete(pairKey);
-      await failedByIp.reward(clientBucket, 1);
-      return startSession(found.account.id, previousToken);
+    async logIn(credentials, clientBucket, previousToken) {
+      const account = await openedAccount(credentials, clientBucket, () => new ApiError('UNAUTHORIZED', 'The email or the password is wrong.'));
+      return startSession(account.id, previousToken);
     },
     async logOut(token) {
       if (isSessionToken(token)) await store.deleteSession(sessionTokenHash(token));
@@ -273,6 +286,22 @@ export function utcMinute(iso: string): string {
 }
 
 /** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */
+/** A sign-up with an email that has an account, under a password that is not its own: it says nothing of the account. */
+const signUpRefusal = () => new ApiError('UNAUTHORIZED', 'No account was made with this email and password. To use an account you have, log in with its password.');
+
+/** A new free account with this email and password, or undefined when the email has one already. */
+async function newAccount(store: AccountStore, email: string, password: string): Promise<Account | undefined> {
+  if (await store.findAccountByEmail(email)) return undefined;
+  const passwordHash = await hashPassword(password);
+  try {
+    return await store.createAccount({ email, plan: 'free', passwordHash });
+  } catch (error) {
+    // Made by a parallel request since the look-up.
+    if (error instanceof ApiError && error.param === 'email' && (await store.findAccountByEmail(email))) return undefined;
+    throw error;
+  }
+}
+
 async function spend(limiter: RateLimiterAbstract, bucket: string, what: string): Promise<void> {
   try {
     await limiter.consume(bucket);

@@ -59,7 +59,7 @@ export function createWebhooks({ store, secrets, resolveHost, policy, clock, max
       if (policy.publicAddressesOnly) {
         const addresses = await resolveHost(url.hostname).catch(() => []);
         const refused = refusedAddresses(addresses, policy);
-        if (addresses.length === 0 || refused.length > 0) throw addressRefusal(url, addresses, refused);
+        if (addresses.length === 0 || refused.length > 0) throw addressRefusal(url, addresses);
       }
       const endpoint = { id: newEndpointId(), url: url.href, createdAt: clock().toISOString() };
       const secret = newWebhookSecret();

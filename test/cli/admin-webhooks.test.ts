@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin';
 import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
+import { webhookSecretBox } from '../../src/data/webhook-secret-key';
 import type { AccountStore } from '../../src/services/account-store';
 
 let dir: string;
@@ -66,6 +68,29 @@ describe('admin webhook add|list|remove', () => {
     const key = Buffer.alloc(32, 3).toString('hex');
     const withKey = loadConfig({ DATA_DIR: dir, API_ENV: 'production', WEBHOOK_SECRET_KEY: key });
     expect(await admin('webhook add --email ops@example.com --url https://8.8.8.8/hooks', { config: withKey })).toMatchObject({ code: 0, json: { url: 'https://8.8.8.8/hooks' } });
+  });
+
+  it('development, its database outside DATA_DIR and no key file: webhook add refuses, naming WEBHOOK_SECRET_KEY, and makes no key of its own', async () => {
+    await admin('account create --email ops@example.com --plan free');
+    // PostgreSQL, or a SQLite file elsewhere: servers on other data directories share the database.
+    const elsewhere = loadConfig({ DATA_DIR: dir, DATABASE_URL: path.join(os.tmpdir(), 'elsewhere.db') });
+    const refused = await admin('webhook add --email ops@example.com --url http://127.0.0.1:9/hooks', { config: elsewhere });
+    expect(refused).toMatchObject({ code: 1, error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/^WEBHOOK_SECRET_KEY is not set.*Set WEBHOOK_SECRET_KEY/) } });
+    expect(fs.existsSync(path.join(dir, 'webhook-secret.key'))).toBe(false);
+    expect((await admin('webhook list --email ops@example.com')).json.endpoints).toEqual([]);
+  });
+
+  it('development without WEBHOOK_SECRET_KEY seals under the key file a server made in DATA_DIR, which that server opens', async () => {
+    await admin('account create --email ops@example.com --plan free');
+    const serverBox = webhookSecretBox(config);
+    serverBox().seal('whsec_x', 'whe_0'); // a server on this data directory made its key
+    const elsewhere = loadConfig({ DATA_DIR: dir, DATABASE_URL: path.join(os.tmpdir(), 'elsewhere.db') });
+    const added = await admin('webhook add --email ops@example.com --url http://127.0.0.1:9/hooks', { config: elsewhere });
+    expect(added.code).toBe(0);
+    const db = new Database(path.join(dir, 'measurement.db'), { readonly: true });
+    const { secret } = db.prepare('SELECT secret FROM webhook_endpoints WHERE id = ?').get(added.json.id) as { secret: string };
+    db.close();
+    expect(serverBox().open(secret, added.json.id)).toBe(added.json.secret);
   });
 
   it('a bad WEBHOOK_SECRET_KEY stops the configuration without showing it', () => {

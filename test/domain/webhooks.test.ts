@@ -95,6 +95,19 @@ describe('webhook URLs', () => {
     ['::ffff:7f00:1', false],
     ['::ffff:8.8.8.8', true],
     ['64:ff9b::a00:1', false],
+    ['64:ff9b:0:0:0:0:7f00:1', false],
+    ['0:0:0:0:0:ffff:7f00:1', false],
+    ['::ffff:0:7f00:1', false], // IPv4-translated 127.0.0.1
+    ['::ffff:0:127.0.0.1', false],
+    ['::ffff:0:a9fe:a9fe', false], // IPv4-translated 169.254.169.254
+    ['::ffff:0:808:808', true],
+    ['2002:7f00:1::1', false], // 6to4 of 127.0.0.1
+    ['2002:a00:1::', false], // 6to4 of 10.0.0.1
+    ['2002:a9fe:a9fe::1', false], // 6to4 of 169.254.169.254
+    ['2002:808:808::1', true],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', false], // Teredo: client 127.0.0.1 (inverted), public server
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', false], // Teredo: server 10.0.0.1
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', true], // Teredo: server 65.54.227.120, client 8.8.8.8
     ['not an address', false],
   ])('%s is public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);

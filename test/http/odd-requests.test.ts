@@ -58,6 +58,30 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     expect(expectShape(res, 200)).toMatchObject({ data: { __typename: 'Query' }, extensions: { cost: { requestedConversions: 0 } } });
   });
 
+  it.each([
+    ['a leading //', '//x/metrics'],
+    ['a backslash', '/\\x/metrics'],
+    ['a percent-encoded dot segment', '/v1/%2e%2e/metrics'],
+    ['a dot segment', '/v1/../metrics'],
+    ['a single-dot segment', '/./metrics'],
+    ['an absolute-form target naming another host', 'http://evil.com/metrics'],
+    ['an absolute-form target naming this host, with a dot segment', 'http://127.0.0.1:PORT/v1/%2e%2e/metrics'],
+  ])('serves metrics at no spelling of its path but the exact one: %s is 404 NOT_FOUND', async (_, target) => {
+    const res = await rawRequest(server.port, `GET ${target.replace('PORT', String(server.port))} HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    expectError(res, 404, 'NOT_FOUND');
+    expect(res.body).not.toContain('measurement_http_requests_total');
+  });
+
+  it.each([
+    ['the exact path', '/metrics'],
+    ['the exact path with a query', '/metrics?x=1'],
+    ['an absolute-form target whose authority is the Host', 'http://127.0.0.1:PORT/metrics'],
+  ])('serves metrics (to a loopback client, METRICS=local) at %s', async (_, target) => {
+    const res = await rawRequest(server.port, `GET ${target.replace('PORT', String(server.port))} HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    expect(res.statusLine).toBe('HTTP/1.1 200 OK');
+    expect(res.body).toContain('measurement_http_requests_total');
+  });
+
   it('answers OPTIONS * with Allow, and refuses GET * with INVALID_REQUEST', async () => {
     const options = await rawRequest(server.port, `OPTIONS * HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
     expect(expectShape(options, 200)).toEqual({ data: { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] } });

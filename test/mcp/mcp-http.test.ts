@@ -220,6 +220,43 @@ describe('refusals at the endpoint', () => {
   });
 });
 
+describe('the Origin check compares scheme, host and port', () => {
+  const post = (base: string, key: string, headers: Record<string, string>) =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+
+  it('refuses a page of the same host over another scheme or port, and takes its own origin and the allowed ones', async () => {
+    const key = await t.createKey();
+    const { host, port } = new URL(origin);
+    expect((await post(origin, key, { origin: `https://${host}` })).status).toBe(403);
+    expect((await post(origin, key, { origin: `http://127.0.0.1:${Number(port) + 1}` })).status).toBe(403);
+    const refused = await post(origin, key, { origin: `https://${host}` });
+    expect((await refused.json()).error.code).toBe('FORBIDDEN');
+    expect((await post(origin, key, { origin })).status).toBe(200);
+  });
+
+  it('reads the scheme a trusted proxy reports (X-Forwarded-Proto), and matches MCP_ALLOWED_ORIGINS by origin', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: '127.0.0.1/32', MCP_ALLOWED_ORIGINS: 'https://app.example:443' }, { clock: () => NOW });
+    const front = frontServer(proxied.app);
+    try {
+      const key = await proxied.createKey();
+      const base = await front.origin();
+      const host = new URL(base).host;
+      expect((await post(base, key, { origin: `https://${host}`, 'x-forwarded-proto': 'https' })).status).toBe(200);
+      expect((await post(base, key, { origin: `http://${host}`, 'x-forwarded-proto': 'https' })).status).toBe(403);
+      expect((await post(base, key, { origin: `https://${host}` })).status).toBe(403);
+      expect((await post(base, key, { origin: 'https://app.example' })).status).toBe(200);
+      expect((await post(base, key, { origin: 'http://app.example' })).status).toBe(403);
+    } finally {
+      await front.close();
+      await proxied.close();
+    }
+  });
+});
+
 describe('the key rate limit at the endpoint', () => {
   it('spends one request per MCP request and refuses the next with 429, Retry-After and the contract body', async () => {
     const limited = await createTestApp({ KEY_RATE_LIMIT: '1' }, { clock: () => NOW });

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { pageClient } from '../helpers/page-client';
 
 const PASSWORD = 'correct horse battery staple';
+const SIGNUP_REFUSED = 'No account was made with this email and password. To use an account you have, log in with its password.';
 let t: TestApp | undefined;
 afterEach(async () => {
   await t?.close();
@@ -236,6 +237,49 @@ describe('defences', () => {
     const messageOf = (text: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(text)?.[1];
     expect(messageOf(wrongPassword.text)).toBe('The email or the password is wrong.');
     expect(messageOf(unknownEmail.text)).toBe(messageOf(wrongPassword.text));
+  });
+
+  it('sign-up does not say whether the email exists: with its password a taken email logs in, as a new one does', async () => {
+    const { app } = await signedUp();
+    const before = await accountOf(app, 'ann@example.com');
+    const client = pageClient(app);
+    const again = await client.post('/account/signup', { email: 'Ann@Example.com', password: PASSWORD });
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/account');
+    expect(client.cookie).toBeDefined();
+    const page = await client.get('/account');
+    expect(page.text).toContain('ann@example.com');
+    expect(page.text).toContain('Plan: <strong>free</strong>');
+    expect((await accountOf(app, 'ann@example.com')).id).toBe(before.id);
+  });
+
+  it('sign-up with a taken email and another password names no account, on the page and in JSON', async () => {
+    const { app } = await signedUp();
+    const client = pageClient(app);
+    const refused = await client.post('/account/signup', { email: 'ann@example.com', password: 'another long password' });
+    expect(refused.status).toBe(401);
+    const message = /<p class="error" role="alert">([^<]*)<\/p>/.exec(refused.text)?.[1];
+    expect(message).toBe(SIGNUP_REFUSED);
+    expect(refused.text).not.toMatch(/exists|already|taken|registered/i);
+    expect(refused.text).toContain('value="ann@example.com"');
+    expect(client.cookie).toBeUndefined();
+    const json = await client.post('/account/signup', { email: 'ann@example.com', password: 'another long password' }, { accept: 'application/json' });
+    expect(json.status).toBe(401);
+    expect(JSON.parse(json.text).error).toMatchObject({ code: 'UNAUTHORIZED', message: SIGNUP_REFUSED });
+  });
+
+  it('a refused sign-up counts as a failed log-in for the email, so sign-up is no way around the log-in limit', async () => {
+    const { app } = await signedUp();
+    const client = pageClient(app);
+    // The sign-up above spent one of this IP's sign-ups: the rest are refused sign-ups, the failures left failed log-ins.
+    const refusedSignUps = SIGNUP_LIMIT.perIp - 1;
+    for (let i = 0; i < refusedSignUps; i++) {
+      expect((await client.post('/account/signup', { email: 'ann@example.com', password: `wrong password ${i}` })).status).toBe(401);
+    }
+    for (let i = refusedSignUps; i < LOGIN_LIMITS.perEmailAndIp; i++) {
+      expect((await client.post('/account/login', { email: 'ann@example.com', password: `wrong password ${i}` })).status).toBe(401);
+    }
+    expect((await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(429);
   });
 
   it(`sign-up is limited per IP: account ${SIGNUP_LIMIT.perIp + 1} is 429`, async () => {

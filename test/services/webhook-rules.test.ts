@@ -47,18 +47,25 @@ for (const backend of BACKENDS) {
       const production = webhooks(webhookUrlPolicy('production'));
       const refusals: [string, RegExp][] = [
         ['http://hooks.example.com/x', /must use https/],
-        ['https://localhost/x', /\(localhost\) that resolves to (127\.0\.0\.1|::1)/],
-        ['https://127.0.0.1/x', /resolves to 127\.0\.0\.1/],
-        ['https://[::1]/x', /resolves to ::1/],
-        ['https://10.0.0.8/x', /resolves to 10\.0\.0\.8/],
+        ['https://localhost/x', /^The webhook URL "https:\/\/localhost\/x" has a host \(localhost\) that resolves to a non-public address: /],
+        ['https://127.0.0.1/x', /\(127\.0\.0\.1\) that is not a public address/],
+        ['https://[::1]/x', /\(\[::1\]\) that is not a public address/],
+        ['https://10.0.0.8/x', /\(10\.0\.0\.8\) that is not a public address/],
         ['https://169.254.169.254/latest/meta-data', /169\.254\.169\.254/],
-        ['https://[::ffff:127.0.0.1]/x', /not|resolves/],
+        ['https://[::ffff:127.0.0.1]/x', /that is not a public address/],
+        ['https://[::ffff:0:7f00:1]/x', /that is not a public address/],
+        ['https://[2002:7f00:1::1]/x', /that is not a public address/],
         ['https://0.0.0.0/x', /0\.0\.0\.0/],
       ];
       for (const [url, message] of refusals) {
         await expect(production.add({ accountId: account.id, url }), url).rejects.toMatchObject({ code: 'INVALID_REQUEST', param: 'url', message: expect.stringMatching(message) });
       }
       expect(await production.list(account.id)).toEqual([]);
+      // A name is refused without naming the addresses it resolves to: they describe the servers' own network.
+      const internal = webhooks(webhookUrlPolicy('production'), async () => ['93.184.216.34', '10.20.30.40']);
+      const refusal = await internal.add({ accountId: account.id, url: 'https://hooks.example.com/x' }).catch((error: Error) => error);
+      expect(refusal).toMatchObject({ code: 'INVALID_REQUEST', param: 'url', message: expect.stringContaining('(hooks.example.com) that resolves to a non-public address') });
+      expect((refusal as Error).message).not.toMatch(/10\.20|93\.184/);
       // Development takes a local receiver.
       const { endpoint } = await webhooks(webhookUrlPolicy('development')).add({ accountId: account.id, url: receiver.url });
       expect(endpoint.url).toBe(receiver.url);
@@ -74,7 +81,7 @@ for (const backend of BACKENDS) {
       await dispatcher(policy).round();
       expect(receiver.received).toHaveLength(0);
       const [listed] = await webhooks(policy).list(account.id);
-      expect(listed!.deliveries[0]).toMatchObject({ status: 'pending', lastStatus: null, lastError: expect.stringMatching(/localhost resolves to .*not a public address/) });
+      expect(listed!.deliveries[0]).toMatchObject({ status: 'pending', lastStatus: null, lastError: 'refused: localhost resolves to a non-public address' });
       // The same delivery in development reaches the receiver.
       await store.webhooks.finishAttempt({ eventId: listed!.deliveries[0]!.eventId, endpointId: listed!.id, attempt: 1 }, { kind: 'retry', status: null, error: 'x', nextAttemptAt: now.toISOString() }, now.toISOString());
       await dispatcher(webhookUrlPolicy('development')).round();

@@ -14,6 +14,9 @@ import { addYears, periodOf, type SeriesGroup } from './periods';
  */
 export const MAX_SERIES_YEARS = 10;
 
+/** The last first day whose ten-year window ends within year 9999 (dates are written with four year digits). */
+const LAST_WINDOW_START = `${9999 - MAX_SERIES_YEARS}-12-31`;
+
 /** Groups whose whole range is one page, in any format. */
 const UNPAGED_GROUPS: ReadonlySet<SeriesGroup> = new Set(['quarter', 'year']);
 
@@ -55,8 +58,10 @@ export interface SeriesRange {
  * split between two pages (and so between two means). The next page starts the day after.
  */
 export function pageOf(range: SeriesRange, from: string = range.start): SeriesPage {
+  // A window that would pass the last day a date can name holds the rest of any range.
+  if (from > LAST_WINDOW_START || isUnpaged(range)) return { from, to: range.end };
   const limit = addDays(addYears(from, MAX_SERIES_YEARS), -1);
-  if (range.end <= limit || isUnpaged(range)) return { from, to: range.end };
+  if (range.end <= limit) return { from, to: range.end };
   const period = periodOf(limit, range.group);
   // A window of ten years always holds a whole period, so `to` never falls before `from`.
   const to = period.end === limit ? limit : addDays(period.start, -1);

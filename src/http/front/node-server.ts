@@ -12,10 +12,11 @@ import { errorParts } from '../answer/errors';
 import type { AnswerPlace, Finish } from './finish';
 import { ASSETS_PATH } from '../graphiql/bundle';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
+import { serveExpectingContinue } from './expect-continue';
 import { oddRequestAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
 import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
-import { pathOf } from './target';
+import { isExactTarget, pathOf } from './target';
 import type { FrontHandler } from '../graphql/yoga-answers';
 
 /** What the front dispatches to and finishes with: built by the app (app.ts). */
@@ -75,7 +76,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const { front } = options;
   const refused = new WeakSet<Socket>();
   const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS, ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }) };
-  const server = createServer({ requireHostHeader: false, ...limits }, frontListener(options, refused));
+  const listener = frontListener(options, refused);
+  const server = createServer({ requireHostHeader: false, ...limits }, listener);
+  server.on('checkContinue', listener.checkContinue);
   server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
   answerClientErrors(server, front, refused, options.logger);
   refuseConnect(server, front, refused);
@@ -86,8 +89,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
   return server;
 }
 
-/** The front's request listener, and which handler a path goes to. */
-export type FrontListener = RequestListener & { handlerOf(pathname: string): FrontHandler };
+/** The front's request listener, which handler a path goes to, and the listener of requests that expect 100 Continue. */
+export type FrontListener = RequestListener & { handlerOf(pathname: string): FrontHandler; checkContinue: RequestListener };
 
 /** Mints the request's context, answers an odd target, else hands the request to its path's handler. */
 export function frontListener(options: HttpServerOptions, refused: WeakSet<Socket> = new WeakSet()): FrontListener {
@@ -103,11 +106,14 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
   ]);
   const handlerOf = (pathname: string): FrontHandler =>
     handlers.get(pathname) ?? (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     // A connection answered on its socket (over the cap, a refused request): nothing it sends is served.
     if (refused.has(req.socket)) return;
     const started = performance.now();
     const context = front.contextOf(originOf(req));
+    // As sent: an absolute-form target is rewritten to its path and its authority below.
+    const target = req.url ?? '';
+    const sentHost = req.headers.host;
     try {
       const odd = oddRequestAnswer(req, context);
       if (odd) {
@@ -115,13 +121,20 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
         if (odd.status >= 400) refused.add(req.socket);
         return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
       }
-      handlerOf(pathOf(req.url))(req, res, context, started);
+      const pathname = pathOf(req.url);
+      // Another spelling of /metrics is a path no route has: the edge answers it 404.
+      const handler = pathname === METRICS_PATH && !isExactTarget(target, sentHost, METRICS_PATH) ? front.edge : handlerOf(pathname);
+      if (expectsContinue) serveExpectingContinue(front.finish, refused, { req, res, context, started, pathname }, handler);
+      else handler(req, res, context, started);
     } catch (error) {
       // A handler that throws before it answers: the contract's INTERNAL error, like any other failure.
       front.finish.unexpected(req, res, OTHER_PLACE, context, started)(error);
     }
   };
-  return Object.assign(listener, { handlerOf });
+  const listener = (req: IncomingMessage, res: ServerResponse) => serve(req, res, false);
+  /** A request with `Expect: 100-continue` (node:http's checkContinue): continued only once it may be served (expect-continue.ts). */
+  const checkContinue = (req: IncomingMessage, res: ServerResponse) => serve(req, res, true);
+  return Object.assign(listener, { handlerOf, checkContinue });
 }
 
 const ASSETS_PREFIX = `${ASSETS_PATH}/`;

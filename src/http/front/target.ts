@@ -53,6 +53,32 @@ export function pathOf(url = '/'): string {
   return targetParts(url)?.pathname ?? '';
 }
 
+/** An absolute-form target's scheme and authority (no user info), and what follows them. */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#\\@]*)(.*)$/is;
+
+/**
+ * Whether a request target, as the client sent it, names `path` in its one plain spelling: the
+ * origin-form `path` (optionally with a query), or the absolute-form `http://host/path` whose
+ * authority is the Host the request also sent. What URL parsing would read as the same path (`//x`,
+ * `\\`, dot segments, `%2e`) is another spelling, which a proxy's rule for the path does not see.
+ */
+export function isExactTarget(target: string, host: string | undefined, path: string): boolean {
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (absolute && !sameAuthority(absolute[1]!, host)) return false;
+  const rest = absolute ? absolute[2]! : target;
+  return rest.startsWith(path) && (rest.length === path.length || (rest.charCodeAt(path.length) === QUESTION && !rest.includes('#')));
+}
+
+/** Two authorities name the same host and port, as URL parsing reads them (case, default port). */
+function sameAuthority(authority: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    return new URL(`http://${authority}/`).host === new URL(`http://${host}/`).host;
+  } catch {
+    return false;
+  }
+}
+
 /** A request header's value as one text (node:http gives a list for some repeated headers), or null when absent. */
 export function headerText(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;

@@ -119,6 +119,7 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
     const first = held[0] ?? FIRST_PUBLICATION;
     const from = cursor ?? (start < first ? first : start);
     const today = berlinDate(clock());
+    if (from > today) throw new ApiError('RATE_NOT_FOUND', `There are no rates from ${from} yet: it is after today (${today}, Europe/Berlin).`, { param: cursor === undefined ? 'start' : 'cursor' });
     const page = pageOf(range, from);
     const to = page.to < today ? page.to : today;
     if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });

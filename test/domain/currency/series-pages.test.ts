@@ -36,6 +36,12 @@ describe('a series call covers at most ten years; a cursor goes on', () => {
     }
   });
 
+  it.each(['day', 'week', 'month'] as const)('answers a page starting within ten years of 9999-12-31 by %s to its end, without a cursor', (group) => {
+    const range: SeriesRange = { start: '9990-01-01', end: '9999-12-31', group };
+    expect(pageOf(range, '9995-01-01')).toEqual({ from: '9995-01-01', to: '9999-12-31' });
+    expect(pageOf({ ...range, start: '9999-12-31' })).toEqual({ from: '9999-12-31', to: '9999-12-31' });
+  });
+
   it.each(['text/csv', 'application/x-ndjson'])('answers the whole history by day in %s in one page', (format) => {
     expect(pages({ start: '1999-01-04', end: '2026-04-13', group: 'day', format }).map((p) => [p.from, p.to])).toEqual([['1999-01-04', '2026-04-13']]);
   });
