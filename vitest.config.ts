@@ -57,7 +57,10 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: WORKERS,
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...SOLO], isolate: false, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...SOLO], isolate: false, sequence: { groupOrder: 0 } },
+      },
       { extends: true, test: { name: 'slow', include: SLOW, exclude: SOLO, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'solo', include: SOLO, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],

@@ -62,14 +62,23 @@ export interface App {
   metrics: Metrics;
 }
 
-
 /**
  * Composes the server from explicit dependencies; main.ts and the tests listen with createHttpServer.
  * The steps: the services, the request rate limit (its spending by every surface and the fields'
  * directive on the schema), the GraphQL executor, Yoga for the pages and SOFA, the one finish, and the
  * handlers the front dispatches to.
  */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments, webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
+export function createApp({
+  config,
+  store,
+  logger,
+  rates,
+  limiters,
+  clock = () => new Date(),
+  metrics = createMetrics(),
+  persistedDocuments,
+  webhookSecrets = webhookSecretBox(config),
+}: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
@@ -84,7 +93,19 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
   const yoga = createYogaServer({ config, services, executable, logger, trust });
   const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
-  const edge = createEdge({ schema, endpoints, services, finish, spending, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
+  const edge = createEdge({
+    schema,
+    endpoints,
+    services,
+    finish,
+    spending,
+    log: logger,
+    clock,
+    metrics,
+    yoga,
+    execution: config.restExecution,
+    openapi: () => openapi,
+  });
   const execute = createGraphQLExecutor({
     schema: executable,
     services,
@@ -124,7 +145,13 @@ interface YogaServerParts {
  * pages, the front door) and for SOFA's execution of REST routes (REST_EXECUTION=sofa); GraphQL
  * requests never reach it (graphql-answers.ts).
  */
-function createYogaServer({ config, services, executable, logger, trust }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+function createYogaServer({
+  config,
+  services,
+  executable,
+  logger,
+  trust,
+}: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,

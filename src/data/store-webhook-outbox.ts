@@ -19,7 +19,11 @@ export function outboxQueries(store: StoreContext): OutboxQueries {
  * Each endpoint's oldest due deliveries (at most `perEndpoint` of each), every endpoint's first
  * before any endpoint's second, so one endpoint with a long queue never fills the list.
  */
-async function dueDeliveries({ db }: StoreContext, now: string, { perEndpoint, limit, skipEndpoints }: Parameters<WebhookStore['dueDeliveries']>[1]): Promise<DueDelivery[]> {
+async function dueDeliveries(
+  { db }: StoreContext,
+  now: string,
+  { perEndpoint, limit, skipEndpoints }: Parameters<WebhookStore['dueDeliveries']>[1],
+): Promise<DueDelivery[]> {
   const skip = skipEndpoints.length === 0 ? sql`` : sql`AND d.endpoint_id NOT IN (${sql.join([...skipEndpoints])})`;
   const rows = await sql<{ event_id: string; endpoint_id: string; account_id: string }>`
     SELECT event_id, endpoint_id, account_id FROM (
@@ -33,13 +37,21 @@ async function dueDeliveries({ db }: StoreContext, now: string, { perEndpoint, l
   return rows.rows.map((row) => ({ eventId: row.event_id, endpointId: row.endpoint_id, accountId: row.account_id }));
 }
 
-async function claim({ db, dialect }: StoreContext, deliveries: readonly Pick<DueDelivery, 'eventId' | 'endpointId'>[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
+async function claim(
+  { db, dialect }: StoreContext,
+  deliveries: readonly Pick<DueDelivery, 'eventId' | 'endpointId'>[],
+  now: string,
+  leaseUntil: string,
+): Promise<ClaimedDelivery[]> {
   if (deliveries.length === 0) return [];
   // One statement, and only rows still due: a row another instance claimed since it was listed has
   // its lease as due time now (SQLite holds the write lock; PostgreSQL skips rows locked by another
   // claim, and re-reads a row it waited for).
   const skipLocked = dialect.name === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  const pairs = sql.join(deliveries.map((d) => sql`(event_id = ${d.eventId} AND endpoint_id = ${d.endpointId})`), sql` OR `);
+  const pairs = sql.join(
+    deliveries.map((d) => sql`(event_id = ${d.eventId} AND endpoint_id = ${d.endpointId})`),
+    sql` OR `,
+  );
   const claimed = await sql<{ event_id: string; endpoint_id: string; attempts: number }>`
     UPDATE webhook_deliveries SET next_attempt_at = ${leaseUntil}, attempts = attempts + 1, last_attempt_at = ${now}
      WHERE status = 'pending' AND (event_id, endpoint_id) IN (
@@ -49,24 +61,34 @@ async function claim({ db, dialect }: StoreContext, deliveries: readonly Pick<Du
   if (claimed.rows.length === 0) return [];
   const eventIds = [...new Set(claimed.rows.map((row) => row.event_id))];
   const endpointIds = [...new Set(claimed.rows.map((row) => row.endpoint_id))];
-  const events = new Map((await db.selectFrom('webhook_events').select(['id', 'type', 'data', 'created_at']).where('id', 'in', eventIds).execute()).map((row) => [row.id, row]));
-  const endpoints = new Map((await db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'url', 'secret']).where('id', 'in', endpointIds).execute()).map((row) => [row.id, row]));
+  const events = new Map(
+    (await db.selectFrom('webhook_events').select(['id', 'type', 'data', 'created_at']).where('id', 'in', eventIds).execute()).map(
+      (row) => [row.id, row],
+    ),
+  );
+  const endpoints = new Map(
+    (await db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'url', 'secret']).where('id', 'in', endpointIds).execute()).map(
+      (row) => [row.id, row],
+    ),
+  );
   return claimed.rows.flatMap((row) => {
     const event = events.get(row.event_id);
     const endpoint = endpoints.get(row.endpoint_id);
     // Removed since the claim (its deliveries went with it): nothing to send.
     if (!event || !endpoint) return [];
-    return [{
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      accountId: endpoint.account_id,
-      attempt: Number(row.attempts),
-      type: event.type as WebhookEventType,
-      data: event.data,
-      eventCreatedAt: event.created_at,
-      url: endpoint.url,
-      sealedSecret: endpoint.secret,
-    }];
+    return [
+      {
+        eventId: row.event_id,
+        endpointId: row.endpoint_id,
+        accountId: endpoint.account_id,
+        attempt: Number(row.attempts),
+        type: event.type as WebhookEventType,
+        data: event.data,
+        eventCreatedAt: event.created_at,
+        url: endpoint.url,
+        sealedSecret: endpoint.secret,
+      },
+    ];
   });
 }
 
@@ -75,7 +97,12 @@ async function claim({ db, dialect }: StoreContext, deliveries: readonly Pick<Du
  * backoff unchanged), and marks failed those of events created before `giveUpBefore` (their next
  * attempt would come after their day of retries), except the deliveries in `inFlight`.
  */
-async function postponeEndpoint({ db, dialect }: StoreContext, endpointId: string, until: string, { giveUpBefore, inFlight, error }: Parameters<WebhookStore['postponeEndpoint']>[2]) {
+async function postponeEndpoint(
+  { db, dialect }: StoreContext,
+  endpointId: string,
+  until: string,
+  { giveUpBefore, inFlight, error }: Parameters<WebhookStore['postponeEndpoint']>[2],
+) {
   return dialect.writeTransaction(db, async (trx) => {
     const failed = await trx
       .updateTable('webhook_deliveries')

@@ -12,23 +12,45 @@ export function webhookQueries(store: StoreContext): WebhookStore {
   return {
     async addEndpoint(endpoint, sealedSecret, maxEndpoints) {
       await dialect.writeTransaction(db, async (trx) => {
-        if (!(await lockAccount(store, trx, endpoint.accountId))) throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
-        const held = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', endpoint.accountId).executeTakeFirstOrThrow();
+        if (!(await lockAccount(store, trx, endpoint.accountId)))
+          throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
+        const held = await trx
+          .selectFrom('webhook_endpoints')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('account_id', '=', endpoint.accountId)
+          .executeTakeFirstOrThrow();
         if (Number(held.n) >= maxEndpoints) throw tooManyEndpoints(maxEndpoints);
         await trx
           .insertInto('webhook_endpoints')
-          .values({ id: endpoint.id, account_id: endpoint.accountId, url: endpoint.url, secret: sealedSecret, created_at: endpoint.createdAt })
+          .values({
+            id: endpoint.id,
+            account_id: endpoint.accountId,
+            url: endpoint.url,
+            secret: sealedSecret,
+            created_at: endpoint.createdAt,
+          })
           .execute();
       });
     },
     async listEndpoints(accountId) {
-      const rows = await db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'url', 'created_at']).where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'account_id', 'url', 'created_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map((row) => ({ id: row.id, accountId: row.account_id, url: row.url, createdAt: row.created_at }));
     },
     recentDeliveries: (endpointIds, perEndpoint) => recentDeliveries(store, endpointIds, perEndpoint),
     async removeEndpoint(accountId, endpointId) {
       return dialect.writeTransaction(db, async (trx) => {
-        const found = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', endpointId).where('account_id', '=', accountId).executeTakeFirst();
+        const found = await trx
+          .selectFrom('webhook_endpoints')
+          .select('id')
+          .where('id', '=', endpointId)
+          .where('account_id', '=', accountId)
+          .executeTakeFirst();
         if (!found) return false;
         await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpointId).execute();
         await trx.deleteFrom('webhook_endpoints').where('id', '=', endpointId).execute();
@@ -40,7 +62,11 @@ export function webhookQueries(store: StoreContext): WebhookStore {
     },
     async existingIdentities(identities) {
       if (identities.length === 0) return new Set();
-      const rows = await db.selectFrom('webhook_events').select('identity').where('identity', 'in', [...identities]).execute();
+      const rows = await db
+        .selectFrom('webhook_events')
+        .select('identity')
+        .where('identity', 'in', [...identities])
+        .execute();
       return new Set(rows.map((row) => row.identity));
     },
     async endingKeys(from, to) {
@@ -79,7 +105,14 @@ export async function recordEventIn(q: Trx, event: NewWebhookEvent, at: string):
   const id = newEventId();
   const inserted = await q
     .insertInto('webhook_events')
-    .values({ id, identity: event.identity, account_id: event.accountId, type: event.type, data: JSON.stringify(event.data), created_at: at })
+    .values({
+      id,
+      identity: event.identity,
+      account_id: event.accountId,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: at,
+    })
     .onConflict((oc) => oc.column('identity').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -87,7 +120,12 @@ export async function recordEventIn(q: Trx, event: NewWebhookEvent, at: string):
   await q
     .insertInto('webhook_deliveries')
     .columns(['event_id', 'endpoint_id', 'next_attempt_at'])
-    .expression(q.selectFrom('webhook_endpoints').select([sql<string>`${id}`.as('event_id'), 'id', sql<string>`${at}`.as('next_attempt_at')]).where('account_id', '=', event.accountId))
+    .expression(
+      q
+        .selectFrom('webhook_endpoints')
+        .select([sql<string>`${id}`.as('event_id'), 'id', sql<string>`${at}`.as('next_attempt_at')])
+        .where('account_id', '=', event.accountId),
+    )
     .execute();
   return true;
 }
@@ -131,7 +169,18 @@ async function recentDeliveries({ db }: StoreContext, endpointIds: readonly stri
     const rows = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .select(['d.event_id', 'e.type', 'e.created_at', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_status', 'd.last_error', 'd.delivered_at', 'd.next_attempt_at'])
+      .select([
+        'd.event_id',
+        'e.type',
+        'e.created_at',
+        'd.status',
+        'd.attempts',
+        'd.last_attempt_at',
+        'd.last_status',
+        'd.last_error',
+        'd.delivered_at',
+        'd.next_attempt_at',
+      ])
       .where('d.endpoint_id', '=', id)
       .orderBy('e.created_at', 'desc')
       .orderBy('d.event_id', 'desc')

@@ -38,7 +38,10 @@ function loadKey(config: KeyConfig, user: KeyUser): Buffer {
   const { webhookSecretKey, apiEnv, dataDir } = config;
   if (webhookSecretKey) return webhookSecretKey;
   if (apiEnv === 'production') {
-    throw new ApiError('SERVICE_UNAVAILABLE', 'Webhook secrets cannot be sealed: WEBHOOK_SECRET_KEY is not configured (required with API_ENV=production).');
+    throw new ApiError(
+      'SERVICE_UNAVAILABLE',
+      'Webhook secrets cannot be sealed: WEBHOOK_SECRET_KEY is not configured (required with API_ENV=production).',
+    );
   }
   const file = path.join(dataDir, WEBHOOK_KEY_FILE);
   if (user === 'cli' && !fs.existsSync(file) && !databaseInDataDir(config)) {

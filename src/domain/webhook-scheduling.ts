@@ -77,7 +77,13 @@ export function circuitAfter(circuit: Circuit | undefined, succeeded: boolean, n
 }
 
 /** How many more attempts this endpoint may start now. */
-export function endpointRoom(endpointId: string, inFlight: InFlight, circuits: ReadonlyMap<string, Circuit>, limits: SlotLimits, now: number): number {
+export function endpointRoom(
+  endpointId: string,
+  inFlight: InFlight,
+  circuits: ReadonlyMap<string, Circuit>,
+  limits: SlotLimits,
+  now: number,
+): number {
   const running = inFlight.endpoints.get(endpointId) ?? 0;
   switch (circuitState(circuits.get(endpointId), now)) {
     case 'open':
@@ -97,7 +103,14 @@ export interface Picks {
 }
 
 /** The deliveries to start now, taking turns across accounts (see the rules above). */
-export function pickDeliveries(due: readonly DueDelivery[], inFlight: InFlight, circuits: ReadonlyMap<string, Circuit>, limits: SlotLimits, now: number, lastAccount?: string): Picks {
+export function pickDeliveries(
+  due: readonly DueDelivery[],
+  inFlight: InFlight,
+  circuits: ReadonlyMap<string, Circuit>,
+  limits: SlotLimits,
+  now: number,
+  lastAccount?: string,
+): Picks {
   const endpoints = new Map(inFlight.endpoints);
   const accounts = new Map(inFlight.accounts);
   const room = new Map<string, number>();

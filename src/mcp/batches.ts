@@ -27,11 +27,15 @@ export function judgeMessages(body: string, headerRevision: string | null): Mess
   if (!Array.isArray(parsed)) return { messages: 1 };
   const revision = headerRevision ?? initializeRevision(parsed) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   if (!BATCHING_REVISIONS.has(revision)) {
-    return { refusal: `Invalid Request: MCP protocol version ${quoteInput(revision)} has no JSON-RPC batches; send one message per request.` };
+    return {
+      refusal: `Invalid Request: MCP protocol version ${quoteInput(revision)} has no JSON-RPC batches; send one message per request.`,
+    };
   }
   const repeated = repeatedId(parsed);
   if (repeated !== undefined) {
-    return { refusal: `Invalid Request: the batch uses the request id ${typeof repeated === 'string' ? quoteInput(repeated) : repeated} more than once; each request of a batch needs its own id.` };
+    return {
+      refusal: `Invalid Request: the batch uses the request id ${typeof repeated === 'string' ? quoteInput(repeated) : repeated} more than once; each request of a batch needs its own id.`,
+    };
   }
   return { messages: Math.max(1, parsed.length) };
 }
@@ -39,7 +43,12 @@ export function judgeMessages(body: string, headerRevision: string | null): Mess
 /** The revision an `initialize` request of a batch asks for, if it has one. */
 function initializeRevision(messages: unknown[]): string | undefined {
   for (const message of messages) {
-    if (isRecord(message) && message.method === 'initialize' && isRecord(message.params) && typeof message.params.protocolVersion === 'string') {
+    if (
+      isRecord(message) &&
+      message.method === 'initialize' &&
+      isRecord(message.params) &&
+      typeof message.params.protocolVersion === 'string'
+    ) {
       return message.params.protocolVersion;
     }
   }

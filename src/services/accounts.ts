@@ -11,7 +11,16 @@ import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '..
 import type { PlanId } from '../domain/plans';
 import { currentMonth } from '../domain/quota';
 import {
-  csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS,
+  csrfTokenFor,
+  isSessionToken,
+  newSessionToken,
+  openFlash,
+  sealFlash,
+  sessionExpiry,
+  sessionTokenHash,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SESSION_TOUCH_MS,
 } from '../domain/sessions';
 import { usageReport } from './usage';
 import type { WebhookEndpointListing, Webhooks } from './webhooks';
@@ -143,11 +152,15 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
    * back. So they count failed attempts, wherever the credentials were sent from.
    */
   const openedAccount = async ({ email, password }: Credentials, clientBucket: string, refusal: () => ApiError) => {
-    const pairKey = createHash('sha256').update(`${canonicalEmail(email)}\n${clientBucket}`).digest('hex');
+    const pairKey = createHash('sha256')
+      .update(`${canonicalEmail(email)}\n${clientBucket}`)
+      .digest('hex');
     await spend(failedByIp, clientBucket, 'Too many failed log-ins from your address');
     await spend(failedByEmailAndIp, pairKey, 'Too many failed log-ins for this email from your address');
     const found = password.length <= 1024 ? await store.findCredentials(email) : undefined;
-    const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+    const ok = found?.passwordHash
+      ? await verifyPassword(found.passwordHash, password)
+      : (await verifyPassword(await decoyHash(), password), false);
     if (!found || !ok) throw refusal();
     await failedByEmailAndIp.delete(pairKey);
     await failedByIp.reward(clientBucket, 1);
@@ -162,10 +175,17 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
       await spend(signupsByIp, clientBucket, 'Too many accounts were created from your address');
       const account = await newAccount(store, normalized, password);
       // A taken email answers as a new one would when the password is its own (a log-in), and names no account otherwise.
-      return startSession((account ?? (await openedAccount({ email: normalized, password }, clientBucket, signUpRefusal))).id, previousToken);
+      return startSession(
+        (account ?? (await openedAccount({ email: normalized, password }, clientBucket, signUpRefusal))).id,
+        previousToken,
+      );
     },
     async logIn(credentials, clientBucket, previousToken) {
-      const account = await openedAccount(credentials, clientBucket, () => new ApiError('UNAUTHORIZED', 'The email or the password is wrong.'));
+      const account = await openedAccount(
+        credentials,
+        clientBucket,
+        () => new ApiError('UNAUTHORIZED', 'The email or the password is wrong.'),
+      );
       return startSession(account.id, previousToken);
     },
     async logOut(token) {
@@ -190,7 +210,10 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
 }
 
 /** What a signed-in account does on its page: its usage and keys, and the message left for the next page. */
-function accountPageCases({ config, store, clock, webhooks }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
+function accountPageCases(
+  { config, store, clock, webhooks }: AccountsDeps,
+  serverEnv: KeyEnv,
+): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
   const ownKey = async (session: AccountSession, keyId: string) => {
     const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
     if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
@@ -202,7 +225,11 @@ function accountPageCases({ config, store, clock, webhooks }: AccountsDeps, serv
   return {
     async overview(account) {
       const at = clock();
-      const [{ quota, days }, keys, endpoints] = await Promise.all([usageReport(store, account, at), store.listKeys(account.id), webhooks.list(account.id)]);
+      const [{ quota, days }, keys, endpoints] = await Promise.all([
+        usageReport(store, account, at),
+        store.listKeys(account.id),
+        webhooks.list(account.id),
+      ]);
       return {
         plan: account.plan,
         usage: { used: quota.used, limit: quota.limit, remaining: quota.remaining, month: currentMonth(at), resetsAt: quota.reset },
@@ -219,19 +246,30 @@ function accountPageCases({ config, store, clock, webhooks }: AccountsDeps, serv
     async createKey(session, env, expiresAt) {
       const { key, record } = await store.createKey(session.account.id, env, expiresAt, config.accountBounds.liveKeys);
       const warning = env === serverEnv ? '' : ` It is a ${env} key: this server accepts only ${serverEnv} keys, so it will not work here.`;
-      await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env, expiresAt: record.expiresAt } });
+      await setFlash(session, {
+        notice: `Key ${record.id} created.${warning}`,
+        newKey: { key, id: record.id, env, expiresAt: record.expiresAt },
+      });
     },
     async rotateKey(session, keyId, graceMs) {
       const old = await ownKey(session, keyId);
       const graceEndsAt = graceMs === 0 ? undefined : new Date(clock().getTime() + graceMs).toISOString();
       const { key, record, replaced } = await store.rotateKey(old.id, graceEndsAt);
-      const fate = replaced.revokedAt === null && replaced.expiresAt !== null ? `keeps working until ${utcMinute(replaced.expiresAt)}, then stops` : 'is revoked now';
-      await setFlash(session, { notice: `Key ${old.id} was rotated and ${fate}; its replacement is ${record.id}.`, newKey: { key, id: record.id, env: record.env, expiresAt: record.expiresAt } });
+      const fate =
+        replaced.revokedAt === null && replaced.expiresAt !== null
+          ? `keeps working until ${utcMinute(replaced.expiresAt)}, then stops`
+          : 'is revoked now';
+      await setFlash(session, {
+        notice: `Key ${old.id} was rotated and ${fate}; its replacement is ${record.id}.`,
+        newKey: { key, id: record.id, env: record.env, expiresAt: record.expiresAt },
+      });
     },
     async revokeKey(session, keyId) {
       const key = await ownKey(session, keyId);
       const { alreadyRevoked } = await store.revokeKey(key.id);
-      await setFlash(session, { notice: alreadyRevoked ? `Key ${key.id} was already revoked.` : `Key ${key.id} is revoked: it no longer works.` });
+      await setFlash(session, {
+        notice: alreadyRevoked ? `Key ${key.id} was already revoked.` : `Key ${key.id} is revoked: it no longer works.`,
+      });
     },
     async takeFlash(session) {
       const sealed = await store.takeSessionFlash(sessionTokenHash(session.token));
@@ -252,7 +290,10 @@ function webhookCases({ store, webhooks }: AccountsDeps): Pick<Accounts, 'webhoo
     webhookOf: own,
     async addWebhook(session, url) {
       const { endpoint, secret } = await webhooks.add({ accountId: session.account.id, url });
-      await flashFor(store, session, { notice: `Webhook endpoint ${endpoint.id} added for ${endpoint.url}.`, newWebhook: { id: endpoint.id, url: endpoint.url, secret } });
+      await flashFor(store, session, {
+        notice: `Webhook endpoint ${endpoint.id} added for ${endpoint.url}.`,
+        newWebhook: { id: endpoint.id, url: endpoint.url, secret },
+      });
     },
     async removeWebhook(session, endpointId) {
       const endpoint = await own(session, endpointId);
@@ -287,7 +328,8 @@ export function utcMinute(iso: string): string {
 
 /** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */
 /** A sign-up with an email that has an account, under a password that is not its own: it says nothing of the account. */
-const signUpRefusal = () => new ApiError('UNAUTHORIZED', 'No account was made with this email and password. To use an account you have, log in with its password.');
+const signUpRefusal = () =>
+  new ApiError('UNAUTHORIZED', 'No account was made with this email and password. To use an account you have, log in with its password.');
 
 /** A new free account with this email and password, or undefined when the email has one already. */
 async function newAccount(store: AccountStore, email: string, password: string): Promise<Account | undefined> {

@@ -77,9 +77,13 @@ export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: Serie
       const held = inFlight.get(keyId) ?? 0;
       if (held >= inFlightPerKey) {
         const exports = inFlightPerKey === 1 ? 'one export' : `${inFlightPerKey} exports`;
-        throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many series exports at once: at most ${exports} in flight per key. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`, {
-          retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
-        });
+        throw new ApiError(
+          'RATE_LIMIT_EXCEEDED',
+          `Too many series exports at once: at most ${exports} in flight per key. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`,
+          {
+            retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
+          },
+        );
       }
       inFlight.set(keyId, held + 1);
       let given = false;

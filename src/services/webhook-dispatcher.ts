@@ -70,7 +70,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
     if (slots.view.total >= limits.total) return [];
     const at = now.getTime();
-    const skipEndpoints = [...new Set([...slots.view.endpoints.keys(), ...circuits.all.keys()])].filter((id) => endpointRoom(id, slots.view, circuits.all, limits, at) === 0);
+    const skipEndpoints = [...new Set([...slots.view.endpoints.keys(), ...circuits.all.keys()])].filter(
+      (id) => endpointRoom(id, slots.view, circuits.all, limits, at) === 0,
+    );
     const due = await store.dueDeliveries(now.toISOString(), { perEndpoint: limits.perEndpoint, limit: limits.total * 4, skipEndpoints });
     const picks = pickDeliveries(due, slots.view, circuits.all, limits, at, lastAccount);
     lastAccount = picks.lastAccount;
@@ -83,7 +85,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const running = attemptDelivery(options, delivery)
       .finally(() => slots.remove(delivery))
       .then((delivered) => circuits.settle(delivery.endpointId, delivered))
-      .catch((error: unknown) => log.warn({ err: error, endpointId: delivery.endpointId }, 'webhook attempt or its circuit failed to be recorded; a lease brings the delivery back'))
+      .catch((error: unknown) =>
+        log.warn(
+          { err: error, endpointId: delivery.endpointId },
+          'webhook attempt or its circuit failed to be recorded; a lease brings the delivery back',
+        ),
+      )
       .finally(() => {
         attempts.delete(running);
         if (!stopped) queuePass();
@@ -134,8 +141,15 @@ function endpointCircuits(options: WebhookDispatcherOptions, slots: ReturnType<t
     const until = new Date(circuit.openUntil!);
     const giveUpBefore = new Date(until.getTime() - schedule.giveUpAfterMs).toISOString();
     const error = `the endpoint failed ${circuit.failures} attempts in a row; its deliveries wait until ${until.toISOString()}`;
-    const result = await store.postponeEndpoint(endpointId, until.toISOString(), { giveUpBefore, inFlight: slots.eventsOf(endpointId), error });
-    log.warn({ endpointId, failures: circuit.failures, until: until.toISOString(), ...result }, 'webhook endpoint keeps failing: its circuit is open');
+    const result = await store.postponeEndpoint(endpointId, until.toISOString(), {
+      giveUpBefore,
+      inFlight: slots.eventsOf(endpointId),
+      error,
+    });
+    log.warn(
+      { endpointId, failures: circuit.failures, until: until.toISOString(), ...result },
+      'webhook endpoint keeps failing: its circuit is open',
+    );
   };
   return {
     all: all as ReadonlyMap<string, Circuit>,

@@ -81,7 +81,10 @@ export interface WebhookStore {
   /** The account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
   /** Each endpoint's latest `perEndpoint` deliveries (newest first) and its failed and pending counts. */
-  recentDeliveries(endpointIds: readonly string[], perEndpoint: number): Promise<Map<string, { deliveries: WebhookDeliveryRecord[]; failed: number; pending: number }>>;
+  recentDeliveries(
+    endpointIds: readonly string[],
+    perEndpoint: number,
+  ): Promise<Map<string, { deliveries: WebhookDeliveryRecord[]; failed: number; pending: number }>>;
   /** Deletes the account's endpoint and its deliveries; false when the account has no such endpoint. */
   removeEndpoint(accountId: string, endpointId: string): Promise<boolean>;
   /** Writes the event once (by identity) and a pending delivery to each endpoint of its account; false when it existed. */
@@ -107,7 +110,15 @@ export interface WebhookStore {
    * (attempts unchanged); those of events created before `giveUpBefore` are marked failed with
    * `error`. Deliveries in `inFlight` (event ids) are left as they are.
    */
-  postponeEndpoint(endpointId: string, until: string, options: { giveUpBefore: string; inFlight: readonly string[]; error: string }): Promise<{ postponed: number; failed: number }>;
+  postponeEndpoint(
+    endpointId: string,
+    until: string,
+    options: { giveUpBefore: string; inFlight: readonly string[]; error: string },
+  ): Promise<{ postponed: number; failed: number }>;
   /** Records an attempt's outcome, unless the delivery was claimed again since (then false). */
-  finishAttempt(delivery: Pick<ClaimedDelivery, 'eventId' | 'endpointId' | 'attempt'>, outcome: AttemptOutcome, at: string): Promise<boolean>;
+  finishAttempt(
+    delivery: Pick<ClaimedDelivery, 'eventId' | 'endpointId' | 'attempt'>,
+    outcome: AttemptOutcome,
+    at: string,
+  ): Promise<boolean>;
 }

@@ -52,7 +52,14 @@ export interface WebhookDependencies {
 
 /** How many deliveries a listing shows per endpoint. */
 export const LATEST_DELIVERIES = 10;
-export function createWebhooks({ store, secrets, resolveHost, policy, clock, maxEndpoints = DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints }: WebhookDependencies): Webhooks {
+export function createWebhooks({
+  store,
+  secrets,
+  resolveHost,
+  policy,
+  clock,
+  maxEndpoints = DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints,
+}: WebhookDependencies): Webhooks {
   return {
     async add({ accountId, url: text }) {
       const url = parseWebhookUrl(text, policy);
@@ -68,8 +75,16 @@ export function createWebhooks({ store, secrets, resolveHost, policy, clock, max
     },
     async list(accountId) {
       const endpoints = await store.listEndpoints(accountId);
-      const recent = await store.recentDeliveries(endpoints.map((endpoint) => endpoint.id), LATEST_DELIVERIES);
-      return endpoints.map(({ id, url, createdAt }) => ({ id, url, createdAt, ...(recent.get(id) ?? { deliveries: [], failed: 0, pending: 0 }) }));
+      const recent = await store.recentDeliveries(
+        endpoints.map((endpoint) => endpoint.id),
+        LATEST_DELIVERIES,
+      );
+      return endpoints.map(({ id, url, createdAt }) => ({
+        id,
+        url,
+        createdAt,
+        ...(recent.get(id) ?? { deliveries: [], failed: 0, pending: 0 }),
+      }));
     },
     async remove(accountId, endpointId) {
       if (!(await store.removeEndpoint(accountId, endpointId))) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { circuitAfter, circuitState, pickDeliveries, type Circuit, type CircuitPolicy, type DueDelivery, type SlotLimits } from '../../src/domain/webhook-scheduling';
+import {
+  circuitAfter,
+  circuitState,
+  pickDeliveries,
+  type Circuit,
+  type CircuitPolicy,
+  type DueDelivery,
+  type SlotLimits,
+} from '../../src/domain/webhook-scheduling';
 
 /** `a1:e1` is a delivery of account a1 to endpoint a1-e1, with a running number for its event. */
 function due(...specs: string[]): DueDelivery[] {
@@ -30,11 +38,24 @@ const limits: SlotLimits = { perEndpoint: 2, perAccount: 4, total: 6 };
 const named = (picked: DueDelivery[]) => picked.map((d) => `${d.accountId}:${d.endpointId.slice(d.accountId.length + 1)}`);
 
 describe('picking due deliveries', () => {
-  const cases: { rule: string; due: string[]; inFlight?: string[]; circuits?: [string, Circuit][]; limits?: SlotLimits; last?: string; picked: string[] }[] = [
+  const cases: {
+    rule: string;
+    due: string[];
+    inFlight?: string[];
+    circuits?: [string, Circuit][];
+    limits?: SlotLimits;
+    last?: string;
+    picked: string[];
+  }[] = [
     { rule: 'nothing due, nothing picked', due: [], picked: [] },
     { rule: 'at most perEndpoint attempts to one endpoint', due: ['a:e1', 'a:e1', 'a:e1'], picked: ['a:e1', 'a:e1'] },
     { rule: 'attempts in flight count against the endpoint', due: ['a:e1', 'a:e1'], inFlight: ['a:e1'], picked: ['a:e1'] },
-    { rule: 'an endpoint at its limit leaves its turn to the next endpoint of the account', due: ['a:e1', 'a:e2'], inFlight: ['a:e1', 'a:e1'], picked: ['a:e2'] },
+    {
+      rule: 'an endpoint at its limit leaves its turn to the next endpoint of the account',
+      due: ['a:e1', 'a:e2'],
+      inFlight: ['a:e1', 'a:e1'],
+      picked: ['a:e2'],
+    },
     {
       rule: 'accounts take turns: a second account is served second, however many the first has due',
       due: ['a:e1', 'a:e2', 'a:e3', 'a:e4', 'a:e5', 'b:e1'],
@@ -53,17 +74,53 @@ describe('picking due deliveries', () => {
       limits: { perEndpoint: 2, perAccount: 8, total: 6 },
       picked: ['b:e1'],
     },
-    { rule: 'the turn starts after the account served last', due: ['a:e1', 'b:e1', 'c:e1'], last: 'a', limits: { ...limits, total: 2 }, picked: ['b:e1', 'c:e1'] },
-    { rule: 'after the last account in order, the turn wraps to the first', due: ['a:e1', 'b:e1', 'c:e1'], last: 'c', limits: { ...limits, total: 1 }, picked: ['a:e1'] },
-    { rule: 'within an account, the endpoint with fewer in flight goes first', due: ['a:e1', 'a:e2'], inFlight: ['a:e1'], limits: { ...limits, total: 2 }, picked: ['a:e2'] },
+    {
+      rule: 'the turn starts after the account served last',
+      due: ['a:e1', 'b:e1', 'c:e1'],
+      last: 'a',
+      limits: { ...limits, total: 2 },
+      picked: ['b:e1', 'c:e1'],
+    },
+    {
+      rule: 'after the last account in order, the turn wraps to the first',
+      due: ['a:e1', 'b:e1', 'c:e1'],
+      last: 'c',
+      limits: { ...limits, total: 1 },
+      picked: ['a:e1'],
+    },
+    {
+      rule: 'within an account, the endpoint with fewer in flight goes first',
+      due: ['a:e1', 'a:e2'],
+      inFlight: ['a:e1'],
+      limits: { ...limits, total: 2 },
+      picked: ['a:e2'],
+    },
     { rule: 'an open circuit starts nothing', due: ['a:e1', 'a:e1', 'a:e2'], circuits: [['a-e1', open]], picked: ['a:e2'] },
     { rule: 'a half-open circuit starts one probe', due: ['a:e1', 'a:e1', 'a:e1'], circuits: [['a-e1', halfOpen]], picked: ['a:e1'] },
-    { rule: 'a half-open circuit with its probe in flight starts nothing more', due: ['a:e1', 'b:e1'], inFlight: ['a:e1'], circuits: [['a-e1', halfOpen]], picked: ['b:e1'] },
-    { rule: 'the instance never exceeds its total', due: ['a:e1', 'b:e1', 'c:e1'], inFlight: ['d:e1', 'd:e2', 'd:e3', 'e:e1', 'e:e2'], picked: ['a:e1'] },
+    {
+      rule: 'a half-open circuit with its probe in flight starts nothing more',
+      due: ['a:e1', 'b:e1'],
+      inFlight: ['a:e1'],
+      circuits: [['a-e1', halfOpen]],
+      picked: ['b:e1'],
+    },
+    {
+      rule: 'the instance never exceeds its total',
+      due: ['a:e1', 'b:e1', 'c:e1'],
+      inFlight: ['d:e1', 'd:e2', 'd:e3', 'e:e1', 'e:e2'],
+      picked: ['a:e1'],
+    },
     { rule: 'a full instance picks nothing', due: ['a:e1'], inFlight: ['d:e1', 'd:e2', 'd:e3', 'e:e1', 'e:e2', 'e:e3'], picked: [] },
   ];
   it.each(cases)('$rule', (c) => {
-    const { picked } = pickDeliveries(due(...c.due), inFlight(...(c.inFlight ?? [])), new Map(c.circuits ?? []), c.limits ?? limits, NOW, c.last);
+    const { picked } = pickDeliveries(
+      due(...c.due),
+      inFlight(...(c.inFlight ?? [])),
+      new Map(c.circuits ?? []),
+      c.limits ?? limits,
+      NOW,
+      c.last,
+    );
     expect(named(picked)).toEqual(c.picked);
   });
 
@@ -73,7 +130,7 @@ describe('picking due deliveries', () => {
   });
 });
 
-describe('an endpoint\'s circuit', () => {
+describe("an endpoint's circuit", () => {
   const policy: CircuitPolicy = { failuresToOpen: 3, cooldownMs: 1_000, maxCooldownMs: 4_000 };
   type Step = 'ok' | 'fail';
   const run = (steps: [Step, number][]) => {
@@ -82,14 +139,101 @@ describe('an endpoint\'s circuit', () => {
     return circuit;
   };
   it.each<{ rule: string; steps: [Step, number][]; at: number; state: string; openUntil?: number | null }>([
-    { rule: 'closed after failures below the threshold', steps: [['fail', 0], ['fail', 1]], at: 2, state: 'closed', openUntil: null },
-    { rule: 'opens at the threshold, for the cool-down', steps: [['fail', 0], ['fail', 1], ['fail', 2]], at: 3, state: 'open', openUntil: 1_002 },
-    { rule: 'a success in between starts the count again', steps: [['fail', 0], ['fail', 1], ['ok', 2], ['fail', 3], ['fail', 4]], at: 5, state: 'closed', openUntil: null },
-    { rule: 'half-open once the cool-down is over', steps: [['fail', 0], ['fail', 1], ['fail', 2]], at: 1_002, state: 'half-open', openUntil: 1_002 },
-    { rule: 'a failed probe opens it again for twice the cool-down', steps: [['fail', 0], ['fail', 1], ['fail', 2], ['fail', 1_500]], at: 1_500, state: 'open', openUntil: 3_500 },
-    { rule: 'the cool-down doubles up to its maximum', steps: [['fail', 0], ['fail', 1], ['fail', 2], ['fail', 1_500], ['fail', 3_500], ['fail', 7_500]], at: 7_500, state: 'open', openUntil: 11_500 },
-    { rule: 'a successful probe closes it', steps: [['fail', 0], ['fail', 1], ['fail', 2], ['ok', 1_500]], at: 1_500, state: 'closed', openUntil: undefined },
-    { rule: 'failures of attempts in flight while open do not extend it', steps: [['fail', 0], ['fail', 1], ['fail', 2], ['fail', 500]], at: 600, state: 'open', openUntil: 1_002 },
+    {
+      rule: 'closed after failures below the threshold',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+      ],
+      at: 2,
+      state: 'closed',
+      openUntil: null,
+    },
+    {
+      rule: 'opens at the threshold, for the cool-down',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['fail', 2],
+      ],
+      at: 3,
+      state: 'open',
+      openUntil: 1_002,
+    },
+    {
+      rule: 'a success in between starts the count again',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['ok', 2],
+        ['fail', 3],
+        ['fail', 4],
+      ],
+      at: 5,
+      state: 'closed',
+      openUntil: null,
+    },
+    {
+      rule: 'half-open once the cool-down is over',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['fail', 2],
+      ],
+      at: 1_002,
+      state: 'half-open',
+      openUntil: 1_002,
+    },
+    {
+      rule: 'a failed probe opens it again for twice the cool-down',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['fail', 2],
+        ['fail', 1_500],
+      ],
+      at: 1_500,
+      state: 'open',
+      openUntil: 3_500,
+    },
+    {
+      rule: 'the cool-down doubles up to its maximum',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['fail', 2],
+        ['fail', 1_500],
+        ['fail', 3_500],
+        ['fail', 7_500],
+      ],
+      at: 7_500,
+      state: 'open',
+      openUntil: 11_500,
+    },
+    {
+      rule: 'a successful probe closes it',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['fail', 2],
+        ['ok', 1_500],
+      ],
+      at: 1_500,
+      state: 'closed',
+      openUntil: undefined,
+    },
+    {
+      rule: 'failures of attempts in flight while open do not extend it',
+      steps: [
+        ['fail', 0],
+        ['fail', 1],
+        ['fail', 2],
+        ['fail', 500],
+      ],
+      at: 600,
+      state: 'open',
+      openUntil: 1_002,
+    },
   ])('$rule', ({ steps, at, state, openUntil }) => {
     const circuit = run(steps);
     expect(circuitState(circuit, at)).toBe(state);

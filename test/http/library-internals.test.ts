@@ -65,7 +65,13 @@ describe('library internals the app relies on', () => {
 
   it('graphql-yoga: extensions.http.spec keeps 200 under application/json and the status under application/graphql-response+json (error-codes.ts, graphql-http.ts)', () => {
     const captured: { status?: number }[] = [];
-    const fetchAPI = { Response: class { constructor(_body: unknown, init: { status: number }) { captured.push(init); } } } as unknown as FetchAPI;
+    const fetchAPI = {
+      Response: class {
+        constructor(_body: unknown, init: { status: number }) {
+          captured.push(init);
+        }
+      },
+    } as unknown as FetchAPI;
     const result = { errors: [new GraphQLError('bad', { extensions: { code: 'INVALID_REQUEST', http: { status: 400, spec: true } } })] };
     processRegularResult(result, fetchAPI, 'application/json');
     processRegularResult(result, fetchAPI, 'application/graphql-response+json');
@@ -94,7 +100,9 @@ describe('library internals the app relies on', () => {
 
   it('sofa-api: the router built by useSofa exposes its OpenAPI 3.0 document as openAPIDocument (openapi.ts)', () => {
     const schema = buildSchema('type Query { a(x: Int): Int }');
-    const router = useSofa({ basePath: '/v1', schema }) as unknown as { openAPIDocument?: { openapi?: string; paths?: Record<string, unknown> } };
+    const router = useSofa({ basePath: '/v1', schema }) as unknown as {
+      openAPIDocument?: { openapi?: string; paths?: Record<string, unknown> };
+    };
     expect(router.openAPIDocument?.openapi).toMatch(/^3\.0/);
     expect(Object.keys(router.openAPIDocument?.paths ?? {})).toContain('/a');
   });

@@ -44,7 +44,9 @@ describe('Apollo APQ over HTTP', () => {
     const hash = documentHash(UNIT);
     const miss = await post({ extensions: persisted(hash) }, { accept: 'application/graphql-response+json' });
     expect(miss.status).toBe(404);
-    expect(json(miss).errors).toEqual([{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', status: 404 } }]);
+    expect(json(miss).errors).toEqual([
+      { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', status: 404 } },
+    ]);
     expect(json(miss).data).toBeUndefined();
 
     const registered = await post({ query: UNIT, extensions: persisted(hash) });
@@ -60,7 +62,10 @@ describe('Apollo APQ over HTTP', () => {
 
   it('refuses a document whose hash is not its SHA-256 with INVALID_REQUEST, and registers nothing', async () => {
     const hash = documentHash('{ categories { id } }');
-    const mismatch = await post({ query: '{ units { id } }', extensions: persisted(hash) }, { accept: 'application/graphql-response+json' });
+    const mismatch = await post(
+      { query: '{ units { id } }', extensions: persisted(hash) },
+      { accept: 'application/graphql-response+json' },
+    );
     expect(mismatch.status).toBe(400);
     expect(json(mismatch).errors![0].extensions).toEqual({ code: 'INVALID_REQUEST', status: 400, param: 'extensions' });
     expect((await post({ extensions: persisted(hash) })).text).toContain('PERSISTED_QUERY_NOT_FOUND');
@@ -100,11 +105,14 @@ describe('Apollo APQ over HTTP', () => {
     const recordingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       const url = new URL(String(input));
-      const hashOnly = init?.method === 'GET' ? !url.searchParams.has('query') : !(JSON.parse(String(init?.body)) as { query?: string }).query;
+      const hashOnly =
+        init?.method === 'GET' ? !url.searchParams.has('query') : !(JSON.parse(String(init?.body)) as { query?: string }).query;
       seen.push({ method: init?.method ?? 'GET', status: response.status, hashOnly });
       return response;
     };
-    const link = new PersistedQueryLink({ sha256: documentHash, useGETForHashedQueries: true }).concat(new HttpLink({ uri: `${origin}/graphql`, fetch: recordingFetch }));
+    const link = new PersistedQueryLink({ sha256: documentHash, useGETForHashedQueries: true }).concat(
+      new HttpLink({ uri: `${origin}/graphql`, fetch: recordingFetch }),
+    );
     const client = new ApolloClient({ link, cache: new InMemoryCache() });
     const query = gql`query Ounce { unit(id: "oz") { id name } }`;
     const first = await client.query({ query, fetchPolicy: 'network-only' });

@@ -18,7 +18,10 @@ for (const execution of ['direct', 'sofa'] as const) {
     let t: TestApp;
     let key: string;
     beforeAll(async () => {
-      t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      t = await createTestApp(
+        { REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' },
+        { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') },
+      );
       key = await t.createKey('developer');
     });
     afterAll(() => t.close());
@@ -30,11 +33,14 @@ for (const execution of ['direct', 'sofa'] as const) {
       ['start=9999-12-31&group=week', 'application/json'],
       ['start=9999-12-31&group=month', 'application/x-ndjson'],
       ['start=9999-12-31&group=year', 'application/json'],
-    ])('?%s as %s: 404 RATE_NOT_FOUND saying the start is after today, as the contract answers a day after today', async (query, accept) => {
-      const res = await t.call('GET', `/v1/currency/rates/series?${query}&symbols=USD`, { key, headers: { accept } });
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'start', message: expect.stringMatching(AFTER_TODAY) });
-    });
+    ])(
+      '?%s as %s: 404 RATE_NOT_FOUND saying the start is after today, as the contract answers a day after today',
+      async (query, accept) => {
+        const res = await t.call('GET', `/v1/currency/rates/series?${query}&symbols=USD`, { key, headers: { accept } });
+        expect(res.status).toBe(404);
+        expect(res.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'start', message: expect.stringMatching(AFTER_TODAY) });
+      },
+    );
 
     it.each([
       ['start=10000-01-01', 'start'],
@@ -61,7 +67,11 @@ for (const execution of ['direct', 'sofa'] as const) {
     it('answers a hand-made cursor near 9999-12-31 as any page after today, never 500', async () => {
       const range = { start: '2024-03-01', end: '9999-12-31', group: 'month' as const, base: 'EUR', symbols: ['USD'] };
       const cursor = encodeCursor(range, '9995-01-01');
-      const res = await t.call('GET', `/v1/currency/rates/series?start=2024-03-01&end=9999-12-31&group=month&symbols=USD&cursor=${cursor}`, { key });
+      const res = await t.call(
+        'GET',
+        `/v1/currency/rates/series?start=2024-03-01&end=9999-12-31&group=month&symbols=USD&cursor=${cursor}`,
+        { key },
+      );
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('RATE_NOT_FOUND');
     });
@@ -72,7 +82,10 @@ describe('series after today through GraphQL and MCP', () => {
   let t: TestApp;
   let key: string;
   beforeAll(async () => {
-    t = await createTestApp({ KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+    t = await createTestApp(
+      { KEY_RATE_LIMIT: '100000' },
+      { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') },
+    );
     key = await t.createKey('developer');
   });
   afterAll(() => t.close());
@@ -80,17 +93,27 @@ describe('series after today through GraphQL and MCP', () => {
   it('GraphQL rateSeries(start: "9999-12-31") is RATE_NOT_FOUND (404) on its field', async () => {
     const { body } = await t.graphql('{ rateSeries(start: "9999-12-31", symbols: ["USD"]) { start } }', {}, key);
     expect(body.data.rateSeries).toBeNull();
-    expect(body.errors).toMatchObject([{ path: ['rateSeries'], message: expect.stringMatching(AFTER_TODAY), extensions: { code: 'RATE_NOT_FOUND', status: 404 } }]);
+    expect(body.errors).toMatchObject([
+      { path: ['rateSeries'], message: expect.stringMatching(AFTER_TODAY), extensions: { code: 'RATE_NOT_FOUND', status: 404 } },
+    ]);
   });
 
   it('MCP rate_series_summary from 9999-12-31 is a tool error RATE_NOT_FOUND', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${t.origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${t.origin}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
     const client = new Client({ name: 'measurement-api-tests', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const result = (await client.callTool({ name: 'rate_series_summary', arguments: { start: '9999-12-31', symbols: 'USD' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'rate_series_summary',
+        arguments: { start: '9999-12-31', symbols: 'USD' },
+      })) as CallToolResult;
       expect(result.isError).toBe(true);
-      expect((result.structuredContent as { error: unknown }).error).toMatchObject({ code: 'RATE_NOT_FOUND', message: expect.stringMatching(AFTER_TODAY) });
+      expect((result.structuredContent as { error: unknown }).error).toMatchObject({
+        code: 'RATE_NOT_FOUND',
+        message: expect.stringMatching(AFTER_TODAY),
+      });
     } finally {
       await client.close();
     }

@@ -12,24 +12,36 @@ afterAll(async () => {
   await t.close();
 });
 
-const convertCall = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'convert', arguments: { value: '1', from: 'mile', to: 'km' } } });
+const convertCall = (id: number | string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'convert', arguments: { value: '1', from: 'mile', to: 'km' } },
+});
 
 function post(key: string, body: unknown, version?: string) {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
   if (version !== undefined) headers['mcp-protocol-version'] = version;
   return t.fetch('/mcp', { method: 'POST', headers, body: JSON.stringify(body) });
 }
 
 describe('JSON-RPC batches on /mcp', () => {
-  it.each(['2025-06-18', '2025-11-25', '2026-07-28'])('refuses a batch under revision %s, which removed batching, before any call runs', async (version) => {
-    const { key, account } = await t.createAccountKey('free');
-    const res = await post(key, [convertCall(1), convertCall(2)], version);
-    expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
-    expect(body.error.message).toContain(`'${version}' has no JSON-RPC batches`);
-    expect(await t.store.monthlyUsage(account.id, currentMonth(NOW))).toBe(0);
-  });
+  it.each(['2025-06-18', '2025-11-25', '2026-07-28'])(
+    'refuses a batch under revision %s, which removed batching, before any call runs',
+    async (version) => {
+      const { key, account } = await t.createAccountKey('free');
+      const res = await post(key, [convertCall(1), convertCall(2)], version);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(body.error.message).toContain(`'${version}' has no JSON-RPC batches`);
+      expect(await t.store.monthlyUsage(account.id, currentMonth(NOW))).toBe(0);
+    },
+  );
 
   it('spends one request of the key rate limit per message of a batch under 2025-03-26, before any call runs, and answers each call once', async () => {
     const { key, account } = await t.createAccountKey('free');

@@ -45,17 +45,39 @@ for (const backend of BACKENDS) {
       await instance?.destroy();
     });
     const endpoint = async (accountId: string, url: string) => {
-      const webhooks = createWebhooks({ store: store.webhooks, secrets: () => secretBox(KEY), resolveHost: async (h) => [h], policy: webhookUrlPolicy('development'), clock });
+      const webhooks = createWebhooks({
+        store: store.webhooks,
+        secrets: () => secretBox(KEY),
+        resolveHost: async (h) => [h],
+        policy: webhookUrlPolicy('development'),
+        clock,
+      });
       return (await webhooks.add({ accountId, url })).endpoint.id;
     };
     const events = async (accountId: string, n: number, tag: string) => {
-      for (let i = 0; i < n; i++) await store.webhooks.recordEvent({ identity: `${tag}:${i}`, accountId, type: 'key.expiring', data: { i } }, now.toISOString());
+      for (let i = 0; i < n; i++)
+        await store.webhooks.recordEvent({ identity: `${tag}:${i}`, accountId, type: 'key.expiring', data: { i } }, now.toISOString());
     };
-    const counts = async () => Object.fromEntries((await instance.query<{ status: string; n: number | string }>('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status')).map((r) => [r.status, Number(r.n)]));
+    const counts = async () =>
+      Object.fromEntries(
+        (
+          await instance.query<{ status: string; n: number | string }>(
+            'SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status',
+          )
+        ).map((r) => [r.status, Number(r.n)]),
+      );
     const dispatcher = () =>
-      createWebhookDispatcher({ store: store.webhooks, secrets: () => secretBox(KEY), post, clock, log: silent, schedule: { baseDelayMs: 1_000, maxDelayMs: 2_000, giveUpAfterMs: 86_400_000 }, circuit: { failuresToOpen: 3, cooldownMs: 30_000, maxCooldownMs: 120_000 } });
+      createWebhookDispatcher({
+        store: store.webhooks,
+        secrets: () => secretBox(KEY),
+        post,
+        clock,
+        log: silent,
+        schedule: { baseDelayMs: 1_000, maxDelayMs: 2_000, giveUpAfterMs: 86_400_000 },
+        circuit: { failuresToOpen: 3, cooldownMs: 30_000, maxCooldownMs: 120_000 },
+      });
 
-    it('each round attempts at most 2 per endpoint, and another account\'s delivery goes in the first round', async () => {
+    it("each round attempts at most 2 per endpoint, and another account's delivery goes in the first round", async () => {
       const noisy = await store.createAccount({ plan: 'free' });
       const quiet = await store.createAccount({ plan: 'free' });
       await endpoint(noisy.id, DEAD);
@@ -67,7 +89,7 @@ for (const backend of BACKENDS) {
       expect(await counts()).toEqual({ pending: 50, delivered: 1 });
     });
 
-    it('failures in a row open the circuit: the endpoint\'s deliveries wait for the cool-down, none dropped; a good probe closes it', async () => {
+    it("failures in a row open the circuit: the endpoint's deliveries wait for the cool-down, none dropped; a good probe closes it", async () => {
       const account = await store.createAccount({ plan: 'free' });
       await endpoint(account.id, DEAD);
       await events(account.id, 20, 'flood');
@@ -78,7 +100,9 @@ for (const backend of BACKENDS) {
         later(2_000);
       }
       expect(posted).toHaveLength(4);
-      const due = await instance.query<{ next_attempt_at: string }>("SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending'");
+      const due = await instance.query<{ next_attempt_at: string }>(
+        "SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending'",
+      );
       expect(due).toHaveLength(20);
       expect(due.every((row) => Date.parse(row.next_attempt_at) >= now.getTime() + 20_000)).toBe(true);
       expect(await d.round()).toBe(0);

@@ -38,16 +38,26 @@ for (const backend of BACKENDS) {
       await receiver?.stop();
       await instance?.destroy();
     });
-    const webhooks = (policy: WebhookUrlPolicy, resolve = resolveHost) => createWebhooks({ store: store.webhooks, secrets: () => secretBox(KEY), resolveHost: resolve, policy, clock });
+    const webhooks = (policy: WebhookUrlPolicy, resolve = resolveHost) =>
+      createWebhooks({ store: store.webhooks, secrets: () => secretBox(KEY), resolveHost: resolve, policy, clock });
     const dispatcher = (policy: WebhookUrlPolicy) =>
-      createWebhookDispatcher({ store: store.webhooks, secrets: () => secretBox(KEY), post: (u, h, b) => postWebhook(u, h, b, { policy, timeoutMs: 5_000 }), clock, log: silent });
+      createWebhookDispatcher({
+        store: store.webhooks,
+        secrets: () => secretBox(KEY),
+        post: (u, h, b) => postWebhook(u, h, b, { policy, timeoutMs: 5_000 }),
+        clock,
+        log: silent,
+      });
 
     it('production refuses http://, and hosts that are or resolve to loopback, private or link-local addresses (localhost included)', async () => {
       const account = await store.createAccount({ plan: 'free' });
       const production = webhooks(webhookUrlPolicy('production'));
       const refusals: [string, RegExp][] = [
         ['http://hooks.example.com/x', /must use https/],
-        ['https://localhost/x', /^The webhook URL "https:\/\/localhost\/x" has a host \(localhost\) that resolves to a non-public address: /],
+        [
+          'https://localhost/x',
+          /^The webhook URL "https:\/\/localhost\/x" has a host \(localhost\) that resolves to a non-public address: /,
+        ],
         ['https://127.0.0.1/x', /\(127\.0\.0\.1\) that is not a public address/],
         ['https://[::1]/x', /\(\[::1\]\) that is not a public address/],
         ['https://10.0.0.8/x', /\(10\.0\.0\.8\) that is not a public address/],
@@ -58,13 +68,21 @@ for (const backend of BACKENDS) {
         ['https://0.0.0.0/x', /0\.0\.0\.0/],
       ];
       for (const [url, message] of refusals) {
-        await expect(production.add({ accountId: account.id, url }), url).rejects.toMatchObject({ code: 'INVALID_REQUEST', param: 'url', message: expect.stringMatching(message) });
+        await expect(production.add({ accountId: account.id, url }), url).rejects.toMatchObject({
+          code: 'INVALID_REQUEST',
+          param: 'url',
+          message: expect.stringMatching(message),
+        });
       }
       expect(await production.list(account.id)).toEqual([]);
       // A name is refused without naming the addresses it resolves to: they describe the servers' own network.
       const internal = webhooks(webhookUrlPolicy('production'), async () => ['93.184.216.34', '10.20.30.40']);
       const refusal = await internal.add({ accountId: account.id, url: 'https://hooks.example.com/x' }).catch((error: Error) => error);
-      expect(refusal).toMatchObject({ code: 'INVALID_REQUEST', param: 'url', message: expect.stringContaining('(hooks.example.com) that resolves to a non-public address') });
+      expect(refusal).toMatchObject({
+        code: 'INVALID_REQUEST',
+        param: 'url',
+        message: expect.stringContaining('(hooks.example.com) that resolves to a non-public address'),
+      });
       expect((refusal as Error).message).not.toMatch(/10\.20|93\.184/);
       // Development takes a local receiver.
       const { endpoint } = await webhooks(webhookUrlPolicy('development')).add({ accountId: account.id, url: receiver.url });
@@ -76,14 +94,25 @@ for (const backend of BACKENDS) {
       const account = await store.createAccount({ plan: 'free' });
       const key = await store.createKey(account.id, 'test');
       // At add time the name "resolved" to a public address.
-      await webhooks(policy, async () => ['93.184.216.34']).add({ accountId: account.id, url: receiver.url.replace('127.0.0.1', 'localhost') });
+      await webhooks(policy, async () => ['93.184.216.34']).add({
+        accountId: account.id,
+        url: receiver.url.replace('127.0.0.1', 'localhost'),
+      });
       await store.consumeQuotaUpTo(account.id, '2026-12', 1000, 850, undefined, undefined, '2026-12-01');
       await dispatcher(policy).round();
       expect(receiver.received).toHaveLength(0);
       const [listed] = await webhooks(policy).list(account.id);
-      expect(listed!.deliveries[0]).toMatchObject({ status: 'pending', lastStatus: null, lastError: 'refused: localhost resolves to a non-public address' });
+      expect(listed!.deliveries[0]).toMatchObject({
+        status: 'pending',
+        lastStatus: null,
+        lastError: 'refused: localhost resolves to a non-public address',
+      });
       // The same delivery in development reaches the receiver.
-      await store.webhooks.finishAttempt({ eventId: listed!.deliveries[0]!.eventId, endpointId: listed!.id, attempt: 1 }, { kind: 'retry', status: null, error: 'x', nextAttemptAt: now.toISOString() }, now.toISOString());
+      await store.webhooks.finishAttempt(
+        { eventId: listed!.deliveries[0]!.eventId, endpointId: listed!.id, attempt: 1 },
+        { kind: 'retry', status: null, error: 'x', nextAttemptAt: now.toISOString() },
+        now.toISOString(),
+      );
       await dispatcher(webhookUrlPolicy('development')).round();
       expect(receiver.received).toHaveLength(1);
       expect(key.record.id).toMatch(/^key_/);
@@ -96,9 +125,16 @@ for (const backend of BACKENDS) {
       const revoked = await store.createKey(account.id, 'test', '2026-12-05T12:00:00.000Z');
       await store.revokeKey(revoked.record.id);
       await store.createKey(account.id, 'test', '2027-06-01T00:00:00.000Z');
-      const types = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { keyId: string; daysBefore?: number } });
+      const types = () =>
+        receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { keyId: string; daysBefore?: number } });
       const d = dispatcher(webhookUrlPolicy('development'));
-      for (const at of ['2026-12-01T12:00:00.000Z', '2026-12-01T12:00:10.000Z', '2026-12-04T13:00:00.000Z', '2026-12-05T12:00:01.000Z', '2026-12-06T12:00:00.000Z']) {
+      for (const at of [
+        '2026-12-01T12:00:00.000Z',
+        '2026-12-01T12:00:10.000Z',
+        '2026-12-04T13:00:00.000Z',
+        '2026-12-05T12:00:01.000Z',
+        '2026-12-06T12:00:00.000Z',
+      ]) {
         now = new Date(at);
         // Two rounds a minute apart at each moment (the scan runs at most once a minute per dispatcher).
         await d.round();

@@ -19,9 +19,15 @@ export interface OpenPersistedDocumentsOptions {
  * registrations (PERSISTED_DOCUMENTS_CACHE_MB) and, with REDIS_URL, Redis for the registrations of
  * every instance (PERSISTED_DOCUMENTS_TTL_DAYS).
  */
-export function openPersistedDocuments(config: Config, { shared = true, prefix, redisWatch }: OpenPersistedDocumentsOptions = {}): PersistedDocuments {
+export function openPersistedDocuments(
+  config: Config,
+  { shared = true, prefix, redisWatch }: OpenPersistedDocumentsOptions = {},
+): PersistedDocuments {
   const { manifestFile, manifestRequired, ttlSeconds, cacheBytes } = config.persistedDocuments;
   const manifest = manifestRequired || existsSync(manifestFile) ? loadPersistedManifest(manifestFile) : new Map<string, string>();
-  const redis = shared && config.redisUrl !== undefined ? new RedisDocuments({ url: config.redisUrl, ttlSeconds, watch: redisWatch, ...(prefix ? { prefix } : {}) }) : undefined;
+  const redis =
+    shared && config.redisUrl !== undefined
+      ? new RedisDocuments({ url: config.redisUrl, ttlSeconds, watch: redisWatch, ...(prefix ? { prefix } : {}) })
+      : undefined;
   return new PersistedDocuments({ manifest, maxBytes: cacheBytes, shared: redis });
 }

@@ -33,7 +33,12 @@ export class RedisDocuments implements SharedDocuments {
     this.prefix = prefix;
     this.ttlSeconds = ttlSeconds;
     this.watch = watch;
-    this.guard = redisGuard({ ping: () => this.client.ping(), deadlineMs: commandTimeoutMs, onStall: (error) => this.failed(error), onBack: () => this.recovered() });
+    this.guard = redisGuard({
+      ping: () => this.client.ping(),
+      deadlineMs: commandTimeoutMs,
+      onStall: (error) => this.failed(error),
+      onBack: () => this.recovered(),
+    });
     this.client = createClient({
       url,
       // Fail at once while disconnected instead of queueing behind the reconnect loop.

@@ -45,11 +45,24 @@ export interface Finish {
    * streamed-body.ts), counts one metric and logs one access-log line with its error code (a
    * streamed body's once it has ended).
    */
-  send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts, started: number): Promise<void>;
+  send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    place: AnswerPlace,
+    context: HttpRequestContext,
+    parts: ResponseParts,
+    started: number,
+  ): Promise<void>;
   /** A request entered the front in this turn (see outbox.ts). */
   entered(): void;
   /** The answer to a request whose serving threw: the contract's INTERNAL error, or nothing when the client has gone. */
-  unexpected(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: HttpRequestContext, started: number): (error: unknown) => void;
+  unexpected(
+    req: IncomingMessage,
+    res: ServerResponse,
+    place: AnswerPlace,
+    context: HttpRequestContext,
+    started: number,
+  ): (error: unknown) => void;
 }
 
 /** One answer waiting in the outbox, and what its request metric and access-log line need. */
@@ -109,14 +122,19 @@ export function createFinish(options: FinishOptions): Finish {
   };
   const outbox = createOutbox(write);
 
-  const failed = (error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts) => failedLimits(options.log, error, place, context, parts);
+  const failed = (error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts) =>
+    failedLimits(options.log, error, place, context, parts);
 
   const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     stamp(parts, place, context);
     let answer = parts;
     // A key taken from the cache unconfirmed is confirmed before its answer goes: a revoked key's answer becomes UNAUTHORIZED.
     const confirming = context.confirmKey();
-    if (confirming) answer = await confirming.then(() => parts, (error: unknown) => failed(error, place, context, parts));
+    if (confirming)
+      answer = await confirming.then(
+        () => parts,
+        (error: unknown) => failed(error, place, context, parts),
+      );
     if (answer === parts) {
       try {
         const limits = limitHeaders(context, options.services.quota, options.clock, parts.headers);
@@ -136,7 +154,11 @@ export function createFinish(options: FinishOptions): Finish {
 }
 
 function codingRequest(req: IncomingMessage): CodingRequest {
-  return { method: req.method!, acceptEncoding: headerText(req.headers['accept-encoding']), ifNoneMatch: headerText(req.headers['if-none-match']) };
+  return {
+    method: req.method!,
+    acceptEncoding: headerText(req.headers['accept-encoding']),
+    ifNoneMatch: headerText(req.headers['if-none-match']),
+  };
 }
 
 /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */

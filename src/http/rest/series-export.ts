@@ -101,18 +101,32 @@ const STREAM_CHUNK_CHARS = 8192;
 function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) {
   const { services, metrics } = options;
   const exports = services.seriesExports;
-  return async (call: RouteCall, keyId: string, plan: SeriesPlan, mediaType: StreamedType, key: string | undefined, request: AnswerRequest): Promise<ResponseParts> => {
+  return async (
+    call: RouteCall,
+    keyId: string,
+    plan: SeriesPlan,
+    mediaType: StreamedType,
+    key: string | undefined,
+    request: AnswerRequest,
+  ): Promise<ResponseParts> => {
     const route = call.endpoint.route;
     const etag = key === undefined ? undefined : exportEtag(key, plan, exports.revisionTag());
-    if (etag !== undefined && etagMatches(request.ifNoneMatch, etag)) return exportParts(route, mediaType, plan, { body: Buffer.alloc(0), etag }, request);
+    if (etag !== undefined && etagMatches(request.ifNoneMatch, etag))
+      return exportParts(route, mediaType, plan, { body: Buffer.alloc(0), etag }, request);
     const release = exports.claim(keyId);
     try {
       await spendCost(options, call, plan);
       const stream = await services.rateSeries.streamSeries(plan);
       metrics.seriesExport('computed');
       const header = { base: stream.base, group: stream.group, symbols: stream.symbols };
-      const lines = mediaType === 'text/csv' ? (entries: SeriesEntry[]) => entries.map((entry) => csvRow(entry, header)).join('') : ndjsonLines(stream.base);
-      const keep = key === undefined || etag === undefined ? undefined : { upTo: exports.keepsUpTo, keep: (body: Buffer) => exports.keep(key, { body, etag }) };
+      const lines =
+        mediaType === 'text/csv'
+          ? (entries: SeriesEntry[]) => entries.map((entry) => csvRow(entry, header)).join('')
+          : ndjsonLines(stream.base);
+      const keep =
+        key === undefined || etag === undefined
+          ? undefined
+          : { upTo: exports.keepsUpTo, keep: (body: Buffer) => exports.keep(key, { body, etag }) };
       const body = await pageBody(exportChunks(stream, mediaType === 'text/csv' ? csvHeader(header) : '', lines, keep));
       holdUntilSent(call.res, release);
       return exportParts(route, mediaType, plan, { body, etag }, request);
@@ -196,7 +210,17 @@ async function* continued(first: Buffer, chunks: AsyncGenerator<Buffer, Buffer>)
 
 /** Everything a complete page's bytes depend on besides the rates revision (the cache's own). */
 function cacheKey(plan: SeriesPlan, mediaType: MediaType): string {
-  return JSON.stringify([mediaType, plan.start, plan.end, plan.base, plan.group, plan.asked ?? null, plan.nextCursor, plan.decimals ?? null, plan.rounding]);
+  return JSON.stringify([
+    mediaType,
+    plan.start,
+    plan.end,
+    plan.base,
+    plan.group,
+    plan.asked ?? null,
+    plan.nextCursor,
+    plan.decimals ?? null,
+    plan.rounding,
+  ]);
 }
 
 function holdUntilSent(res: ServerResponse, release: () => void): void {
@@ -217,7 +241,8 @@ function seriesWriter(schema: GraphQLSchema) {
   const serialise = (type: GraphQLOutputType, value: unknown): string => selectAllJson(schema, type, value, context)!;
   const EMPTY = '"entries":[]}';
 
-  const ndjsonLines: NdjsonLines = (base) => (entries) => entries.map((entry) => `{"base":${JSON.stringify(base)},${serialise(entryType, entry).slice(1)}\n`).join('');
+  const ndjsonLines: NdjsonLines = (base) => (entries) =>
+    entries.map((entry) => `{"base":${JSON.stringify(base)},${serialise(entryType, entry).slice(1)}\n`).join('');
 
   const json = async (answer: SeriesAnswer, gone: () => boolean): Promise<ExportBody> => {
     const chunks: Buffer[] = [];
@@ -230,7 +255,8 @@ function seriesWriter(schema: GraphQLSchema) {
       bytes += chunk.length;
     };
     const head = serialise(seriesType, { ...answer, entries: emptyEntries });
-    if (!head.endsWith(EMPTY)) throw new TypeError('RateSeries no longer ends with its entries: the export cannot write its JSON in chunks.');
+    if (!head.endsWith(EMPTY))
+      throw new TypeError('RateSeries no longer ends with its entries: the export cannot write its JSON in chunks.');
     add(`{"data":${head.slice(0, -']}'.length)}`);
     let first = true;
     for await (const entries of answer.chunks(CHUNK_BUDGET_MS)) {
