@@ -21,7 +21,6 @@ const SOLO = [
   'test/e2e/chaos-*.test.ts',
   'test/e2e/hostile-documents.test.ts',
   'test/e2e/graphql-bomb.test.ts',
-  'test/e2e/instances.test.ts',
   'test/e2e/persisted-documents-redis.test.ts',
   'test/hostile/stall-guard.test.ts',
   'test/http/series-exports-real-data.test.ts',

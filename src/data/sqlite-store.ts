@@ -75,6 +75,11 @@ function hotPath(
   store: AccountStore,
   now: () => string,
 ): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
+  return { ...keyLookups(handle), ...quotaCharges(handle, store, now) };
+}
+
+/** The keys' revision and the look-up of a live key by its hash. */
+function keyLookups(handle: BetterSqlite3.Database): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash'> {
   const revision = handle.prepare<[], { value: number }>("SELECT value FROM revisions WHERE name = 'keys'");
   const activeKey = handle.prepare<[string], ActiveKeyRow>(
     `SELECT k.id, k.account_id, k.env, k.created_at, k.revoked_at, k.replaced_by, k.expires_at,
@@ -82,6 +87,31 @@ function hotPath(
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
+  return {
+    async keysRevision() {
+      return revision.get()!.value;
+    },
+    async findActiveKeyByHash(hash) {
+      const row = activeKey.get(hash);
+      if (!row) return undefined;
+      return {
+        key: {
+          id: row.id,
+          accountId: row.account_id,
+          env: row.env as KeyEnv,
+          createdAt: row.created_at,
+          revokedAt: row.revoked_at,
+          replacedBy: row.replaced_by,
+          expiresAt: row.expires_at,
+        },
+        account: { id: row.account_id, email: row.email, plan: row.plan as PlanId, createdAt: row.account_created_at },
+      };
+    },
+  };
+}
+
+/** A charge of the month's quota, the day's count and the events it crossed, in one transaction. */
+function quotaCharges(handle: BetterSqlite3.Database, store: AccountStore, now: () => string): Pick<AccountStore, 'consumeQuotaUpTo'> {
   // No RETURNING on the request path: SQLite gathers RETURNING rows in an ephemeral table, whose page
   // cache every execution allocates and frees. Where that memory is at the top of the heap, glibc
   // hands it back to the kernel each time (brk, then page faults to take it again): alone in a script,
@@ -125,25 +155,6 @@ function hotPath(
     return { granted, used: writeQuotaEvents(account, month, limit, before, usage.get(account, month)!.used) };
   });
   return {
-    async keysRevision() {
-      return revision.get()!.value;
-    },
-    async findActiveKeyByHash(hash) {
-      const row = activeKey.get(hash);
-      if (!row) return undefined;
-      return {
-        key: {
-          id: row.id,
-          accountId: row.account_id,
-          env: row.env as KeyEnv,
-          createdAt: row.created_at,
-          revokedAt: row.revoked_at,
-          replacedBy: row.replaced_by,
-          expiresAt: row.expires_at,
-        },
-        account: { id: row.account_id, email: row.email, plan: row.plan as PlanId, createdAt: row.account_created_at },
-      };
-    },
     async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision, day) {
       // Everything fits (the usual case): one prepared conditional upsert, and the day's count in the
       // same transaction. Anything else (a partial grant, a bad argument, an unknown account) goes to

@@ -14,6 +14,11 @@ type KeyQueries = Pick<
 
 /** API keys: creation, listing, look-up by hash or id, last use, revocation and rotation. */
 export function keyQueries(store: StoreContext): KeyQueries {
+  return { ...keyReads(store), ...keyWrites(store) };
+}
+
+/** Listing and look-ups by hash, id and revision. */
+function keyReads(store: StoreContext): Pick<KeyQueries, 'listKeys' | 'findActiveKeyByHash' | 'keysRevision' | 'findKeyById'> {
   const { db, dialect } = store;
   return {
     async listKeys(accountId) {
@@ -25,31 +30,6 @@ export function keyQueries(store: StoreContext): KeyQueries {
         .orderBy(sql.ref(dialect.keyOrder))
         .execute();
       return rows.map((row): KeyListing => ({ ...toKey(row), tail: row.key_tail, lastUsedAt: row.last_used_at }));
-    },
-    async recordKeyUse(ids, at) {
-      if (ids.length === 0) return;
-      // One statement: the latest time wins whatever order the instances write in.
-      await db
-        .updateTable('api_keys')
-        .set({ last_used_at: at })
-        .where('id', 'in', ids)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-        .execute();
-    },
-    async createKey(accountId, env, expiresAt = null, maxLiveKeys) {
-      try {
-        if (maxLiveKeys === undefined) return await insertKey(store, db, accountId, env, expiresAt);
-        return await dialect.writeTransaction(db, async (trx) => {
-          if (!(await lockAccount(store, trx, accountId)))
-            throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
-          if ((await liveKeys(trx, accountId, store.now())) >= maxLiveKeys) throw tooManyKeys(maxLiveKeys);
-          return insertKey(store, trx, accountId, env, expiresAt);
-        });
-      } catch (error) {
-        // The foreign key decides, in the same statement: no window between a check and the insert.
-        if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
-        throw error;
-      }
     },
     async findActiveKeyByHash(hash) {
       const row = await db
@@ -83,6 +63,38 @@ export function keyQueries(store: StoreContext): KeyQueries {
     async findKeyById(id) {
       const row = await keyById(store, db, id);
       return row && toKey(row);
+    },
+  };
+}
+
+/** Creation within the account's bound, last use, revocation and rotation. */
+function keyWrites(store: StoreContext): Pick<KeyQueries, 'recordKeyUse' | 'createKey' | 'revokeKey' | 'rotateKey'> {
+  const { db, dialect } = store;
+  return {
+    async recordKeyUse(ids, at) {
+      if (ids.length === 0) return;
+      // One statement: the latest time wins whatever order the instances write in.
+      await db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', 'in', ids)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute();
+    },
+    async createKey(accountId, env, expiresAt = null, maxLiveKeys) {
+      try {
+        if (maxLiveKeys === undefined) return await insertKey(store, db, accountId, env, expiresAt);
+        return await dialect.writeTransaction(db, async (trx) => {
+          if (!(await lockAccount(store, trx, accountId)))
+            throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
+          if ((await liveKeys(trx, accountId, store.now())) >= maxLiveKeys) throw tooManyKeys(maxLiveKeys);
+          return insertKey(store, trx, accountId, env, expiresAt);
+        });
+      } catch (error) {
+        // The foreign key decides, in the same statement: no window between a check and the insert.
+        if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id ${quoteInput(accountId)}.`);
+        throw error;
+      }
     },
     async revokeKey(id) {
       // One conditional UPDATE: of two racing revocations exactly one sets revoked_at, the other

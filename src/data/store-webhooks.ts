@@ -8,6 +8,11 @@ import { lockAccount, type StoreContext, type Trx } from './store-tables';
 
 /** The webhook endpoints and the events' outbox (services/webhook-store.ts), one query each for both databases. */
 export function webhookQueries(store: StoreContext): WebhookStore {
+  return { ...endpointQueries(store), ...eventQueries(store), ...outboxQueries(store) };
+}
+
+/** An account's endpoints: added within its bound, listed with their recent deliveries, removed. */
+function endpointQueries(store: StoreContext): Pick<WebhookStore, 'addEndpoint' | 'listEndpoints' | 'removeEndpoint' | 'recentDeliveries'> {
   const { db, dialect } = store;
   return {
     async addEndpoint(endpoint, sealedSecret, maxEndpoints) {
@@ -57,6 +62,13 @@ export function webhookQueries(store: StoreContext): WebhookStore {
         return true;
       });
     },
+  };
+}
+
+/** Events, their identities, the keys whose end is near, and an attempt's outcome. */
+function eventQueries(store: StoreContext): Pick<WebhookStore, 'recordEvent' | 'existingIdentities' | 'endingKeys' | 'finishAttempt'> {
+  const { db, dialect } = store;
+  return {
     async recordEvent(event, at) {
       return dialect.writeTransaction(db, (trx) => recordEventIn(trx, event, at));
     },
@@ -81,7 +93,6 @@ export function webhookQueries(store: StoreContext): WebhookStore {
         .execute();
       return rows.map((row) => ({ keyId: row.id, accountId: row.account_id, expiresAt: row.expires_at! }));
     },
-    ...outboxQueries(store),
     async finishAttempt(delivery, outcome, at) {
       const result = await db
         .updateTable('webhook_deliveries')

@@ -169,8 +169,33 @@ export function createServices({
       clock,
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
+    ...keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics }),
+    health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
+  };
+}
+
+/** What a key's authentication needs: its cache, its use recorder, the environment it must be of. */
+interface KeyAuthenticationParts {
+  store: AccountStore;
+  keys: ReturnType<typeof createKeyCache>;
+  keyUse: ReturnType<typeof createKeyUseRecorder>;
+  apiEnv: ServiceDependencies['config']['apiEnv'];
+  clock: () => Date;
+  metrics: ServiceDependencies['metrics'];
+}
+
+/** Authenticating a key (counted when it fails), its unconfirmed use where the charge confirms it, and the keys' revision. */
+function keyAuthentication({
+  store,
+  keys,
+  keyUse,
+  apiEnv,
+  clock,
+  metrics,
+}: KeyAuthenticationParts): Pick<AppServices, 'authenticate' | 'unconfirmedPrincipal' | 'keysRevision'> {
+  return {
     authenticate: async (authorization) => {
-      const principal = await authenticate(authorization, keys, config.apiEnv, clock).catch((error: unknown) => {
+      const principal = await authenticate(authorization, keys, apiEnv, clock).catch((error: unknown) => {
         metrics?.authFailed(authorization?.trim() ? 'invalid' : 'missing');
         throw error;
       });
@@ -180,7 +205,7 @@ export function createServices({
     ...(store.chargesReadKeysRevision
       ? {
           unconfirmedPrincipal: (authorization: string | null) => {
-            const hit = unconfirmedPrincipal(authorization, keys, config.apiEnv, clock);
+            const hit = unconfirmedPrincipal(authorization, keys, apiEnv, clock);
             if (hit) keyUse.note(hit.principal.keyId);
             return hit;
           },
@@ -188,7 +213,6 @@ export function createServices({
       : {}),
     // While the database is known to be away, fail at once (503) rather than spend another deadline.
     keysRevision: () => (store.knownUnreachable?.() ? Promise.reject(databaseAway()) : keys.confirm()),
-    health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
   };
 }
 

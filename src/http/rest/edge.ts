@@ -145,8 +145,19 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     await writer.send(req, res, placeOf(owned), context, parts, started);
   };
 
-  /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
-  const serveKnown = async (
+  const serveKnown = knownTargetServer(options);
+
+  return (req, res, context, started) => {
+    const owned = ownedRequest(req, known, options.endpoints);
+    writer.entered();
+    const served = owned.kind === 'known' ? serveKnown(req, res, owned, context, started) : serve(req, res, owned, context, started);
+    served.catch(writer.unexpected(req, res, owned.kind === 'known' ? owned.endpoint : placeOf(owned), context, started));
+  };
+}
+
+/** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
+function knownTargetServer(options: EdgeOptions) {
+  return async (
     req: IncomingMessage,
     res: ServerResponse,
     { endpoint, answer: built, languages }: KnownAnswer,
@@ -162,14 +173,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     } catch (error) {
       parts = failedAnswer(error, endpoint.route, context, options.log);
     }
-    await writer.send(req, res, endpoint, context, parts, started);
-  };
-
-  return (req, res, context, started) => {
-    const owned = ownedRequest(req, known, options.endpoints);
-    writer.entered();
-    const served = owned.kind === 'known' ? serveKnown(req, res, owned, context, started) : serve(req, res, owned, context, started);
-    served.catch(writer.unexpected(req, res, owned.kind === 'known' ? owned.endpoint : placeOf(owned), context, started));
+    await options.finish.send(req, res, endpoint, context, parts, started);
   };
 }
 

@@ -129,6 +129,11 @@ export function checkRestInput(
     }
   }
 
+  return coerceChecked(checks, inputs);
+}
+
+/** The inputs coerced by their arguments' types: the compiled check first, coerceInputValue's own errors otherwise. */
+function coerceChecked(checks: readonly ArgCheck[], inputs: Record<string, unknown>): Record<string, unknown> {
   const coerced: Record<string, unknown> = {};
   for (const arg of checks) {
     const value = inputs[arg.name];

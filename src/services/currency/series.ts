@@ -99,59 +99,7 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
   const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> =>
     notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
 
-  const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
-    const { start, end: endAsked } = parseRange(query);
-    const base = parseBase(query.base);
-    const asked = parseSymbolList(query.symbols);
-    const group = parseGroup(query.group);
-    const decimals = parseDecimals(query.decimals);
-    const rounding = parseRounding(query.rounding);
-    const rounded = decimals === undefined ? undefined : `${decimals}:${rounding}`;
-    // Without `end`, the cursor's digest names no end (openEnd), and the newest publication ends the range.
-    const range: SeriesRange = {
-      start,
-      end: endAsked ?? start,
-      openEnd: endAsked === undefined,
-      group,
-      base,
-      symbols: asked,
-      format: query.format,
-      rounded,
-    };
-    const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
-    if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
-    for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
-    const newest = requireLatest(rates).date;
-    const end = endAsked ?? (newest < start ? start : newest);
-    range.end = end;
-    const held = allDates(rates);
-    // The first page starts at the first publication held when the range starts before it.
-    const first = held[0] ?? FIRST_PUBLICATION;
-    const from = cursor ?? (start < first ? first : start);
-    const today = berlinDate(clock());
-    if (from > today)
-      throw new ApiError('RATE_NOT_FOUND', `There are no rates from ${from} yet: it is after today (${today}, Europe/Berlin).`, {
-        param: cursor === undefined ? 'start' : 'cursor',
-      });
-    const page = pageOf(range, from);
-    const to = page.to < today ? page.to : today;
-    if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
-    const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
-    // The last page of a query without `end` grows with each publication: never complete.
-    const complete = isPageComplete(page, more, newest, clock()) && (more || !range.openEnd);
-    return {
-      start: from,
-      end: to,
-      base,
-      group,
-      decimals,
-      rounding,
-      asked,
-      nextCursor: more ? page.nextCursor! : null,
-      complete,
-      dates: datesBetween(held, from, to),
-    };
-  };
+  const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => planOf(rates, clock, query, account);
 
   const answer = async (planned: SeriesPlan): Promise<SeriesAnswer> => {
     const { start, end, base, group, decimals, rounding, asked, nextCursor, complete } = planned;
@@ -205,6 +153,61 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
   };
 
   return { plan, answer, stream };
+}
+
+/** A page of the series planned from its query: inputs checked, the plan, the range, the cursor, the dates it covers. */
+function planOf(rates: RatesReader, clock: () => Date, query: SeriesQuery, account: PlanId): SeriesPlan {
+  const { start, end: endAsked } = parseRange(query);
+  const base = parseBase(query.base);
+  const asked = parseSymbolList(query.symbols);
+  const group = parseGroup(query.group);
+  const decimals = parseDecimals(query.decimals);
+  const rounding = parseRounding(query.rounding);
+  const rounded = decimals === undefined ? undefined : `${decimals}:${rounding}`;
+  // Without `end`, the cursor's digest names no end (openEnd), and the newest publication ends the range.
+  const range: SeriesRange = {
+    start,
+    end: endAsked ?? start,
+    openEnd: endAsked === undefined,
+    group,
+    base,
+    symbols: asked,
+    format: query.format,
+    rounded,
+  };
+  const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
+  if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
+  for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
+  const newest = requireLatest(rates).date;
+  const end = endAsked ?? (newest < start ? start : newest);
+  range.end = end;
+  const held = allDates(rates);
+  // The first page starts at the first publication held when the range starts before it.
+  const first = held[0] ?? FIRST_PUBLICATION;
+  const from = cursor ?? (start < first ? first : start);
+  const today = berlinDate(clock());
+  if (from > today)
+    throw new ApiError('RATE_NOT_FOUND', `There are no rates from ${from} yet: it is after today (${today}, Europe/Berlin).`, {
+      param: cursor === undefined ? 'start' : 'cursor',
+    });
+  const page = pageOf(range, from);
+  const to = page.to < today ? page.to : today;
+  if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
+  const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
+  // The last page of a query without `end` grows with each publication: never complete.
+  const complete = isPageComplete(page, more, newest, clock()) && (more || !range.openEnd);
+  return {
+    start: from,
+    end: to,
+    base,
+    group,
+    decimals,
+    rounding,
+    asked,
+    nextCursor: more ? page.nextCursor! : null,
+    complete,
+    dates: datesBetween(held, from, to),
+  };
 }
 
 /** The codes whose quotes span some of [start, end] (a currency quoted with a gap may still have none there). */

@@ -29,6 +29,20 @@ const describe = (token: Token | undefined): string => {
   return `${shown} at character ${token.pos + 1}`;
 };
 
+/** Each term's exponent times `k`, refused (through `fail`) past the exponents' range. */
+function scaleTerms(terms: Term[], k: number, fail: (problem: string) => Error): Term[] {
+  return terms.map(({ atom, exponent }) => {
+    const e = exponent * k;
+    if (Math.abs(e) > MAX_EXPONENT) {
+      const name = atom.kind === 'currency' ? atom.code : 'text' in atom ? atom.text : '1';
+      throw fail(
+        `the exponent of ${quoteInput(name)} comes to ${e}, out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`,
+      );
+    }
+    return { atom, exponent: e };
+  });
+}
+
 export function parseTerms(source: string, param: string): Term[] {
   const tokens = tokenize(source, param);
   const fail = (problem: string) => expressionError(param, source, problem);
@@ -37,17 +51,7 @@ export function parseTerms(source: string, param: string): Term[] {
   let i = 0;
   const peek = (): Token | undefined => tokens[i];
 
-  const scale = (terms: Term[], k: number): Term[] =>
-    terms.map(({ atom, exponent }) => {
-      const e = exponent * k;
-      if (Math.abs(e) > MAX_EXPONENT) {
-        const name = atom.kind === 'currency' ? atom.code : 'text' in atom ? atom.text : '1';
-        throw fail(
-          `the exponent of ${quoteInput(name)} comes to ${e}, out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`,
-        );
-      }
-      return { atom, exponent: e };
-    });
+  const scale = (terms: Term[], k: number): Term[] => scaleTerms(terms, k, fail);
 
   /** What stopped an expression early: inside the parenthesis `open`, or at the top when undefined. */
   const unexpected = (token: Token | undefined, open: Token | undefined) => {
