@@ -83,7 +83,7 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
   const yoga = createYogaServer({ config, services, executable, logger, trust });
-  const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
+  const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression, streamProgressTimeoutMs: config.streamProgressTimeoutMs });
   const edge = createEdge({ schema, endpoints, services, finish, spending, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
   const execute = createGraphQLExecutor({
     schema: executable,

@@ -45,6 +45,7 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
   EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
   EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
+  STREAM_PROGRESS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
   REST_FAST_LANE: z.enum(['on', 'off']).optional(),
@@ -99,6 +100,8 @@ export interface Config {
   exportsInFlight: number;
   /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
   exportCacheBytes: number;
+  /** STREAM_PROGRESS_TIMEOUT_SECONDS, in ms: a client of a streamed answer that takes nothing for this long has its connection closed. */
+  streamProgressTimeoutMs: number;
   /** REST_EXECUTION: how a REST route's field is executed, its resolver called directly or SOFA through Yoga. */
   restExecution: RestExecution;
   /** COMPRESSION: gzip and Brotli by Accept-Encoding (`on`); `off` sends every answer as it is, for a proxy in front that compresses. */
@@ -199,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
+    streamProgressTimeoutMs: Math.round(e.STREAM_PROGRESS_TIMEOUT_SECONDS * 1000),
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
     compression: e.COMPRESSION === 'on',
     graphiql: e.GRAPHIQL === 'on',
