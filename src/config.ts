@@ -45,6 +45,8 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
   EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
   EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
+  EXPORTS_PER_INSTANCE: z.coerce.number().int().min(1).max(100_000).default(32),
+  EXPORT_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(128),
   STREAM_PROGRESS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
@@ -100,6 +102,10 @@ export interface Config {
   exportsInFlight: number;
   /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
   exportCacheBytes: number;
+  /** EXPORTS_PER_INSTANCE: series exports this instance computes or sends at once, whatever their keys; the next gets 503. */
+  exportsPerInstance: number;
+  /** EXPORT_MEMORY_MB, in bytes: what the exports in flight on this instance may hold at once (each counted at its estimate); the next gets 503. */
+  exportMemoryBytes: number;
   /** STREAM_PROGRESS_TIMEOUT_SECONDS, in ms: a client of a streamed answer that takes nothing for this long has its connection closed. */
   streamProgressTimeoutMs: number;
   /** REST_EXECUTION: how a REST route's field is executed, its resolver called directly or SOFA through Yoga. */
@@ -202,6 +208,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
+    exportsPerInstance: e.EXPORTS_PER_INSTANCE,
+    exportMemoryBytes: e.EXPORT_MEMORY_MB * 1024 * 1024,
     streamProgressTimeoutMs: Math.round(e.STREAM_PROGRESS_TIMEOUT_SECONDS * 1000),
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
     compression: e.COMPRESSION === 'on',

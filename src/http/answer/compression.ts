@@ -28,6 +28,9 @@ const COMPRESSION_THRESHOLD = 1024;
  */
 const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 4;
+/** What one streamed answer holds while its client reads, by coding, as the export slots count it (docs/compression.md). */
+export const STREAM_MEMORY_BYTES: Readonly<Record<Coding, number>> = { br: 4 * 1024 * 1024, gzip: 2 * 1024 * 1024, identity: 512 * 1024 };
+
 /** Pre-built answers are compressed once and sent many times: the densest levels that stay well under a second on the OpenAPI document. */
 const KEPT_BROTLI_QUALITY = 9;
 const KEPT_GZIP_LEVEL = 9;

@@ -73,7 +73,9 @@ export function createFinish(options: FinishOptions): Finish {
   const logging = () => options.log.isLevelEnabled('info');
   const record = (req: IncomingMessage, label: string, status: number, started: number) =>
     options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
+  /** An answer has left (or was cut): it is counted and logged, and what its request held until then is given back. */
   const written = (req: IncomingMessage, place: AnswerPlace, status: number, context: HttpRequestContext, started: number) => {
+    context.answered();
     record(req, place.label, status, started);
     if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
   };
@@ -84,6 +86,7 @@ export function createFinish(options: FinishOptions): Finish {
       // the server's, and no one left to answer.
       options.log.debug({ err: error, requestId: context.requestId }, 'the client closed its connection before the answer');
       res.end();
+      context.answered();
       record(req, place.label, res.statusCode, started);
       return;
     }

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Publication } from '../../src/domain/ecb';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { gatedRates } from '../helpers/table-rates';
+
+/** Made-up publications in the ECB's form (not real ECB data): late March and early April 2024. */
+const PUBLICATIONS: Publication[] = [
+  { date: '2024-03-27', rates: { USD: '1.0830', JPY: '163.96' } },
+  { date: '2024-03-28', rates: { USD: '1.0811', JPY: '163.45' } },
+  { date: '2024-04-02', rates: { USD: '1.0764', JPY: '163.02' } },
+  { date: '2024-04-03', rates: { USD: '1.0800', JPY: '163.50' } },
+];
+
+/** 2024-04-04 14:00 Berlin: the newest publication held is 2024-04-03. */
+const CLOCK = () => new Date('2024-04-04T12:00:00Z');
+const SECRET = randomBytes(32).toString('base64');
+const LINKS = '/v1/currency/rates/series/links';
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
+/** A call that would wait at a closed gate without the bound: a few seconds decide that it was refused instead. */
+async function refusedSoon<T>(call: Promise<T>, open: () => void): Promise<T> {
+  const answer = await Promise.race([call, new Promise<undefined>((resolve) => setTimeout(resolve, 5000))]);
+  if (answer === undefined) open();
+  expect(answer).toBeDefined();
+  return answer!;
+}
+
+describe('signed links cannot take the exports of the key that made them', () => {
+  let t: TestApp;
+  let key: string;
+  const rates = gatedRates(PUBLICATIONS);
+  beforeAll(async () => {
+    t = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, KEY_RATE_LIMIT: '1000', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
+    key = await t.createKey('developer');
+  });
+  afterAll(() => {
+    rates.open();
+    return t.close();
+  });
+  const link = async (start: string): Promise<string> => {
+    const made = await t.call('POST', LINKS, { key, body: { start, end: '2024-03-31', symbols: ['USD'] } });
+    expect(made.status, made.text).toBe(200);
+    return made.body.data.url;
+  };
+
+  it('two link fetches in flight take the links\' slots: a third is refused, the owner still exports', async () => {
+    const urls = [await link('2024-03-01'), await link('2024-03-02'), await link('2024-03-03')];
+    rates.close();
+    const held = [t.call('GET', urls[0]!), t.call('GET', urls[1]!)];
+    await until(() => rates.waiting() === 2);
+    const third = await refusedSoon(t.call('GET', urls[2]!), () => rates.open());
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect(third.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+    expect(third.body.error.message).toMatch(/for the signed links of a key/);
+    const owner = t.call('GET', '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31', { key, headers: { accept: 'text/csv' } });
+    await until(() => rates.waiting() === 3);
+    rates.open();
+    expect((await Promise.all([...held, owner])).map((res) => res.status)).toEqual([200, 200, 200]);
+  });
+
+});
+
+describe('an instance has at most EXPORTS_PER_INSTANCE exports in flight, and EXPORT_MEMORY_MB of their estimates', () => {
+  /** An app whose reads wait at a gate (reads are cached past the reader, so each test has its own), and exports of ranges no other call asked for. */
+  const gatedApp = async (env: Record<string, string>) => {
+    const rates = gatedRates(PUBLICATIONS);
+    const t = await createTestApp({ KEY_RATE_LIMIT: '1000', ...env }, { rates, clock: CLOCK });
+    let day = 0;
+    const series = async (key: string, encoding = 'identity') =>
+      t.call('GET', `/v1/currency/rates/series?start=2024-03-${String(++day).padStart(2, '0')}&end=2024-03-31`, { key, headers: { accept: 'text/csv', 'accept-encoding': encoding } });
+    const close = () => {
+      rates.open();
+      return t.close();
+    };
+    return { t, rates, series, close };
+  };
+
+  it('refuses a third key\'s export while two keys export: 503 SERVICE_UNAVAILABLE with Retry-After, in the contract\'s shape', async () => {
+    const { t, rates, series, close } = await gatedApp({ EXPORTS_PER_INSTANCE: '2' });
+    try {
+      const keys = [await t.createKey('developer'), await t.createKey('developer'), await t.createKey('developer')];
+      rates.close();
+      const held = [series(keys[0]!), series(keys[1]!)];
+      await until(() => rates.waiting() === 2);
+      const third = await refusedSoon(series(keys[2]!), () => rates.open());
+      expect(third.status).toBe(503);
+      expect(third.headers.get('retry-after')).toBe('1');
+      expect(third.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+      rates.open();
+      expect((await Promise.all(held)).map((res) => res.status)).toEqual([200, 200]);
+      expect((await series(keys[2]!)).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('counts a Brotli stream at what its compressor holds: a second one past the memory bound is refused', async () => {
+    const { t, rates, series, close } = await gatedApp({ EXPORT_MEMORY_MB: '6' });
+    try {
+      const keys = [await t.createKey('developer'), await t.createKey('developer')];
+      rates.close();
+      // 4 MiB for a Brotli stream: two are past 6 MiB; the first is always admitted.
+      const held = series(keys[0]!, 'br');
+      await until(() => rates.waiting() === 1);
+      const second = await refusedSoon(series(keys[1]!, 'br'), () => rates.open());
+      expect(second.status).toBe(503);
+      // Half a MiB for a stream sent as it is: within the bound.
+      const plain = series(keys[1]!);
+      await until(() => rates.waiting() === 2);
+      rates.open();
+      expect([(await held).status, (await plain).status]).toEqual([200, 200]);
+    } finally {
+      await close();
+    }
+  });
+});
+
