@@ -30,12 +30,12 @@ async function refusedSoon<T>(call: Promise<T>, open: () => void): Promise<T> {
   return answer!;
 }
 
-describe('signed links cannot take the exports of the key that made them', () => {
+describe('signed links cannot take the exports or the requests of the key that made them', () => {
   let t: TestApp;
   let key: string;
   const rates = gatedRates(PUBLICATIONS);
   beforeAll(async () => {
-    t = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, KEY_RATE_LIMIT: '1000', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
+    t = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, KEY_RATE_LIMIT: '5', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
     key = await t.createKey('developer');
   });
   afterAll(() => {
@@ -64,6 +64,26 @@ describe('signed links cannot take the exports of the key that made them', () =>
     expect((await Promise.all([...held, owner])).map((res) => res.status)).toEqual([200, 200, 200]);
   });
 
+  it('link fetches spend a budget of their own: a loop fetching a link leaves the owner\'s convert calls alone', async () => {
+    const url = await link('2024-03-04');
+    // The owner's window of making links (and of the test before) ends first.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    let fetching = true;
+    const linkStatuses: number[] = [];
+    const loop = (async () => {
+      while (fetching) linkStatuses.push((await t.call('GET', url)).status);
+    })();
+    // Three convert calls a second at most, within the key's 5: each is answered however the link is fetched meanwhile.
+    const converts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      converts.push((await t.call('GET', '/v1/convert?value=1&from=meter&to=foot', { key })).status);
+    }
+    fetching = false;
+    await loop;
+    expect(linkStatuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(converts).toEqual([200, 200, 200, 200, 200]);
+  });
 });
 
 describe('an instance has at most EXPORTS_PER_INSTANCE exports in flight, and EXPORT_MEMORY_MB of their estimates', () => {
