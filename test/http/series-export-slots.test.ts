@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { gatedRates } from '../helpers/table-rates';
+import { gatedRates, tableRates } from '../helpers/table-rates';
 
 /** Made-up publications in the ECB's form (not real ECB data): late March and early April 2024. */
 const PUBLICATIONS: Publication[] = [
@@ -141,3 +141,61 @@ describe('an instance has at most EXPORTS_PER_INSTANCE exports in flight, and EX
   });
 });
 
+describe('GraphQL rateSeries goes through the export\'s cost, cache and slots', () => {
+  const RATE_SERIES = 'query($start: Date!, $end: Date) { rateSeries(start: $start, end: $end) { start end entries { period rates } } }';
+
+  it('shares the key\'s slots with its REST exports: a third page in flight is refused with 429', async () => {
+    const rates = gatedRates(PUBLICATIONS);
+    const t = await createTestApp({ KEY_RATE_LIMIT: '1000', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
+    try {
+      const key = await t.createKey('developer');
+      rates.close();
+      const held = [t.call('GET', '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31', { key, headers: { accept: 'text/csv' } }), t.graphql(RATE_SERIES, { start: '2024-03-02', end: '2024-03-31' }, key)];
+      await until(() => rates.waiting() === 2);
+      const third = await refusedSoon(t.graphql(RATE_SERIES, { start: '2024-03-03', end: '2024-03-31' }, key), () => rates.open());
+      expect(third.body.data).toEqual({ rateSeries: null });
+      expect(third.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+      rates.open();
+      const [rest, graphql] = await Promise.all(held);
+      expect(rest!.status).toBe(200);
+      expect((graphql as { body: any }).body.data.rateSeries.entries).toHaveLength(2);
+    } finally {
+      rates.open();
+      await t.close();
+    }
+  });
+
+  it('a computed page costs one request per 10,000 rates; a complete page is then served from the cache, reading nothing', async () => {
+    const codes = Array.from({ length: 40 }, (_, i) => `X${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
+    const rates = tableRates(manyPublications(300, codes));
+    const t = await createTestApp({ KEY_RATE_LIMIT: '10' }, { rates, clock: CLOCK });
+    try {
+      const key = await t.createKey('developer');
+      // 300 publications × 40 currencies: 12,000 rates, two requests.
+      const first = await t.postGraphQL(RATE_SERIES, { key, variables: { start: '2023-01-01', end: '2023-12-31' } });
+      expect(first.body.errors).toBeUndefined();
+      expect(first.headers.get('ratelimit')).toMatch(/;r=8;/);
+      const reads = rates.reads.length;
+      const again = await t.postGraphQL(RATE_SERIES, { key, variables: { start: '2023-01-01', end: '2023-12-31' } });
+      expect(again.body.data).toEqual(first.body.data);
+      expect(rates.reads.length).toBe(reads);
+      expect(again.headers.get('ratelimit')).toMatch(/;r=7;/);
+      // Past the key's rate limit, a page that costs two is refused before any rate is read.
+      const many = await Promise.all(Array.from({ length: 6 }, (_, i) => t.graphql(RATE_SERIES, { start: '2023-01-01', end: `2023-12-${String(20 + i)}` }, key)));
+      expect(many.some((res) => res.body.errors?.[0]?.extensions?.code === 'RATE_LIMIT_EXCEEDED')).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Made-up weekday publications from 2023-01-02 (not real ECB data), each quoting `codes.length` currencies. */
+function manyPublications(count: number, codes: readonly string[]): Publication[] {
+  const out: Publication[] = [];
+  for (let day = new Date('2023-01-02T00:00:00Z'); out.length < count; day = new Date(day.getTime() + 86_400_000)) {
+    if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
+    const i = out.length;
+    out.push({ date: day.toISOString().slice(0, 10), rates: Object.fromEntries(codes.map((code, j) => [code, (1 + j + (i % 97) / 1000).toFixed(4)])) });
+  }
+  return out;
+}

@@ -21,7 +21,7 @@ import type { HttpGraphQLContext, HttpRequestContext } from '../front/request-co
  * | GraphiQL's page and assets      | none     | nothing is spent                              |                           |
  *
  * A REST request spends before its inputs are checked; a series export spends its further pages'
- * cost from the same bucket (spendMore). A GraphQL document with N rate-limited fields spends N:
+ * cost from the same bucket (spendMore), as a GraphQL rateSeries does. A GraphQL document with N rate-limited fields spends N:
  * the first before it is parsed, each further field through the rate-limit directive (a public
  * field of a request that spends its key's limit spends nothing).
  */
