@@ -58,6 +58,8 @@ const schema = z.object({
   PERSISTED_DOCUMENTS: z.string().min(1).optional(),
   PERSISTED_DOCUMENTS_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
+  PERSISTED_DOCUMENTS_SHARED_MB: z.coerce.number().int().min(1).max(65_536).default(64),
+  PERSISTED_DOCUMENTS_PER_KEY_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
   MCP_ALLOWED_HOSTS: z.string().regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names').optional(),
   MCP_ALLOWED_ORIGINS: z.string().regex(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, 'must be a comma list of origins such as https://app.example').optional(),
   WEBHOOK_SECRET_KEY: z
@@ -150,6 +152,10 @@ export interface PersistedDocumentsConfig {
   ttlSeconds: number;
   /** PERSISTED_DOCUMENTS_CACHE_MB, in bytes: what an instance keeps of registered documents in memory. */
   cacheBytes: number;
+  /** PERSISTED_DOCUMENTS_SHARED_MB, in bytes: what the registered documents take in Redis at most (least recently used out first). */
+  sharedBytes: number;
+  /** PERSISTED_DOCUMENTS_PER_KEY_HOUR: new documents one key (or client IP) may register per hour. */
+  registrationsPerHour: number;
 }
 
 /** The manifest read when PERSISTED_DOCUMENTS is not set (relative to the working directory), if it exists. */
@@ -221,6 +227,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       manifestRequired: e.PERSISTED_DOCUMENTS !== undefined,
       ttlSeconds: e.PERSISTED_DOCUMENTS_TTL_DAYS * 24 * 3600,
       cacheBytes: e.PERSISTED_DOCUMENTS_CACHE_MB * 1024 * 1024,
+      sharedBytes: e.PERSISTED_DOCUMENTS_SHARED_MB * 1024 * 1024,
+      registrationsPerHour: e.PERSISTED_DOCUMENTS_PER_KEY_HOUR,
     },
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),
