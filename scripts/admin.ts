@@ -46,7 +46,16 @@ async function main(): Promise<number> {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     };
-    exitCode = await runAdmin(process.argv.slice(2), { config, store, migrate: async () => migration, stdout: process.stdout, stderr: process.stderr, rates, stdin, progress: process.stderr.isTTY });
+    exitCode = await runAdmin(process.argv.slice(2), {
+      config,
+      store,
+      migrate: async () => migration,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      rates,
+      stdin,
+      progress: process.stderr.isTTY,
+    });
   } catch (error) {
     exitCode = fail('INTERNAL', error);
   }

@@ -74,8 +74,10 @@ function readArgs() {
     pipelining: count('pipelining', 1),
   };
   const rate = values.rate === undefined ? undefined : Number(values.rate);
-  if (rate !== undefined && (!Number.isInteger(rate) || rate < 1)) throw new Error(`--rate must be an integer >= 1 requests a second (got ${values.rate})`);
-  if (options.duration % options.rounds !== 0) throw new Error(`--duration (${options.duration}) must be a multiple of --rounds (${options.rounds}): whole seconds per slice`);
+  if (rate !== undefined && (!Number.isInteger(rate) || rate < 1))
+    throw new Error(`--rate must be an integer >= 1 requests a second (got ${values.rate})`);
+  if (options.duration % options.rounds !== 0)
+    throw new Error(`--duration (${options.duration}) must be a multiple of --rounds (${options.rounds}): whole seconds per slice`);
   const only = values.only?.split(',').map((id) => id.trim());
   const unknown = only?.filter((id) => !IDS.includes(id));
   if (unknown?.length) throw new Error(`--only: unknown id ${unknown.join(', ')} (ids: ${IDS.join(', ')})`);
@@ -93,13 +95,20 @@ function ratesFileFor(wanted: boolean, given: string | undefined): Pick<ServersO
 }
 
 const argv = process.argv.slice(2).join(' ');
-const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench${argv ? ` -- ${argv}` : ''}` : `tsx scripts/bench.ts ${argv}`.trim();
+const command =
+  process.env.npm_lifecycle_event === 'bench' ? `npm run bench${argv ? ` -- ${argv}` : ''}` : `tsx scripts/bench.ts ${argv}`.trim();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The app's child (servers.ts) and the comparison servers' child (bare-servers.ts). */
 const CHILDREN = {
-  app: { source: fileURLToPath(new URL('./bench/servers.ts', import.meta.url)), compiled: fileURLToPath(new URL('../dist/bench/servers.js', import.meta.url)) },
-  bare: { source: fileURLToPath(new URL('./bench/bare-servers.ts', import.meta.url)), compiled: fileURLToPath(new URL('../dist/bench/bare-servers.js', import.meta.url)) },
+  app: {
+    source: fileURLToPath(new URL('./bench/servers.ts', import.meta.url)),
+    compiled: fileURLToPath(new URL('../dist/bench/servers.js', import.meta.url)),
+  },
+  bare: {
+    source: fileURLToPath(new URL('./bench/bare-servers.ts', import.meta.url)),
+    compiled: fileURLToPath(new URL('../dist/bench/bare-servers.js', import.meta.url)),
+  },
 };
 type ChildName = keyof typeof CHILDREN;
 
@@ -114,12 +123,27 @@ type ChildName = keyof typeof CHILDREN;
 async function childEntry(name: ChildName, compiled: boolean): Promise<{ file: string; execArgv: string[] }> {
   const { source, compiled: outfile } = CHILDREN[name];
   if (!compiled) return { file: source, execArgv: ['--import', import.meta.resolve('tsx')] };
-  await build({ entryPoints: [source], bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', sourcemap: true, logLevel: 'warning', outfile });
+  await build({
+    entryPoints: [source],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+    outfile,
+  });
   return { file: outfile, execArgv: ['--enable-source-maps'] };
 }
 
 /** Starts a child and waits for what it reports once it listens. */
-async function startChild<Ready>(name: ChildName, compiled: boolean, argument: object, extraArgv: string[] = []): Promise<{ child: ChildProcess; ready: Ready }> {
+async function startChild<Ready>(
+  name: ChildName,
+  compiled: boolean,
+  argument: object,
+  extraArgv: string[] = [],
+): Promise<{ child: ChildProcess; ready: Ready }> {
   const entry = await childEntry(name, compiled);
   // --expose-gc: the memory figures are taken after a full GC, not whenever V8 last collected.
   // NODE_ENV as `npm start` sets it, unless the caller set one.
@@ -162,7 +186,12 @@ async function startServers(profileDir: string | undefined, compiled: boolean, p
  * rows for each. With several configurations an app row's id and label name its configuration
  * (`rest@postgres+redis`); `--only` still takes the plain ids.
  */
-function targetsOf(configs: readonly BenchConfig[], apps: readonly { child: ChildProcess; ready: AppServersReady }[], bare: { child: ChildProcess; ready: BareServersReady }, wants: (id: string) => boolean) {
+function targetsOf(
+  configs: readonly BenchConfig[],
+  apps: readonly { child: ChildProcess; ready: AppServersReady }[],
+  bare: { child: ChildProcess; ready: BareServersReady },
+  wants: (id: string) => boolean,
+) {
   const several = configs.length > 1;
   return configs.flatMap((config, i) =>
     benchTargets({ ...apps[i]!.ready, ...bare.ready } satisfies ServersReady)
@@ -220,7 +249,12 @@ async function main(): Promise<number> {
   const { options, wants } = args;
   const compiled = !args.tsx && !args.profile;
   const { configs } = args;
-  const info = runInfo(command, options, compiled ? 'compiled (esbuild bundle, plain node, as npm start)' : 'under tsx (transpiled at run time)', configs.map((c) => c.name));
+  const info = runInfo(
+    command,
+    options,
+    compiled ? 'compiled (esbuild bundle, plain node, as npm start)' : 'under tsx (transpiled at run time)',
+    configs.map((c) => c.name),
+  );
   const base: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
     ...ratesFileFor(wants('rss') || wants('series') || wants('series-gzip'), args['rates-file']),
@@ -233,22 +267,39 @@ async function main(): Promise<number> {
   try {
     for (const config of configs) connected.push(await connectConfig(config, process.env));
     // The memory figures (the ECB history, a heap snapshot) are the first configuration's only.
-    const perConfig = connected.map(({ connection }, i): ServersOptions => (i === 0 ? { ...base, connection } : { batchAccounts: base.batchAccounts, memorySkipped: base.memorySkipped ?? 'measured for the first configuration only', connection }));
+    const perConfig = connected.map(
+      ({ connection }, i): ServersOptions =>
+        i === 0
+          ? { ...base, connection }
+          : {
+              batchAccounts: base.batchAccounts,
+              memorySkipped: base.memorySkipped ?? 'measured for the first configuration only',
+              connection,
+            },
+    );
     const { apps, bare } = await startServers(args.profile, compiled, perConfig);
     memory = apps[0]!.ready.memory;
     try {
       const targets = targetsOf(configs, apps, bare, wants);
-      if ((wants('series') || wants('series-gzip')) && !targets.some(({ target }) => target.id.startsWith('series'))) log(`the series rows are skipped: ${base.memorySkipped ?? 'no ECB history loaded'}`);
+      if ((wants('series') || wants('series-gzip')) && !targets.some(({ target }) => target.id.startsWith('series')))
+        log(`the series rows are skipped: ${base.memorySkipped ?? 'no ECB history loaded'}`);
       // Every target must give its right answer before any load: a fast 401 is not a result.
       const expected = new Map<string, string>();
       for (const { target } of targets) expected.set(target.id, await verifyTarget(target));
       // Sequential, never parallel: with 2 cores, two loads at once would split the server's CPU. The
       // targets take turns, one slice each per round, so every row is measured across the whole run.
       // With --rate, each target is measured twice, saturating and at the offered rate, the slices taking turns.
-      const modes: { suffix: string; options: LoadOptions }[] = [{ suffix: '', options }, ...(args.rate === undefined ? [] : [{ suffix: ` @ ${args.rate} req/s`, options: { ...options, rate: args.rate } }])];
+      const modes: { suffix: string; options: LoadOptions }[] = [
+        { suffix: '', options },
+        ...(args.rate === undefined ? [] : [{ suffix: ` @ ${args.rate} req/s`, options: { ...options, rate: args.rate } }]),
+      ];
       const loads = targets.flatMap(({ target, child }) =>
         modes.map((mode) => {
-          const shown = { ...target, id: `${target.id}${mode.suffix ? `@${mode.options.rate}` : ''}`, label: `${target.label}${mode.suffix}` };
+          const shown = {
+            ...target,
+            id: `${target.id}${mode.suffix ? `@${mode.options.rate}` : ''}`,
+            label: `${target.label}${mode.suffix}`,
+          };
           return { target: shown, load: loadOn(shown, expected.get(target.id)!, mode.options, () => askCpu(child)) };
         }),
       );
@@ -269,12 +320,20 @@ async function main(): Promise<number> {
       await Promise.all([...apps.map((app) => stopServers(app.child)), stopServers(bare.child)]);
     }
   } finally {
-    await Promise.all(connected.map((c) => c.drop().catch((error: unknown) => log(`could not drop the bench database: ${(error as Error).message}`))));
+    await Promise.all(
+      connected.map((c) => c.drop().catch((error: unknown) => log(`could not drop the bench database: ${(error as Error).message}`))),
+    );
   }
   const failed = problems(rows);
   const json = { ...info, results: rows, ratios: ratios(rows), memory, batchAccounts: base.batchAccounts, problems: failed };
   if (args.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  else process.stdout.write(`${formatReport(info, rows, memory)}\n${formatComparison(configs.map((c) => c.name), rows)}`);
+  else
+    process.stdout.write(
+      `${formatReport(info, rows, memory)}\n${formatComparison(
+        configs.map((c) => c.name),
+        rows,
+      )}`,
+    );
   for (const line of failed) log(`FAILED ${line}`);
   return failed.length === 0 ? 0 : 1;
 }

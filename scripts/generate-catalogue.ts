@@ -13,12 +13,31 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CATALOGUE_JSON = resolve(ROOT, '../shared/units/catalogue.json');
 export const CATALOGUE_MODULE = resolve(ROOT, 'src/domain/units/catalogue.ts');
 
-interface JsonCategory { id: string; name: string; base_unit: string; unit_count: number; units: string[] }
-interface JsonUnit {
-  id: string; name: string; symbol: string; category: string; kind: string; factor: string;
-  factor_fraction?: string; factor_expr?: string; factor_decimal: string; offset?: string; exact: boolean; definition: string;
+interface JsonCategory {
+  id: string;
+  name: string;
+  base_unit: string;
+  unit_count: number;
+  units: string[];
 }
-export interface CatalogueJson { categories: JsonCategory[]; units: JsonUnit[] }
+interface JsonUnit {
+  id: string;
+  name: string;
+  symbol: string;
+  category: string;
+  kind: string;
+  factor: string;
+  factor_fraction?: string;
+  factor_expr?: string;
+  factor_decimal: string;
+  offset?: string;
+  exact: boolean;
+  definition: string;
+}
+export interface CatalogueJson {
+  categories: JsonCategory[];
+  units: JsonUnit[];
+}
 
 /**
  * The factor the domain computes with: the exact fraction when there is one; for the irrational
@@ -36,8 +55,7 @@ const str = (s: string): string => JSON.stringify(s);
 export function renderCatalogue(json: CatalogueJson): string {
   const categories = json.categories.map(
     (c) =>
-      `  { id: ${str(c.id)}, name: ${str(c.name)}, baseUnit: ${str(c.base_unit)},\n` +
-      `    units: [${c.units.map(str).join(', ')}] },`,
+      `  { id: ${str(c.id)}, name: ${str(c.name)}, baseUnit: ${str(c.base_unit)},\n` + `    units: [${c.units.map(str).join(', ')}] },`,
   );
   const units = json.units.map((u) => {
     const offset = u.kind === 'affine' ? (u.offset ?? '0') : '0';

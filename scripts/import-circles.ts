@@ -12,10 +12,20 @@ import ts from 'typescript';
 import { typeScriptFiles } from './long-functions';
 
 /** Each file's imports of other files of the set, by the compiler's own reading and resolution. */
-export function importGraph(files: readonly string[], read: (file: string) => string = (file) => readFileSync(file, 'utf8')): Map<string, string[]> {
+export function importGraph(
+  files: readonly string[],
+  read: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): Map<string, string[]> {
   const known = new Set(files.map((file) => path.resolve(file)));
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, allowImportingTsExtensions: true };
-  const host: ts.ModuleResolutionHost = { fileExists: (file) => known.has(path.resolve(file)) || ts.sys.fileExists(file), readFile: (file) => (known.has(path.resolve(file)) ? read(file) : ts.sys.readFile(file)) };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+  };
+  const host: ts.ModuleResolutionHost = {
+    fileExists: (file) => known.has(path.resolve(file)) || ts.sys.fileExists(file),
+    readFile: (file) => (known.has(path.resolve(file)) ? read(file) : ts.sys.readFile(file)),
+  };
   const graph = new Map<string, string[]>();
   for (const file of known) {
     const { importedFiles } = ts.preProcessFile(read(file), true, true);

@@ -39,7 +39,10 @@ export function longFunctions(file: string, text: string, max: number): LongFunc
 function nameOf(node: ts.SignatureDeclaration): string {
   if (node.name !== undefined) return node.name.getText();
   const parent = node.parent;
-  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name !== undefined) {
+  if (
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) &&
+    parent.name !== undefined
+  ) {
     return parent.name.getText();
   }
   return '(anonymous)';

@@ -15,7 +15,9 @@ export function documentText(fileText: string): string {
 /** The manifest's JSON text for the .graphql files of `dir`, in file-name order, so the output is stable. */
 export function manifestText(dir: string): string {
   const manifest: Record<string, string> = {};
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.graphql')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.graphql'))
+    .sort()) {
     const text = documentText(readFileSync(path.join(dir, name), 'utf8'));
     manifest[createHash('sha256').update(text).digest('hex')] = text;
   }

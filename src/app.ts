@@ -18,7 +18,13 @@ import { useNoGraphQLOverYoga, yogaPages } from './http/graphql/yoga-answers';
 import { graphQLAnswers } from './http/graphql/graphql-answers';
 import { GRAPHQL_PATH } from './http/graphql/graphql-http';
 import { createGraphQLExecutor } from './http/graphql/graphql-executor';
-import { graphQLContextFactory, requestContexts, requestContextServices, type RequestOrigin, type ServerContext } from './http/front/request-context';
+import {
+  graphQLContextFactory,
+  requestContexts,
+  requestContextServices,
+  type RequestOrigin,
+  type ServerContext,
+} from './http/front/request-context';
 import { sofaRoutes } from './http/routes';
 import { spendBeforeParse } from './http/graphql/request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
@@ -62,14 +68,23 @@ export interface App {
   metrics: Metrics;
 }
 
-
 /**
  * Composes the server from explicit dependencies; main.ts and the tests listen with createHttpServer.
  * The steps: the services, the request rate limit (its spending by every surface and the fields'
  * directive on the schema), the GraphQL executor, Yoga for the pages and SOFA, the one finish, and the
  * handlers the front dispatches to.
  */
-export function createApp({ config, store, logger, rates, limiters, clock = () => new Date(), metrics = createMetrics(), persistedDocuments, webhookSecrets = webhookSecretBox(config) }: AppDependencies): App {
+export function createApp({
+  config,
+  store,
+  logger,
+  rates,
+  limiters,
+  clock = () => new Date(),
+  metrics = createMetrics(),
+  persistedDocuments,
+  webhookSecrets = webhookSecretBox(config),
+}: AppDependencies): App {
   const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
@@ -88,8 +103,27 @@ export function createApp({ config, store, logger, rates, limiters, clock = () =
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
   const yoga = createYogaServer({ config, services, executable, logger, trust });
-  const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression, streamProgressTimeoutMs: config.streamProgressTimeoutMs });
-  const edge = createEdge({ schema, endpoints, services, finish, spending, log: logger, clock, metrics, yoga, execution: config.restExecution, openapi: () => openapi });
+  const finish = createFinish({
+    services,
+    log: logger,
+    clock,
+    metrics,
+    compression: config.compression,
+    streamProgressTimeoutMs: config.streamProgressTimeoutMs,
+  });
+  const edge = createEdge({
+    schema,
+    endpoints,
+    services,
+    finish,
+    spending,
+    log: logger,
+    clock,
+    metrics,
+    yoga,
+    execution: config.restExecution,
+    openapi: () => openapi,
+  });
   const execute = createGraphQLExecutor({
     schema: executable,
     services,
@@ -128,7 +162,13 @@ interface YogaServerParts {
  * pages, the front door) and for SOFA's execution of REST routes (REST_EXECUTION=sofa); GraphQL
  * requests never reach it (graphql-answers.ts).
  */
-function createYogaServer({ config, services, executable, logger, trust }: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
+function createYogaServer({
+  config,
+  services,
+  executable,
+  logger,
+  trust,
+}: YogaServerParts): YogaServerInstance<ServerContext, GraphQLContext> {
   return createYoga<ServerContext, GraphQLContext>({
     schema: executable,
     graphqlEndpoint: GRAPHQL_PATH,

@@ -60,11 +60,19 @@ const schema = z.object({
   PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
   PERSISTED_DOCUMENTS_SHARED_MB: z.coerce.number().int().min(1).max(65_536).default(64),
   PERSISTED_DOCUMENTS_PER_KEY_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
-  MCP_ALLOWED_HOSTS: z.string().regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names').optional(),
-  MCP_ALLOWED_ORIGINS: z.string().regex(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, 'must be a comma list of origins such as https://app.example').optional(),
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names')
+    .optional(),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .regex(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, 'must be a comma list of origins such as https://app.example')
+    .optional(),
   WEBHOOK_SECRET_KEY: z
     .string()
-    .refine((value) => parseSecretBoxKey(value) !== undefined, { message: 'must be 32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)' })
+    .refine((value) => parseSecretBoxKey(value) !== undefined, {
+      message: 'must be 32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)',
+    })
     .optional(),
   METRICS: z
     .string()
@@ -168,11 +176,15 @@ export function configWarnings(env: Record<string, string | undefined>): string[
   const warnings: string[] = [];
   if (env['REST_FAST_LANE'] !== undefined && env['REST_FAST_LANE'] !== '') {
     const replacement = env['REST_FAST_LANE'] === 'off' ? 'sofa' : 'direct';
-    const used = env['REST_EXECUTION'] ? `REST_EXECUTION=${env['REST_EXECUTION']} is used instead` : `read as REST_EXECUTION=${replacement}`;
+    const used = env['REST_EXECUTION']
+      ? `REST_EXECUTION=${env['REST_EXECUTION']} is used instead`
+      : `read as REST_EXECUTION=${replacement}`;
     warnings.push(`REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (${used}).`);
   }
   if (env['GRAPHQL_EXECUTION'] !== undefined && env['GRAPHQL_EXECUTION'] !== '') {
-    warnings.push('GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.');
+    warnings.push(
+      'GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.',
+    );
   }
   return warnings;
 }
@@ -233,7 +245,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),
     webhookSecretKey: e.WEBHOOK_SECRET_KEY === undefined ? undefined : parseSecretBoxKey(e.WEBHOOK_SECRET_KEY),
-    metrics: e.METRICS.startsWith('token:') ? { mode: 'token', token: e.METRICS.slice('token:'.length) } : { mode: e.METRICS as 'local' | 'off' | 'public' },
+    metrics: e.METRICS.startsWith('token:')
+      ? { mode: 'token', token: e.METRICS.slice('token:'.length) }
+      : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
 }
 

@@ -44,7 +44,11 @@ async function prepareDatabase(): Promise<void> {
 function openDocuments() {
   try {
     const documents = openPersistedDocuments(config, { redisWatch: redisWatch('persisted documents') });
-    if (documents.manifestSize > 0) logger.info({ documents: documents.manifestSize, file: config.persistedDocuments.manifestFile }, 'persisted documents manifest loaded');
+    if (documents.manifestSize > 0)
+      logger.info(
+        { documents: documents.manifestSize, file: config.persistedDocuments.manifestFile },
+        'persisted documents manifest loaded',
+      );
     return documents;
   } catch (error) {
     if (!(error instanceof PersistedManifestError)) throw error;
@@ -68,7 +72,9 @@ for (const warning of configWarnings(process.env)) logger.warn(warning);
 // Webhook secrets are sealed at rest, and production never keeps their key on the server's disk:
 // without WEBHOOK_SECRET_KEY the API serves as ever, and adding or signing a webhook, or making or opening a signed series link, says why not.
 if (config.apiEnv === 'production' && !config.webhookSecretKey) {
-  logger.warn('WEBHOOK_SECRET_KEY is not set: webhook endpoints cannot be added or signed, nor signed series links made or opened, until it is (32 bytes as base64 or hex, e.g. openssl rand -base64 32)');
+  logger.warn(
+    'WEBHOOK_SECRET_KEY is not set: webhook endpoints cannot be added or signed, nor signed series links made or opened, until it is (32 bytes as base64 or hex, e.g. openssl rand -base64 32)',
+  );
 }
 await prepareDatabase();
 const store = openStore(config, { logger });
@@ -105,7 +111,14 @@ const webhooks = createWebhookDispatcher({
   log: logger,
 });
 webhooks.start();
-const server = createHttpServer({ front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy), maxConnections: config.maxConnections, keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds });
+const server = createHttpServer({
+  front,
+  logger,
+  metricsAccess: config.metrics,
+  trust: parseTrustProxy(config.trustProxy),
+  maxConnections: config.maxConnections,
+  keepAliveTimeoutSeconds: config.keepAliveTimeoutSeconds,
+});
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
 const onListenError = (error: NodeJS.ErrnoException) => {

@@ -41,13 +41,37 @@ export function createMetrics(): Metrics {
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   );
   requests.register(registry);
-  const quota = new Counter({ name: 'measurement_quota_refusals_total', help: 'Conversions refused because the monthly quota was used up, by plan.', labelNames: ['plan'], registers: [registry] });
-  const rateLimit = new Counter({ name: 'measurement_rate_limit_refusals_total', help: 'Requests refused by a rate limit, by plan ("public" for per-IP limits).', labelNames: ['plan'], registers: [registry] });
-  const auth = new Counter({ name: 'measurement_auth_failures_total', help: 'Refused Authorization headers: missing, or a key not valid here.', labelNames: ['reason'], registers: [registry] });
-  const ecb = new Counter({ name: 'measurement_ecb_fetch_failures_total', help: 'ECB refreshes that failed after their retries.', registers: [registry] });
+  const quota = new Counter({
+    name: 'measurement_quota_refusals_total',
+    help: 'Conversions refused because the monthly quota was used up, by plan.',
+    labelNames: ['plan'],
+    registers: [registry],
+  });
+  const rateLimit = new Counter({
+    name: 'measurement_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit, by plan ("public" for per-IP limits).',
+    labelNames: ['plan'],
+    registers: [registry],
+  });
+  const auth = new Counter({
+    name: 'measurement_auth_failures_total',
+    help: 'Refused Authorization headers: missing, or a key not valid here.',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const ecb = new Counter({
+    name: 'measurement_ecb_fetch_failures_total',
+    help: 'ECB refreshes that failed after their retries.',
+    registers: [registry],
+  });
   for (const reason of ['missing', 'invalid']) auth.inc({ reason }, 0);
   ecb.inc(0);
-  const exports = new Counter({ name: 'measurement_series_exports_total', help: 'Series pages answered by REST, by source: computed from the publications, or from the export cache.', labelNames: ['source'], registers: [registry] });
+  const exports = new Counter({
+    name: 'measurement_series_exports_total',
+    help: 'Series pages answered by REST, by source: computed from the publications, or from the export cache.',
+    labelNames: ['source'],
+    registers: [registry],
+  });
   for (const source of ['computed', 'cache']) exports.inc({ source }, 0);
 
   let rates: { status: () => RatesStatus; clock: () => Date } | undefined;
@@ -116,7 +140,12 @@ class RequestTally {
     const key = `${status} ${method} ${route}`;
     let row = this.rows.get(key);
     if (row === undefined) {
-      row = { labels: { route, method, status: String(status) }, count: 0, sum: 0, buckets: new Array<number>(this.bounds.length + 1).fill(0) };
+      row = {
+        labels: { route, method, status: String(status) },
+        count: 0,
+        sum: 0,
+        buckets: new Array<number>(this.bounds.length + 1).fill(0),
+      };
       this.rows.set(key, row);
     }
     row.count += 1;
@@ -128,23 +157,47 @@ class RequestTally {
 
   register(registry: Registry): void {
     const rows = () => [...this.rows.values()];
-    collected(registry, this.counterName, this.counterHelp, 'counter', () => this.rows.clear(), () => rows().map((row) => ({ labels: row.labels, value: row.count })));
-    collected(registry, this.histogramName, this.histogramHelp, 'histogram', () => this.rows.clear(), () =>
-      rows().flatMap((row) => {
-        let cumulative = 0;
-        const buckets = row.buckets.map((count, i) => {
-          cumulative += count;
-          const le = i < this.bounds.length ? this.bounds[i]! : '+Inf';
-          return { labels: { le, ...row.labels }, value: cumulative, metricName: `${this.histogramName}_bucket` };
-        });
-        return [...buckets, { labels: row.labels, value: row.sum, metricName: `${this.histogramName}_sum` }, { labels: row.labels, value: row.count, metricName: `${this.histogramName}_count` }];
-      }),
+    collected(
+      registry,
+      this.counterName,
+      this.counterHelp,
+      'counter',
+      () => this.rows.clear(),
+      () => rows().map((row) => ({ labels: row.labels, value: row.count })),
+    );
+    collected(
+      registry,
+      this.histogramName,
+      this.histogramHelp,
+      'histogram',
+      () => this.rows.clear(),
+      () =>
+        rows().flatMap((row) => {
+          let cumulative = 0;
+          const buckets = row.buckets.map((count, i) => {
+            cumulative += count;
+            const le = i < this.bounds.length ? this.bounds[i]! : '+Inf';
+            return { labels: { le, ...row.labels }, value: cumulative, metricName: `${this.histogramName}_bucket` };
+          });
+          return [
+            ...buckets,
+            { labels: row.labels, value: row.sum, metricName: `${this.histogramName}_sum` },
+            { labels: row.labels, value: row.count, metricName: `${this.histogramName}_count` },
+          ];
+        }),
     );
   }
 }
 
 /** A metric whose samples are computed at scrape time, registered in prom-client's own shape (what its Registry reads of a metric). */
-function collected(registry: Registry, name: string, help: string, type: 'counter' | 'histogram', reset: () => void, values: () => object[]): void {
+function collected(
+  registry: Registry,
+  name: string,
+  help: string,
+  type: 'counter' | 'histogram',
+  reset: () => void,
+  values: () => object[],
+): void {
   registry.registerMetric({
     name,
     help,

@@ -48,7 +48,10 @@ export function redisGuard({ ping, deadlineMs = REDIS_DEADLINE_MS, onStall, onBa
     const deadline = new Promise<never>((_, reject) => {
       // After the poll phase: an answer that arrived while the event loop was busy is read first,
       // so a slow turn of this process is not taken for a stalled Redis.
-      timer = setTimeout(() => setImmediate(() => reject(new RedisStalledError(`Redis did not answer within ${deadlineMs} ms`))), deadlineMs);
+      timer = setTimeout(
+        () => setImmediate(() => reject(new RedisStalledError(`Redis did not answer within ${deadlineMs} ms`))),
+        deadlineMs,
+      );
     });
     let work: Promise<T>;
     try {
@@ -110,7 +113,8 @@ export function guardedRedisClient<C extends object>(client: C, guard: RedisGuar
       get(target, prop) {
         const value = Reflect.get(target, prop, target) as unknown;
         if (typeof value !== 'function') return value;
-        if (prop === 'exec' || prop === 'execAsPipeline') return (...args: unknown[]) => guard.run(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        if (prop === 'exec' || prop === 'execAsPipeline')
+          return (...args: unknown[]) => guard.run(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
         return (...args: unknown[]) => {
           const result = (value as (...a: unknown[]) => unknown).apply(target, args);
           return result === target ? proxy : result;
@@ -124,7 +128,8 @@ export function guardedRedisClient<C extends object>(client: C, guard: RedisGuar
       const value = Reflect.get(target, prop, target) as unknown;
       if (typeof value !== 'function') return value;
       if (prop === 'multi') return (...args: unknown[]) => multiOf((value as (...a: unknown[]) => object).apply(target, args));
-      if (prop === 'eval' || prop === 'evalSha' || prop === 'sendCommand') return (...args: unknown[]) => guard.run(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      if (prop === 'eval' || prop === 'evalSha' || prop === 'sendCommand')
+        return (...args: unknown[]) => guard.run(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
   });

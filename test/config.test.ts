@@ -17,7 +17,9 @@ describe('REST_EXECUTION chooses how a REST route is executed', () => {
     ['off', 'sofa'],
   ])('reads the former REST_FAST_LANE=%s as %s, with a warning naming REST_EXECUTION', (old, execution) => {
     expect(loadConfig({ REST_FAST_LANE: old }).restExecution).toBe(execution);
-    expect(configWarnings({ REST_FAST_LANE: old })).toEqual([`REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (read as REST_EXECUTION=${execution}).`]);
+    expect(configWarnings({ REST_FAST_LANE: old })).toEqual([
+      `REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (read as REST_EXECUTION=${execution}).`,
+    ]);
   });
 
   it('lets REST_EXECUTION win over the former name', () => {
@@ -30,7 +32,9 @@ describe('GRAPHQL_EXECUTION is no longer read', () => {
   it('starts with a warning to remove it, whatever its value (even one it never took)', () => {
     for (const value of ['direct', 'yoga', 'fast']) {
       expect(() => loadConfig({ GRAPHQL_EXECUTION: value })).not.toThrow();
-      expect(configWarnings({ GRAPHQL_EXECUTION: value })).toEqual(['GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.']);
+      expect(configWarnings({ GRAPHQL_EXECUTION: value })).toEqual([
+        'GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.',
+      ]);
     }
     expect(configWarnings({ GRAPHQL_EXECUTION: '' })).toEqual([]);
   });
@@ -44,6 +48,8 @@ describe('COMPRESSION turns answer compression on or off', () => {
   });
 
   it.each(['gzip', 'false', 'OFF', '0'])('refuses %s at start, naming the variable, its values and what was given', (value) => {
-    expect(() => loadConfig({ COMPRESSION: value })).toThrow(`Invalid configuration: COMPRESSION invalid option: expected one of "on"|"off" (got "${value}")`);
+    expect(() => loadConfig({ COMPRESSION: value })).toThrow(
+      `Invalid configuration: COMPRESSION invalid option: expected one of "on"|"off" (got "${value}")`,
+    );
   });
 });

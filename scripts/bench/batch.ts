@@ -60,7 +60,10 @@ export function expectedConversion(item: BatchItem) {
   if (!pair) throw new TypeError(`no expected factor for ${item.from} → ${item.to}`);
   // Every factor and value here is a terminating decimal of a few digits, so the result is exact
   // well within 100 digits, and toFixed() prints it plainly (no exponent, no trailing zeros).
-  const result = new Exact(item.value).times(pair.factor).plus(pair.offset ?? '0').toFixed();
+  const result = new Exact(item.value)
+    .times(pair.factor)
+    .plus(pair.offset ?? '0')
+    .toFixed();
   return { input: { value: item.value, unit: item.from }, result: { value: result, unit: item.to }, category: pair.category };
 }
 

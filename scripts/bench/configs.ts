@@ -18,7 +18,8 @@ export interface BenchConfig {
 }
 
 export function configOf(name: string): BenchConfig {
-  if (!(CONFIG_NAMES as readonly string[]).includes(name)) throw new Error(`unknown configuration '${name}' (configurations: ${CONFIG_NAMES.join(', ')})`);
+  if (!(CONFIG_NAMES as readonly string[]).includes(name))
+    throw new Error(`unknown configuration '${name}' (configurations: ${CONFIG_NAMES.join(', ')})`);
   const [database, redis] = name.split('+') as ['sqlite' | 'postgres', string | undefined];
   return { name: name as ConfigName, database, redis: redis === 'redis' };
 }
@@ -28,8 +29,12 @@ export function configOf(name: string): BenchConfig {
  * `--database` and `--redis`; the SQLite default when none. Checked before anything starts,
  * environment included: a run must not fail after minutes of load for want of a URL.
  */
-export function configsFrom(values: { configs?: string | undefined; database?: string | undefined; redis?: boolean | undefined }, env: NodeJS.ProcessEnv): BenchConfig[] {
-  if (values.configs !== undefined && (values.database !== undefined || values.redis)) throw new Error('--configs cannot be combined with --database or --redis');
+export function configsFrom(
+  values: { configs?: string | undefined; database?: string | undefined; redis?: boolean | undefined },
+  env: NodeJS.ProcessEnv,
+): BenchConfig[] {
+  if (values.configs !== undefined && (values.database !== undefined || values.redis))
+    throw new Error('--configs cannot be combined with --database or --redis');
   let configs: BenchConfig[];
   if (values.configs !== undefined) {
     const names = values.configs.split(',').map((name) => name.trim());
@@ -40,8 +45,12 @@ export function configsFrom(values: { configs?: string | undefined; database?: s
     if (database !== 'sqlite' && database !== 'postgres') throw new Error(`--database must be sqlite or postgres (got ${database})`);
     configs = [configOf(values.redis ? `${database}+redis` : database)];
   }
-  if (configs.some((c) => c.database === 'postgres') && !env['TEST_DATABASE_URL']) throw new Error('a postgres configuration needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the bench creates a database of its own there');
-  if (configs.some((c) => c.redis) && !env['TEST_REDIS_URL']) throw new Error('a redis configuration needs TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/15)');
+  if (configs.some((c) => c.database === 'postgres') && !env['TEST_DATABASE_URL'])
+    throw new Error(
+      'a postgres configuration needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test): the bench creates a database of its own there',
+    );
+  if (configs.some((c) => c.redis) && !env['TEST_REDIS_URL'])
+    throw new Error('a redis configuration needs TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/15)');
   return configs;
 }
 
@@ -54,7 +63,10 @@ export interface ConfigConnection {
 }
 
 /** A configuration's database (created empty now) and Redis; `drop` removes the database. */
-export async function connectConfig(config: BenchConfig, env: NodeJS.ProcessEnv): Promise<{ connection: ConfigConnection; drop(): Promise<void> }> {
+export async function connectConfig(
+  config: BenchConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<{ connection: ConfigConnection; drop(): Promise<void> }> {
   const connection: ConfigConnection = {};
   if (config.redis) {
     connection.redisUrl = env['TEST_REDIS_URL']!;

@@ -51,12 +51,19 @@ export const STACK_GROUPS: Groups = {
   'node:http and sockets': ['node:http', 'node:net', 'node:stream', 'node:streams'],
   'undici Request/Response, web streams': ['node:undici', 'node:webstreams'],
   'SOFA routing (plugin-sofa, sofa-api, fets, qs)': ['@graphql-yoga/plugin-sofa', 'sofa-api', 'fets', 'qs'],
-  'GraphQL execution (graphql, envelop, executor, Pothos, zod, directive)': ['graphql', '@graphql-tools/*', '@envelop/*', '@pothos/*', 'zod', 'graphql-rate-limit-directive'],
+  'GraphQL execution (graphql, envelop, executor, Pothos, zod, directive)': [
+    'graphql',
+    '@graphql-tools/*',
+    '@envelop/*',
+    '@pothos/*',
+    'zod',
+    'graphql-rate-limit-directive',
+  ],
   'SQLite key lookup + quota upsert (src/data)': ['src/data', 'better-sqlite3'],
   'our edge (src/http)': ['src/http'],
   'services + domain (src/services, src/domain)': ['src/services', 'src/domain'],
   'Yoga core (graphql-yoga)': ['graphql-yoga'],
-  'GC': ['(garbage collector)'],
+  GC: ['(garbage collector)'],
 };
 
 function inGroup(layer: string, patterns: readonly string[]): boolean {
@@ -79,7 +86,11 @@ export function layerOf(frame: CpuProfileNode['callFrame']): string {
   if (url.startsWith('node:')) {
     // node:internal/http/server -> node:http; node:_http_server -> node:http; node:net -> node:net;
     // node:internal/deps/undici/undici -> node:undici (the Fetch API's implementation)
-    const rest = url.slice('node:'.length).replace(/^internal\//, '').replace(/^deps\//, '').replace(/^_/, '');
+    const rest = url
+      .slice('node:'.length)
+      .replace(/^internal\//, '')
+      .replace(/^deps\//, '')
+      .replace(/^_/, '');
     const first = rest.split(/[/_]/)[0]!;
     return `node:${first}`;
   }

@@ -13,12 +13,20 @@ export function expressPeer(): Express {
   app.get('/v1/convert', (req, res) => {
     const { value, from, to } = req.query;
     const number = Number(value);
-    if (typeof value !== 'string' || typeof from !== 'string' || typeof to !== 'string' || value.trim() === '' || !Number.isFinite(number)) {
+    if (
+      typeof value !== 'string' ||
+      typeof from !== 'string' ||
+      typeof to !== 'string' ||
+      value.trim() === '' ||
+      !Number.isFinite(number)
+    ) {
       res.status(400).json({ error: { code: 'INVALID_REQUEST', message: 'value, from and to are required; value must be a number.' } });
       return;
     }
     try {
-      const result = convert(number).from(from as convert.Unit).to(to as convert.Unit);
+      const result = convert(number)
+        .from(from as convert.Unit)
+        .to(to as convert.Unit);
       const category = convert().describe(from as convert.Unit).measure;
       res.json({ data: { input: { value: number, unit: from }, result: { value: result, unit: to }, category } });
     } catch (error) {

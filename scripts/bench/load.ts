@@ -57,11 +57,23 @@ export interface Measurement {
 /** Reads the server process's CPU time so far, in µs (process.cpuUsage() user + system). */
 export type CpuClock = () => Promise<number>;
 
-function fire(target: Target, expectBody: string, seconds: number, o: LoadOptions, onMismatch: (body: string) => void, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
+function fire(
+  target: Target,
+  expectBody: string,
+  seconds: number,
+  o: LoadOptions,
+  onMismatch: (body: string) => void,
+  onLatency?: (ms: number) => void,
+): Promise<autocannon.Result> {
   const path = new URL(target.url);
   // Several keys: every connection sends one request per key in turn. autocannon refuses
   // expectBody next to `requests`, so verifyBody compares the body instead (the same test).
-  const requests = target.headerCycle?.map((headers) => ({ method: target.method, path: path.pathname + path.search, headers, body: target.body }));
+  const requests = target.headerCycle?.map((headers) => ({
+    method: target.method,
+    path: path.pathname + path.search,
+    headers,
+    body: target.body,
+  }));
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -138,23 +150,33 @@ export function loadOn(target: Target, expectBody: string, o: LoadOptions, serve
         result: run,
       });
     },
-    result: (): Measurement => ({ ...combine(target, slices, warm, firstMismatch), ...(o.rate === undefined ? {} : { offeredRate: o.rate }) }),
+    result: (): Measurement => ({
+      ...combine(target, slices, warm, firstMismatch),
+      ...(o.rate === undefined ? {} : { offeredRate: o.rate }),
+    }),
   };
 }
 
 /** The slices of one target as one row: per-second means weighted by seconds, their pooled spread, latencies and CPU over all of them. */
-export function combine(target: Pick<Target, 'id' | 'label' | 'kind' | 'itemsPerRequest'>, slices: readonly Slice[], warm?: Slice['result'], firstMismatch?: string): Measurement {
+export function combine(
+  target: Pick<Target, 'id' | 'label' | 'kind' | 'itemsPerRequest'>,
+  slices: readonly Slice[],
+  warm?: Slice['result'],
+  firstMismatch?: string,
+): Measurement {
   const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
   const mean = seconds > 0 ? slices.reduce((sum, s) => sum + s.mean * s.seconds, 0) / seconds : 0;
   // Pooled: the spread within each slice plus the spread between the slices' means.
   const variance = seconds > 0 ? slices.reduce((sum, s) => sum + s.seconds * (s.sd ** 2 + (s.mean - mean) ** 2), 0) / seconds : 0;
   const requests = slices.reduce((sum, s) => sum + s.requests, 0);
-  const cpu = slices.every((s) => s.cpuMicros !== undefined) && slices.length > 0 ? slices.reduce((sum, s) => sum + s.cpuMicros!, 0) : undefined;
+  const cpu =
+    slices.every((s) => s.cpuMicros !== undefined) && slices.length > 0 ? slices.reduce((sum, s) => sum + s.cpuMicros!, 0) : undefined;
   const sorted = Float64Array.from(slices.flatMap((s) => s.latencies)).sort();
   const results = [...(warm ? [warm] : []), ...slices.map((s) => s.result)];
   const statusCodes: Record<string, number> = {};
   for (const result of results) {
-    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + (stat.count ?? 0);
+    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+      statusCodes[code] = (statusCodes[code] ?? 0) + (stat.count ?? 0);
   }
   const sum = (pick: (r: Slice['result']) => number) => results.reduce((total, r) => total + pick(r), 0);
   return {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatSummary, STACK_GROUPS, summarise, type CpuProfile, type Groups } from './cpuprofile';
 
-const USAGE = "usage: npm run bench:profile -- <file.cpuprofile | dir> [--last seconds] [--top n] [--stack-groups] [--group 'label=layer,prefix*' ...]";
+const USAGE =
+  "usage: npm run bench:profile -- <file.cpuprofile | dir> [--last seconds] [--top n] [--stack-groups] [--group 'label=layer,prefix*' ...]";
 
 /** `--group 'Fetch adaptation=@whatwg-node/*,node:undici'`, repeatable. */
 function readGroups(specs: readonly string[]): Groups {
@@ -19,7 +20,10 @@ function readGroups(specs: readonly string[]): Groups {
   for (const spec of specs) {
     const at = spec.indexOf('=');
     if (at < 1 || at === spec.length - 1) throw new Error(`--group must be label=layer[,layer…] (got ${spec})`);
-    groups[spec.slice(0, at)] = spec.slice(at + 1).split(',').map((p) => p.trim());
+    groups[spec.slice(0, at)] = spec
+      .slice(at + 1)
+      .split(',')
+      .map((p) => p.trim());
   }
   return groups;
 }
@@ -41,7 +45,15 @@ function pickProfile(target: string): string {
 }
 
 function main(): number {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { last: { type: 'string' }, top: { type: 'string', default: '15' }, group: { type: 'string', multiple: true, default: [] }, 'stack-groups': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      last: { type: 'string' },
+      top: { type: 'string', default: '15' },
+      group: { type: 'string', multiple: true, default: [] },
+      'stack-groups': { type: 'boolean', default: false },
+    },
+  });
   const last = values.last === undefined ? undefined : Number(values.last);
   const top = Number(values.top);
   if (positionals.length !== 1 || (last !== undefined && !(last > 0)) || !Number.isInteger(top) || top < 1) {
@@ -50,7 +62,9 @@ function main(): number {
   }
   const file = pickProfile(positionals[0]!);
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
-  process.stdout.write(`${file}${last === undefined ? '' : `, last ${last} s`}\n\n${formatSummary(summarise(profile, last, { ...(values['stack-groups'] ? STACK_GROUPS : {}), ...readGroups(values.group) }), top)}\n`);
+  process.stdout.write(
+    `${file}${last === undefined ? '' : `, last ${last} s`}\n\n${formatSummary(summarise(profile, last, { ...(values['stack-groups'] ? STACK_GROUPS : {}), ...readGroups(values.group) }), top)}\n`,
+  );
   return 0;
 }
 

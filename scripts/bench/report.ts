@@ -27,8 +27,8 @@ export function runInfo(command: string, options: LoadOptions, child = 'under ts
     loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
     command,
     setup:
-      'the app in one child process, the baseline, the reference and the Express peer in another (so that none shares what the app\'s process holds), ' +
-      'autocannon in this one (so the load generator does not share the servers\' event loop); ' +
+      "the app in one child process, the baseline, the reference and the Express peer in another (so that none shares what the app's process holds), " +
+      "autocannon in this one (so the load generator does not share the servers' event loop); " +
       `loopback 127.0.0.1; one target at a time; the app's child ${child}; ` +
       `configuration${configs.length === 1 ? '' : 's'} ${configs.join(', ')} (PostgreSQL and Redis, when named, run outside the app's process: their CPU is not in the app's)`,
     options,
@@ -137,7 +137,7 @@ export function formatReport(info: RunInfo, rows: readonly Measurement[], memory
       return `| ${r.label} | ${rps} | ${items ? count(x.itemsPerSecond) : ''} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${cpu} | ${formatRatio(x.vsBaseline, items)} | ${formatRatio(x.vsPeer, items)} | ${formatRatio(x.cpuVsBaseline, items)} | ${r.requests.toLocaleString('en-US')} | ${r.non2xx} |`;
     }),
   ];
-  if (batchRows.length > 0) lines.push('', 'ⁱ items/s (req/s × items per request) ÷ that row\'s req/s.');
+  if (batchRows.length > 0) lines.push('', "ⁱ items/s (req/s × items per request) ÷ that row's req/s.");
   if (memory) lines.push('', ...formatMemory(memory));
   return lines.join('\n');
 }

@@ -96,14 +96,17 @@ async function start(): Promise<AppServersReady> {
     // Figures counted in memory would not be the production configuration's: say so on stderr.
     onRedisDown: (error) => process.stderr.write(`bench: Redis (TEST_REDIS_URL) unavailable, counting in memory: ${error.message}\n`),
   });
-  if (config.redisUrl && limiters.countedIn() !== 'redis') throw new Error('Redis (TEST_REDIS_URL) did not answer: the run would count in memory');
+  if (config.redisUrl && limiters.countedIn() !== 'redis')
+    throw new Error('Redis (TEST_REDIS_URL) did not answer: the run would count in memory');
   const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics });
   const key = await businessKey();
   const batchKeys: string[] = [];
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
   // What npm start serves: main.ts's node:http front (the edge first, per-request metrics,
   // GET /metrics, the contract's parser-level refusals) around Yoga, with the same metrics object.
-  const appPort = await listen(createHttpServer({ front: app.front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }));
+  const appPort = await listen(
+    createHttpServer({ front: app.front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }),
+  );
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
   const sample = await fetch(`http://127.0.0.1:${appPort}${CONVERT_PATH}`, { headers: { authorization: `Bearer ${key}` } });
@@ -112,7 +115,9 @@ async function start(): Promise<AppServersReady> {
   const contentType = sample.headers.get('content-type') ?? 'application/json';
   const answerHeaders = [...sample.headers].filter(([name]) => !NODE_HEADERS.has(name));
   const memory: MemoryReport =
-    ratesService && options.ratesFile ? await loadHistory(ratesService, options.ratesFile) : { skipped: options.memorySkipped ?? 'not asked for' };
+    ratesService && options.ratesFile
+      ? await loadHistory(ratesService, options.ratesFile)
+      : { skipped: options.memorySkipped ?? 'not asked for' };
   return { appPort, key, batchKeys, convertBody: body, contentType, answerHeaders, memory };
 }
 

@@ -109,7 +109,10 @@ export function checkPeerAnswer(json: unknown): void {
   assert.equal(data.result?.unit, 'cm');
   const value = data.result?.value;
   assert.equal(typeof value, 'number', 'result.value must be a JSON number');
-  assert.ok(Math.abs((value as number) - 31.75) <= PEER_RELATIVE_TOLERANCE * 31.75, `result ${String(value)} is not within a relative 1e-6 of 31.75`);
+  assert.ok(
+    Math.abs((value as number) - 31.75) <= PEER_RELATIVE_TOLERANCE * 31.75,
+    `result ${String(value)} is not within a relative 1e-6 of 31.75`,
+  );
 }
 
 export function benchTargets(s: ServersReady): Target[] {
@@ -144,7 +147,15 @@ export function benchTargets(s: ServersReady): Target[] {
       headers: {},
       check: checkPeerAnswer,
     },
-    { id: 'rest', label: 'GET /v1/convert', kind: 'app', url: app + CONVERT_PATH, method: 'GET', headers: auth, check: (json) => assert.deepEqual(json, { data: CONVERSION }) },
+    {
+      id: 'rest',
+      label: 'GET /v1/convert',
+      kind: 'app',
+      url: app + CONVERT_PATH,
+      method: 'GET',
+      headers: auth,
+      check: (json) => assert.deepEqual(json, { data: CONVERSION }),
+    },
     {
       id: 'graphql',
       label: 'POST /graphql convert',
@@ -226,7 +237,9 @@ export async function verifyTarget(target: Target): Promise<string> {
     if (target.contentEncoding) assert.equal(response.headers.get('content-encoding'), target.contentEncoding, 'content-encoding');
     target.check(JSON.parse(text), text);
   } catch (error) {
-    throw new Error(`${target.label} is not answering as expected (${(error as Error).message}); body: ${text.slice(0, 300)}`, { cause: error });
+    throw new Error(`${target.label} is not answering as expected (${(error as Error).message}); body: ${text.slice(0, 300)}`, {
+      cause: error,
+    });
   }
   return target.steady ? target.steady(text) : text;
 }

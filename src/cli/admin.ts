@@ -83,12 +83,15 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'account password': {
-    synopsis: 'account password --email E   (the new password on stdin; ends the account\'s sessions)',
+    synopsis: "account password --email E   (the new password on stdin; ends the account's sessions)",
     options: { email: str },
     async run({ values, deps }) {
       const email = required(values, 'email');
       const input = deps.stdin ? await deps.stdin() : undefined;
-      if (input === undefined) throw new UsageError('Pipe the new password on stdin, e.g.: printf %s "$PASSWORD" | npm run --silent admin -- account password --email E');
+      if (input === undefined)
+        throw new UsageError(
+          'Pipe the new password on stdin, e.g.: printf %s "$PASSWORD" | npm run --silent admin -- account password --email E',
+        );
       // One trailing newline is the shell's (echo, a here-string), not the password's.
       const account = await setAccountPassword(deps.store, email, input.replace(/\r?\n$/, ''));
       return { id: account.id, email: account.email, passwordSet: true, sessionsEnded: true };
@@ -104,11 +107,22 @@ const COMMANDS: Record<string, Command> = {
       const email = values.email as string | undefined;
       let account = email === undefined ? undefined : await deps.store.findAccountByEmail(email);
       if (account && account.plan !== plan) {
-        throw new ApiError('INVALID_REQUEST', `The account ${account.email} is on the ${account.plan} plan, not ${plan}; to change it, run: account plan --email ${account.email} --plan ${plan}`, { param: 'plan' });
+        throw new ApiError(
+          'INVALID_REQUEST',
+          `The account ${account.email} is on the ${account.plan} plan, not ${plan}; to change it, run: account plan --email ${account.email} --plan ${plan}`,
+          { param: 'plan' },
+        );
       }
       account ??= await deps.store.createAccount({ email, plan });
       const { key, record } = await deps.store.createKey(account.id, env, expires);
-      return { key, id: record.id, plan: account.plan, env: record.env, accountId: account.id, ...(record.expiresAt !== null && { expiresAt: record.expiresAt }) };
+      return {
+        key,
+        id: record.id,
+        plan: account.plan,
+        env: record.env,
+        accountId: account.id,
+        ...(record.expiresAt !== null && { expiresAt: record.expiresAt }),
+      };
     },
   },
   'key revoke': {
@@ -130,11 +144,20 @@ const COMMANDS: Record<string, Command> = {
       const account = await deps.store.findAccountById(record.accountId);
       const old = replaced.revokedAt === null ? { replacedWorksUntil: replaced.expiresAt } : { replacedRevokedAt: replaced.revokedAt };
       const expiry = record.expiresAt === null ? {} : { expiresAt: record.expiresAt };
-      return { key, id: record.id, plan: account?.plan, env: record.env, accountId: record.accountId, ...expiry, replaces: replaced.id, ...old };
+      return {
+        key,
+        id: record.id,
+        plan: account?.plan,
+        env: record.env,
+        accountId: record.accountId,
+        ...expiry,
+        replaces: replaced.id,
+        ...old,
+      };
     },
   },
   usage: {
-    synopsis: 'usage --id KEY_ID   (this month\'s quota and the account\'s last 31 UTC days)',
+    synopsis: "usage --id KEY_ID   (this month's quota and the account's last 31 UTC days)",
     options: { id: str },
     async run({ values, deps }) {
       const id = required(values, 'id');
@@ -157,7 +180,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'webhook list': {
-    synopsis: 'webhook list --email E   (the account\'s endpoints with their latest deliveries and failures)',
+    synopsis: "webhook list --email E   (the account's endpoints with their latest deliveries and failures)",
     options: { email: str },
     async run({ values, deps }) {
       const account = await accountByEmail(deps, required(values, 'email'));
@@ -212,7 +235,11 @@ const COMMANDS: Record<string, Command> = {
  * shared with a running server, which notices the new data by the cache revision. A refused file
  * or feed becomes `refusedAs`; anything else stays INTERNAL.
  */
-async function withRates(deps: AdminDeps, run: (rates: RatesService) => Promise<ImportReport>, refusedAs: 'INVALID_REQUEST' | 'SERVICE_UNAVAILABLE'): Promise<ImportReport> {
+async function withRates(
+  deps: AdminDeps,
+  run: (rates: RatesService) => Promise<ImportReport>,
+  refusedAs: 'INVALID_REQUEST' | 'SERVICE_UNAVAILABLE',
+): Promise<ImportReport> {
   if (!deps.rates) throw new Error('The rates service is not available in this CLI build.');
   const rates = deps.rates();
   try {

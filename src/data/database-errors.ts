@@ -5,9 +5,20 @@ import type { AccountStore, DatabaseHealth } from '../services/account-store';
 /** How long a client should wait before trying again while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ECONNABORTED',
+]);
 /** node-postgres' own messages for a connection that could not be made or was lost. */
-const PG_CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout|Query deadline exceeded)/;
+const PG_CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout|Query deadline exceeded)/;
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|BUSY_SNAPSHOT|FULL|IOERR(_[A-Z_]+)?)$/;
 
 /**
@@ -72,7 +83,8 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
   };
   let probing = false;
   const guarded = {} as Record<string, unknown>;
-  const guard = (method: (...args: unknown[]) => Promise<unknown>) =>
+  const guard =
+    (method: (...args: unknown[]) => Promise<unknown>) =>
     (...args: unknown[]) => {
       const started = Date.now();
       return withDeadline(method(...args), deadlineMs).then(
@@ -94,7 +106,9 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
     if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable') continue;
     if (name === 'webhooks') {
       // A group of queries of its own: each one guarded alike.
-      guarded[name] = Object.fromEntries(Object.entries(method as object).map(([key, query]) => [key, guard(query as (...args: unknown[]) => Promise<unknown>)]));
+      guarded[name] = Object.fromEntries(
+        Object.entries(method as object).map(([key, query]) => [key, guard(query as (...args: unknown[]) => Promise<unknown>)]),
+      );
     } else if (typeof method === 'function') {
       guarded[name] = guard(method as (...args: unknown[]) => Promise<unknown>);
     } else {

@@ -138,7 +138,9 @@ export function migrate(db: Database): void {
   const apply = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > SQLITE_MIGRATIONS.length) {
-      throw new Error(`The database schema (version ${current}) is newer than this program (version ${SQLITE_MIGRATIONS.length}); upgrade the program.`);
+      throw new Error(
+        `The database schema (version ${current}) is newer than this program (version ${SQLITE_MIGRATIONS.length}); upgrade the program.`,
+      );
     }
     for (let version = current; version < SQLITE_MIGRATIONS.length; version++) {
       db.exec(SQLITE_MIGRATIONS[version]!);

@@ -19,7 +19,10 @@ export function openStore(config: Config, options: { logger?: Pick<Logger, 'warn
   const onChange = (reachable: boolean, error?: unknown) =>
     reachable
       ? options.logger?.info({ database: config.database.kind }, 'account database reachable again')
-      : options.logger?.warn({ database: config.database.kind, err: error }, 'account database unreachable: keyed routes answer 503 until it is back');
+      : options.logger?.warn(
+          { database: config.database.kind, err: error },
+          'account database unreachable: keyed routes answer 503 until it is back',
+        );
   switch (config.database.kind) {
     case 'sqlite':
       return mapDatabaseFaults(openSqliteStore(config.database.file), 'sqlite', { onChange });
@@ -71,7 +74,10 @@ export async function migrateDatabase(config: Config): Promise<DatabaseMigration
 
 function describeStartFailure(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? (error.message || (error instanceof AggregateError ? String(error.errors[0]?.message ?? '') : '')) : String(error);
+  const message =
+    error instanceof Error
+      ? error.message || (error instanceof AggregateError ? String(error.errors[0]?.message ?? '') : '')
+      : String(error);
   const oneLine = message.replace(/\s+/g, ' ').trim();
   switch (code) {
     case '28P01':

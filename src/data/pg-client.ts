@@ -43,7 +43,10 @@ export function resilientClient(deadlineMs: number, onError: (error: Error) => v
 
     override query(...args: unknown[]): never {
       const [config] = args;
-      const exempt = typeof config === 'object' && config !== null && ((config as Record<symbol, unknown>)[NO_DEADLINE] === true || typeof (config as { submit?: unknown }).submit === 'function');
+      const exempt =
+        typeof config === 'object' &&
+        config !== null &&
+        ((config as Record<symbol, unknown>)[NO_DEADLINE] === true || typeof (config as { submit?: unknown }).submit === 'function');
       if (deadlineMs <= 0 || exempt) return (super.query as (...a: unknown[]) => never)(...args);
       let settled = false;
       // Checked after the poll phase: an answer that arrived while the event loop was busy counts.

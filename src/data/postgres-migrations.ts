@@ -156,11 +156,15 @@ export async function migratePostgres(pool: pg.Pool): Promise<MigrationReport> {
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      );
       const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
       const current = rows[0]?.version ?? 0;
       if (current > POSTGRES_MIGRATIONS.length) {
-        throw new Error(`The database schema (version ${current}) is newer than this program (version ${POSTGRES_MIGRATIONS.length}); upgrade the program.`);
+        throw new Error(
+          `The database schema (version ${current}) is newer than this program (version ${POSTGRES_MIGRATIONS.length}); upgrade the program.`,
+        );
       }
       const applied: number[] = [];
       for (let version = current + 1; version <= POSTGRES_MIGRATIONS.length; version++) {

@@ -70,16 +70,27 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
     // it can be cancelled if its outcome is never known and reads the keys revision
     // (quota-ledger.ts); without either, the store's own statement.
     async consumeQuotaUpTo(accountId, month, limit, wanted, chargeId, keysRevision, day) {
-      if (chargeId === undefined && keysRevision === undefined) return store.consumeQuotaUpTo(accountId, month, limit, wanted, undefined, undefined, day);
+      if (chargeId === undefined && keysRevision === undefined)
+        return store.consumeQuotaUpTo(accountId, month, limit, wanted, undefined, undefined, day);
       // The arguments are checked (and an unknown account named) by the store's own method.
       const dayFits = day === undefined || (isUsageDay(day) && day.startsWith(month));
       if (!Number.isSafeInteger(limit) || limit < 0 || !Number.isSafeInteger(wanted) || wanted < 1 || !isQuotaMonth(month) || !dayFits) {
         return store.consumeQuotaUpTo(accountId, month, limit, wanted, undefined, undefined, day);
       }
       try {
-        return await ledger.charge(chargeId ?? randomUUID(), accountId, month, limit, wanted, keysRevision, day, (options.now ?? (() => new Date()))().toISOString());
+        return await ledger.charge(
+          chargeId ?? randomUUID(),
+          accountId,
+          month,
+          limit,
+          wanted,
+          keysRevision,
+          day,
+          (options.now ?? (() => new Date()))().toISOString(),
+        );
       } catch (error) {
-        if ((error as { code?: unknown } | null)?.code === '23503') throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
+        if ((error as { code?: unknown } | null)?.code === '23503')
+          throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
         throw error;
       }
     },
@@ -87,7 +98,10 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
     // Read once per event-loop turn by every instance (key-cache.ts): a named statement, parsed and
     // planned once per connection, without Kysely's compilation on each read.
     async keysRevision() {
-      const { rows } = await pool.query<{ value: string }>({ name: 'keys_revision', text: "SELECT value FROM revisions WHERE name = 'keys'" });
+      const { rows } = await pool.query<{ value: string }>({
+        name: 'keys_revision',
+        text: "SELECT value FROM revisions WHERE name = 'keys'",
+      });
       if (rows.length === 0) throw new Error('the keys revision is missing (migrations not applied)');
       return Number(rows[0]!.value);
     },

@@ -138,7 +138,16 @@ export interface QuotaLedger {
    * usage after. With `keysRevision`, also the keys revision the statement read: one that has moved
    * from it grants nothing and keeps no id.
    */
-  charge(id: string, accountId: string, month: string, limit: number, wanted: number, keysRevision?: number, day?: string, at?: string): Promise<LedgerCharge>;
+  charge(
+    id: string,
+    accountId: string,
+    month: string,
+    limit: number,
+    wanted: number,
+    keysRevision?: number,
+    day?: string,
+    at?: string,
+  ): Promise<LedgerCharge>;
   /** Cancels these charges (idempotent): what they granted is taken back; one not run yet will grant nothing. */
   cancel(ids: readonly string[]): Promise<void>;
 }

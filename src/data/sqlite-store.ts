@@ -47,7 +47,18 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   return { ...store, ...hotPath(handle, store, () => (options.now ?? (() => new Date()))().toISOString()) };
 }
 
-interface ActiveKeyRow { id: string; account_id: string; env: string; created_at: string; revoked_at: string | null; replaced_by: string | null; expires_at: string | null; email: string | null; plan: string; account_created_at: string }
+interface ActiveKeyRow {
+  id: string;
+  account_id: string;
+  env: string;
+  created_at: string;
+  revoked_at: string | null;
+  replaced_by: string | null;
+  expires_at: string | null;
+  email: string | null;
+  plan: string;
+  account_created_at: string;
+}
 
 /**
  * The queries of the request path as prepared statements, on the same connection and with the
@@ -59,7 +70,11 @@ interface ActiveKeyRow { id: string; account_id: string; env: string; created_at
  * The partial grant stays a synchronous transaction (see upTo).
  * PostgreSQL keeps the Kysely queries: there the round trip dominates.
  */
-function hotPath(handle: BetterSqlite3.Database, store: AccountStore, now: () => string): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
+function hotPath(
+  handle: BetterSqlite3.Database,
+  store: AccountStore,
+  now: () => string,
+): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
   const revision = handle.prepare<[], { value: number }>("SELECT value FROM revisions WHERE name = 'keys'");
   const activeKey = handle.prepare<[string], ActiveKeyRow>(
     `SELECT k.id, k.account_id, k.env, k.created_at, k.revoked_at, k.replaced_by, k.expires_at,
@@ -89,12 +104,14 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore, now: () =>
   );
   const writeQuotaEvents = quotaEventWriter(handle, now);
   /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
-  const consumeAll = handle.transaction((params: { account: string; month: string; amount: number; limit: number }, day: string | undefined) => {
-    if (consume.run(params).changes !== 1) return undefined;
-    if (day !== undefined) deliveredOn.run({ account: params.account, day, amount: params.amount });
-    const used = usage.get(params.account, params.month)!.used;
-    return writeQuotaEvents(params.account, params.month, params.limit, used - params.amount, used);
-  });
+  const consumeAll = handle.transaction(
+    (params: { account: string; month: string; amount: number; limit: number }, day: string | undefined) => {
+      if (consume.run(params).changes !== 1) return undefined;
+      if (day !== undefined) deliveredOn.run({ account: params.account, day, amount: params.amount });
+      const used = usage.get(params.account, params.month)!.used;
+      return writeQuotaEvents(params.account, params.month, params.limit, used - params.amount, used);
+    },
+  );
   // A partial grant, synchronously under BEGIN IMMEDIATE: the read and the write happen under the
   // write lock without yielding to the event loop, so two store objects in one process cannot wait
   // on each other (an async Kysely transaction holding the lock would make the other's BEGIN block
@@ -115,7 +132,15 @@ function hotPath(handle: BetterSqlite3.Database, store: AccountStore, now: () =>
       const row = activeKey.get(hash);
       if (!row) return undefined;
       return {
-        key: { id: row.id, accountId: row.account_id, env: row.env as KeyEnv, createdAt: row.created_at, revokedAt: row.revoked_at, replacedBy: row.replaced_by, expiresAt: row.expires_at },
+        key: {
+          id: row.id,
+          accountId: row.account_id,
+          env: row.env as KeyEnv,
+          createdAt: row.created_at,
+          revokedAt: row.revoked_at,
+          replacedBy: row.replaced_by,
+          expiresAt: row.expires_at,
+        },
         account: { id: row.account_id, email: row.email, plan: row.plan as PlanId, createdAt: row.account_created_at },
       };
     },
@@ -155,7 +180,8 @@ function quotaEventWriter(handle: BetterSqlite3.Database, now: () => string) {
     for (const event of quotaEvents(account, month, limit, before, after)) {
       const id = newEventId();
       const at = now();
-      if (insertEvent.run(id, event.identity, account, event.type, JSON.stringify(event.data), at).changes === 1) insertDeliveries.run(id, at, account);
+      if (insertEvent.run(id, event.identity, account, event.type, JSON.stringify(event.data), at).changes === 1)
+        insertDeliveries.run(id, at, account);
     }
     return after;
   };

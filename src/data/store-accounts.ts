@@ -4,9 +4,13 @@ import { newId } from '../domain/keys';
 import { canonicalEmail, normalizeEmail, type AccountStore } from '../services/account-store';
 import { toAccount, type StoreContext, type Trx } from './store-tables';
 
-type AccountQueries = Pick<AccountStore, 'createAccount' | 'findAccountByEmail' | 'findCredentials' | 'setPasswordHash' | 'findAccountById' | 'setPlan'>;
+type AccountQueries = Pick<
+  AccountStore,
+  'createAccount' | 'findAccountByEmail' | 'findCredentials' | 'setPasswordHash' | 'findAccountById' | 'setPlan'
+>;
 
-const accountById = (q: Trx, id: string) => q.selectFrom('accounts').select(['id', 'email', 'plan', 'created_at']).where('id', '=', id).executeTakeFirst();
+const accountById = (q: Trx, id: string) =>
+  q.selectFrom('accounts').select(['id', 'email', 'plan', 'created_at']).where('id', '=', id).executeTakeFirst();
 
 /** Accounts: creation, look-up by email or id, password and plan. */
 export function accountQueries({ db, dialect, now }: StoreContext): AccountQueries {
@@ -21,21 +25,34 @@ export function accountQueries({ db, dialect, now }: StoreContext): AccountQueri
           .executeTakeFirstOrThrow();
         return toAccount(row);
       } catch (error) {
-        if (dialect.isUniqueViolation(error)) throw new ApiError('INVALID_REQUEST', `An account with the email '${normalized}' already exists.`, { param: 'email' });
+        if (dialect.isUniqueViolation(error))
+          throw new ApiError('INVALID_REQUEST', `An account with the email '${normalized}' already exists.`, { param: 'email' });
         throw error;
       }
     },
     async findAccountByEmail(email) {
-      const row = await db.selectFrom('accounts').select(['id', 'email', 'plan', 'created_at']).where('email', '=', canonicalEmail(email)).executeTakeFirst();
+      const row = await db
+        .selectFrom('accounts')
+        .select(['id', 'email', 'plan', 'created_at'])
+        .where('email', '=', canonicalEmail(email))
+        .executeTakeFirst();
       return row && toAccount(row);
     },
     async findCredentials(email) {
-      const row = await db.selectFrom('accounts').select(['id', 'email', 'plan', 'created_at', 'password_hash']).where('email', '=', canonicalEmail(email)).executeTakeFirst();
+      const row = await db
+        .selectFrom('accounts')
+        .select(['id', 'email', 'plan', 'created_at', 'password_hash'])
+        .where('email', '=', canonicalEmail(email))
+        .executeTakeFirst();
       return row && { account: toAccount(row), passwordHash: row.password_hash };
     },
     async setPasswordHash(accountId, passwordHash) {
       await dialect.writeTransaction(db, async (trx) => {
-        const updated = await trx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', accountId).executeTakeFirst();
+        const updated = await trx
+          .updateTable('accounts')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', accountId)
+          .executeTakeFirst();
         if (Number(updated.numUpdatedRows) === 0) throw new ApiError('NOT_FOUND', `No account has the id '${accountId}'.`);
         await trx.deleteFrom('sessions').where('account_id', '=', accountId).execute();
       });

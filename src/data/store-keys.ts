@@ -6,7 +6,10 @@ import { earlierEnd } from '../domain/key-lifetime';
 import type { AccountStore, CreatedKey, KeyListing } from '../services/account-store';
 import { KEY_COLUMNS, toAccount, toKey, type KeyRow, type StoreContext, type Trx } from './store-tables';
 
-type KeyQueries = Pick<AccountStore, 'listKeys' | 'recordKeyUse' | 'createKey' | 'findActiveKeyByHash' | 'keysRevision' | 'findKeyById' | 'revokeKey' | 'rotateKey'>;
+type KeyQueries = Pick<
+  AccountStore,
+  'listKeys' | 'recordKeyUse' | 'createKey' | 'findActiveKeyByHash' | 'keysRevision' | 'findKeyById' | 'revokeKey' | 'rotateKey'
+>;
 
 /** API keys: creation, listing, look-up by hash or id, last use, revocation and rotation. */
 export function keyQueries(store: StoreContext): KeyQueries {
@@ -45,7 +48,18 @@ export function keyQueries(store: StoreContext): KeyQueries {
       const row = await db
         .selectFrom('api_keys as k')
         .innerJoin('accounts as a', 'a.id', 'k.account_id')
-        .select(['k.id', 'k.account_id', 'k.env', 'k.created_at', 'k.revoked_at', 'k.replaced_by', 'k.expires_at', 'a.email', 'a.plan', 'a.created_at as account_created_at'])
+        .select([
+          'k.id',
+          'k.account_id',
+          'k.env',
+          'k.created_at',
+          'k.revoked_at',
+          'k.replaced_by',
+          'k.expires_at',
+          'a.email',
+          'a.plan',
+          'a.created_at as account_created_at',
+        ])
         .where('k.key_hash', '=', hash)
         .where('k.revoked_at', 'is', null)
         .executeTakeFirst();
@@ -81,18 +95,31 @@ async function rotateKey(store: StoreContext, id: string, graceEndsAt: string | 
   return store.dialect.writeTransaction(store.db, async (trx) => {
     const old = await keyOrNotFound(store, trx, id, true);
     if (old.revoked_at !== null) {
-      throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} was revoked at ${old.revoked_at} and cannot be rotated; create a new key instead.`, { param: 'id' });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `API key ${quoteInput(id)} was revoked at ${old.revoked_at} and cannot be rotated; create a new key instead.`,
+        { param: 'id' },
+      );
     }
     if (old.replaced_by !== null) {
-      throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} was already rotated (replaced by ${old.replaced_by}) and works until ${old.expires_at}; rotate ${old.replaced_by} instead.`, { param: 'id' });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `API key ${quoteInput(id)} was already rotated (replaced by ${old.replaced_by}) and works until ${old.expires_at}; rotate ${old.replaced_by} instead.`,
+        { param: 'id' },
+      );
     }
     if (old.expires_at !== null && old.expires_at <= store.now()) {
-      throw new ApiError('INVALID_REQUEST', `API key ${quoteInput(id)} expired at ${old.expires_at} and cannot be rotated; create a new key instead.`, { param: 'id' });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `API key ${quoteInput(id)} expired at ${old.expires_at} and cannot be rotated; create a new key instead.`,
+        { param: 'id' },
+      );
     }
     // The new key keeps the old one's own expiry: a rotation renews the secret, not the term.
     const ownExpiry = old.expires_at;
     const created = await insertKey(store, trx, old.account_id, old.env as KeyEnv, ownExpiry);
-    const replaced = graceEndsAt === undefined ? await revoke(store, trx, id, created.record.id) : await retire(trx, old, created.record.id, graceEndsAt);
+    const replaced =
+      graceEndsAt === undefined ? await revoke(store, trx, id, created.record.id) : await retire(trx, old, created.record.id, graceEndsAt);
     if (!replaced) throw new Error(`API key ${id} changed during its rotation`);
     return { ...created, replaced: toKey(replaced) };
   });
@@ -118,7 +145,15 @@ const insertKey = async (store: StoreContext, q: Trx, accountId: string, env: Ke
   // The last 4 characters are the key's checksum: they identify it on the page and reveal no secret bits.
   const row = await q
     .insertInto('api_keys')
-    .values({ id, account_id: accountId, env, key_hash: hashApiKey(key), key_tail: key.slice(-4), created_at: store.now(), expires_at: expiresAt })
+    .values({
+      id,
+      account_id: accountId,
+      env,
+      key_hash: hashApiKey(key),
+      key_tail: key.slice(-4),
+      created_at: store.now(),
+      expires_at: expiresAt,
+    })
     .returning(KEY_COLUMNS)
     .executeTakeFirstOrThrow();
   return { key, record: toKey(row) };

@@ -1,7 +1,10 @@
 import type { AccountStore, SessionRecord } from '../services/account-store';
 import type { StoreContext } from './store-tables';
 
-type SessionQueries = Pick<AccountStore, 'createSession' | 'findSession' | 'touchSession' | 'deleteSession' | 'deleteExpiredSessions' | 'setSessionFlash' | 'takeSessionFlash'>;
+type SessionQueries = Pick<
+  AccountStore,
+  'createSession' | 'findSession' | 'touchSession' | 'deleteSession' | 'deleteExpiredSessions' | 'setSessionFlash' | 'takeSessionFlash'
+>;
 
 /** Sign-in sessions of the account pages, and the one-time flash message each may carry. */
 export function sessionQueries({ db, dialect }: StoreContext): SessionQueries {
@@ -10,7 +13,11 @@ export function sessionQueries({ db, dialect }: StoreContext): SessionQueries {
       await db.insertInto('sessions').values({ token_hash: tokenHash, account_id: accountId, created_at: at, last_seen_at: at }).execute();
     },
     async findSession(tokenHash) {
-      const row = await db.selectFrom('sessions').select(['account_id', 'created_at', 'last_seen_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+      const row = await db
+        .selectFrom('sessions')
+        .select(['account_id', 'created_at', 'last_seen_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
       return row && ({ accountId: row.account_id, createdAt: row.created_at, lastSeenAt: row.last_seen_at } satisfies SessionRecord);
     },
     async touchSession(tokenHash, at) {

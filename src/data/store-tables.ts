@@ -19,7 +19,13 @@ export interface StoreTables {
     expires_at: string | null;
   };
   usage: { account_id: string; month: string; used: number | string };
-  usage_days: { account_id: string; day: string; delivered: number | string; refused_quota: number | string; refused_rate: number | string };
+  usage_days: {
+    account_id: string;
+    day: string;
+    delivered: number | string;
+    refused_quota: number | string;
+    refused_rate: number | string;
+  };
   sessions: { token_hash: string; account_id: string; created_at: string; last_seen_at: string; flash: string | null };
   revisions: { name: string; value: number | string | bigint };
   webhook_endpoints: { id: string; account_id: string; url: string; secret: string; created_at: string };

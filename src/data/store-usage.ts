@@ -16,7 +16,8 @@ export function usageQueries(store: StoreContext): UsageQueries {
     },
     async consumeQuota(accountId, month, limit, amount = 1) {
       checkArguments(month, amount);
-      if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`consumeQuota: limit must be an integer >= 0, got ${String(limit)}`);
+      if (!Number.isSafeInteger(limit) || limit < 0)
+        throw new TypeError(`consumeQuota: limit must be an integer >= 0, got ${String(limit)}`);
       let used: number | undefined;
       try {
         used = await consume(store, accountId, month, amount, limit);
@@ -32,8 +33,10 @@ export function usageQueries(store: StoreContext): UsageQueries {
     },
     async consumeQuotaUpTo(accountId, month, limit, wanted, _chargeId, _keysRevision, day) {
       checkArguments(month, wanted);
-      if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`consumeQuotaUpTo: limit must be an integer >= 0, got ${String(limit)}`);
-      if (day !== undefined && !(isUsageDay(day) && day.startsWith(month))) throw new TypeError(`consumeQuotaUpTo: day must be YYYY-MM-DD within ${month}, got ${JSON.stringify(day)}`);
+      if (!Number.isSafeInteger(limit) || limit < 0)
+        throw new TypeError(`consumeQuotaUpTo: limit must be an integer >= 0, got ${String(limit)}`);
+      if (day !== undefined && !(isUsageDay(day) && day.startsWith(month)))
+        throw new TypeError(`consumeQuotaUpTo: day must be YYYY-MM-DD within ${month}, got ${JSON.stringify(day)}`);
       try {
         // The usual case, everything fits: one conditional statement. Only a turn that asks for more
         // than is left pays for the transaction that grants part of it. A day to count on also goes
@@ -53,7 +56,8 @@ export function usageQueries(store: StoreContext): UsageQueries {
     async recordRefusals(refusals) {
       if (refusals.length === 0) return;
       await dialect.writeTransaction(db, async (trx) => {
-        for (const { accountId, day, quota, rate } of refusals) await addToDay(trx, accountId, day, { refused_quota: quota, refused_rate: rate });
+        for (const { accountId, day, quota, rate } of refusals)
+          await addToDay(trx, accountId, day, { refused_quota: quota, refused_rate: rate });
       });
     },
     async dailyUsage(accountId, fromDay, toDay) {
@@ -65,17 +69,33 @@ export function usageQueries(store: StoreContext): UsageQueries {
         .where('day', '<=', toDay)
         .orderBy('day')
         .execute();
-      return rows.map((row) => ({ day: row.day, delivered: Number(row.delivered), refusedQuota: Number(row.refused_quota), refusedRate: Number(row.refused_rate) }));
+      return rows.map((row) => ({
+        day: row.day,
+        delivered: Number(row.delivered),
+        refusedQuota: Number(row.refused_quota),
+        refusedRate: Number(row.refused_rate),
+      }));
     },
   };
 }
 
 /** Grants what the month still allows of `wanted` (and counts it on `day`, when given) in one write transaction. */
-function grantWhatIsLeft(store: StoreContext, accountId: string, month: string, limit: number, wanted: number, day: string | undefined): Promise<{ granted: number; used: number }> {
+function grantWhatIsLeft(
+  store: StoreContext,
+  accountId: string,
+  month: string,
+  limit: number,
+  wanted: number,
+  day: string | undefined,
+): Promise<{ granted: number; used: number }> {
   return store.dialect.writeTransaction(store.db, async (trx) => {
     // Make sure the month's row exists (a first request may ask for more than the whole quota),
     // then lock it: on PostgreSQL a concurrent grant waits here until this one commits.
-    await trx.insertInto('usage').values({ account_id: accountId, month, used: 0 }).onConflict((oc) => oc.doNothing()).execute();
+    await trx
+      .insertInto('usage')
+      .values({ account_id: accountId, month, used: 0 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     const before = await usageOf(store, trx, accountId, month, true);
     const granted = Math.max(0, Math.min(wanted, limit - before));
     if (granted === 0) return { granted, used: before };
@@ -98,7 +118,14 @@ function grantWhatIsLeft(store: StoreContext, accountId: string, month: string, 
  * transaction to join; the request path charges through grantWhatIsLeft or the stores' own charges,
  * which write them in the charge's transaction).
  */
-async function recordQuotaEvents(store: StoreContext, accountId: string, month: string, limit: number, before: number, after: number): Promise<void> {
+async function recordQuotaEvents(
+  store: StoreContext,
+  accountId: string,
+  month: string,
+  limit: number,
+  before: number,
+  after: number,
+): Promise<void> {
   const events = quotaEvents(accountId, month, limit, before, after);
   if (events.length === 0) return;
   await store.dialect.writeTransaction(store.db, async (trx) => {
@@ -125,13 +152,23 @@ const usageOf = async (store: StoreContext, q: Trx, accountId: string, month: st
  * guarded too, so a first request bigger than the whole quota is refused rather than inserted.
  * Returns the usage after the call, or undefined when refused.
  */
-const consume = async ({ db }: StoreContext, accountId: string, month: string, amount: number, limit: number): Promise<number | undefined> => {
+const consume = async (
+  { db }: StoreContext,
+  accountId: string,
+  month: string,
+  amount: number,
+  limit: number,
+): Promise<number | undefined> => {
   const row = await db
     .insertInto('usage')
     .columns(['account_id', 'month', 'used'])
     .expression(
       db
-        .selectNoFrom([sql<string>`${accountId}`.as('account_id'), sql<string>`${month}`.as('month'), sql<number>`cast(${amount} as bigint)`.as('used')])
+        .selectNoFrom([
+          sql<string>`${accountId}`.as('account_id'),
+          sql<string>`${month}`.as('month'),
+          sql<number>`cast(${amount} as bigint)`.as('used'),
+        ])
         .where(sql<boolean>`cast(${amount} as bigint) <= cast(${limit} as bigint)`),
     )
     .onConflict((oc) =>
@@ -149,7 +186,13 @@ const consume = async ({ db }: StoreContext, accountId: string, month: string, a
 const addToDay = (q: Trx, accountId: string, day: string, counts: { delivered?: number; refused_quota?: number; refused_rate?: number }) =>
   q
     .insertInto('usage_days')
-    .values({ account_id: accountId, day, delivered: counts.delivered ?? 0, refused_quota: counts.refused_quota ?? 0, refused_rate: counts.refused_rate ?? 0 })
+    .values({
+      account_id: accountId,
+      day,
+      delivered: counts.delivered ?? 0,
+      refused_quota: counts.refused_quota ?? 0,
+      refused_rate: counts.refused_rate ?? 0,
+    })
     .onConflict((oc) =>
       oc.columns(['account_id', 'day']).doUpdateSet({
         delivered: (eb) => eb(eb.ref('usage_days.delivered'), '+', eb.ref('excluded.delivered')),

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { ApiError } from '../domain/errors';
 import { crossedThresholds, newEventId, quotaEventIdentity, type QuotaThresholdData, type WebhookEventType } from '../domain/webhooks';
-import type { AttemptOutcome, ClaimedDelivery, DeliveryStatus, NewWebhookEvent, WebhookDeliveryRecord, WebhookStore } from '../services/webhook-store';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryStatus,
+  NewWebhookEvent,
+  WebhookDeliveryRecord,
+  WebhookStore,
+} from '../services/webhook-store';
 import type { StoreContext, Trx } from './store-tables';
 
 /** The webhook endpoints and the events' outbox (services/webhook-store.ts), one query each for both databases. */
@@ -12,7 +19,13 @@ export function webhookQueries(store: StoreContext): WebhookStore {
       try {
         await db
           .insertInto('webhook_endpoints')
-          .values({ id: endpoint.id, account_id: endpoint.accountId, url: endpoint.url, secret: sealedSecret, created_at: endpoint.createdAt })
+          .values({
+            id: endpoint.id,
+            account_id: endpoint.accountId,
+            url: endpoint.url,
+            secret: sealedSecret,
+            created_at: endpoint.createdAt,
+          })
           .execute();
       } catch (error) {
         if (dialect.isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', `No account has the id '${endpoint.accountId}'.`);
@@ -20,13 +33,24 @@ export function webhookQueries(store: StoreContext): WebhookStore {
       }
     },
     async listEndpoints(accountId) {
-      const rows = await db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'url', 'created_at']).where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'account_id', 'url', 'created_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map((row) => ({ id: row.id, accountId: row.account_id, url: row.url, createdAt: row.created_at }));
     },
     recentDeliveries: (endpointIds, perEndpoint) => recentDeliveries(store, endpointIds, perEndpoint),
     async removeEndpoint(accountId, endpointId) {
       return dialect.writeTransaction(db, async (trx) => {
-        const found = await trx.selectFrom('webhook_endpoints').select('id').where('id', '=', endpointId).where('account_id', '=', accountId).executeTakeFirst();
+        const found = await trx
+          .selectFrom('webhook_endpoints')
+          .select('id')
+          .where('id', '=', endpointId)
+          .where('account_id', '=', accountId)
+          .executeTakeFirst();
         if (!found) return false;
         await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpointId).execute();
         await trx.deleteFrom('webhook_endpoints').where('id', '=', endpointId).execute();
@@ -38,7 +62,11 @@ export function webhookQueries(store: StoreContext): WebhookStore {
     },
     async existingIdentities(identities) {
       if (identities.length === 0) return new Set();
-      const rows = await db.selectFrom('webhook_events').select('identity').where('identity', 'in', [...identities]).execute();
+      const rows = await db
+        .selectFrom('webhook_events')
+        .select('identity')
+        .where('identity', 'in', [...identities])
+        .execute();
       return new Set(rows.map((row) => row.identity));
     },
     async endingKeys(from, to) {
@@ -77,7 +105,14 @@ export async function recordEventIn(q: Trx, event: NewWebhookEvent, at: string):
   const id = newEventId();
   const inserted = await q
     .insertInto('webhook_events')
-    .values({ id, identity: event.identity, account_id: event.accountId, type: event.type, data: JSON.stringify(event.data), created_at: at })
+    .values({
+      id,
+      identity: event.identity,
+      account_id: event.accountId,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: at,
+    })
     .onConflict((oc) => oc.column('identity').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -85,7 +120,12 @@ export async function recordEventIn(q: Trx, event: NewWebhookEvent, at: string):
   await q
     .insertInto('webhook_deliveries')
     .columns(['event_id', 'endpoint_id', 'next_attempt_at'])
-    .expression(q.selectFrom('webhook_endpoints').select([sql<string>`${id}`.as('event_id'), 'id', sql<string>`${at}`.as('next_attempt_at')]).where('account_id', '=', event.accountId))
+    .expression(
+      q
+        .selectFrom('webhook_endpoints')
+        .select([sql<string>`${id}`.as('event_id'), 'id', sql<string>`${at}`.as('next_attempt_at')])
+        .where('account_id', '=', event.accountId),
+    )
     .execute();
   return true;
 }
@@ -112,23 +152,34 @@ async function claimDue({ db, dialect }: StoreContext, now: string, leaseUntil: 
   if (claimed.rows.length === 0) return [];
   const eventIds = [...new Set(claimed.rows.map((row) => row.event_id))];
   const endpointIds = [...new Set(claimed.rows.map((row) => row.endpoint_id))];
-  const events = new Map((await db.selectFrom('webhook_events').select(['id', 'type', 'data', 'created_at']).where('id', 'in', eventIds).execute()).map((row) => [row.id, row]));
-  const endpoints = new Map((await db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret']).where('id', 'in', endpointIds).execute()).map((row) => [row.id, row]));
+  const events = new Map(
+    (await db.selectFrom('webhook_events').select(['id', 'type', 'data', 'created_at']).where('id', 'in', eventIds).execute()).map(
+      (row) => [row.id, row],
+    ),
+  );
+  const endpoints = new Map(
+    (await db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret']).where('id', 'in', endpointIds).execute()).map((row) => [
+      row.id,
+      row,
+    ]),
+  );
   return claimed.rows.flatMap((row) => {
     const event = events.get(row.event_id);
     const endpoint = endpoints.get(row.endpoint_id);
     // Removed since the claim (its deliveries went with it): nothing to send.
     if (!event || !endpoint) return [];
-    return [{
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      attempt: Number(row.attempts),
-      type: event.type as WebhookEventType,
-      data: event.data,
-      eventCreatedAt: event.created_at,
-      url: endpoint.url,
-      sealedSecret: endpoint.secret,
-    }];
+    return [
+      {
+        eventId: row.event_id,
+        endpointId: row.endpoint_id,
+        attempt: Number(row.attempts),
+        type: event.type as WebhookEventType,
+        data: event.data,
+        eventCreatedAt: event.created_at,
+        url: endpoint.url,
+        sealedSecret: endpoint.secret,
+      },
+    ];
   });
 }
 
@@ -163,7 +214,18 @@ async function recentDeliveries({ db }: StoreContext, endpointIds: readonly stri
     const rows = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .select(['d.event_id', 'e.type', 'e.created_at', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_status', 'd.last_error', 'd.delivered_at', 'd.next_attempt_at'])
+      .select([
+        'd.event_id',
+        'e.type',
+        'e.created_at',
+        'd.status',
+        'd.attempts',
+        'd.last_attempt_at',
+        'd.last_status',
+        'd.last_error',
+        'd.delivered_at',
+        'd.next_attempt_at',
+      ])
       .where('d.endpoint_id', '=', id)
       .orderBy('e.created_at', 'desc')
       .orderBy('d.event_id', 'desc')

@@ -34,7 +34,12 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * when the endpoint was added and resolves to a private one now is refused: DNS rebinding).
  * Redirects are not followed. Never throws: every failure is an outcome.
  */
-export function postWebhook(target: string, headers: Record<string, string>, body: string, { policy, timeoutMs }: PostOptions): Promise<PostOutcome> {
+export function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  { policy, timeoutMs }: PostOptions,
+): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let url: URL;
     try {
@@ -43,14 +48,21 @@ export function postWebhook(target: string, headers: Record<string, string>, bod
       resolve({ status: null, error: 'the URL does not parse' });
       return;
     }
-    if (policy.httpsOnly && url.protocol !== 'https:') return resolve({ status: null, error: 'refused: only https:// URLs are allowed (API_ENV=production)' });
+    if (policy.httpsOnly && url.protocol !== 'https:')
+      return resolve({ status: null, error: 'refused: only https:// URLs are allowed (API_ENV=production)' });
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && refusedAddresses([literal], policy).length > 0) return resolve({ status: null, error: `refused: ${literal} is not a public address` });
+    if (isIP(literal) && refusedAddresses([literal], policy).length > 0)
+      return resolve({ status: null, error: `refused: ${literal} is not a public address` });
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(url, {
       method: 'POST',
       lookup: guardedLookup(policy),
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': `measurement-api-webhooks/${API_VERSION}` },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': `measurement-api-webhooks/${API_VERSION}`,
+      },
     });
     const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     const finish = (outcome: PostOutcome) => {
@@ -64,7 +76,11 @@ export function postWebhook(target: string, headers: Record<string, string>, bod
         read += chunk.length;
         if (read > MAX_ANSWER_BYTES) response.destroy();
       });
-      const done = () => finish({ status: response.statusCode ?? null, ...(ok(response.statusCode) ? {} : { error: `answered HTTP ${response.statusCode}` }) });
+      const done = () =>
+        finish({
+          status: response.statusCode ?? null,
+          ...(ok(response.statusCode) ? {} : { error: `answered HTTP ${response.statusCode}` }),
+        });
       response.on('end', done);
       response.on('close', done);
       response.on('error', done);
@@ -81,9 +97,14 @@ function guardedLookup(policy: WebhookUrlPolicy): LookupFunction {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as dns.LookupAddress[];
-      const refused = refusedAddresses(list.map((entry) => entry.address), policy);
+      const refused = refusedAddresses(
+        list.map((entry) => entry.address),
+        policy,
+      );
       if (refused.length > 0) {
-        const refusal = Object.assign(new Error(`refused: ${hostname} resolves to ${refused.join(', ')}, not a public address`), { code: 'EADDRNOTPUBLIC' });
+        const refusal = Object.assign(new Error(`refused: ${hostname} resolves to ${refused.join(', ')}, not a public address`), {
+          code: 'EADDRNOTPUBLIC',
+        });
         return callback(refusal, '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);

@@ -22,7 +22,10 @@ export function webhookSecretBox(config: Pick<Config, 'webhookSecretKey' | 'apiE
 function loadKey({ webhookSecretKey, apiEnv, dataDir }: Pick<Config, 'webhookSecretKey' | 'apiEnv' | 'dataDir'>): Buffer {
   if (webhookSecretKey) return webhookSecretKey;
   if (apiEnv === 'production') {
-    throw new ApiError('SERVICE_UNAVAILABLE', 'Webhook secrets cannot be sealed: WEBHOOK_SECRET_KEY is not configured (required with API_ENV=production).');
+    throw new ApiError(
+      'SERVICE_UNAVAILABLE',
+      'Webhook secrets cannot be sealed: WEBHOOK_SECRET_KEY is not configured (required with API_ENV=production).',
+    );
   }
   const file = path.join(dataDir, WEBHOOK_KEY_FILE);
   fs.mkdirSync(dataDir, { recursive: true });

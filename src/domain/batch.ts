@@ -30,6 +30,8 @@ export function classifyItem(item: Pick<BatchItem, 'from' | 'to'>): 'unit' | 'cu
 /** `minorUnits` rounds a currency amount: a unit item asking for it fails, naming it. */
 export function refuseMinorUnits(item: Pick<BatchItem, 'minorUnits'>): void {
   if (item.minorUnits === true) {
-    throw new ApiError('INVALID_REQUEST', 'minorUnits applies to currency conversions only; round a unit conversion with decimals.', { param: 'minorUnits' });
+    throw new ApiError('INVALID_REQUEST', 'minorUnits applies to currency conversions only; round a unit conversion with decimals.', {
+      param: 'minorUnits',
+    });
   }
 }

@@ -112,8 +112,9 @@ export function rateLimitBucket(ip: string): string {
 /** The eight 16-bit groups of a valid IPv6 address (as isIP accepts it, zone removed). */
 function ipv6Groups(address: string): number[] | undefined {
   // A dotted-quad tail (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) becomes two hex groups first.
-  const text = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
-    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  const text = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a: string, b: string, c: string, d: string) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
   );
   const [head, tail] = text.split('::') as [string, string?];
   const parse = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);

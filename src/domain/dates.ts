@@ -33,5 +33,7 @@ export function missingDayReason(text: string): string | undefined {
 /** The sentence for a date input that is not a calendar date: the day that does not exist, or the format. */
 export function calendarDateProblem(text: unknown, subject: string): string {
   const reason = typeof text === 'string' ? missingDayReason(text) : undefined;
-  return reason === undefined ? `${subject} must be a calendar date written YYYY-MM-DD.` : `${subject} ${text as string} does not exist: ${reason}.`;
+  return reason === undefined
+    ? `${subject} must be a calendar date written YYYY-MM-DD.`
+    : `${subject} ${text as string} does not exist: ${reason}.`;
 }

@@ -74,12 +74,24 @@ function divideRounded(n: bigint, d: bigint, mode: RoundingMode, negative: boole
   const twice = 2n * r;
   let up: boolean;
   switch (mode) {
-    case 'HALF_UP': up = twice >= d; break;
-    case 'HALF_EVEN': up = twice > d || (twice === d && q % 2n === 1n); break;
-    case 'DOWN': up = false; break;
-    case 'UP': up = true; break;
-    case 'FLOOR': up = negative; break;
-    case 'CEILING': up = !negative; break;
+    case 'HALF_UP':
+      up = twice >= d;
+      break;
+    case 'HALF_EVEN':
+      up = twice > d || (twice === d && q % 2n === 1n);
+      break;
+    case 'DOWN':
+      up = false;
+      break;
+    case 'UP':
+      up = true;
+      break;
+    case 'FLOOR':
+      up = negative;
+      break;
+    case 'CEILING':
+      up = !negative;
+      break;
   }
   return up ? q + 1n : q;
 }
@@ -168,9 +180,7 @@ export function formatFraction(num: bigint, den: bigint, decimals?: number, roun
   if (short !== undefined) return short;
   const scale = MAX_SIGNIFICANT_DIGITS - decimalExponent(a, den);
   const scaled =
-    scale >= 0
-      ? divideRounded(a * pow10(scale), den, 'HALF_EVEN', negative)
-      : divideRounded(a, den * pow10(-scale), 'HALF_EVEN', negative);
+    scale >= 0 ? divideRounded(a * pow10(scale), den, 'HALF_EVEN', negative) : divideRounded(a, den * pow10(-scale), 'HALF_EVEN', negative);
   return printScaled(negative, scaled, scale, true);
 }
 
@@ -184,7 +194,8 @@ export function formatFraction(num: bigint, den: bigint, decimals?: number, roun
 export function formatScaled(n: bigint, scale: number, decimals?: number, rounding: RoundingMode = 'HALF_UP'): string {
   if (!Number.isInteger(scale) || scale < 0) throw new RangeError(`scale must be an integer >= 0, got ${scale}`);
   // Rounding to fewer places (or a decimals formatFraction refuses) is formatFraction's.
-  if (decimals !== undefined && (decimals < scale || !Number.isInteger(decimals) || decimals > MAX_DECIMALS)) return formatFraction(n, pow10(scale), decimals, rounding);
+  if (decimals !== undefined && (decimals < scale || !Number.isInteger(decimals) || decimals > MAX_DECIMALS))
+    return formatFraction(n, pow10(scale), decimals, rounding);
   if (n === 0n) return decimals === undefined ? '0' : formatFraction(0n, 1n, decimals, rounding);
   const negative = n < 0n;
   const digits = (negative ? -n : n).toString();

@@ -21,11 +21,18 @@ const DURATION = /^(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?(?:(\d{1,6})s)?$
 export function parseGrace(text: string): number {
   const match = text === '0' ? ['0'] : DURATION.exec(text);
   if (!match || (text !== '0' && match.slice(1).every((part) => part === undefined))) {
-    throw new ApiError('INVALID_REQUEST', `The grace '${text.slice(0, 40)}' is not a duration: write 0, or a number with d, h, m or s, such as 1h, 24h or 7d.`, { param: 'grace' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `The grace '${text.slice(0, 40)}' is not a duration: write 0, or a number with d, h, m or s, such as 1h, 24h or 7d.`,
+      { param: 'grace' },
+    );
   }
   const [days, hours, minutes, seconds] = match.slice(1).map((part) => Number(part ?? 0));
   const ms = (days ?? 0) * UNIT_MS.d + (hours ?? 0) * UNIT_MS.h + (minutes ?? 0) * UNIT_MS.m + (seconds ?? 0) * UNIT_MS.s;
-  if (ms > MAX_GRACE_MS) throw new ApiError('INVALID_REQUEST', `The grace '${text}' is longer than the 7 days a rotated key may keep working.`, { param: 'grace' });
+  if (ms > MAX_GRACE_MS)
+    throw new ApiError('INVALID_REQUEST', `The grace '${text}' is longer than the 7 days a rotated key may keep working.`, {
+      param: 'grace',
+    });
   return ms;
 }
 
@@ -47,12 +54,18 @@ export function parseKeyExpiry(text: string, now: Date): string {
     Number(second) <= 59 &&
     (offsetHours === undefined || (Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59));
   if (!valid) {
-    throw new ApiError('INVALID_REQUEST', `The expiry '${text.slice(0, 40)}' is not an RFC 3339 time with an offset, such as 2027-01-31T00:00:00Z.`, { param: 'expires' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `The expiry '${text.slice(0, 40)}' is not an RFC 3339 time with an offset, such as 2027-01-31T00:00:00Z.`,
+      { param: 'expires' },
+    );
   }
   const millis = fraction === undefined ? '' : fraction.slice(0, 4);
   const at = new Date(Date.parse(`${date}T${hour}:${minute}:${second}${millis}${match[6]}`));
   if (at.getTime() <= now.getTime()) {
-    throw new ApiError('INVALID_REQUEST', `The expiry ${at.toISOString()} is not in the future (now is ${now.toISOString()}).`, { param: 'expires' });
+    throw new ApiError('INVALID_REQUEST', `The expiry ${at.toISOString()} is not in the future (now is ${now.toISOString()}).`, {
+      param: 'expires',
+    });
   }
   return at.toISOString();
 }
@@ -76,7 +89,9 @@ export type GraceChoice = (typeof GRACE_CHOICES)[number];
 /** A grace the account page offers, in milliseconds; INVALID_REQUEST for any other text. */
 export function parseGraceChoice(text: string): number {
   if (!(GRACE_CHOICES as readonly string[]).includes(text)) {
-    throw new ApiError('INVALID_REQUEST', `Choose when the old key stops: ${GRACE_CHOICES.join(', ')} (got '${text.slice(0, 20)}').`, { param: 'grace' });
+    throw new ApiError('INVALID_REQUEST', `Choose when the old key stops: ${GRACE_CHOICES.join(', ')} (got '${text.slice(0, 20)}').`, {
+      param: 'grace',
+    });
   }
   return parseGrace(text);
 }
@@ -94,14 +109,24 @@ export function keyExpiryFromChoice(choice: string, date: string, now: Date): st
   const days = EXPIRY_DAY_CHOICES.find((n) => String(n) === choice);
   if (days !== undefined) return new Date(now.getTime() + days * UNIT_MS.d).toISOString();
   if (choice !== 'date') {
-    throw new ApiError('INVALID_REQUEST', `Choose an expiry: none, ${EXPIRY_DAY_CHOICES.join(', ')} (days) or date (got '${choice.slice(0, 20)}').`, { param: 'expires' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `Choose an expiry: none, ${EXPIRY_DAY_CHOICES.join(', ')} (days) or date (got '${choice.slice(0, 20)}').`,
+      { param: 'expires' },
+    );
   }
   if (!isCalendarDate(date)) {
-    throw new ApiError('INVALID_REQUEST', `The expiry date '${date.slice(0, 20)}' is not a date such as 2027-01-31.`, { param: 'expiresOn' });
+    throw new ApiError('INVALID_REQUEST', `The expiry date '${date.slice(0, 20)}' is not a date such as 2027-01-31.`, {
+      param: 'expiresOn',
+    });
   }
   const at = new Date(`${date}T00:00:00.000Z`);
   if (at.getTime() <= now.getTime()) {
-    throw new ApiError('INVALID_REQUEST', `The expiry date ${date} is not after today (${now.toISOString().slice(0, 10)}, UTC): the key would never work.`, { param: 'expiresOn' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `The expiry date ${date} is not after today (${now.toISOString().slice(0, 10)}, UTC): the key would never work.`,
+      { param: 'expiresOn' },
+    );
   }
   return at.toISOString();
 }

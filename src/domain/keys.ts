@@ -25,10 +25,7 @@ export function keyEnvFor(apiEnv: 'development' | 'production'): KeyEnv {
   return apiEnv === 'production' ? 'live' : 'test';
 }
 
-export function generateApiKey(
-  env: KeyEnv,
-  randomBytes: (n: number) => Uint8Array = cryptoRandomBytes,
-): string {
+export function generateApiKey(env: KeyEnv, randomBytes: (n: number) => Uint8Array = cryptoRandomBytes): string {
   const bytes = randomBytes(KEY_BYTES);
   if (bytes.length !== KEY_BYTES) throw new TypeError(`randomBytes(${KEY_BYTES}) returned ${bytes.length} bytes`);
   let value = 0n;

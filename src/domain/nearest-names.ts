@@ -32,7 +32,6 @@ export function editDistance(a: readonly string[], b: readonly string[], limit: 
   return previous[b.length]!;
 }
 
-
 /** Longer names are not compared: nothing suggested is near them, and the work stays small. */
 const MAX_COMPARED_LENGTH = 40;
 
@@ -51,12 +50,16 @@ export function nearestNames(name: string, candidates: Iterable<string>, max = 3
     if (distance <= limit) near.push({ candidate, distance, order });
     order += 1;
   }
-  return near.sort((a, b) => a.distance - b.distance || a.order - b.order).slice(0, max).map((n) => n.candidate);
+  return near
+    .sort((a, b) => a.distance - b.distance || a.order - b.order)
+    .slice(0, max)
+    .map((n) => n.candidate);
 }
 
 /** " (did you mean GBP?)", " (did you mean a, b or c?)", or "" when nothing is near. */
 export function didYouMean(suggestions: readonly string[]): string {
   if (suggestions.length === 0) return '';
-  const list = suggestions.length === 1 ? suggestions[0]! : `${suggestions.slice(0, -1).join(', ')} or ${suggestions[suggestions.length - 1]!}`;
+  const list =
+    suggestions.length === 1 ? suggestions[0]! : `${suggestions.slice(0, -1).join(', ')} or ${suggestions[suggestions.length - 1]!}`;
   return ` (did you mean ${list}?)`;
 }

@@ -17,7 +17,11 @@ const ARGON2ID = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeC
 export function checkPasswordPolicy(password: string): void {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) {
-    throw new ApiError('INVALID_REQUEST', `The password must be at least ${MIN_PASSWORD_LENGTH} characters long; a few unrelated words make a good one.`, { param: 'password' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `The password must be at least ${MIN_PASSWORD_LENGTH} characters long; a few unrelated words make a good one.`,
+      { param: 'password' },
+    );
   }
   if (length > MAX_PASSWORD_LENGTH) {
     throw new ApiError('INVALID_REQUEST', `The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`, { param: 'password' });

@@ -38,10 +38,13 @@ export function persistedQueryStep(query: unknown, extensions: unknown): Persist
   const persisted = extensions['persistedQuery'];
   if (!isObject(persisted)) throw invalid('extensions.persistedQuery must be an object {"version": 1, "sha256Hash": "<64 hex digits>"}.');
   if (persisted['version'] !== PERSISTED_QUERY_VERSION) {
-    throw invalid(`extensions.persistedQuery.version must be ${PERSISTED_QUERY_VERSION} (got ${JSON.stringify(persisted['version']) ?? 'nothing'}).`);
+    throw invalid(
+      `extensions.persistedQuery.version must be ${PERSISTED_QUERY_VERSION} (got ${JSON.stringify(persisted['version']) ?? 'nothing'}).`,
+    );
   }
   const hash = persisted['sha256Hash'];
-  if (!isDocumentHash(hash)) throw invalid('extensions.persistedQuery.sha256Hash must be the SHA-256 of the document in 64 lower-case hex digits.');
+  if (!isDocumentHash(hash))
+    throw invalid('extensions.persistedQuery.sha256Hash must be the SHA-256 of the document in 64 lower-case hex digits.');
   if (query == null || query === '') return { kind: 'lookup', hash };
   if (typeof query !== 'string') return { kind: 'none' };
   if (documentHash(query) !== hash) throw invalid('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent with it.');

@@ -29,8 +29,12 @@ export function quoteInput(input: string): string {
  * double-quoted string over the length is shortened.
  */
 export function redactMessage(message: string): string {
-  return message
-    .replace(KEY_LIKE_ANYWHERE, (found) => (BARE_PREFIX.test(found) ? found : 'msr_…'))
-    // Every quoted string in turn (so quotes pair up), shortened only when it is long.
-    .replace(/"((?:[^"\\]|\\.)*)"/g, (whole, quoted: string) => (Array.from(quoted).length > MAX_QUOTED_LENGTH ? `"${shownInput(quoted)}"` : whole));
+  return (
+    message
+      .replace(KEY_LIKE_ANYWHERE, (found) => (BARE_PREFIX.test(found) ? found : 'msr_…'))
+      // Every quoted string in turn (so quotes pair up), shortened only when it is long.
+      .replace(/"((?:[^"\\]|\\.)*)"/g, (whole, quoted: string) =>
+        Array.from(quoted).length > MAX_QUOTED_LENGTH ? `"${shownInput(quoted)}"` : whole,
+      )
+  );
 }

@@ -18,7 +18,6 @@ export interface RateLimitState {
   readonly resetSeconds: number;
 }
 
-
 /**
  * What a request's own spend pays for: every field it runs (`request`: a REST route, an MCP call),
  * or the first rate-limited field of its bucket's kind (`first-field`: a GraphQL document, which

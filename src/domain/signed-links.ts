@@ -32,7 +32,11 @@ export interface LinkTerms {
 
 /** The query string of a link: the terms in canonical order, then the signature. */
 export function signedQuery(key: Buffer, terms: LinkTerms): string {
-  const entries: [string, string][] = [...Object.entries(terms.params), [LINK_PARAMS.keyId, terms.keyId], [LINK_PARAMS.expires, String(terms.expires)]];
+  const entries: [string, string][] = [
+    ...Object.entries(terms.params),
+    [LINK_PARAMS.keyId, terms.keyId],
+    [LINK_PARAMS.expires, String(terms.expires)],
+  ];
   const canonical = canonicalQuery(entries);
   return `${canonical}&${LINK_PARAMS.signature}=${signatureOf(key, terms.path, canonical)}`;
 }
@@ -63,17 +67,23 @@ export function openSignedQuery(key: Buffer, path: string, params: URLSearchPara
   const keyId = params.get(LINK_PARAMS.keyId);
   const expires = params.get(LINK_PARAMS.expires);
   if (signature === null || keyId === null || expires === null) {
-    throw invalidLink(`A signed link carries ${LINK_PARAMS.keyId}, ${LINK_PARAMS.expires} and ${LINK_PARAMS.signature} together; this one lacks one.`);
+    throw invalidLink(
+      `A signed link carries ${LINK_PARAMS.keyId}, ${LINK_PARAMS.expires} and ${LINK_PARAMS.signature} together; this one lacks one.`,
+    );
   }
   const signed = entries.filter(([name]) => name !== LINK_PARAMS.signature);
   const expected = Buffer.from(signatureOf(key, path, canonicalQuery(signed)), 'base64url');
   const given = SIGNATURE_PATTERN.test(signature) ? Buffer.from(signature, 'base64url') : Buffer.alloc(0);
   if (given.length !== SIGNATURE_BYTES || !timingSafeEqual(given, expected) || !EXPIRES_PATTERN.test(expires)) {
-    throw invalidLink('The signed link does not match its signature: a parameter was changed, added or removed, or the signature itself. Use the link exactly as it was made, or make a new one.');
+    throw invalidLink(
+      'The signed link does not match its signature: a parameter was changed, added or removed, or the signature itself. Use the link exactly as it was made, or make a new one.',
+    );
   }
   const expiresAt = new Date(Number(expires) * 1000);
   if (now.getTime() >= expiresAt.getTime()) {
-    throw new ApiError('LINK_EXPIRED', `The signed link expired at ${expiresAt.toISOString()}; make a new one with a current key.`, { param: LINK_PARAMS.expires });
+    throw new ApiError('LINK_EXPIRED', `The signed link expired at ${expiresAt.toISOString()}; make a new one with a current key.`, {
+      param: LINK_PARAMS.expires,
+    });
   }
   const own = new Set<string>(Object.values(LINK_PARAMS));
   return { keyId, params: entries.filter(([name]) => !own.has(name)), expiresAt };
@@ -103,7 +113,11 @@ export const MAX_LINK_SECONDS = 7 * 86_400;
 export function linkEnd(expiresIn: number | null | undefined, now: Date, keyEnd: string | null): number {
   const seconds = expiresIn ?? DEFAULT_LINK_SECONDS;
   if (!Number.isInteger(seconds) || seconds < MIN_LINK_SECONDS || seconds > MAX_LINK_SECONDS) {
-    throw new ApiError('INVALID_REQUEST', `expiresIn is the link's lifetime in seconds, from ${MIN_LINK_SECONDS} to ${MAX_LINK_SECONDS} (7 days); it was ${seconds}.`, { param: 'expiresIn' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `expiresIn is the link's lifetime in seconds, from ${MIN_LINK_SECONDS} to ${MAX_LINK_SECONDS} (7 days); it was ${seconds}.`,
+      { param: 'expiresIn' },
+    );
   }
   const end = Math.floor(now.getTime() / 1000) + seconds;
   return keyEnd === null ? end : Math.min(end, Math.floor(Date.parse(keyEnd) / 1000));

@@ -79,7 +79,8 @@ function embeddedIpv4(ipv6: string): string | undefined {
 
 /** A webhook URL as written, checked for its form (not yet its addresses): INVALID_REQUEST with param `url` otherwise. */
 export function parseWebhookUrl(text: string, policy: WebhookUrlPolicy): URL {
-  const refuse = (why: string) => new ApiError('INVALID_REQUEST', `The webhook URL ${JSON.stringify(text.slice(0, 100))} ${why}`, { param: 'url' });
+  const refuse = (why: string) =>
+    new ApiError('INVALID_REQUEST', `The webhook URL ${JSON.stringify(text.slice(0, 100))} ${why}`, { param: 'url' });
   if (text.length > MAX_URL_LENGTH) throw refuse(`is longer than ${MAX_URL_LENGTH} characters.`);
   if (!URL.canParse(text)) throw refuse('is not an absolute URL.');
   const url = new URL(text);

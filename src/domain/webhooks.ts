@@ -63,7 +63,10 @@ export interface KeyExpiryData {
 }
 
 /** The event a key ending at `expiresAt` is due now, if any: expired once past its end, else the nearest notice whose time has come. */
-export function dueExpiryEvent(expiresAt: string, now: Date): { type: 'key.expiring'; daysBefore: ExpiryNotice } | { type: 'key.expired' } | undefined {
+export function dueExpiryEvent(
+  expiresAt: string,
+  now: Date,
+): { type: 'key.expiring'; daysBefore: ExpiryNotice } | { type: 'key.expired' } | undefined {
   const left = Date.parse(expiresAt) - now.getTime();
   if (Number.isNaN(left)) return undefined;
   if (left <= 0) return left > -EXPIRED_LOOKBACK_MS ? { type: 'key.expired' } : undefined;
@@ -73,7 +76,11 @@ export function dueExpiryEvent(expiresAt: string, now: Date): { type: 'key.expir
 }
 
 /** What makes an expiry event happen once: the key, its end (a new end is a new moment) and the notice. */
-export function expiryEventIdentity(keyId: string, expiresAt: string, event: { type: 'key.expiring'; daysBefore: ExpiryNotice } | { type: 'key.expired' }): string {
+export function expiryEventIdentity(
+  keyId: string,
+  expiresAt: string,
+  event: { type: 'key.expiring'; daysBefore: ExpiryNotice } | { type: 'key.expired' },
+): string {
   return event.type === 'key.expired' ? `key.expired:${keyId}:${expiresAt}` : `key.expiring:${keyId}:${expiresAt}:${event.daysBefore}d`;
 }
 
@@ -129,7 +136,13 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = { baseDelayMs: 10_000, maxD
  * the event is older than the schedule gives it: exponential backoff with jitter (half the delay
  * fixed, half random), so endpoints that fail together do not come back together.
  */
-export function nextAttemptAt(schedule: RetrySchedule, attempts: number, eventCreatedAt: string, now: Date, random: () => number = Math.random): Date | undefined {
+export function nextAttemptAt(
+  schedule: RetrySchedule,
+  attempts: number,
+  eventCreatedAt: string,
+  now: Date,
+  random: () => number = Math.random,
+): Date | undefined {
   const exponential = Math.min(schedule.maxDelayMs, schedule.baseDelayMs * 2 ** Math.min(attempts - 1, 30));
   const delay = exponential / 2 + (random() * exponential) / 2;
   const next = now.getTime() + delay;

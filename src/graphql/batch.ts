@@ -20,7 +20,10 @@ const BatchItemInput = builder.inputType('BatchItemInput', {
     decimals: t.int({ required: false, description: '0 to 40.' }),
     rounding: t.field({ type: RoundingEnum, required: false }),
     minorUnits: t.boolean({ required: false, description: MINOR_UNITS_TEXT }),
-    date: t.string({ required: false, description: 'YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above).' }),
+    date: t.string({
+      required: false,
+      description: 'YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above).',
+    }),
   }),
 });
 
@@ -38,7 +41,9 @@ const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('Ba
 
 const BatchFailureRef = builder.objectRef<Extract<BatchEntry, { ok: false }>>('BatchFailure').implement({
   description: 'An item that failed; it used no quota.',
-  fields: (t) => ({ error: t.field({ type: ErrorRef, resolve: (e, _, ctx) => errorBody(e.error, e.requestId, ctx.requestContext.surface) }) }),
+  fields: (t) => ({
+    error: t.field({ type: ErrorRef, resolve: (e, _, ctx) => errorBody(e.error, e.requestId, ctx.requestContext.surface) }),
+  }),
 });
 
 const BatchEntryRef = builder.unionType('BatchEntry', {
@@ -69,6 +74,7 @@ builder.queryFields((t) => ({
     args: {
       items: t.arg({ type: [BatchItemInput], required: true, validate: { schema: itemsRule } }),
     },
-    resolve: async (_, { items }, ctx, info) => ctx.services.conversions.batch(items as BatchItem[], await ctx.requestContext.caller(info.path.key as string)),
+    resolve: async (_, { items }, ctx, info) =>
+      ctx.services.conversions.batch(items as BatchItem[], await ctx.requestContext.caller(info.path.key as string)),
   }),
 }));

@@ -37,5 +37,5 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({
   description:
-    'Every capability of the Measurement API. Unit catalogue and health are public; conversions need an API key. Every answer reports its cost in `extensions`: `cost` (conversions requested, and charged: the conversion results present in `data`), `quota` (the key\'s monthly quota) and `rateLimit` (the request limit spent from).',
+    "Every capability of the Measurement API. Unit catalogue and health are public; conversions need an API key. Every answer reports its cost in `extensions`: `cost` (conversions requested, and charged: the conversion results present in `data`), `quota` (the key's monthly quota) and `rateLimit` (the request limit spent from).",
 });

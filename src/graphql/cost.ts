@@ -25,7 +25,11 @@ type Variables = Readonly<Record<string, unknown>> | null | undefined;
  * Conversion fields are root Query fields, so only the root selection set and the fragments it
  * spreads are read. `@skip` and `@include` are honoured.
  */
-export function plannedConversions(document: DocumentNode, operationName: string | null | undefined, variables: Variables): PlannedConversion[] {
+export function plannedConversions(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Variables,
+): PlannedConversion[] {
   const operation = operationOf(document, operationName);
   if (!operation || operation.operation !== 'query') return [];
   const fragments = new Map<string, FragmentDefinitionNode>();

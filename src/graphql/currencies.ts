@@ -14,8 +14,16 @@ import { langArg, LocalizedNameRef, namesOf } from './names';
 export const DateResolutionRef = builder.objectRef<DateResolution>('DateResolution').implement({
   description: 'How the day asked for resolved to the ECB publication used.',
   fields: (t) => ({
-    requested: t.field({ type: 'Date', description: 'The day asked for (without `date`: today in Europe/Berlin).', resolve: (r) => r.requested }),
-    publication: t.field({ type: 'Date', description: 'The publication used: the latest on or before the day asked for.', resolve: (r) => r.publication }),
+    requested: t.field({
+      type: 'Date',
+      description: 'The day asked for (without `date`: today in Europe/Berlin).',
+      resolve: (r) => r.requested,
+    }),
+    publication: t.field({
+      type: 'Date',
+      description: 'The publication used: the latest on or before the day asked for.',
+      resolve: (r) => r.publication,
+    }),
     carriedForward: t.exposeBoolean('carriedForward', { description: 'True when the publication is an earlier day’s.' }),
     reason: t.string({
       nullable: true,
@@ -25,7 +33,8 @@ export const DateResolutionRef = builder.objectRef<DateResolution>('DateResoluti
     }),
     missingPublications: t.int({
       nullable: true,
-      description: 'When the reason is "stale": the publications the ECB calendar expected by now (their 16:00 Europe/Berlin passed) that are not held. Null otherwise.',
+      description:
+        'When the reason is "stale": the publications the ECB calendar expected by now (their 16:00 Europe/Berlin passed) that are not held. Null otherwise.',
       resolve: (r) => r.missingPublications ?? null,
     }),
   }),
@@ -36,9 +45,15 @@ export const NextPublicationRef = builder.objectRef<NextPublication>('NextPublic
     'The next ECB publication the rates held lack: while none is due, the next TARGET business day’s at 16:00 Europe/Berlin, a moment to come; while some are due and not held, the first of them, a moment past, overdue. Never both to come and overdue.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'The business day it belongs to.', resolve: (n) => n.date }),
-    expectedAt: t.exposeString('expectedAt', { description: 'The expected moment (16:00 Europe/Berlin that day), an ISO 8601 instant in UTC.' }),
-    overdue: t.exposeBoolean('overdue', { description: 'True when it is due (its 16:00 passed) and not held yet: the rates held are behind.' }),
-    missingPublications: t.exposeInt('missingPublications', { description: 'Publications due (their 16:00 passed) and not held; 0 when the rates are current.' }),
+    expectedAt: t.exposeString('expectedAt', {
+      description: 'The expected moment (16:00 Europe/Berlin that day), an ISO 8601 instant in UTC.',
+    }),
+    overdue: t.exposeBoolean('overdue', {
+      description: 'True when it is due (its 16:00 passed) and not held yet: the rates held are behind.',
+    }),
+    missingPublications: t.exposeInt('missingPublications', {
+      description: 'Publications due (their 16:00 passed) and not held; 0 when the rates are current.',
+    }),
   }),
 });
 
@@ -81,15 +96,31 @@ const CurrencyRef = builder.objectRef<Named<CurrencyEntry>>('Currency').implemen
     name: t.exposeString('name', { description: 'English name.' }),
     localName: t.field({
       type: LocalizedNameRef,
-      description: 'The name in the language asked for, from ICU (Intl.DisplayNames); the English name (`localized: false`) where ICU has none.',
+      description:
+        'The name in the language asked for, from ICU (Intl.DisplayNames); the English name (`localized: false`) where ICU has none.',
       resolve: (c) => c.names.currency(c),
     }),
     numericCode: t.exposeString('numericCode', { nullable: true, description: 'ISO 4217 numeric code ("840").' }),
     minorUnits: t.exposeInt('minorUnits', { nullable: true, description: 'ISO 4217 minor units (decimal places).' }),
-    firstDate: t.field({ type: 'Date', nullable: true, description: 'The first stored ECB publication that quotes it.', resolve: (c) => c.firstDate }),
-    lastDate: t.field({ type: 'Date', nullable: true, description: 'The last stored ECB publication that quotes it.', resolve: (c) => c.lastDate }),
+    firstDate: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'The first stored ECB publication that quotes it.',
+      resolve: (c) => c.firstDate,
+    }),
+    lastDate: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'The last stored ECB publication that quotes it.',
+      resolve: (c) => c.lastDate,
+    }),
     status: t.field({ type: CurrencyStatusEnum, resolve: (c) => c.status }),
-    successor: t.field({ type: SuccessionRef, nullable: true, description: 'For a currency replaced by the euro or a redenomination.', resolve: (c) => c.successor }),
+    successor: t.field({
+      type: SuccessionRef,
+      nullable: true,
+      description: 'For a currency replaced by the euro or a redenomination.',
+      resolve: (c) => c.successor,
+    }),
   }),
 });
 
@@ -100,7 +131,10 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Every currency the ECB has ever quoted, EUR first, then by code; or those named `name`. Public.',
     args: {
-      name: t.arg.string({ required: false, description: 'Only the currencies of this name in the language asked for (`Schweizer Franken` with `lang: "de"`), any case.' }),
+      name: t.arg.string({
+        required: false,
+        description: 'Only the currencies of this name in the language asked for (`Schweizer Franken` with `lang: "de"`), any case.',
+      }),
       lang: langArg(t),
     },
     resolve: async (_, { name, lang }, ctx) => {

@@ -32,7 +32,7 @@ const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').imp
     rates: t.field({ type: 'RateMap', description: 'Units of each currency per 1 unit of the base.', resolve: (e) => e.rates }),
     partial: t.field({
       type: [CurrencyCountRef],
-      description: 'Currencies quoted by only some of the period\'s publications, each averaged over those; empty when none.',
+      description: "Currencies quoted by only some of the period's publications, each averaged over those; empty when none.",
       resolve: (e) => Object.entries(e.partial ?? {}).map(([code, publications]) => ({ code, publications })),
     }),
   }),
@@ -43,22 +43,36 @@ const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').imp
  * declaring `$group: String` and inline `group: "month"` keep working; its values are these.
  */
 const SeriesGroupEnum = builder.enumType('SeriesGroup', {
-  description: 'The entries of a series: one per publication (`day`), or the exact mean of the publications of each ISO week, month, quarter or year.',
+  description:
+    'The entries of a series: one per publication (`day`), or the exact mean of the publications of each ISO week, month, quarter or year.',
   values: Object.fromEntries(SERIES_GROUPS.map((group) => [group, { value: group }])) as Record<SeriesGroup, { value: SeriesGroup }>,
 });
 
 const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
   description: 'A page of a time series of ECB reference rates against one base.',
   fields: (t) => ({
-    start: t.field({ type: 'Date', description: 'The first day this page covers (the range clipped to the stored history).', resolve: (s) => s.start }),
-    end: t.field({ type: 'Date', description: 'The last day this page covers: at most 10 years after `start`, never after today.', resolve: (s) => s.end }),
+    start: t.field({
+      type: 'Date',
+      description: 'The first day this page covers (the range clipped to the stored history).',
+      resolve: (s) => s.start,
+    }),
+    end: t.field({
+      type: 'Date',
+      description: 'The last day this page covers: at most 10 years after `start`, never after today.',
+      resolve: (s) => s.end,
+    }),
     base: t.exposeString('base'),
     group: t.field({ type: SeriesGroupEnum, resolve: (s) => s.group }),
     source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (s) => s.source }),
     symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page, with the same other arguments and format (it is refused with any other); null on the last page.' }),
+    nextCursor: t.exposeString('nextCursor', {
+      nullable: true,
+      description:
+        'Pass as `cursor` for the next page, with the same other arguments and format (it is refused with any other); null on the last page.',
+    }),
     complete: t.exposeBoolean('complete', {
-      description: 'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
+      description:
+        'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
     }),
     entries: t.field({ type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
   }),
@@ -77,18 +91,25 @@ builder.queryFields((t) => ({
     type: RateSeriesRef,
     nullable: true,
     description:
-      'ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Here as over REST, a page that must be computed costs one request of the key\'s rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) pages computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After, and an instance at most EXPORTS_PER_INSTANCE, past which it answers 503 SERVICE_UNAVAILABLE with Retry-After.',
+      "ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Here as over REST, a page that must be computed costs one request of the key's rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) pages computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After, and an instance at most EXPORTS_PER_INSTANCE, past which it answers 503 SERVICE_UNAVAILABLE with Retry-After.",
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
       end: t.arg({ type: 'Date', required: false, description: 'Last day of the range; without it, the newest publication held.' }),
       base: t.arg.string({ required: false, description: 'Currency code the rates are expressed against; EUR by default.' }),
-      symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: every currency quoted in the range).' }),
-      group: t.arg.string({ required: false, description: 'A SeriesGroup value: "day" (default: one entry per publication), "week" (ISO), "month", "quarter" or "year".' }),
+      symbols: t.arg.stringList({
+        required: false,
+        description: 'Currency codes to list, in this order (default: every currency quoted in the range).',
+      }),
+      group: t.arg.string({
+        required: false,
+        description: 'A SeriesGroup value: "day" (default: one entry per publication), "week" (ISO), "month", "quarter" or "year".',
+      }),
       cursor: t.arg.string({ required: false, description: 'The `nextCursor` of the previous page.' }),
       decimals: t.arg.int({
         required: false,
         validate: { schema: decimalsRule },
-        description: 'Round each rate once, from its exact value, to this many places (0 to 40), as `convert` rounds; without it rates are as published (base EUR, per publication) or exact to 40 significant digits.',
+        description:
+          'Round each rate once, from its exact value, to this many places (0 to 40), as `convert` rounds; without it rates are as published (base EUR, per publication) or exact to 40 significant digits.',
       }),
       rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
     },
@@ -96,7 +117,8 @@ builder.queryFields((t) => ({
       // Claimed before the first await: root fields start together, and only the first may run.
       const calls = (seriesCalls.get(ctx.requestContext) ?? 0) + 1;
       seriesCalls.set(ctx.requestContext, calls);
-      if (calls > 1) throw new ApiError('INVALID_REQUEST', 'A document may ask for one rateSeries; send another request for another series.');
+      if (calls > 1)
+        throw new ApiError('INVALID_REQUEST', 'A document may ask for one rateSeries; send another request for another series.');
       const { principal } = await ctx.requestContext.caller();
       return ctx.services.seriesExports.page(args, principal.account.plan, principal.keyId, ctx.requestContext);
     },

@@ -28,7 +28,8 @@ export const MINOR_UNITS_TEXT =
 const FIXED_TEXT =
   'The irrevocable rates used: a currency replaced by law (by the euro, or redenominated) converts at its fixed rate to its successor from the day of the change; the rest of the rate is the ECB publication of `date`. Empty when no fixed rate was used.';
 
-const RESOLVED_TEXT = 'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.';
+const RESOLVED_TEXT =
+  'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.';
 
 /** The rate of a conversion; the currency service adds how the day asked for resolved. */
 type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution };
@@ -41,7 +42,11 @@ const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
       description:
         '"ecb" when the rate rests on published rates only; the legal act(s) of `fixed` when on fixed rates only (HRK to EUR from 2023-01-01); both, separated by "; ", when on both (HRK to USD).',
     }),
-    value: t.field({ type: 'Decimal', description: 'The exact cross rate toRate ÷ fromRate (40 significant digits at most).', resolve: (r) => r.value }),
+    value: t.field({
+      type: 'Decimal',
+      description: 'The exact cross rate toRate ÷ fromRate (40 significant digits at most).',
+      resolve: (r) => r.value,
+    }),
     fixed: t.field({
       type: [SuccessionRef],
       description: FIXED_TEXT,
@@ -61,7 +66,9 @@ const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
 builder.objectField(ExpressionRateRef, 'resolved', (t) =>
   t.field({ type: DateResolutionRef, nullable: true, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
 );
-builder.objectField(ExpressionRateRef, 'fixed', (t) => t.field({ type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }));
+builder.objectField(ExpressionRateRef, 'fixed', (t) =>
+  t.field({ type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }),
+);
 
 export const CurrencyConversionRef = builder.objectRef<CurrencyConversion>('CurrencyConversion').implement({
   description: 'The result of a currency conversion: value × toRate ÷ fromRate, exactly, rounded once if `decimals` is set.',
@@ -76,11 +83,22 @@ const RatesRef = builder.objectRef<RatesAnswer>('Rates').implement({
   description: 'One ECB publication of reference rates, against EUR or any base, optionally times an amount.',
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'The publication used.', resolve: (r) => r.date }),
-    base: t.exposeString('base', { description: 'The base currency: each rate is units of that currency per one unit of the base. EUR by default.' }),
+    base: t.exposeString('base', {
+      description: 'The base currency: each rate is units of that currency per one unit of the base. EUR by default.',
+    }),
     source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (r) => r.source }),
-    amount: t.field({ type: 'Decimal', nullable: true, description: 'The amount of the base every rate is multiplied by, as sent; null without one.', resolve: (r) => r.amount ?? null }),
+    amount: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'The amount of the base every rate is multiplied by, as sent; null without one.',
+      resolve: (r) => r.amount ?? null,
+    }),
     rates: t.field({ type: 'RateMap', resolve: (r) => r.rates }),
-    resolved: t.field({ type: DateResolutionRef, description: 'The day asked for, the publication used and whether it was carried forward.', resolve: (r) => r.resolved }),
+    resolved: t.field({
+      type: DateResolutionRef,
+      description: 'The day asked for, the publication used and whether it was carried forward.',
+      resolve: (r) => r.resolved,
+    }),
     nextPublication: t.field({
       type: NextPublicationRef,
       nullable: true,
@@ -100,12 +118,21 @@ builder.queryFields((t) => ({
       value: t.arg({ type: 'Decimal', required: true }),
       from: t.arg.string({ required: true, description: 'Currency code, case-insensitive.' }),
       to: t.arg.string({ required: true, description: 'Currency code, case-insensitive.' }),
-      decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round the result once to this many places (0 to 40).' }),
+      decimals: t.arg.int({
+        required: false,
+        validate: { schema: decimalsRule },
+        description: 'Round the result once to this many places (0 to 40).',
+      }),
       rounding: t.arg({ type: RoundingEnum, required: false }),
       minorUnits: t.arg.boolean({ required: false, description: MINOR_UNITS_TEXT }),
-      date: t.arg({ type: 'Date', required: false, description: 'Use the rates in effect on this day (the latest publication on or before it).' }),
+      date: t.arg({
+        type: 'Date',
+        required: false,
+        description: 'Use the rates in effect on this day (the latest publication on or before it).',
+      }),
     },
-    resolve: async (_, args, ctx, info) => ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),
+    resolve: async (_, args, ctx, info) =>
+      ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),
   }),
   rates: t.field({
     ...policy({ access: 'key' }),
@@ -114,11 +141,25 @@ builder.queryFields((t) => ({
     description:
       'The ECB reference rates of a day (or the latest), against EUR or any `base`, optionally times an `amount`. Needs an API key; `date` needs the Developer plan. Uses no quota.',
     args: {
-      date: t.arg({ type: 'Date', required: false, description: 'Use the publication in effect on this day (the latest on or before it).' }),
-      symbols: t.arg.stringList({ required: false, description: 'Currency codes to list, in this order (default: all quoted that day). In REST: a comma-separated list.' }),
-      base: t.arg.string({ required: false, description: 'Base currency code, case-insensitive: each rate is rate(code) ÷ rate(base), exactly. EUR by default.' }),
+      date: t.arg({
+        type: 'Date',
+        required: false,
+        description: 'Use the publication in effect on this day (the latest on or before it).',
+      }),
+      symbols: t.arg.stringList({
+        required: false,
+        description: 'Currency codes to list, in this order (default: all quoted that day). In REST: a comma-separated list.',
+      }),
+      base: t.arg.string({
+        required: false,
+        description: 'Base currency code, case-insensitive: each rate is rate(code) ÷ rate(base), exactly. EUR by default.',
+      }),
       amount: t.arg({ type: 'Decimal', required: false, description: 'Multiply every rate by this amount of the base, exactly.' }),
-      decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round each rate once to this many places (0 to 40).' }),
+      decimals: t.arg.int({
+        required: false,
+        validate: { schema: decimalsRule },
+        description: 'Round each rate once to this many places (0 to 40).',
+      }),
       rounding: t.arg({ type: RoundingEnum, required: false }),
     },
     resolve: async (_, args, ctx) => {

@@ -1,4 +1,13 @@
-import { getNamedType, isInputObjectType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLFieldResolver, type GraphQLInputType, type GraphQLResolveInfo } from 'graphql';
+import {
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLInputType,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import { z } from 'zod';
 import type { GraphQLContext } from './context';
 import { zodValidationError } from './builder';
@@ -62,7 +71,10 @@ function ownRule(arg: GraphQLArgument): z.ZodType | undefined {
   // A nullable argument's validator also lets null and undefined through (plugin-zod's combine): kept.
   if (!isNonNullType(arg.type) || !isInputObjectType(getNamedType(arg.type))) return undefined;
   const validate = (arg.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate;
-  const schema = typeof validate === 'object' && validate !== null && Object.keys(validate).length === 1 ? (validate as { schema?: unknown }).schema : undefined;
+  const schema =
+    typeof validate === 'object' && validate !== null && Object.keys(validate).length === 1
+      ? (validate as { schema?: unknown }).schema
+      : undefined;
   if (!(schema instanceof z.ZodType)) return undefined;
   return holdsRules(arg.type, new Set()) ? undefined : schema;
 }
@@ -74,6 +86,8 @@ function holdsRules(type: GraphQLInputType, seen: Set<unknown>): boolean {
   seen.add(named);
   if ((named.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate !== undefined) return true;
   return Object.values(named.getFields()).some(
-    (input) => (input.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate !== undefined || holdsRules(input.type, seen),
+    (input) =>
+      (input.extensions as { pothosOptions?: { validate?: unknown } } | undefined)?.pothosOptions?.validate !== undefined ||
+      holdsRules(input.type, seen),
   );
 }

@@ -92,7 +92,10 @@ function errorBytes(text: string): number {
  * The caches for Yoga's `parserAndValidationCache` option: parsed documents within `maxBytes`
  * (estimated), parse errors within a sixteenth of it.
  */
-export function boundedParserCaches(maxBytes: number): { documentCache: ByteBoundedCache<DocumentNode>; errorCache: ByteBoundedCache<unknown> } {
+export function boundedParserCaches(maxBytes: number): {
+  documentCache: ByteBoundedCache<DocumentNode>;
+  errorCache: ByteBoundedCache<unknown>;
+} {
   return {
     documentCache: new ByteBoundedCache<DocumentNode>({ maxBytes, maxEntries: 1024 }, documentBytes),
     errorCache: new ByteBoundedCache<unknown>({ maxBytes: maxBytes / 16, maxEntries: 1024 }, errorBytes),

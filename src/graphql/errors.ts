@@ -13,7 +13,12 @@ export const ErrorRef = builder.objectRef<ErrorBody>('Error').implement({
     code: t.field({ type: ErrorCodeEnum, resolve: (e) => e.code }),
     message: t.exposeString('message', { description: 'A human sentence; never a stack trace.' }),
     status: t.exposeInt('status', { description: 'The HTTP status this code maps to.' }),
-    param: t.string({ nullable: true, description: 'The one input at fault, when there is one.', resolve: (e) => e.param ?? null, extensions: { [REST_OMITS_NULL]: true } }),
+    param: t.string({
+      nullable: true,
+      description: 'The one input at fault, when there is one.',
+      resolve: (e) => e.param ?? null,
+      extensions: { [REST_OMITS_NULL]: true },
+    }),
     requestId: t.exposeString('requestId'),
   }),
 });

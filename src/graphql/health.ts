@@ -5,9 +5,16 @@ import { policy } from './field-policy';
 const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').implement({
   description: 'State of the ECB reference rates.',
   fields: (t) => ({
-    date: t.field({ type: 'Date', nullable: true, description: 'Newest publication held; null while none is loaded.', resolve: (r) => r.date }),
+    date: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'Newest publication held; null while none is loaded.',
+      resolve: (r) => r.date,
+    }),
     fetchedAt: t.string({ nullable: true, description: 'When rates were last fetched (ISO 8601).', resolve: (r) => r.fetchedAt }),
-    stale: t.exposeBoolean('stale', { description: 'True when a newer publication is overdue (past its 16:00 Europe/Berlin plus two hours) or none is loaded.' }),
+    stale: t.exposeBoolean('stale', {
+      description: 'True when a newer publication is overdue (past its 16:00 Europe/Berlin plus two hours) or none is loaded.',
+    }),
     missingPublications: t.int({
       nullable: true,
       description: 'Publications the ECB calendar expected by now (their 16:00 passed) that are not held; null while none is loaded.',
@@ -23,7 +30,9 @@ const DatabaseHealthRef = builder.objectRef<NonNullable<HealthReport['database']
   description: 'State of the account database (API keys, quota, sessions).',
   fields: (t) => ({
     kind: t.field({ type: DatabaseKindEnum, resolve: (d) => d.kind }),
-    reachable: t.exposeBoolean('reachable', { description: 'False while the database cannot be reached: keyed routes answer 503 SERVICE_UNAVAILABLE until it is back.' }),
+    reachable: t.exposeBoolean('reachable', {
+      description: 'False while the database cannot be reached: keyed routes answer 503 SERVICE_UNAVAILABLE until it is back.',
+    }),
   }),
 });
 
@@ -43,7 +52,12 @@ const HealthRef = builder.objectRef<HealthReport>('Health').implement({
     version: t.exposeString('version'),
     rates: t.field({ type: RatesHealthRef, resolve: (h) => h.rates }),
     rateLimits: t.field({ type: RateLimitStoreEnum, resolve: (h) => h.rateLimits }),
-    database: t.field({ type: DatabaseHealthRef, nullable: true, description: 'The account database; null when not reported.', resolve: (h) => h.database ?? null }),
+    database: t.field({
+      type: DatabaseHealthRef,
+      nullable: true,
+      description: 'The account database; null when not reported.',
+      resolve: (h) => h.database ?? null,
+    }),
   }),
 });
 
@@ -52,7 +66,8 @@ builder.queryFields((t) => ({
     ...policy({ access: 'public' }),
     type: HealthRef,
     nullable: true,
-    description: 'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale, Redis is configured but down, or the account database is unreachable.',
+    description:
+      'Whether the service is fully working. Public. `degraded` means units work but currency rates are missing or stale, Redis is configured but down, or the account database is unreachable.',
     resolve: (_, __, ctx) => ctx.services.health(),
   }),
 }));

@@ -17,7 +17,10 @@ import './usage';
  * list replaces graphql-js's default one, so @include, @skip and the other built-ins are listed too.
  */
 // Declared field order (not sorted): REST answers list members as the types declare them ("input", "result", ...).
-export const schema: GraphQLSchema = builder.toSchema({ sortSchema: false, directives: [...specifiedDirectives, ...RATE_LIMIT_DIRECTIVE_DEFINITIONS] });
+export const schema: GraphQLSchema = builder.toSchema({
+  sortSchema: false,
+  directives: [...specifiedDirectives, ...RATE_LIMIT_DIRECTIVE_DEFINITIONS],
+});
 
 /** The schema as committed in schema/schema.graphql (sorted, so diffs show real changes only). */
 export function sortedSchema(): GraphQLSchema {

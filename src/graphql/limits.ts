@@ -40,13 +40,13 @@ export function nestingOf(document: string): number {
   return deepest;
 }
 
-
 /** The code and status are filled in from the error table when the result is sent (error-codes.ts). */
 function invalid(message: string): GraphQLError {
   return new GraphQLError(message, { originalError: new ApiError('INVALID_REQUEST', message) });
 }
 
-const counted = (n: number) => (n > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}` : n.toLocaleString('en-US'));
+const counted = (n: number) =>
+  n > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}` : n.toLocaleString('en-US');
 
 /**
  * The document's breaches of the limits: depth over `maxDepth` (introspection fields excepted:
@@ -59,18 +59,31 @@ export function documentLimitErrors(document: DocumentNode): GraphQLError[] {
   const errors: GraphQLError[] = [];
   if (measure.cycle) {
     const cycle = measure.cycle;
-    const path = cycle.length <= 8 ? cycle.join(' → ') : `${cycle.slice(0, 3).join(' → ')} → … → ${cycle.slice(-2).join(' → ')}, ${cycle.length - 1} fragments`;
+    const path =
+      cycle.length <= 8
+        ? cycle.join(' → ')
+        : `${cycle.slice(0, 3).join(' → ')} → … → ${cycle.slice(-2).join(' → ')}, ${cycle.length - 1} fragments`;
     errors.push(invalid(`Fragment "${cycle[0]}" spreads itself (${path}); fragments cannot form cycles.`));
   }
   for (const { depth, fields, conversions } of measure.operations) {
     if (depth > GRAPHQL_LIMITS.maxDepth) {
-      errors.push(invalid(`The document is ${depth} levels deep; at most ${GRAPHQL_LIMITS.maxDepth} are allowed (introspection fields do not count).`));
+      errors.push(
+        invalid(
+          `The document is ${depth} levels deep; at most ${GRAPHQL_LIMITS.maxDepth} are allowed (introspection fields do not count).`,
+        ),
+      );
     }
     if (fields > GRAPHQL_LIMITS.maxFields) {
-      errors.push(invalid(`The document selects ${counted(fields)} fields once its fragments are expanded; at most ${counted(GRAPHQL_LIMITS.maxFields)} are allowed.`));
+      errors.push(
+        invalid(
+          `The document selects ${counted(fields)} fields once its fragments are expanded; at most ${counted(GRAPHQL_LIMITS.maxFields)} are allowed.`,
+        ),
+      );
     }
     if (conversions > GRAPHQL_LIMITS.maxConversionFields) {
-      errors.push(invalid(`The document has ${counted(conversions)} conversion fields; at most ${GRAPHQL_LIMITS.maxConversionFields} are allowed.`));
+      errors.push(
+        invalid(`The document has ${counted(conversions)} conversion fields; at most ${GRAPHQL_LIMITS.maxConversionFields} are allowed.`),
+      );
     }
   }
   return errors;

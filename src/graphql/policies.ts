@@ -10,4 +10,6 @@ export const QUERY_POLICIES: ReadonlyMap<string, FieldPolicy> = new Map(
 );
 
 /** The Query fields that convert (and so cost quota); each occurrence in a document counts. */
-export const CONVERSION_FIELDS: ReadonlySet<string> = new Set([...QUERY_POLICIES].filter(([, p]) => p.conversions !== undefined).map(([name]) => name));
+export const CONVERSION_FIELDS: ReadonlySet<string> = new Set(
+  [...QUERY_POLICIES].filter(([, p]) => p.conversions !== undefined).map(([name]) => name),
+);

@@ -40,7 +40,9 @@ export class PreparedDocuments {
     private readonly schema: GraphQLSchema,
     maxBytes: number,
   ) {
-    this.documents = new ByteBoundedCache<PreparedDocument>({ maxBytes, maxEntries: 1024 }, (text, prepared) => documentBytes(text, prepared.document));
+    this.documents = new ByteBoundedCache<PreparedDocument>({ maxBytes, maxEntries: 1024 }, (text, prepared) =>
+      documentBytes(text, prepared.document),
+    );
     this.parseErrors = new ByteBoundedCache<GraphQLError>({ maxBytes: maxBytes / 16, maxEntries: 1024 }, (text) => 4 * text.length + 2048);
   }
 
@@ -72,7 +74,11 @@ export class PreparedDocuments {
    * rules then never see the document), else graphql-js's specified rules'; `mark` is applied to
    * each error once, when they are found.
    */
-  validate(prepared: PreparedDocument, first: (document: DocumentNode) => readonly GraphQLError[], mark: (error: GraphQLError) => void): readonly GraphQLError[] {
+  validate(
+    prepared: PreparedDocument,
+    first: (document: DocumentNode) => readonly GraphQLError[],
+    mark: (error: GraphQLError) => void,
+  ): readonly GraphQLError[] {
     if (prepared.validationErrors !== undefined) return prepared.validationErrors;
     const before = first(prepared.document);
     const errors = before.length > 0 ? before : validate(this.schema, prepared.document);
@@ -90,7 +96,8 @@ export class PreparedDocuments {
       prepared.operations.set(key, operation);
     }
     operation.runs += 1;
-    if (operation.compiled === undefined && operation.runs > RUNS_BEFORE_COMPILING) operation.compiled = this.compile(prepared.document, args.operationName);
+    if (operation.compiled === undefined && operation.runs > RUNS_BEFORE_COMPILING)
+      operation.compiled = this.compile(prepared.document, args.operationName);
     if (!operation.compiled) return this.executeOnGraphQLJs(prepared.document, args);
     const result = operation.compiled.query(undefined, args.contextValue, args.variableValues);
     const settled = (compiled: ExecutionResult) => ('data' in compiled ? compiled : this.executeOnGraphQLJs(prepared.document, args));
@@ -102,7 +109,13 @@ export class PreparedDocuments {
    * (a result without `data`: no resolver ran), whose messages graphql-js words its own way.
    */
   private executeOnGraphQLJs(document: DocumentNode, args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
-    return execute({ schema: this.schema, document, contextValue: args.contextValue, variableValues: args.variableValues, operationName: args.operationName });
+    return execute({
+      schema: this.schema,
+      document,
+      contextValue: args.contextValue,
+      variableValues: args.variableValues,
+      operationName: args.operationName,
+    });
   }
 
   private compile(document: DocumentNode, operationName: string | null | undefined): CompiledQuery | null {

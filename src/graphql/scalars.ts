@@ -3,7 +3,6 @@ import { isDecimalText } from '../domain/decimal';
 import { isCalendarDate, missingDayReason } from '../domain/dates';
 import { builder } from './builder';
 
-
 /** Strict in every direction: only strings of the contract's shape, never numbers (precision would be lost). */
 function decimalString(value: unknown): string {
   if (typeof value !== 'string') {
@@ -43,7 +42,8 @@ function dateString(value: unknown): string {
 }
 
 builder.scalarType('Date', {
-  description: 'A calendar date, YYYY-MM-DD: RFC 3339 `full-date`, with no time and no zone. TypeScript: `string` (not a JavaScript `Date`, which is an instant).',
+  description:
+    'A calendar date, YYYY-MM-DD: RFC 3339 `full-date`, with no time and no zone. TypeScript: `string` (not a JavaScript `Date`, which is an instant).',
   specifiedByURL: 'https://www.rfc-editor.org/rfc/rfc3339#section-5.6',
   serialize: dateString,
   parseValue: dateString,

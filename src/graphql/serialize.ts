@@ -34,7 +34,9 @@ export function selectAll(schema: GraphQLSchema, type: GraphQLOutputType, value:
   if (!isObjectType(object)) throw new TypeError(`selectAll: no object type for a value of ${type.toString()}`);
   const out: Record<string, unknown> = {};
   for (const field of fieldsOf(object)) {
-    const resolved = field.resolve ? field.resolve(value, {}, context, infoFor(schema, field.name, object)) : (value as Record<string, unknown>)[field.name];
+    const resolved = field.resolve
+      ? field.resolve(value, {}, context, infoFor(schema, field.name, object))
+      : (value as Record<string, unknown>)[field.name];
     if (resolved instanceof Promise) throw new TypeError(`selectAll: ${object.name}.${field.name} resolved asynchronously`);
     out[field.name] = selectAll(schema, field.type, resolved, context);
   }
@@ -185,5 +187,10 @@ function concreteType(schema: GraphQLSchema, resolved: unknown): GraphQLObjectTy
 
 /** The little of GraphQLResolveInfo that resolvers below the root may read: where they are. */
 function infoFor(schema: GraphQLSchema, fieldName: string, parentType?: GraphQLObjectType): GraphQLResolveInfo {
-  return { fieldName, schema, parentType, path: { prev: undefined, key: fieldName, typename: parentType?.name } } as unknown as GraphQLResolveInfo;
+  return {
+    fieldName,
+    schema,
+    parentType,
+    path: { prev: undefined, key: fieldName, typename: parentType?.name },
+  } as unknown as GraphQLResolveInfo;
 }

@@ -35,7 +35,11 @@ const CategoryRef = builder.objectRef<Named<CategoryDef>>('Category').implement(
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name', { description: 'English name.' }),
-    localName: t.field({ type: LocalizedNameRef, description: 'The name in the language asked for; CLDR names units, not categories, so this is the English name.', resolve: (c) => c.names.category(c) }),
+    localName: t.field({
+      type: LocalizedNameRef,
+      description: 'The name in the language asked for; CLDR names units, not categories, so this is the English name.',
+      resolve: (c) => c.names.category(c),
+    }),
     baseUnit: t.exposeString('baseUnit', { description: 'The unit every conversion in this category passes through.' }),
     unitCount: t.int({ resolve: (c) => c.units.length }),
   }),
@@ -67,7 +71,11 @@ const CategoryDetailsRef = builder.objectRef<Named<CategoryDef>>('CategoryDetail
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name', { description: 'English name.' }),
-    localName: t.field({ type: LocalizedNameRef, description: 'The name in the language asked for (see Category.localName).', resolve: (c) => c.names.category(c) }),
+    localName: t.field({
+      type: LocalizedNameRef,
+      description: 'The name in the language asked for (see Category.localName).',
+      resolve: (c) => c.names.category(c),
+    }),
     baseUnit: t.exposeString('baseUnit'),
     unitCount: t.int({ resolve: (c) => c.units.length }),
     units: t.field({ type: [UnitRef], resolve: (c) => unitsOfCategory(c.id).map((u) => named(u, c.names)) }),
@@ -92,7 +100,10 @@ const QuantityRef = builder.objectRef<Quantity>('Quantity').implement({
       resolve: (q) => q.text ?? null,
       extensions: { [REST_OMITS_NULL]: true },
     }),
-    unit: t.exposeString('unit', { description: 'Canonical unit id, upper-case currency code, or canonical unit expression (`kilometer/hour` is `km/h` written as an expression, `USD/megawatt_hour`).' }),
+    unit: t.exposeString('unit', {
+      description:
+        'Canonical unit id, upper-case currency code, or canonical unit expression (`kilometer/hour` is `km/h` written as an expression, `USD/megawatt_hour`).',
+    }),
   }),
 });
 
@@ -101,14 +112,20 @@ export const ExpressionRateRef = builder.objectRef<ExpressionRate>('ExpressionRa
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
     source: t.exposeString('source', {
-      description: '"ecb" when on published rates only; the legal act(s) of `fixed` when on fixed rates only; both, separated by "; ", when on both.',
+      description:
+        '"ecb" when on published rates only; the legal act(s) of `fixed` when on fixed rates only; both, separated by "; ", when on both.',
     }),
     value: t.field({
       type: 'Decimal',
       description: "The cross rate: what one of `from`'s money is in `to`'s money (exact, or to 40 significant digits).",
       resolve: (r) => r.value,
     }),
-    rates: t.field({ type: 'RateMap', description: 'Each currency that occurs, in units per 1 EUR as published ("1" for EUR), or as fixed by law for a currency it replaced.', resolve: (r) => r.rates }),
+    rates: t.field({
+      type: 'RateMap',
+      description:
+        'Each currency that occurs, in units per 1 EUR as published ("1" for EUR), or as fixed by law for a currency it replaced.',
+      resolve: (r) => r.rates,
+    }),
     // `fixed` and `resolved` are added beside the currency conversion's own, in currency.ts.
   }),
 });
@@ -119,7 +136,8 @@ export const ConversionRef = builder.objectRef<ExpressionConversionAnswer>('Conv
     input: t.field({ type: QuantityRef, resolve: (c) => c.input }),
     result: t.field({ type: QuantityRef, resolve: (c) => c.result }),
     category: t.exposeString('category', {
-      description: 'The category of the units, or of the dimension of a unit expression; `derived` when no category has it (m/s², a currency pair, anything with money).',
+      description:
+        'The category of the units, or of the dimension of a unit expression; `derived` when no category has it (m/s², a currency pair, anything with money).',
     }),
     // Not `rate`: in the batch's union a field of that name with another type (CurrencyConversion's
     // Rate!) makes SOFA alias both, which would rename the currency items' `rate` in REST answers.
@@ -147,7 +165,11 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
   value: t.arg({ type: 'Decimal', required: true, description: 'The value to convert, as a decimal string.' }),
   from: t.arg.string({ required: true, description: SIDE_TEXT }),
   to: t.arg.string({ required: true, description: SIDE_TEXT }),
-  decimals: t.arg.int({ required: false, validate: { schema: decimalsRule }, description: 'Round the result once to this many places (0 to 40).' }),
+  decimals: t.arg.int({
+    required: false,
+    validate: { schema: decimalsRule },
+    description: 'Round the result once to this many places (0 to 40).',
+  }),
   rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
   minorUnits: t.arg.boolean({
     required: false,
@@ -162,12 +184,16 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
   }),
   lang: t.arg.string({
     required: false,
-    description: 'Give `input.text` and `result.text` in this language (BCP 47; the closest supported one, see `units(lang:)`). `from` and `to` stay ids, symbols, aliases or codes in any language.',
+    description:
+      'Give `input.text` and `result.text` in this language (BCP 47; the closest supported one, see `units(lang:)`). `from` and `to` stay ids, symbols, aliases or codes in any language.',
   }),
 });
 
 /** The answer with each quantity counted in the language of `names` (`text`). */
-function counted(answer: ExpressionConversionAnswer, names: LanguageNames): ExpressionConversionAnswer & { input: Quantity; result: Quantity } {
+function counted(
+  answer: ExpressionConversionAnswer,
+  names: LanguageNames,
+): ExpressionConversionAnswer & { input: Quantity; result: Quantity } {
   return {
     ...answer,
     input: { ...answer.input, text: names.count(answer.input.unit, answer.input.value) },
@@ -232,8 +258,12 @@ builder.queryFields((t) => ({
     ...policy({ access: 'public' }),
     type: UnitRef,
     nullable: true,
-    description: 'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias, else by its name in the language asked for (`Kilometer pro Stunde` with `lang: "de"`). Public.',
-    args: { id: t.arg.string({ required: true, description: 'Unit id, symbol, alias, or name in the language asked for (any case).' }), lang: langArg(t) },
+    description:
+      'One unit, looked up by id (case-insensitive), symbol (case-sensitive) or alias, else by its name in the language asked for (`Kilometer pro Stunde` with `lang: "de"`). Public.',
+    args: {
+      id: t.arg.string({ required: true, description: 'Unit id, symbol, alias, or name in the language asked for (any case).' }),
+      lang: langArg(t),
+    },
     resolve: (_, { id, lang }, ctx) => {
       const names = namesOf(ctx, lang);
       return named(names.findUnit(id) ?? getUnit(id), names);

@@ -17,8 +17,13 @@ const DailyUsageRef = builder.objectRef<DailyUsage>('DailyUsage').implement({
   description: "One UTC day of the key's account.",
   fields: (t) => ({
     day: t.field({ type: 'Date', resolve: (d) => d.day }),
-    delivered: t.exposeInt('delivered', { description: 'Conversions delivered (and charged to the quota); a failed conversion is not counted.' }),
-    refusedQuota: t.exposeInt('refusedQuota', { description: 'Requests refused because the monthly quota was used up (each refused field of a GraphQL document; a batch with refused items once).' }),
+    delivered: t.exposeInt('delivered', {
+      description: 'Conversions delivered (and charged to the quota); a failed conversion is not counted.',
+    }),
+    refusedQuota: t.exposeInt('refusedQuota', {
+      description:
+        'Requests refused because the monthly quota was used up (each refused field of a GraphQL document; a batch with refused items once).',
+    }),
     refusedRate: t.exposeInt('refusedRate', { description: "Requests refused by the key's request rate limit." }),
   }),
 });
@@ -26,7 +31,11 @@ const DailyUsageRef = builder.objectRef<DailyUsage>('DailyUsage').implement({
 const UsageRef = builder.objectRef<UsageReport>('Usage').implement({
   fields: (t) => ({
     quota: t.field({ type: QuotaUsageRef, resolve: (u) => u.quota }),
-    days: t.field({ type: [DailyUsageRef], description: 'The last 31 UTC days, oldest first, today last; days without use count zeros.', resolve: (u) => u.days }),
+    days: t.field({
+      type: [DailyUsageRef],
+      description: 'The last 31 UTC days, oldest first, today last; days without use count zeros.',
+      resolve: (u) => u.days,
+    }),
   }),
 });
 
@@ -35,7 +44,8 @@ builder.queryFields((t) => ({
     ...policy({ access: 'key' }),
     type: UsageRef,
     nullable: true,
-    description: "The key's account: this month's quota and the last 31 UTC days (conversions delivered, refused for the quota, refused by the rate limit). Needs an API key; uses no quota.",
+    description:
+      "The key's account: this month's quota and the last 31 UTC days (conversions delivered, refused for the quota, refused by the rate limit). Needs an API key; uses no quota.",
     resolve: async (_, __, ctx) => ctx.services.usage((await ctx.requestContext.caller()).principal.account),
   }),
 }));

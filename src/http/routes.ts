@@ -50,34 +50,165 @@ export const DEFAULT_BODY_LIMIT = 64 * KIB;
 type RouteRow = Omit<RestRoute, 'access'> & { readonly access?: Access };
 
 const ROWS: readonly RouteRow[] = [
-  { method: 'GET', path: '/v1/categories', field: 'categories', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the 15 measurement categories' },
-  { method: 'GET', path: '/v1/categories/:category', pathArgs: { category: 'id' }, field: 'category', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one category with its units' },
-  { method: 'GET', path: '/v1/units', field: 'units', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'List the units, optionally of one category' },
-  { method: 'GET', path: '/v1/units/:unit', pathArgs: { unit: 'id' }, field: 'unit', tag: 'Units', cache: 'static', etag: true, prebuilt: true, summary: 'Look up one unit by id, symbol or alias' },
-  { method: 'GET', path: '/v1/convert', field: 'convert', tag: 'Conversion', cache: 'no-store', summary: 'Convert a value between units, currencies or unit expressions' },
-  { method: 'POST', path: '/v1/convert', field: 'convertPost', tag: 'Conversion', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert a value between units, currencies or unit expressions (JSON body)' },
-  { method: 'POST', path: '/v1/batch', field: 'batch', tag: 'Conversion', cache: 'no-store', bodyLimit: 1024 * KIB, summary: 'Convert up to 1000 values in one call' },
-  { method: 'POST', path: '/v1/currency/convert', field: 'convertCurrency', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT, summary: 'Convert between currencies with the ECB reference rates' },
-  { method: 'GET', path: '/v1/currency/rates', field: 'rates', tag: 'Currency', cache: 'no-store', summary: 'ECB reference rates of a day against any base, optionally times an amount (history needs the Developer plan)' },
   {
-    method: 'GET', path: '/v1/currency/rates/latest', field: 'latestRates', tag: 'Currency', cache: 'latest-rates', shared: true, etag: true,
+    method: 'GET',
+    path: '/v1/categories',
+    field: 'categories',
+    tag: 'Units',
+    cache: 'static',
+    etag: true,
+    prebuilt: true,
+    summary: 'List the 15 measurement categories',
+  },
+  {
+    method: 'GET',
+    path: '/v1/categories/:category',
+    pathArgs: { category: 'id' },
+    field: 'category',
+    tag: 'Units',
+    cache: 'static',
+    etag: true,
+    prebuilt: true,
+    summary: 'Look up one category with its units',
+  },
+  {
+    method: 'GET',
+    path: '/v1/units',
+    field: 'units',
+    tag: 'Units',
+    cache: 'static',
+    etag: true,
+    prebuilt: true,
+    summary: 'List the units, optionally of one category',
+  },
+  {
+    method: 'GET',
+    path: '/v1/units/:unit',
+    pathArgs: { unit: 'id' },
+    field: 'unit',
+    tag: 'Units',
+    cache: 'static',
+    etag: true,
+    prebuilt: true,
+    summary: 'Look up one unit by id, symbol or alias',
+  },
+  {
+    method: 'GET',
+    path: '/v1/convert',
+    field: 'convert',
+    tag: 'Conversion',
+    cache: 'no-store',
+    summary: 'Convert a value between units, currencies or unit expressions',
+  },
+  {
+    method: 'POST',
+    path: '/v1/convert',
+    field: 'convertPost',
+    tag: 'Conversion',
+    cache: 'no-store',
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    summary: 'Convert a value between units, currencies or unit expressions (JSON body)',
+  },
+  {
+    method: 'POST',
+    path: '/v1/batch',
+    field: 'batch',
+    tag: 'Conversion',
+    cache: 'no-store',
+    bodyLimit: 1024 * KIB,
+    summary: 'Convert up to 1000 values in one call',
+  },
+  {
+    method: 'POST',
+    path: '/v1/currency/convert',
+    field: 'convertCurrency',
+    tag: 'Currency',
+    cache: 'no-store',
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    summary: 'Convert between currencies with the ECB reference rates',
+  },
+  {
+    method: 'GET',
+    path: '/v1/currency/rates',
+    field: 'rates',
+    tag: 'Currency',
+    cache: 'no-store',
+    summary: 'ECB reference rates of a day against any base, optionally times an amount (history needs the Developer plan)',
+  },
+  {
+    method: 'GET',
+    path: '/v1/currency/rates/latest',
+    field: 'latestRates',
+    tag: 'Currency',
+    cache: 'latest-rates',
+    shared: true,
+    etag: true,
     queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
     summary: 'The latest ECB reference rates (public, cacheable, any origin)',
   },
   {
-    method: 'GET', path: SERIES_EXPORT_PATH, field: 'rateSeries', tag: 'Currency', cache: 'complete-answer', formats: ['text/csv', 'application/x-ndjson'],
-    summary: 'A time series of ECB reference rates, per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)',
+    method: 'GET',
+    path: SERIES_EXPORT_PATH,
+    field: 'rateSeries',
+    tag: 'Currency',
+    cache: 'complete-answer',
+    formats: ['text/csv', 'application/x-ndjson'],
+    summary:
+      'A time series of ECB reference rates, per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)',
   },
   {
-    method: 'POST', path: SERIES_LINKS_PATH, field: 'rateSeriesLink', tag: 'Currency', cache: 'no-store', bodyLimit: DEFAULT_BODY_LIMIT,
+    method: 'POST',
+    path: SERIES_LINKS_PATH,
+    field: 'rateSeriesLink',
+    tag: 'Currency',
+    cache: 'no-store',
+    bodyLimit: DEFAULT_BODY_LIMIT,
     summary: 'A signed link to a series export (CSV or NDJSON) that works without a key until it expires (Developer plan)',
   },
   // The registry's dates move with each publication: cached as the latest rates are.
-  { method: 'GET', path: '/v1/currencies', field: 'currencies', tag: 'Currency', cache: 'latest-rates', etag: true, summary: 'Every currency the ECB has quoted, with its dates and successor' },
-  { method: 'GET', path: '/v1/currencies/:code', field: 'currency', tag: 'Currency', cache: 'latest-rates', etag: true, summary: 'One currency of the registry' },
-  { method: 'GET', path: '/v1/usage', field: 'usage', tag: 'Service', cache: 'no-store', summary: "The key's account: this month's quota and its last 31 UTC days (uses no quota)" },
-  { method: 'GET', path: '/v1/health', field: 'health', tag: 'Service', cache: 'no-store', summary: 'Health of the service and of its currency rates' },
-  { method: 'GET', path: '/openapi.json', access: 'public', tag: 'Service', cache: 'static', etag: true, summary: 'This OpenAPI 3.1 document' },
+  {
+    method: 'GET',
+    path: '/v1/currencies',
+    field: 'currencies',
+    tag: 'Currency',
+    cache: 'latest-rates',
+    etag: true,
+    summary: 'Every currency the ECB has quoted, with its dates and successor',
+  },
+  {
+    method: 'GET',
+    path: '/v1/currencies/:code',
+    field: 'currency',
+    tag: 'Currency',
+    cache: 'latest-rates',
+    etag: true,
+    summary: 'One currency of the registry',
+  },
+  {
+    method: 'GET',
+    path: '/v1/usage',
+    field: 'usage',
+    tag: 'Service',
+    cache: 'no-store',
+    summary: "The key's account: this month's quota and its last 31 UTC days (uses no quota)",
+  },
+  {
+    method: 'GET',
+    path: '/v1/health',
+    field: 'health',
+    tag: 'Service',
+    cache: 'no-store',
+    summary: 'Health of the service and of its currency rates',
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    access: 'public',
+    tag: 'Service',
+    cache: 'static',
+    etag: true,
+    summary: 'This OpenAPI 3.1 document',
+  },
 ];
 
 export const ROUTES: readonly RestRoute[] = ROWS.map((row) => ({ ...row, access: accessOf(row) }));
@@ -88,8 +219,10 @@ function accessOf(row: RouteRow): Access {
     return row.access;
   }
   const declared = QUERY_POLICIES.get(row.field);
-  if (declared === undefined) throw new TypeError(`${row.method} ${row.path} names Query.${row.field}, which has no policy (src/graphql/field-policy.ts).`);
-  if (row.access !== undefined) throw new TypeError(`${row.method} ${row.path}: the access of a field's route is the field's; do not declare it again.`);
+  if (declared === undefined)
+    throw new TypeError(`${row.method} ${row.path} names Query.${row.field}, which has no policy (src/graphql/field-policy.ts).`);
+  if (row.access !== undefined)
+    throw new TypeError(`${row.method} ${row.path}: the access of a field's route is the field's; do not declare it again.`);
   return declared.access;
 }
 
@@ -136,7 +269,13 @@ for (const route of ROUTES) {
     names.push(name);
     return '([^/]+)';
   });
-  compiled.push({ pattern: new RegExp(`^${source}$`), names, routes: [route], label: openApiPath(route.path), prefix: /^[^:.]*/.exec(route.path)![0] });
+  compiled.push({
+    pattern: new RegExp(`^${source}$`),
+    names,
+    routes: [route],
+    label: openApiPath(route.path),
+    prefix: /^[^:.]*/.exec(route.path)![0],
+  });
 }
 
 /** A path with `:name` segments in OpenAPI form (`/v1/units/{unit}`): a route's label in the metrics. */
@@ -239,5 +378,10 @@ function safeDecode(segment: string): string {
 /** SOFA's `routes` option: field coordinate → method and path, for every field-backed route. */
 export function sofaRoutes(): Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> {
   const rows = ROUTES.filter((route) => route.field !== undefined);
-  return Object.fromEntries(rows.map((route) => [`Query.${route.field}`, { method: route.method, path: sofaPath(route).replace(/^\/v1/, ''), tags: [route.tag], description: route.summary }]));
+  return Object.fromEntries(
+    rows.map((route) => [
+      `Query.${route.field}`,
+      { method: route.method, path: sofaPath(route).replace(/^\/v1/, ''), tags: [route.tag], description: route.summary },
+    ]),
+  );
 }

@@ -44,7 +44,11 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
     try {
       checkHostAndOrigin(req, options);
       if (req.method !== 'POST') {
-        throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '${MCP_PATH}': this server is stateless and answers POST only.`, { allow: ['POST'] });
+        throw new ApiError(
+          'METHOD_NOT_ALLOWED',
+          `${req.method} is not allowed on '${MCP_PATH}': this server is stateless and answers POST only.`,
+          { allow: ['POST'] },
+        );
       }
       const body = await readNodeBody(req, DEFAULT_BODY_LIMIT);
       await options.spending.spendRequest(context, 'key', 'request');
@@ -61,7 +65,10 @@ function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions): v
   if (options.allowedHosts !== undefined) {
     const host = hostnameOf(req.headers.host);
     if (host === undefined || !options.allowedHosts.includes(host)) {
-      throw new ApiError('FORBIDDEN', `The Host ${host === undefined ? 'is missing or malformed' : `${quoteInput(host)} is not served here`}: ${MCP_PATH} answers only the host names the server is configured for (MCP_ALLOWED_HOSTS).`);
+      throw new ApiError(
+        'FORBIDDEN',
+        `The Host ${host === undefined ? 'is missing or malformed' : `${quoteInput(host)} is not served here`}: ${MCP_PATH} answers only the host names the server is configured for (MCP_ALLOWED_HOSTS).`,
+      );
     }
   }
   const origin = headerText(req.headers.origin);
@@ -96,7 +103,9 @@ async function transportAnswer(req: IncomingMessage, body: string, runDocument: 
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: requestHeaders(req), body }));
+    const response = await transport.handleRequest(
+      new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: requestHeaders(req), body }),
+    );
     const text = await response.text();
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {

@@ -14,7 +14,7 @@ export const TOOLS = [convertTool, ratesTool, findUnitsTool, findCurrenciesTool,
 
 export const INSTRUCTIONS =
   'Exact unit and currency conversion. Use convert for any conversion (units, currencies at the ECB reference rates, unit expressions such as EUR/kWh); ' +
-  'find_units and find_currencies when unsure of a name; rates for a day\'s exchange rates; rate_series_summary for a trend. ' +
+  "find_units and find_currencies when unsure of a name; rates for a day's exchange rates; rate_series_summary for a trend. " +
   'Numbers are decimal strings: pass them on as written. Only convert uses the monthly quota (one per successful call).';
 
 /**
@@ -22,12 +22,20 @@ export const INSTRUCTIONS =
  * persisted documents with that request's context through `runDocument`.
  */
 export function createMcpServer(runDocument: RunDocument): McpServer {
-  const server = new McpServer({ name: 'measurement-api', title: API_TITLE, version: API_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'measurement-api', title: API_TITLE, version: API_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
   for (const tool of TOOLS) register(server, tool as unknown as ToolDefinition<z.ZodRawShape>, runDocument);
   return server;
 }
 
 function register(server: McpServer, tool: ToolDefinition<z.ZodRawShape>, runDocument: RunDocument): void {
-  const config = { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { title: tool.title, ...READ_ONLY } };
+  const config = {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: { title: tool.title, ...READ_ONLY },
+  };
   server.registerTool(tool.name, config, (args: Record<string, unknown>) => tool.run(args as never, runDocument));
 }

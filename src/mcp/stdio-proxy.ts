@@ -45,7 +45,10 @@ export function stdioProxy(remote: RemoteServer): Server {
     });
     return connected;
   };
-  const server = new Server({ name: 'measurement-api', title: API_TITLE, version: API_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'measurement-api', title: API_TITLE, version: API_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async (request) => (await client()).listTools(request.params));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     try {
@@ -55,7 +58,11 @@ export function stdioProxy(remote: RemoteServer): Server {
       return { content: [{ type: 'text', text }], isError: true };
     }
   });
-  server.onclose = () => void connected?.then((c) => c.close(), () => undefined);
+  server.onclose = () =>
+    void connected?.then(
+      (c) => c.close(),
+      () => undefined,
+    );
   return server;
 }
 

@@ -25,9 +25,11 @@ const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
   UNKNOWN_UNIT: 'Use a suggestion, or look the unit up with find_units (by name, alias or category).',
   INCOMPATIBLE_UNITS: 'Convert between units of one dimension: find_units lists the units of each category.',
   UNKNOWN_CURRENCY: 'Look the currency up with find_currencies (by code or name).',
-  RATE_NOT_FOUND: 'Pick a date from 1999-01-04 to today on which the currency was quoted (find_currencies gives each one its first and last date).',
+  RATE_NOT_FOUND:
+    'Pick a date from 1999-01-04 to today on which the currency was quoted (find_currencies gives each one its first and last date).',
   PLAN_REQUIRED: "Leave out `date` to use the latest rates, or move the key's account to the Developer plan (on /account).",
-  QUOTA_EXCEEDED: "The account's monthly conversions are used up: wait for the next month (retryAfterSeconds), or move the account to a larger plan on /account.",
+  QUOTA_EXCEEDED:
+    "The account's monthly conversions are used up: wait for the next month (retryAfterSeconds), or move the account to a larger plan on /account.",
   RATE_LIMIT_EXCEEDED: 'Too many calls in a short time: wait retryAfterSeconds, then call again.',
   SERVICE_UNAVAILABLE: 'The server has no exchange rates loaded yet: try again after retryAfterSeconds; unit conversions work meanwhile.',
   INTERNAL: 'An unexpected error on the server: try again later; it is logged with its request id.',
@@ -40,11 +42,21 @@ export function toolSuccess(text: string, structured: Record<string, unknown>): 
 
 /** A refusal as a tool result (never a protocol error), from the first error of a GraphQL result. */
 export function toolFailure(error: GraphQLError | GraphQLFormattedError): CallToolResult {
-  const apiError = toApiError(error instanceof GraphQLError ? error : new GraphQLError(error.message, { extensions: error.extensions ?? {} }));
-  const failure: ToolError = { code: apiError.code, message: error.message, whatToDo: WHAT_TO_DO[apiError.code] ?? 'Correct the argument named in `parameter` and call again.' };
+  const apiError = toApiError(
+    error instanceof GraphQLError ? error : new GraphQLError(error.message, { extensions: error.extensions ?? {} }),
+  );
+  const failure: ToolError = {
+    code: apiError.code,
+    message: error.message,
+    whatToDo: WHAT_TO_DO[apiError.code] ?? 'Correct the argument named in `parameter` and call again.',
+  };
   if (apiError.param !== undefined) failure.parameter = apiError.param;
   const suggested = /did you mean ([^?]+)\?/.exec(error.message)?.[1];
-  if (suggested !== undefined) failure.suggestions = suggested.split(/, | or /).map((s) => s.trim()).filter((s) => s !== '');
+  if (suggested !== undefined)
+    failure.suggestions = suggested
+      .split(/, | or /)
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (apiError.code === 'INCOMPATIBLE_UNITS') {
     const dimensions = /: ([^:]+ is [^:]+)\.$/.exec(error.message)?.[1];
     if (dimensions !== undefined) failure.dimensions = dimensions;

@@ -32,7 +32,10 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
     const asset = ASSETS[url.pathname];
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     if (asset) {
-      if (method !== 'GET') throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET.`, { allow: ['GET', 'HEAD'] });
+      if (method !== 'GET')
+        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET.`, {
+          allow: ['GET', 'HEAD'],
+        });
       return new Response(asset.body, { headers: { 'content-type': asset.type, etag: asset.etag } });
     }
     for (const [pattern, handlers] of routes) {
@@ -41,7 +44,9 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
       const handler = handlers[method as 'GET' | 'POST'];
       if (!handler) {
         const allow = Object.keys(handlers).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
-        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow.join(', ')}.`, { allow });
+        throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use ${allow.join(', ')}.`, {
+          allow,
+        });
       }
       const tls = cameOverTls(request, url, serverContext, trust);
       const secure = config.cookieSecure === 'auto' ? tls : config.cookieSecure;
@@ -63,7 +68,9 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
         const api = failureOf(error, context, log);
         // Unknown paths and methods answer the contract's JSON error; a browser's failed form gets a page.
         const page = prefersHtml(request) && api.code !== 'NOT_FOUND' && api.code !== 'METHOD_NOT_ALLOWED';
-        response = page ? htmlResponse(errorPage(titleOf(api), clientMessage(api)), api.status, errorHeaders(api)) : restErrorResponse(api, requestId);
+        response = page
+          ? htmlResponse(errorPage(titleOf(api), clientMessage(api)), api.status, errorHeaders(api))
+          : restErrorResponse(api, requestId);
       }
       for (const [name, value] of Object.entries(PAGE_HEADERS)) response.headers.set(name, value);
       if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });
@@ -74,10 +81,15 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
 
 function titleOf(error: ApiError): string {
   switch (error.code) {
-    case 'FORBIDDEN': return 'Refused';
-    case 'RATE_LIMIT_EXCEEDED': return 'Too many attempts';
-    case 'NOT_FOUND': return 'Not found';
-    case 'INVALID_REQUEST': return 'Please check the form';
-    default: return 'Something went wrong';
+    case 'FORBIDDEN':
+      return 'Refused';
+    case 'RATE_LIMIT_EXCEEDED':
+      return 'Too many attempts';
+    case 'NOT_FOUND':
+      return 'Not found';
+    case 'INVALID_REQUEST':
+      return 'Please check the form';
+    default:
+      return 'Something went wrong';
   }
 }

@@ -6,7 +6,16 @@ import { clientMessage } from '../graphql/error-body';
 import { errorHeaders } from '../http/answer/error-headers';
 import { requestContextOf } from '../http/front/request-context';
 import type { AccountSession, Accounts } from '../services/accounts';
-import { checkSameOrigin, clearedSessionCookie, htmlResponse, prefersHtml, readForm, redirect, sessionCookie, sessionTokenOf } from './page-http';
+import {
+  checkSameOrigin,
+  clearedSessionCookie,
+  htmlResponse,
+  prefersHtml,
+  readForm,
+  redirect,
+  sessionCookie,
+  sessionTokenOf,
+} from './page-http';
 import { confirmRemoveWebhookPage, confirmRevokePage, confirmRotatePage, dashboardPage, signInPage } from './views';
 
 /** One request to the account page, with what every handler needs. */
@@ -33,36 +42,60 @@ const ENDPOINT_ID = '(whe_[0-9a-f]{24})';
 /** The account page's paths: each handler parses the form, calls the accounts service, and redirects (post, then redirect) or renders. */
 export function accountRoutes(accounts: Accounts): AccountRoute[] {
   return [
-    [/^\/account$/, {
-      GET: async (visit) => {
-        const { request, secure } = visit;
-        const session = await accounts.session(sessionTokenOf(request));
-        if (session === undefined || session === 'expired') {
-          const notice = session === 'expired' ? 'Your session has ended; please log in again.' : undefined;
-          return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, ...(notice ? { notice } : {}) }), 200, {}, session ? [clearedSessionCookie(secure)] : []);
-        }
-        const flash = await accounts.takeFlash(session);
-        return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash, selfOrigin(visit)));
+    [
+      /^\/account$/,
+      {
+        GET: async (visit) => {
+          const { request, secure } = visit;
+          const session = await accounts.session(sessionTokenOf(request));
+          if (session === undefined || session === 'expired') {
+            const notice = session === 'expired' ? 'Your session has ended; please log in again.' : undefined;
+            return htmlResponse(
+              signInPage({ signupOpen: accounts.signupOpen, ...(notice ? { notice } : {}) }),
+              200,
+              {},
+              session ? [clearedSessionCookie(secure)] : [],
+            );
+          }
+          const flash = await accounts.takeFlash(session);
+          return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash, selfOrigin(visit)));
+        },
       },
-    }],
-    [/^\/account\/login$/, {
-      POST: credentialsForm(accounts, (email, password, visit) => accounts.logIn({ email, password }, bucketOf(visit), sessionTokenOf(visit.request))),
-    }],
-    [/^\/account\/signup$/, {
-      POST: credentialsForm(accounts, (email, password, visit) => accounts.signUp({ email, password }, bucketOf(visit), sessionTokenOf(visit.request))),
-    }],
-    [/^\/account\/logout$/, {
-      POST: withSession(accounts, async (visit, session) => {
-        await accounts.logOut(session.token);
-        return redirect('/account', [clearedSessionCookie(visit.secure)]);
-      }),
-    }],
-    [/^\/account\/keys$/, {
-      POST: withSession(accounts, async (_visit, session, form) => {
-        await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv), expiryOf(form, accounts.now()));
-        return redirect('/account');
-      }),
-    }],
+    ],
+    [
+      /^\/account\/login$/,
+      {
+        POST: credentialsForm(accounts, (email, password, visit) =>
+          accounts.logIn({ email, password }, bucketOf(visit), sessionTokenOf(visit.request)),
+        ),
+      },
+    ],
+    [
+      /^\/account\/signup$/,
+      {
+        POST: credentialsForm(accounts, (email, password, visit) =>
+          accounts.signUp({ email, password }, bucketOf(visit), sessionTokenOf(visit.request)),
+        ),
+      },
+    ],
+    [
+      /^\/account\/logout$/,
+      {
+        POST: withSession(accounts, async (visit, session) => {
+          await accounts.logOut(session.token);
+          return redirect('/account', [clearedSessionCookie(visit.secure)]);
+        }),
+      },
+    ],
+    [
+      /^\/account\/keys$/,
+      {
+        POST: withSession(accounts, async (_visit, session, form) => {
+          await accounts.createKey(session, envOf(form.get('env') ?? accounts.serverEnv), expiryOf(form, accounts.now()));
+          return redirect('/account');
+        }),
+      },
+    ],
     confirmedRoute(accounts, new RegExp(`^/account/keys/${KEY_ID}/rotate$`), {
       path: (id) => `/account/keys/${id}/rotate`,
       confirmation: async (session, id) => confirmRotatePage(session, await accounts.keyOf(session, id), accounts.now()),
@@ -82,12 +115,15 @@ export function accountRoutes(accounts: Accounts): AccountRoute[] {
 /** Adding a webhook endpoint, and removing one after its confirmation step. */
 function webhookRoutes(accounts: Accounts): AccountRoute[] {
   return [
-    [/^\/account\/webhooks$/, {
-      POST: withSession(accounts, async (_visit, session, form) => {
-        await accounts.addWebhook(session, form.get('url') ?? '');
-        return redirect('/account#webhooks');
-      }),
-    }],
+    [
+      /^\/account\/webhooks$/,
+      {
+        POST: withSession(accounts, async (_visit, session, form) => {
+          await accounts.addWebhook(session, form.get('url') ?? '');
+          return redirect('/account#webhooks');
+        }),
+      },
+    ],
     confirmedRoute(accounts, new RegExp(`^/account/webhooks/${ENDPOINT_ID}/remove$`), {
       path: (id) => `/account/webhooks/${id}/remove`,
       confirmation: async (session, id) => confirmRemoveWebhookPage(session, await accounts.webhookOf(session, id)),
@@ -113,45 +149,59 @@ interface ConfirmedChange {
  * POST makes the change when the form says confirm=yes, else goes back to the confirmation.
  */
 function confirmedRoute(accounts: Accounts, pattern: RegExp, change: ConfirmedChange): AccountRoute {
-  return [pattern, {
-    GET: async ({ request, pathId }) => {
-      const session = await accounts.session(sessionTokenOf(request));
-      if (session === undefined || session === 'expired') return redirect('/account');
-      return htmlResponse(await change.confirmation(session, pathId!));
+  return [
+    pattern,
+    {
+      GET: async ({ request, pathId }) => {
+        const session = await accounts.session(sessionTokenOf(request));
+        if (session === undefined || session === 'expired') return redirect('/account');
+        return htmlResponse(await change.confirmation(session, pathId!));
+      },
+      POST: withSession(accounts, async (visit, session, form) => {
+        if (form.get('confirm') !== 'yes') return redirect(change.path(visit.pathId!));
+        await change.act(session, visit.pathId!, form);
+        return redirect(change.done);
+      }),
     },
-    POST: withSession(accounts, async (visit, session, form) => {
-      if (form.get('confirm') !== 'yes') return redirect(change.path(visit.pathId!));
-      await change.act(session, visit.pathId!, form);
-      return redirect(change.done);
-    }),
-  }];
+  ];
 }
 
 /** A signed-in form post: same origin, a live session (else back to sign-in) and the form's CSRF token. */
-const withSession = (accounts: Accounts, handler: (visit: Visit, session: AccountSession, form: URLSearchParams) => Promise<Response>): Handler => async (visit) => {
-  checkSameOrigin(visit.request, selfOrigin(visit));
-  const form = await readForm(visit.request);
-  const session = await accounts.session(sessionTokenOf(visit.request));
-  if (session === undefined || session === 'expired') return redirect('/account', [clearedSessionCookie(visit.secure)]);
-  if (!csrfTokenMatches(session.token, form.get('csrf'))) {
-    throw new ApiError('FORBIDDEN', 'The form was stale or not from this page (its CSRF token did not match): reload the account page and try again.');
-  }
-  return handler(visit, session, form);
-};
+const withSession =
+  (accounts: Accounts, handler: (visit: Visit, session: AccountSession, form: URLSearchParams) => Promise<Response>): Handler =>
+  async (visit) => {
+    checkSameOrigin(visit.request, selfOrigin(visit));
+    const form = await readForm(visit.request);
+    const session = await accounts.session(sessionTokenOf(visit.request));
+    if (session === undefined || session === 'expired') return redirect('/account', [clearedSessionCookie(visit.secure)]);
+    if (!csrfTokenMatches(session.token, form.get('csrf'))) {
+      throw new ApiError(
+        'FORBIDDEN',
+        'The form was stale or not from this page (its CSRF token did not match): reload the account page and try again.',
+      );
+    }
+    return handler(visit, session, form);
+  };
 
 /** Log-in and sign-up: errors re-render the form (with the email kept) instead of a bare error. */
-const credentialsForm = (accounts: Accounts, act: (email: string, password: string, visit: Visit) => Promise<string>): Handler => async (visit) => {
-  checkSameOrigin(visit.request, selfOrigin(visit));
-  const form = await readForm(visit.request);
-  const email = form.get('email') ?? '';
-  try {
-    const token = await act(email, form.get('password') ?? '', visit);
-    return redirect('/account', [sessionCookie(token, visit.secure)]);
-  } catch (error) {
-    if (!(error instanceof ApiError) || !prefersHtml(visit.request)) throw error;
-    return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, email: email.slice(0, 254), error: clientMessage(error) }), error.status, errorHeaders(error));
-  }
-};
+const credentialsForm =
+  (accounts: Accounts, act: (email: string, password: string, visit: Visit) => Promise<string>): Handler =>
+  async (visit) => {
+    checkSameOrigin(visit.request, selfOrigin(visit));
+    const form = await readForm(visit.request);
+    const email = form.get('email') ?? '';
+    try {
+      const token = await act(email, form.get('password') ?? '', visit);
+      return redirect('/account', [sessionCookie(token, visit.secure)]);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !prefersHtml(visit.request)) throw error;
+      return htmlResponse(
+        signInPage({ signupOpen: accounts.signupOpen, email: email.slice(0, 254), error: clientMessage(error) }),
+        error.status,
+        errorHeaders(error),
+      );
+    }
+  };
 
 const bucketOf = (visit: Visit) => requestContextOf(visit.serverContext).clientBucket;
 const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
@@ -171,6 +221,7 @@ function expiryOf(form: URLSearchParams, now: Date): string | null {
 }
 
 function envOf(value: string): KeyEnv {
-  if (value !== 'test' && value !== 'live') throw new ApiError('INVALID_REQUEST', `The environment must be test or live (got '${value.slice(0, 20)}').`, { param: 'env' });
+  if (value !== 'test' && value !== 'live')
+    throw new ApiError('INVALID_REQUEST', `The environment must be test or live (got '${value.slice(0, 20)}').`, { param: 'env' });
   return value;
 }

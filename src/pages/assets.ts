@@ -79,7 +79,11 @@ export interface Asset {
   etag: string;
 }
 
-const asset = (body: string, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+const asset = (body: string, type: string): Asset => ({
+  body,
+  type,
+  etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+});
 
 export const ASSETS: Readonly<Record<string, Asset>> = {
   [STYLESHEET_PATH]: asset(CSS, 'text/css; charset=utf-8'),

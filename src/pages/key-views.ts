@@ -60,7 +60,8 @@ function statusCell(key: KeyListing, now: Date): SafeHtml | string {
   if (hasExpired(key.expiresAt, now)) return 'expired';
   const revoke = html`<form method="get" action="/account/keys/${key.id}/revoke"><button type="submit" class="danger" aria-describedby="key-${key.id}">Revoke</button></form>`;
   const name = html`<span id="key-${key.id}" hidden>key ${key.id}</span>`;
-  if (key.replacedBy !== null) return html`<div class="actions"><span class="state">rotated, replaced by <code>${key.replacedBy}</code>; works until it expires</span> ${revoke}${name}</div>`;
+  if (key.replacedBy !== null)
+    return html`<div class="actions"><span class="state">rotated, replaced by <code>${key.replacedBy}</code>; works until it expires</span> ${revoke}${name}</div>`;
   return html`<div class="actions">active
       <form method="get" action="/account/keys/${key.id}/rotate"><button type="submit" class="secondary" aria-describedby="key-${key.id}">Rotate</button></form>
       ${revoke}${name}</div>`;
@@ -75,14 +76,16 @@ export function keysTable(keys: readonly KeyListing[], nowIso: string): SafeHtml
   <caption class="muted">Times are UTC. "Last used" is recorded to within ${minutes} minutes and shown by day.</caption>
   <thead><tr><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th></tr></thead>
   <tbody>
-  ${keys.map((key) => html`
+  ${keys.map(
+    (key) => html`
   <tr>
     <td data-label="Key"><code>${key.id}</code><br><span class="muted">${key.env}, ${key.tail ? html`ends with <code>…${key.tail}</code>` : 'end not recorded'}</span></td>
     <td data-label="Created">${day(key.createdAt)}</td>
     <td data-label="Last used">${key.lastUsedAt ? day(key.lastUsedAt) : 'never'}</td>
     <td data-label="Expires">${expiryCell(key, now)}</td>
     <td data-label="Status">${statusCell(key, now)}</td>
-  </tr>`)}
+  </tr>`,
+  )}
   </tbody>
 </table>`;
 }
@@ -97,7 +100,9 @@ export function graceOutcome(key: KeyListing, grace: GraceChoice, now: Date): st
 
 /** The confirmation step of a rotation: each grace with what it does to the old key; nothing is chosen for the user. */
 export function confirmRotatePage(session: AccountSession, key: KeyListing, now: Date): string {
-  return layout('Rotate a key', html`
+  return layout(
+    'Rotate a key',
+    html`
 <h1>Rotate key ${key.id}?</h1>
 <p>A new ${key.env} key replaces <code>${key.id}</code>${key.tail ? html` ending in <code>${key.tail}</code>` : ''}${key.expiresAt ? ` (and keeps its expiry, ${utcMinute(key.expiresAt)})` : ''}. The new key is shown once, on the next page.</p>
 <form method="post" action="/account/keys/${key.id}/rotate">
@@ -110,13 +115,17 @@ export function confirmRotatePage(session: AccountSession, key: KeyListing, now:
   <p class="muted">Give your services time to switch to the new key: during the grace both keys work, on every server.</p>
   <button type="submit">Rotate</button>
   <a class="button secondary" href="/account">Cancel</a>
-</form>`);
+</form>`,
+  );
 }
 
 /** The confirmation step of a revocation: a page of its own, so it works without JavaScript. */
 export function confirmRevokePage(session: AccountSession, key: KeyListing): string {
-  return layout('Revoke a key', html`
+  return layout(
+    'Revoke a key',
+    html`
 <h1>Revoke key ${key.id}?</h1>
 <p>The ${key.env} key <code>${key.id}</code>${key.tail ? html` ending in <code>${key.tail}</code>` : ''} will stop working at once, on every server. This cannot be undone.</p>
-${confirmForm(session, `/account/keys/${key.id}/revoke`, 'Revoke', '/account')}`);
+${confirmForm(session, `/account/keys/${key.id}/revoke`, 'Revoke', '/account')}`,
+  );
 }

@@ -4,7 +4,8 @@ import { html, type SafeHtml } from './html';
 
 /** The frame of every account page: its style sheet, its icon and, when a key is shown, the copy script. */
 export function layout(title: string, main: SafeHtml, script = false): string {
-  return `<!doctype html>${html`
+  return `<!doctype html>${
+    html`
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -19,17 +20,24 @@ ${script ? html`<script src="${SCRIPT_PATH}" defer></script>` : ''}
 ${main}
 </main>
 </body>
-</html>`.text}\n`;
+</html>`.text
+  }\n`;
 }
 
 export const csrfField = (session: AccountSession) => html`<input type="hidden" name="csrf" value="${session.csrf}">`;
 
 /** The form of a confirmation step: posts `confirm=yes` (with the CSRF token) to `action`, or goes back to `cancel`. */
-export const confirmForm = (session: AccountSession, action: string, label: string, cancel: string) => html`<form method="post" action="${action}">
+export const confirmForm = (
+  session: AccountSession,
+  action: string,
+  label: string,
+  cancel: string,
+) => html`<form method="post" action="${action}">
   ${csrfField(session)}
   <input type="hidden" name="confirm" value="yes">
   <button type="submit" class="danger">${label}</button>
   <a class="button secondary" href="${cancel}">Cancel</a>
 </form>`;
 export const day = (iso: string | null) => (iso === null ? '' : iso.slice(0, 10));
-export const message = (text: string | undefined, kind: 'error' | 'notice') => (text ? html`<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>` : '');
+export const message = (text: string | undefined, kind: 'error' | 'notice') =>
+  text ? html`<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>` : '';

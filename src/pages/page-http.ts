@@ -64,7 +64,10 @@ export function checkSameOrigin(request: Request, selfOrigin: string): void {
     throw new ApiError('FORBIDDEN', 'This request came from another site and was refused: use the account page itself.');
   }
   if (request.headers.get('sec-fetch-site') === 'same-origin') return;
-  throw new ApiError('FORBIDDEN', 'This request did not say where it came from (no Origin header) and was refused: use the account page itself.');
+  throw new ApiError(
+    'FORBIDDEN',
+    'This request did not say where it came from (no Origin header) and was refused: use the account page itself.',
+  );
 }
 
 /** An HTML form body (application/x-www-form-urlencoded), at most 8 KiB. */

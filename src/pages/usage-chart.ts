@@ -61,12 +61,20 @@ export function usageChart(days: readonly DailyUsage[]): SafeHtml {
 <title id="usage-chart-title">Requests per day, last ${days.length} days</title>
 <desc id="usage-chart-desc">${chartDescription(days)}</desc>
 ${legend(days)}
-${Array.from({ length: top / step + 1 }, (_, i) => i * step).map((tick) => html`<g class="tick"><line x1="${PLOT.left}" x2="${PLOT.right}" y1="${y(tick)}" y2="${y(tick)}" stroke="currentColor" stroke-opacity="${tick === 0 ? 0.6 : 0.15}"/><text x="${PLOT.left - 6}" y="${y(tick) + 4}" text-anchor="end">${groupThousands(tick)}</text></g>
-`)}
+${Array.from({ length: top / step + 1 }, (_, i) => i * step).map(
+  (
+    tick,
+  ) => html`<g class="tick"><line x1="${PLOT.left}" x2="${PLOT.right}" y1="${y(tick)}" y2="${y(tick)}" stroke="currentColor" stroke-opacity="${tick === 0 ? 0.6 : 0.15}"/><text x="${PLOT.left - 6}" y="${y(tick) + 4}" text-anchor="end">${groupThousands(tick)}</text></g>
+`,
+)}
 <text x="${PLOT.left}" y="${PLOT.top - 10}" font-size="12" fill-opacity="0.75">per UTC day</text>
 ${days.map((day, i) => bar(day, PLOT.left + i * slot + slot * 0.15, slot * 0.7, y))}
-${days.map((day, i) => ((days.length - 1 - i) % 7 === 0 ? html`<text x="${PLOT.left + (i + 0.5) * slot}" y="${PLOT.bottom + 18}" text-anchor="middle">${shortDay(day.day)}</text>
-` : ''))}
+${days.map((day, i) =>
+  (days.length - 1 - i) % 7 === 0
+    ? html`<text x="${PLOT.left + (i + 0.5) * slot}" y="${PLOT.bottom + 18}" text-anchor="middle">${shortDay(day.day)}</text>
+`
+    : '',
+)}
 ${empty ? html`<text x="${(PLOT.left + PLOT.right) / 2}" y="${(PLOT.top + PLOT.bottom) / 2}" text-anchor="middle" fill-opacity="0.75">No requests with your keys in these ${days.length} days</text>` : ''}
 </svg>`;
 }

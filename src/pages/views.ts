@@ -21,7 +21,9 @@ export interface SignInView {
 
 /** One form, two buttons: "Log in" and "Sign up" submit the same Email and Password fields. */
 export function signInPage(view: SignInView): string {
-  return layout('Your account', html`
+  return layout(
+    'Your account',
+    html`
 <h1>Measurement API account</h1>
 ${message(view.error, 'error')}${message(view.notice, 'notice')}
 <form method="post" action="/account/login">
@@ -32,13 +34,16 @@ ${message(view.error, 'error')}${message(view.notice, 'notice')}
   <p id="password-hint" class="muted">${view.signupOpen ? `New here? Choose a password of at least ${MIN_PASSWORD_LENGTH} characters and press Sign up.` : 'Sign-up is closed on this server: the operator creates accounts.'}</p>
   <button type="submit">Log in</button>
   ${view.signupOpen ? html`<button type="submit" class="secondary" formaction="/account/signup">Sign up</button>` : ''}
-</form>`);
+</form>`,
+  );
 }
 
 /** The signed-in page; `origin` is this server's (where MCP clients connect, shown beside a new key). */
 export function dashboardPage(session: AccountSession, overview: AccountOverview, flash: Flash | undefined, origin: string): string {
   const { usage } = overview;
-  return layout('Your account', html`
+  return layout(
+    'Your account',
+    html`
 <header>
   <h1>Your account</h1>
   <form method="post" action="/account/logout">${csrfField(session)}<button type="submit" class="secondary">Log out</button></form>
@@ -61,12 +66,17 @@ ${usageChart(overview.days)}
 ${createKeyForm(session, overview.serverEnv, overview.now)}
 <h2>Your keys</h2>
 ${keysTable(overview.keys, overview.now)}
-${webhooksSection(session, overview.webhooks)}`, flash?.newKey !== undefined || flash?.newWebhook !== undefined);
+${webhooksSection(session, overview.webhooks)}`,
+    flash?.newKey !== undefined || flash?.newWebhook !== undefined,
+  );
 }
 
 export function errorPage(title: string, text: string): string {
-  return layout(title, html`
+  return layout(
+    title,
+    html`
 <h1>${title}</h1>
 ${message(text, 'error')}
-<p><a href="/account">Back to your account</a></p>`);
+<p><a href="/account">Back to your account</a></p>`,
+  );
 }

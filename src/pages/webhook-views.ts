@@ -20,11 +20,16 @@ export function newWebhookSection(hook: NonNullable<Flash['newWebhook']>): SafeH
 
 function deliveryLine(delivery: WebhookDeliveryRecord): SafeHtml {
   const outcome = {
-    delivered: () => html`<span class="ok">delivered</span>${delivery.deliveredAt && utcMinute(delivery.deliveredAt) !== utcMinute(delivery.createdAt) ? ` ${utcMinute(delivery.deliveredAt)}` : ''}`,
-    pending: () => html`pending${delivery.attempts > 0 ? `, attempt ${delivery.attempts} failed` : ''}${delivery.nextAttemptAt ? `, next try ${utcMinute(delivery.nextAttemptAt)}` : ''}`,
+    delivered: () =>
+      html`<span class="ok">delivered</span>${delivery.deliveredAt && utcMinute(delivery.deliveredAt) !== utcMinute(delivery.createdAt) ? ` ${utcMinute(delivery.deliveredAt)}` : ''}`,
+    pending: () =>
+      html`pending${delivery.attempts > 0 ? `, attempt ${delivery.attempts} failed` : ''}${delivery.nextAttemptAt ? `, next try ${utcMinute(delivery.nextAttemptAt)}` : ''}`,
     failed: () => html`<strong class="failed">failed</strong> after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`,
   }[delivery.status]();
-  const last = delivery.status !== 'delivered' && (delivery.lastStatus !== null || delivery.lastError !== null) ? ` (last: ${delivery.lastStatus ?? delivery.lastError})` : '';
+  const last =
+    delivery.status !== 'delivered' && (delivery.lastStatus !== null || delivery.lastError !== null)
+      ? ` (last: ${delivery.lastStatus ?? delivery.lastError})`
+      : '';
   return html`<li><code>${delivery.type}</code>, ${utcMinute(delivery.createdAt)}: ${outcome}${last}</li>`;
 }
 
@@ -50,19 +55,26 @@ export function webhooksSection(session: AccountSession, endpoints: readonly Web
   <input id="webhook-url" name="url" type="url" required maxlength="2000" placeholder="https://example.com/webhooks/measurement">
   <button type="submit">Add endpoint</button>
 </form>
-${endpoints.length === 0 ? html`<p>No endpoints yet.</p>` : html`
+${
+  endpoints.length === 0
+    ? html`<p>No endpoints yet.</p>`
+    : html`
 <table class="webhooks">
   <thead><tr><th scope="col">Endpoint</th><th scope="col">Last deliveries</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
   <tbody>${endpoints.map(endpointRow)}
   </tbody>
-</table>`}
+</table>`
+}
 </section>`;
 }
 
 /** The confirmation step of removing an endpoint. */
 export function confirmRemoveWebhookPage(session: AccountSession, endpoint: WebhookEndpointListing): string {
-  return layout('Remove a webhook endpoint', html`
+  return layout(
+    'Remove a webhook endpoint',
+    html`
 <h1>Remove webhook endpoint?</h1>
 <p><code>${endpoint.url}</code> (${endpoint.id}) will get no more events, and its ${endpoint.pending} pending deliveries are dropped. This cannot be undone; adding the URL again gives it a new secret.</p>
-${confirmForm(session, `/account/webhooks/${endpoint.id}/remove`, 'Remove', '/account#webhooks')}`);
+${confirmForm(session, `/account/webhooks/${endpoint.id}/remove`, 'Remove', '/account#webhooks')}`,
+  );
 }

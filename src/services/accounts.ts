@@ -10,7 +10,16 @@ import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from '..
 import type { PlanId } from '../domain/plans';
 import { currentMonth } from '../domain/quota';
 import {
-  csrfTokenFor, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS,
+  csrfTokenFor,
+  isSessionToken,
+  newSessionToken,
+  openFlash,
+  sealFlash,
+  sessionExpiry,
+  sessionTokenHash,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SESSION_TOUCH_MS,
 } from '../domain/sessions';
 import { usageReport } from './usage';
 import type { WebhookEndpointListing, Webhooks } from './webhooks';
@@ -142,11 +151,15 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
     async logIn({ email, password }, clientBucket, previousToken) {
       // Both counters are spent before the password is checked (atomically, so parallel guesses
       // count too); a success gives the points back. So they count failed attempts.
-      const pairKey = createHash('sha256').update(`${canonicalEmail(email)}\n${clientBucket}`).digest('hex');
+      const pairKey = createHash('sha256')
+        .update(`${canonicalEmail(email)}\n${clientBucket}`)
+        .digest('hex');
       await spend(failedByIp, clientBucket, 'Too many failed log-ins from your address');
       await spend(failedByEmailAndIp, pairKey, 'Too many failed log-ins for this email from your address');
       const found = password.length <= 1024 ? await store.findCredentials(email) : undefined;
-      const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+      const ok = found?.passwordHash
+        ? await verifyPassword(found.passwordHash, password)
+        : (await verifyPassword(await decoyHash(), password), false);
       if (!found || !ok) throw new ApiError('UNAUTHORIZED', 'The email or the password is wrong.');
       await failedByEmailAndIp.delete(pairKey);
       await failedByIp.reward(clientBucket, 1);
@@ -174,7 +187,10 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
 }
 
 /** What a signed-in account does on its page: its usage and keys, and the message left for the next page. */
-function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: KeyEnv): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
+function accountPageCases(
+  { store, clock, webhooks }: AccountsDeps,
+  serverEnv: KeyEnv,
+): Pick<Accounts, 'overview' | 'now' | 'keyOf' | 'createKey' | 'rotateKey' | 'revokeKey' | 'takeFlash'> {
   const ownKey = async (session: AccountSession, keyId: string) => {
     const key = (await store.listKeys(session.account.id)).find((k) => k.id === keyId);
     if (!key) throw new ApiError('NOT_FOUND', `Your account has no key '${keyId.slice(0, 40)}'.`, { param: 'id' });
@@ -186,7 +202,11 @@ function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: K
   return {
     async overview(account) {
       const at = clock();
-      const [{ quota, days }, keys, endpoints] = await Promise.all([usageReport(store, account, at), store.listKeys(account.id), webhooks.list(account.id)]);
+      const [{ quota, days }, keys, endpoints] = await Promise.all([
+        usageReport(store, account, at),
+        store.listKeys(account.id),
+        webhooks.list(account.id),
+      ]);
       return {
         plan: account.plan,
         usage: { used: quota.used, limit: quota.limit, remaining: quota.remaining, month: currentMonth(at), resetsAt: quota.reset },
@@ -202,19 +222,30 @@ function accountPageCases({ store, clock, webhooks }: AccountsDeps, serverEnv: K
     async createKey(session, env, expiresAt) {
       const { key, record } = await store.createKey(session.account.id, env, expiresAt);
       const warning = env === serverEnv ? '' : ` It is a ${env} key: this server accepts only ${serverEnv} keys, so it will not work here.`;
-      await setFlash(session, { notice: `Key ${record.id} created.${warning}`, newKey: { key, id: record.id, env, expiresAt: record.expiresAt } });
+      await setFlash(session, {
+        notice: `Key ${record.id} created.${warning}`,
+        newKey: { key, id: record.id, env, expiresAt: record.expiresAt },
+      });
     },
     async rotateKey(session, keyId, graceMs) {
       const old = await ownKey(session, keyId);
       const graceEndsAt = graceMs === 0 ? undefined : new Date(clock().getTime() + graceMs).toISOString();
       const { key, record, replaced } = await store.rotateKey(old.id, graceEndsAt);
-      const fate = replaced.revokedAt === null && replaced.expiresAt !== null ? `keeps working until ${utcMinute(replaced.expiresAt)}, then stops` : 'is revoked now';
-      await setFlash(session, { notice: `Key ${old.id} was rotated and ${fate}; its replacement is ${record.id}.`, newKey: { key, id: record.id, env: record.env, expiresAt: record.expiresAt } });
+      const fate =
+        replaced.revokedAt === null && replaced.expiresAt !== null
+          ? `keeps working until ${utcMinute(replaced.expiresAt)}, then stops`
+          : 'is revoked now';
+      await setFlash(session, {
+        notice: `Key ${old.id} was rotated and ${fate}; its replacement is ${record.id}.`,
+        newKey: { key, id: record.id, env: record.env, expiresAt: record.expiresAt },
+      });
     },
     async revokeKey(session, keyId) {
       const key = await ownKey(session, keyId);
       const { alreadyRevoked } = await store.revokeKey(key.id);
-      await setFlash(session, { notice: alreadyRevoked ? `Key ${key.id} was already revoked.` : `Key ${key.id} is revoked: it no longer works.` });
+      await setFlash(session, {
+        notice: alreadyRevoked ? `Key ${key.id} was already revoked.` : `Key ${key.id} is revoked: it no longer works.`,
+      });
     },
     async takeFlash(session) {
       const sealed = await store.takeSessionFlash(sessionTokenHash(session.token));
@@ -235,7 +266,10 @@ function webhookCases({ store, webhooks }: AccountsDeps): Pick<Accounts, 'webhoo
     webhookOf: own,
     async addWebhook(session, url) {
       const { endpoint, secret } = await webhooks.add({ accountId: session.account.id, url });
-      await flashFor(store, session, { notice: `Webhook endpoint ${endpoint.id} added for ${endpoint.url}.`, newWebhook: { id: endpoint.id, url: endpoint.url, secret } });
+      await flashFor(store, session, {
+        notice: `Webhook endpoint ${endpoint.id} added for ${endpoint.url}.`,
+        newWebhook: { id: endpoint.id, url: endpoint.url, secret },
+      });
     },
     async removeWebhook(session, endpointId) {
       const endpoint = await own(session, endpointId);

@@ -10,7 +10,9 @@ import { isPlainRequest, type ExpressionConversionAnswer } from './expressions';
 import { yieldWhenSpent } from './work-slices';
 
 /** A failed item keeps its ApiError (and the request's id): the edge renders it as the contract's error object. */
-export type BatchEntry = { ok: true; data: ExpressionConversionAnswer | CurrencyConversion } | { ok: false; error: ApiError; requestId: string };
+export type BatchEntry =
+  | { ok: true; data: ExpressionConversionAnswer | CurrencyConversion }
+  | { ok: false; error: ApiError; requestId: string };
 
 export interface BatchOutcome {
   results: BatchEntry[];
@@ -45,10 +47,15 @@ function attempt(deps: BatchDeps, entry: BatchItem, caller: Caller): BatchEntry 
     const kind = classifyItem(entry);
     if (kind === 'unit') refuseMinorUnits(entry);
     if (kind === 'currency' || !isPlainRequest(entry)) {
-      const converted: Promise<ExpressionConversionAnswer | CurrencyConversion> = kind === 'currency' ? deps.currency(entry, caller) : deps.units(entry, caller);
+      const converted: Promise<ExpressionConversionAnswer | CurrencyConversion> =
+        kind === 'currency' ? deps.currency(entry, caller) : deps.units(entry, caller);
       return converted.then(
         (data): BatchEntry => ({ ok: true, data }),
-        (error: unknown): BatchEntry => ({ ok: false, error: errorShape(error, caller.requestId, deps.onUnexpected), requestId: caller.requestId }),
+        (error: unknown): BatchEntry => ({
+          ok: false,
+          error: errorShape(error, caller.requestId, deps.onUnexpected),
+          requestId: caller.requestId,
+        }),
       );
     }
     // decimals and rounding are checked before the value here (the item's order), then again, passing, inside.
@@ -64,7 +71,12 @@ function attempt(deps: BatchDeps, entry: BatchItem, caller: Caller): BatchEntry 
  * One conversion of quota per successful item, in order; items past the quota fail QUOTA_EXCEEDED.
  * The results are the batch's; `redo` converts it again (the key's plan changed under it).
  */
-async function chargeBatch({ quota, clock }: BatchDeps, results: BatchEntry[], caller: Caller, redo: () => Promise<BatchEntry[]>): Promise<BatchEntry[]> {
+async function chargeBatch(
+  { quota, clock }: BatchDeps,
+  results: BatchEntry[],
+  caller: Caller,
+  redo: () => Promise<BatchEntry[]>,
+): Promise<BatchEntry[]> {
   const successes = results.filter((r) => r.ok).length;
   if (successes === 0) return results;
   let charge = await quota.chargeUpTo(caller.principal.account, successes, caller.keysRevision);

@@ -21,7 +21,10 @@ export interface ChargeCancellations {
  * dies with cancellations pending leaves those charges counted: as with a kill -9, at most the
  * requests it had in flight.
  */
-export function createChargeCancellations(store: Pick<AccountStore, 'cancelCharges'>, onError: (error: unknown) => void = () => undefined): ChargeCancellations {
+export function createChargeCancellations(
+  store: Pick<AccountStore, 'cancelCharges'>,
+  onError: (error: unknown) => void = () => undefined,
+): ChargeCancellations {
   const waiting = new Set<string>();
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;

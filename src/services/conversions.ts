@@ -42,7 +42,13 @@ export interface ConversionDeps {
  */
 export function createConversions({ converter, rates, quota, clock, onUnexpected }: ConversionDeps): Conversions {
   const units = (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> =>
-    convertExpression(args, { plan: caller.principal.account.plan, rates, clock, publications: caller.publications, explainer: converter.explainer });
+    convertExpression(args, {
+      plan: caller.principal.account.plan,
+      rates,
+      clock,
+      publications: caller.publications,
+      explainer: converter.explainer,
+    });
 
   // One rule decides what a pair is, for `convert` and batch items alike (domain/batch.ts classifyItem).
   const anyPair = async (args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer> => {

@@ -44,9 +44,13 @@ export function createExportSlots({ perHolder, perInstance, memoryBytes }: Expor
   const refuseHolder = (holder: ExportHolder): ApiError => {
     const count = perHolder === 1 ? 'one export' : `${perHolder} exports`;
     const whose = holder.viaLink ? 'for the signed links of a key' : 'per key';
-    return new ApiError('RATE_LIMIT_EXCEEDED', `Too many series exports at once: at most ${count} in flight ${whose}. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`, {
-      retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
-    });
+    return new ApiError(
+      'RATE_LIMIT_EXCEEDED',
+      `Too many series exports at once: at most ${count} in flight ${whose}. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`,
+      {
+        retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
+      },
+    );
   };
 
   return {
@@ -55,9 +59,13 @@ export function createExportSlots({ perHolder, perInstance, memoryBytes }: Expor
       const mine = held.get(name) ?? 0;
       if (mine >= perHolder) throw refuseHolder(holder);
       if (exports >= perInstance || (exports > 0 && bytesHeld + bytes > memoryBytes)) {
-        throw new ApiError('SERVICE_UNAVAILABLE', `This server is sending as many series exports as it can at once. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`, {
-          retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
-        });
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          `This server is sending as many series exports as it can at once. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`,
+          {
+            retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
+          },
+        );
       }
       held.set(name, mine + 1);
       exports += 1;

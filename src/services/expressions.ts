@@ -15,7 +15,14 @@ import { isDecimalText, parseDecimalValue, parseDecimals, parseRounding } from '
 import type { PlanId } from '../domain/plans';
 import type { UnitConversion, UnitConversionRequest } from '../domain/units/convert';
 import {
-  conversionAnswer, convertExpressionExact, convertLinearExpressions, currenciesOf, parseExpression, requireSameDimension, resolveExpression, type CompiledExpression,
+  conversionAnswer,
+  convertExpressionExact,
+  convertLinearExpressions,
+  currenciesOf,
+  parseExpression,
+  requireSameDimension,
+  resolveExpression,
+  type CompiledExpression,
 } from '../domain/units/expression';
 import { findUnit } from '../domain/units/lookup';
 import { resolvePublication, type PublicationExplainer, type PublicationLoader } from './currency/publication';
@@ -108,14 +115,19 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
   // From the day the law replaced a currency its fixed rate answers (legal-rate.ts), so the rate needed is its successor's.
   const day = date ?? berlinDate(deps.clock());
-  const publishedCodes = (codes: [string, string][]): [string, string][] => codes.map(([code, param]) => [publishedCodeOn(code, day), param]);
+  const publishedCodes = (codes: [string, string][]): [string, string][] =>
+    codes.map(([code, param]) => [publishedCodeOn(code, day), param]);
   // In the order the exact conversion asks for rates (from's currencies, then to's), so the same one is blamed.
-  if (publication !== undefined) await deps.explainer.requireQuoted(publication, publishedCodes([...sideCodes(from, 'from'), ...sideCodes(to, 'to')]));
+  if (publication !== undefined)
+    await deps.explainer.requireQuoted(publication, publishedCodes([...sideCodes(from, 'from'), ...sideCodes(to, 'to')]));
   const exact = convertExpressionExact(value, from, to, (code, param) => euroRate(publication!, code, day, param).perEuro);
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
   if (money === undefined || publication === undefined) return conversion;
   const used = money.currencies.map((code) => euroRate(publication, code, day, 'from'));
   const rates = shownEuroRates(publication, money.currencies, day);
   const resolved = deps.explainer.resolution(date, publication);
-  return { ...conversion, rate: { date: publication.date, source: rateSource(used), value: money.rate, rates, fixed: fixedRates(used), resolved } };
+  return {
+    ...conversion,
+    rate: { date: publication.date, source: rateSource(used), value: money.rate, rates, fixed: fixedRates(used), resolved },
+  };
 }

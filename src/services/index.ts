@@ -93,13 +93,25 @@ export interface ServiceDependencies {
   resolveHost: (host: string) => Promise<string[]>;
 }
 
-export function createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost }: ServiceDependencies): AppServices {
+export function createServices({
+  config,
+  store,
+  rates,
+  clock,
+  logger,
+  limiters,
+  metrics,
+  webhookSecrets,
+  resolveHost,
+}: ServiceDependencies): AppServices {
   // The quote spans of the whole history, computed once per rates revision, for every currency use case.
   const facts = historyFacts(rates);
   precomputeOnRevision(rates, facts);
   const currency = createCurrencyServices(rates, clock, facts);
   const keys = createKeyCache(store);
-  const refusals = createRefusalRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record refused requests in the daily usage'));
+  const refusals = createRefusalRecorder(store, clock, (error) =>
+    logger.warn({ err: error }, 'could not record refused requests in the daily usage'),
+  );
   const quota = createQuotaMeter(
     store,
     clock,
@@ -112,7 +124,13 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     (error) => logger.debug({ err: error }, 'cancelling a charge of unknown outcome failed; retrying'),
     (revision) => keys.observe(revision),
   );
-  const webhooks = createWebhooks({ store: store.webhooks, secrets: webhookSecrets, resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock });
+  const webhooks = createWebhooks({
+    store: store.webhooks,
+    secrets: webhookSecrets,
+    resolveHost,
+    policy: webhookUrlPolicy(config.apiEnv),
+    clock,
+  });
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
   return {
     config,
@@ -121,7 +139,14 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     currencyRegistry: currency.registry,
     rateListings: currency.listings,
     rateSeries: currency.series,
-    seriesLinks: createSeriesLinks({ secrets: webhookSecrets, store, series: currency.series, apiEnv: config.apiEnv, clock, onUse: (keyId) => keyUse.note(keyId) }),
+    seriesLinks: createSeriesLinks({
+      secrets: webhookSecrets,
+      store,
+      series: currency.series,
+      apiEnv: config.apiEnv,
+      clock,
+      onUse: (keyId) => keyUse.note(keyId),
+    }),
     names: createNames(),
     seriesExports: createSeriesExports({
       rates,
@@ -134,7 +159,13 @@ export function createServices({ config, store, rates, clock, logger, limiters, 
     refusals,
     usage: (account) => usageReport(store, account, clock()),
     webhooks,
-    accounts: createAccounts({ config, store, webhooks, clock, limiter: (name, points, seconds) => limiters.create(name, points, seconds) }),
+    accounts: createAccounts({
+      config,
+      store,
+      webhooks,
+      clock,
+      limiter: (name, points, seconds) => limiters.create(name, points, seconds),
+    }),
     conversions: createConversions({
       converter: currency.converter,
       rates,

@@ -120,11 +120,20 @@ interface CommitDeps {
  * in the order they asked; all of them are answered `stale` when the keys revision has moved, and
  * all rejected (the charge cancelled, where the store can) when the write fails.
  */
-async function commitGroup({ store, cancellations, onRefused, onKeysRevision }: CommitDeps, { account, keysRevision, wanted, waiters }: Group, month: string, day: string): Promise<void> {
+async function commitGroup(
+  { store, cancellations, onRefused, onKeysRevision }: CommitDeps,
+  { account, keysRevision, wanted, waiters }: Group,
+  month: string,
+  day: string,
+): Promise<void> {
   const chargeId = store.cancelCharges ? randomUUID() : undefined;
   try {
     const limit = limitOf(account);
-    const { granted, used, keysRevision: current } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision, day);
+    const {
+      granted,
+      used,
+      keysRevision: current,
+    } = await store.consumeQuotaUpTo(account.id, month, limit, wanted, chargeId, keysRevision, day);
     if (current !== undefined) onKeysRevision?.(current);
     if (keysRevision !== undefined && current !== keysRevision) {
       for (const waiter of waiters) waiter.resolve({ granted: 0, state: { limit, used }, stale: true });

@@ -101,7 +101,8 @@ export class RequestContext {
   /** Notes languages an answer's names are in (a kept answer's, when it is served again). */
   noteLanguages(choices: readonly LanguageChoice[]): void {
     for (const choice of choices) {
-      if (!this.languages.some((c) => c.used === choice.used && c.source === choice.source && c.asked === choice.asked)) this.languages.push(choice);
+      if (!this.languages.some((c) => c.used === choice.used && c.source === choice.source && c.asked === choice.asked))
+        this.languages.push(choice);
     }
   }
 
@@ -137,7 +138,8 @@ export class RequestContext {
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */
   authenticate(): Promise<Principal> {
     if (this.authenticating) return this.authenticating;
-    const quick = this.confirmsKeyBeforeAnswer() && !this.linkedKey ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
+    const quick =
+      this.confirmsKeyBeforeAnswer() && !this.linkedKey ? this.services.unconfirmedPrincipal?.(this.init.authorization) : undefined;
     if (quick) {
       this.principal = quick.principal;
       this.unconfirmedRevision = quick.revision;
@@ -223,7 +225,9 @@ export class RequestContext {
 
   /** Batches this request's publication reads into one cache read; built on first use, as most requests read no rates. */
   get publications(): PublicationLoader {
-    this.loader ??= new DataLoader((dates) => this.services.loadPublications(dates), { batchScheduleFn: (dispatch) => this.scheduleRead(dispatch) });
+    this.loader ??= new DataLoader((dates) => this.services.loadPublications(dates), {
+      batchScheduleFn: (dispatch) => this.scheduleRead(dispatch),
+    });
     return this.loader;
   }
 

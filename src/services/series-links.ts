@@ -86,7 +86,8 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
 
   const linkKeyOf = async (keyId: string): Promise<Principal> => {
     const record = await store.findKeyById(keyId);
-    const account = record && record.revokedAt === null && record.env === keyEnvFor(apiEnv) ? await store.findAccountById(record.accountId) : undefined;
+    const account =
+      record && record.revokedAt === null && record.env === keyEnvFor(apiEnv) ? await store.findAccountById(record.accountId) : undefined;
     if (!record || !account) throw invalidKey(`${LINK_KEY.subject} is unknown or has been revoked${LINK_KEY.remedy}`);
     const principal = principalOf({ key: record, account }, clock(), LINK_KEY);
     onUse?.(keyId);
@@ -100,7 +101,12 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
       // The export's own checks (plan, range, currencies), so that a link is never dead when made.
       series.planSeries({ ...(params as SeriesQuery), format: LINK_FORMATS[format] }, principal.account.plan);
       const expires = linkEnd(request.expiresIn, clock(), principal.expiresAt);
-      const query = signedQuery(key(), { path: SERIES_EXPORT_PATH, params: { ...params, [FORMAT_PARAM]: format }, keyId: principal.keyId, expires });
+      const query = signedQuery(key(), {
+        path: SERIES_EXPORT_PATH,
+        params: { ...params, [FORMAT_PARAM]: format },
+        keyId: principal.keyId,
+        expires,
+      });
       return { url: `${SERIES_EXPORT_PATH}?${query}`, expiresAt: new Date(expires * 1000).toISOString(), format, keyId: principal.keyId };
     },
     carriesLink,
@@ -108,7 +114,9 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
       const opened = openSignedQuery(key(), SERIES_EXPORT_PATH, params, clock());
       const format = opened.params.find(([name]) => name === FORMAT_PARAM)?.[1];
       if (!isLinkFormat(format)) {
-        throw new ApiError('LINK_INVALID', `A series link names its format (${FORMAT_PARAM}=csv or ndjson); this one does not.`, { param: FORMAT_PARAM });
+        throw new ApiError('LINK_INVALID', `A series link names its format (${FORMAT_PARAM}=csv or ndjson); this one does not.`, {
+          param: FORMAT_PARAM,
+        });
       }
       const query = new URLSearchParams(opened.params.filter(([name]) => name !== FORMAT_PARAM)).toString();
       return { query, mediaType: LINK_FORMATS[format], principal: () => linkKeyOf(opened.keyId) };
@@ -126,9 +134,13 @@ function derivedKey(secrets: () => SecretBox): Buffer {
     return secrets().derive(SIGNING_LABEL);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    throw new ApiError('SERVICE_UNAVAILABLE', 'Signed links are not available: WEBHOOK_SECRET_KEY, which keys their signatures, is not configured (required with API_ENV=production).', {
-      retryAfterSeconds: 3600,
-    });
+    throw new ApiError(
+      'SERVICE_UNAVAILABLE',
+      'Signed links are not available: WEBHOOK_SECRET_KEY, which keys their signatures, is not configured (required with API_ENV=production).',
+      {
+        retryAfterSeconds: 3600,
+      },
+    );
   }
 }
 

@@ -19,9 +19,16 @@ export interface UsageReport {
 }
 
 /** Reads the account's report: its month's usage and its days, as of `now`. */
-export async function usageReport(store: Pick<AccountStore, 'monthlyUsage' | 'dailyUsage'>, account: Account, now: Date): Promise<UsageReport> {
+export async function usageReport(
+  store: Pick<AccountStore, 'monthlyUsage' | 'dailyUsage'>,
+  account: Account,
+  now: Date,
+): Promise<UsageReport> {
   const days = lastDays(now, USAGE_DAYS);
-  const [used, recorded] = await Promise.all([store.monthlyUsage(account.id, currentMonth(now)), store.dailyUsage(account.id, days[0]!, days.at(-1)!)]);
+  const [used, recorded] = await Promise.all([
+    store.monthlyUsage(account.id, currentMonth(now)),
+    store.dailyUsage(account.id, days[0]!, days.at(-1)!),
+  ]);
   const byDay = new Map(recorded.map((row) => [row.day, row]));
   const limit = PLANS[account.plan].monthlyQuota;
   return {
@@ -49,7 +56,11 @@ const RETRY_MS = 1000;
  * write that fails is reported to `onError` and its counts are merged back and tried again a second
  * later, up to MAX_PENDING account-days (they are statistics: no answer waits for them).
  */
-export function createRefusalRecorder(store: Pick<AccountStore, 'recordRefusals'>, clock: () => Date, onError: (error: unknown) => void): RefusalRecorder {
+export function createRefusalRecorder(
+  store: Pick<AccountStore, 'recordRefusals'>,
+  clock: () => Date,
+  onError: (error: unknown) => void,
+): RefusalRecorder {
   let pending = new Map<string, DailyRefusals>();
   let scheduled = false;
   let writing: Promise<void> = Promise.resolve();

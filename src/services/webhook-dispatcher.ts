@@ -29,7 +29,11 @@ export interface WebhookDispatcher {
 }
 
 /** Posts one signed webhook; never throws (every failure is an outcome without a status). */
-export type WebhookPost = (url: string, headers: Record<string, string>, body: string) => Promise<{ status: number | null; error?: string }>;
+export type WebhookPost = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+) => Promise<{ status: number | null; error?: string }>;
 
 export interface WebhookDispatcherOptions {
   store: WebhookStore;
@@ -93,12 +97,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
 /** Writes the expiry events due now (each once, by identity) for keys ending within a week or ended lately. */
 async function writeDueExpiryEvents(store: WebhookStore, now: Date): Promise<void> {
-  const keys = await store.endingKeys(new Date(now.getTime() - EXPIRED_LOOKBACK_MS).toISOString(), new Date(now.getTime() + WEEK_MS).toISOString());
+  const keys = await store.endingKeys(
+    new Date(now.getTime() - EXPIRED_LOOKBACK_MS).toISOString(),
+    new Date(now.getTime() + WEEK_MS).toISOString(),
+  );
   const events: NewWebhookEvent[] = [];
   for (const key of keys) {
     const due = dueExpiryEvent(key.expiresAt, now);
     if (!due) continue;
-    const data: KeyExpiryData = { accountId: key.accountId, keyId: key.keyId, expiresAt: key.expiresAt, ...(due.type === 'key.expiring' ? { daysBefore: due.daysBefore } : {}) };
+    const data: KeyExpiryData = {
+      accountId: key.accountId,
+      keyId: key.keyId,
+      expiresAt: key.expiresAt,
+      ...(due.type === 'key.expiring' ? { daysBefore: due.daysBefore } : {}),
+    };
     events.push({ identity: expiryEventIdentity(key.keyId, key.expiresAt, due), accountId: key.accountId, type: due.type, data });
   }
   if (events.length === 0) return;
@@ -107,7 +119,10 @@ async function writeDueExpiryEvents(store: WebhookStore, now: Date): Promise<voi
 }
 
 /** Signs and posts one claimed delivery and records the outcome. */
-async function attempt({ store, secrets, post, clock, log, schedule = DEFAULT_RETRY_SCHEDULE, random = Math.random }: WebhookDispatcherOptions, delivery: ClaimedDelivery): Promise<void> {
+async function attempt(
+  { store, secrets, post, clock, log, schedule = DEFAULT_RETRY_SCHEDULE, random = Math.random }: WebhookDispatcherOptions,
+  delivery: ClaimedDelivery,
+): Promise<void> {
   const body = eventBody(delivery.type, delivery.eventCreatedAt, JSON.parse(delivery.data));
   let secret: string | undefined;
   try {
@@ -115,9 +130,10 @@ async function attempt({ store, secrets, post, clock, log, schedule = DEFAULT_RE
   } catch {
     // A wrong key (or a tampered row): retried, in case the right key comes back.
   }
-  const result = secret === undefined
-    ? { status: null, error: 'the endpoint secret could not be opened (was WEBHOOK_SECRET_KEY changed?)' }
-    : await post(delivery.url, signedHeaders(secret, delivery.eventId, clock(), body), body);
+  const result =
+    secret === undefined
+      ? { status: null, error: 'the endpoint secret could not be opened (was WEBHOOK_SECRET_KEY changed?)' }
+      : await post(delivery.url, signedHeaders(secret, delivery.eventId, clock(), body), body);
   const now = clock();
   let outcome: AttemptOutcome;
   if (result.error === undefined && result.status !== null) {
@@ -125,8 +141,17 @@ async function attempt({ store, secrets, post, clock, log, schedule = DEFAULT_RE
   } else {
     const error = (result.error ?? 'failed').slice(0, 300);
     const next = nextAttemptAt(schedule, delivery.attempt, delivery.eventCreatedAt, now, random);
-    outcome = next ? { kind: 'retry', status: result.status, error, nextAttemptAt: next.toISOString() } : { kind: 'failed', status: result.status, error };
-    const details = { endpointId: delivery.endpointId, eventId: delivery.eventId, type: delivery.type, attempt: delivery.attempt, status: result.status, error };
+    outcome = next
+      ? { kind: 'retry', status: result.status, error, nextAttemptAt: next.toISOString() }
+      : { kind: 'failed', status: result.status, error };
+    const details = {
+      endpointId: delivery.endpointId,
+      eventId: delivery.eventId,
+      type: delivery.type,
+      attempt: delivery.attempt,
+      status: result.status,
+      error,
+    };
     if (next) log.debug({ ...details, nextAttemptAt: next.toISOString() }, 'webhook delivery failed; retrying later');
     else log.warn(details, 'webhook delivery failed for a day: given up');
   }

@@ -74,7 +74,10 @@ export interface WebhookStore {
   /** The account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]>;
   /** Each endpoint's latest `perEndpoint` deliveries (newest first) and its failed and pending counts. */
-  recentDeliveries(endpointIds: readonly string[], perEndpoint: number): Promise<Map<string, { deliveries: WebhookDeliveryRecord[]; failed: number; pending: number }>>;
+  recentDeliveries(
+    endpointIds: readonly string[],
+    perEndpoint: number,
+  ): Promise<Map<string, { deliveries: WebhookDeliveryRecord[]; failed: number; pending: number }>>;
   /** Deletes the account's endpoint and its deliveries; false when the account has no such endpoint. */
   removeEndpoint(accountId: string, endpointId: string): Promise<boolean>;
   /** Writes the event once (by identity) and a pending delivery to each endpoint of its account; false when it existed. */
@@ -90,5 +93,9 @@ export interface WebhookStore {
    */
   claimDue(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome, unless the delivery was claimed again since (then false). */
-  finishAttempt(delivery: Pick<ClaimedDelivery, 'eventId' | 'endpointId' | 'attempt'>, outcome: AttemptOutcome, at: string): Promise<boolean>;
+  finishAttempt(
+    delivery: Pick<ClaimedDelivery, 'eventId' | 'endpointId' | 'attempt'>,
+    outcome: AttemptOutcome,
+    at: string,
+  ): Promise<boolean>;
 }

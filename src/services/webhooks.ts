@@ -61,7 +61,9 @@ export function createWebhooks({ store, secrets, resolveHost, policy, clock }: W
         if (addresses.length === 0 || refused.length > 0) throw addressRefusal(url, addresses, refused);
       }
       if ((await store.listEndpoints(accountId)).length >= MAX_ENDPOINTS) {
-        throw new ApiError('INVALID_REQUEST', `An account has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`, { param: 'url' });
+        throw new ApiError('INVALID_REQUEST', `An account has at most ${MAX_ENDPOINTS} webhook endpoints; remove one first.`, {
+          param: 'url',
+        });
       }
       const endpoint = { id: newEndpointId(), url: url.href, createdAt: clock().toISOString() };
       const secret = newWebhookSecret();
@@ -70,8 +72,16 @@ export function createWebhooks({ store, secrets, resolveHost, policy, clock }: W
     },
     async list(accountId) {
       const endpoints = await store.listEndpoints(accountId);
-      const recent = await store.recentDeliveries(endpoints.map((endpoint) => endpoint.id), LATEST_DELIVERIES);
-      return endpoints.map(({ id, url, createdAt }) => ({ id, url, createdAt, ...(recent.get(id) ?? { deliveries: [], failed: 0, pending: 0 }) }));
+      const recent = await store.recentDeliveries(
+        endpoints.map((endpoint) => endpoint.id),
+        LATEST_DELIVERIES,
+      );
+      return endpoints.map(({ id, url, createdAt }) => ({
+        id,
+        url,
+        createdAt,
+        ...(recent.get(id) ?? { deliveries: [], failed: 0, pending: 0 }),
+      }));
     },
     async remove(accountId, endpointId) {
       if (!(await store.removeEndpoint(accountId, endpointId))) {

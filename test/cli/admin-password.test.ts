@@ -33,7 +33,12 @@ async function admin(argv: string, stdin: string | undefined) {
     stderr: { write: (s: string) => (stderr += s) },
     stdin: async () => stdin,
   });
-  return { code, stdout, json: stdout ? JSON.parse(stdout) : undefined, error: stderr ? JSON.parse(stderr.split('\n')[0]!).error : undefined };
+  return {
+    code,
+    stdout,
+    json: stdout ? JSON.parse(stdout) : undefined,
+    error: stderr ? JSON.parse(stderr.split('\n')[0]!).error : undefined,
+  };
 }
 
 describe('account password', () => {
@@ -50,9 +55,18 @@ describe('account password', () => {
 
   it('refuses a short password, an unknown email, and a terminal instead of a pipe', async () => {
     await store.createAccount({ email: 'ops@example.com', plan: 'free' });
-    expect(await admin('account password --email ops@example.com', 'short\n')).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST' } });
-    expect(await admin('account password --email nobody@example.com', 'a long passphrase here')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
-    expect(await admin('account password --email ops@example.com', undefined)).toMatchObject({ code: 2, error: { message: expect.stringContaining('stdin') } });
+    expect(await admin('account password --email ops@example.com', 'short\n')).toMatchObject({
+      code: 1,
+      error: { code: 'INVALID_REQUEST' },
+    });
+    expect(await admin('account password --email nobody@example.com', 'a long passphrase here')).toMatchObject({
+      code: 1,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await admin('account password --email ops@example.com', undefined)).toMatchObject({
+      code: 2,
+      error: { message: expect.stringContaining('stdin') },
+    });
     expect((await store.findCredentials('ops@example.com'))!.passwordHash).toBeNull();
   });
 

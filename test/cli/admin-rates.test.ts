@@ -58,14 +58,24 @@ describe('rates import', () => {
 
   it('a broken file exits 1 with a JSON error naming the problem, and nothing is imported', async () => {
     const r = await admin(['rates', 'import', path.join(FIXTURES, 'truncated.xml')]);
-    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/truncated\.xml: truncated XML/) } });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/truncated\.xml: truncated XML/) },
+    });
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const missing = await admin(['rates', 'import', path.join(dir, 'nope.zip')]);
-    expect(missing).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST', message: expect.stringContaining('cannot read the rates file') } });
+    expect(missing).toMatchObject({
+      code: 1,
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('cannot read the rates file') },
+    });
   });
 
   it('needs exactly one file: a usage error otherwise', async () => {
-    expect(await admin(['rates', 'import'])).toMatchObject({ code: 2, error: { code: 'INVALID_REQUEST', message: expect.stringContaining('<file>') } });
+    expect(await admin(['rates', 'import'])).toMatchObject({
+      code: 2,
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('<file>') },
+    });
   });
 });
 
@@ -79,7 +89,10 @@ describe('rates refresh', () => {
   it('fetches from ECB_BASE_URL and prints {source, publications, added, replaced, newest}', async () => {
     ecb.route('eurofxref-hist.zip', serve(historyZip(), { type: 'application/zip' }));
     const r = await admin(['rates', 'refresh'], { ECB_BASE_URL: ecb.url });
-    expect(r).toMatchObject({ code: 0, json: { source: `${ecb.url}/eurofxref-hist.zip`, publications: 3, added: 3, replaced: 0, newest: '2026-04-13' } });
+    expect(r).toMatchObject({
+      code: 0,
+      json: { source: `${ecb.url}/eurofxref-hist.zip`, publications: 3, added: 3, replaced: 0, newest: '2026-04-13' },
+    });
     expect(r.stderr).toContain(`rates: fetching ${ecb.url}/eurofxref-hist.zip`);
   });
 

@@ -99,13 +99,18 @@ describe('scripts/admin.ts rates refresh, a separate process', () => {
     expect(JSON.parse(r.stderr).error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/ECONNREFUSED/) });
   });
 
-  it('records the failure where a running server\'s health reads it', async () => {
+  it("records the failure where a running server's health reads it", async () => {
     // The "server": a rates service on the same DATA_DIR, current at 10:00 Berlin on a Tuesday
     // (nothing due before 16:00), fed once by a working ECB.
     const good = await startFakeEcb();
     good.route('eurofxref-hist.zip', serve(historyZip(), { type: 'application/zip' }));
     const serverConfig = loadConfig({ DATA_DIR: dir, ECB_BASE_URL: good.url });
-    const rates = createRatesService({ config: serverConfig, logger: pino({ level: 'silent' }), clock: () => new Date('2026-04-14T08:00:00Z'), tuning: { syncIntervalMs: 25 } });
+    const rates = createRatesService({
+      config: serverConfig,
+      logger: pino({ level: 'silent' }),
+      clock: () => new Date('2026-04-14T08:00:00Z'),
+      tuning: { syncIntervalMs: 25 },
+    });
     const t = await createTestApp({}, { rates });
     try {
       await rates.start();

@@ -43,19 +43,30 @@ async function admin(argv: string, options: { config?: Config; now?: Date } = {}
 describe('account', () => {
   it('account create prints {id, email, plan}', async () => {
     const r = await admin('account create --email Ops@Example.com --plan developer');
-    expect(r).toMatchObject({ code: 0, stderr: '', json: { id: expect.stringMatching(/^acc_/), email: 'ops@example.com', plan: 'developer' } });
+    expect(r).toMatchObject({
+      code: 0,
+      stderr: '',
+      json: { id: expect.stringMatching(/^acc_/), email: 'ops@example.com', plan: 'developer' },
+    });
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('account create with a used email fails with exit 1', async () => {
     await admin('account create --email ops@example.com --plan free');
     const r = await admin('account create --email ops@example.com --plan free');
-    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('already exists') } });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('already exists') },
+    });
   });
 
   it('account plan changes the plan and prints {id, email, plan}', async () => {
     const { json } = await admin('account create --email ops@example.com --plan free');
-    expect(await admin('account plan --email ops@example.com --plan business')).toMatchObject({ code: 0, json: { ...json, plan: 'business' } });
+    expect(await admin('account plan --email ops@example.com --plan business')).toMatchObject({
+      code: 0,
+      json: { ...json, plan: 'business' },
+    });
     expect(await admin('account plan --email nobody@example.com --plan free')).toMatchObject({ code: 1, error: { code: 'NOT_FOUND' } });
   });
 });
@@ -63,7 +74,16 @@ describe('account', () => {
 describe('key create', () => {
   it('without --email creates an account and a key of the configuration’s environment', async () => {
     const r = await admin('key create --plan free');
-    expect(r).toMatchObject({ code: 0, json: { key: expect.stringMatching(/^msr_test_/), id: expect.stringMatching(/^key_/), plan: 'free', env: 'test', accountId: expect.stringMatching(/^acc_/) } });
+    expect(r).toMatchObject({
+      code: 0,
+      json: {
+        key: expect.stringMatching(/^msr_test_/),
+        id: expect.stringMatching(/^key_/),
+        plan: 'free',
+        env: 'test',
+        accountId: expect.stringMatching(/^acc_/),
+      },
+    });
     expect(Object.keys(r.json)).toEqual(['key', 'id', 'plan', 'env', 'accountId']);
     expect((await authenticate(`Bearer ${r.json.key}`, store, 'development')).keyId).toBe(r.json.id);
   });
@@ -83,7 +103,11 @@ describe('key create', () => {
   it('with --email of an existing account on another plan fails and points to account plan', async () => {
     await admin('account create --email ops@example.com --plan developer');
     const r = await admin('key create --plan free --email ops@example.com');
-    expect(r).toMatchObject({ code: 1, stdout: '', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('account plan --email ops@example.com --plan free') } });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('account plan --email ops@example.com --plan free') },
+    });
   });
 
   it('with a new --email creates that account', async () => {
@@ -106,7 +130,16 @@ describe('key revoke and rotate', () => {
   it('key rotate prints the new key and replaces, and the old key stops working at once', async () => {
     const { json: created } = await admin('key create --plan developer');
     const r = await admin(`key rotate --id ${created.id}`);
-    expect(r).toMatchObject({ code: 0, json: { key: expect.stringMatching(/^msr_test_/), plan: 'developer', env: 'test', accountId: created.accountId, replaces: created.id } });
+    expect(r).toMatchObject({
+      code: 0,
+      json: {
+        key: expect.stringMatching(/^msr_test_/),
+        plan: 'developer',
+        env: 'test',
+        accountId: created.accountId,
+        replaces: created.id,
+      },
+    });
     expect(r.json.id).not.toBe(created.id);
     await expect(authenticate(`Bearer ${created.key}`, store, 'development')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await authenticate(`Bearer ${r.json.key}`, store, 'development')).keyId).toBe(r.json.id);
@@ -158,7 +191,10 @@ describe('key lifetimes', () => {
     });
     expect((await authenticate(`Bearer ${r.json.key}`, store, 'development', () => at(now, 2 * HOUR))).keyId).toBe(r.json.id);
     // A key in its grace was rotated already: its successor is the one to rotate.
-    expect(await admin(`key rotate --id ${created.id} --grace 1h`, { now })).toMatchObject({ code: 1, error: { code: 'INVALID_REQUEST', message: expect.stringContaining(r.json.id) } });
+    expect(await admin(`key rotate --id ${created.id} --grace 1h`, { now })).toMatchObject({
+      code: 1,
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining(r.json.id) },
+    });
   });
 
   it('key rotate --grace 0 revokes the old key at once, as without --grace', async () => {
@@ -170,7 +206,9 @@ describe('key lifetimes', () => {
 
   it('the grace never outlives the old key’s own expiry, and the new key keeps that expiry', async () => {
     const now = soon();
-    const own = at(now, 2 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
+    const own = at(now, 2 * HOUR)
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
     const { json: created } = await admin(`key create --plan free --expires ${own}`, { now });
     const r = await admin(`key rotate --id ${created.id} --grace 7d`, { now });
     expect(r).toMatchObject({ code: 0, json: { expiresAt: created.expiresAt, replacedWorksUntil: created.expiresAt } });
@@ -178,7 +216,12 @@ describe('key lifetimes', () => {
 
   it.each(['8d', '1w', '-1h', '1.5h', ''])('key rotate --grace %j is refused and rotates nothing', async (grace) => {
     const { json: created } = await admin('key create --plan free');
-    const r = await runAdmin(['key', 'rotate', '--id', created.id, '--grace', grace], { config, store, stdout: { write: () => true }, stderr: { write: () => true } });
+    const r = await runAdmin(['key', 'rotate', '--id', created.id, '--grace', grace], {
+      config,
+      store,
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+    });
     // parseArgs takes '-1h' for an option (a usage error, 2); the others are refused values (1).
     expect(r).toBe(grace === '-1h' ? 2 : 1);
     expect((await store.findKeyById(created.id))?.replacedBy).toBeNull();
@@ -255,7 +298,10 @@ describe('failures', () => {
 
 describe('scripts/admin.ts', () => {
   const run = (args: string[], env: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
 
   it('runs a command against DATA_DIR and exits with its code', () => {
     const created = run(['key', 'create', '--plan', 'free'], { DATA_DIR: dir, API_ENV: 'production' });

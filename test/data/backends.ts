@@ -83,7 +83,10 @@ const postgres: Backend = {
       open: (options) => openPostgresStore(database.url, options),
       async query<T>(sql: string, params: unknown[] = []) {
         let n = 0;
-        const result = await pool.query(sql.replace(/\?/g, () => `$${++n}`), params);
+        const result = await pool.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        );
         return result.rows as T[];
       },
       async reset() {
@@ -99,4 +102,3 @@ const postgres: Backend = {
 };
 
 export const BACKENDS: readonly Backend[] = [sqlite, postgres];
-

@@ -44,7 +44,14 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL unreachable while 
         for (const answer of [await convert(), await batch(), await convert()]) {
           expect(answer.status).toBe(503);
           expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
-          expect(answer.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('database'), status: 503, requestId: expect.any(String) } });
+          expect(answer.body).toEqual({
+            error: {
+              code: 'SERVICE_UNAVAILABLE',
+              message: expect.stringContaining('database'),
+              status: 503,
+              requestId: expect.any(String),
+            },
+          });
         }
         const gql = await graphql();
         expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });

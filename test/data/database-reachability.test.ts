@@ -43,12 +43,48 @@ describe('the database reachability the fault mapper reports (one line each way)
   };
 
   it.each([
-    ['a failure, then a success', [[10, 'start', 0], [20, 'fail', 0], [30, 'start', 1], [40, 'ok', 1]], [false, true]],
-    ['a failure of a call started after the last success', [[10, 'start', 0], [20, 'ok', 0], [30, 'start', 1], [40, 'fail', 1]], [false]],
+    [
+      'a failure, then a success',
+      [
+        [10, 'start', 0],
+        [20, 'fail', 0],
+        [30, 'start', 1],
+        [40, 'ok', 1],
+      ],
+      [false, true],
+    ],
+    [
+      'a failure of a call started after the last success',
+      [
+        [10, 'start', 0],
+        [20, 'ok', 0],
+        [30, 'start', 1],
+        [40, 'fail', 1],
+      ],
+      [false],
+    ],
     // The outage's end: a call held since before the database answered again fails late (its
     // deadline) and must not report a second outage.
-    ['a late failure of a call started before the last success', [[10, 'start', 0], [20, 'start', 1], [30, 'fail', 1], [40, 'start', 2], [50, 'ok', 2], [60, 'fail', 0]], [false, true]],
-    ['successes only', [[10, 'start', 0], [20, 'ok', 0]], []],
+    [
+      'a late failure of a call started before the last success',
+      [
+        [10, 'start', 0],
+        [20, 'start', 1],
+        [30, 'fail', 1],
+        [40, 'start', 2],
+        [50, 'ok', 2],
+        [60, 'fail', 0],
+      ],
+      [false, true],
+    ],
+    [
+      'successes only',
+      [
+        [10, 'start', 0],
+        [20, 'ok', 0],
+      ],
+      [],
+    ],
   ] as const)('%s', async (_, steps, expected) => {
     expect(await run(steps)).toEqual(expected);
   });

@@ -24,7 +24,11 @@ describe('the persisted-documents manifest', () => {
     ['an array', '[]', /must hold a JSON object/],
     ['a key that is no hash', JSON.stringify({ abc: DOC }), /"abc" is not a SHA-256/],
     ['a document that is no string', JSON.stringify({ [HASH]: 5 }), /must be a non-empty string/],
-    ['a wrong hash', JSON.stringify({ [documentHash('{ x }')]: DOC }), new RegExp(`is not the SHA-256 of its document \\(that is ${HASH}\\)`)],
+    [
+      'a wrong hash',
+      JSON.stringify({ [documentHash('{ x }')]: DOC }),
+      new RegExp(`is not the SHA-256 of its document \\(that is ${HASH}\\)`),
+    ],
   ])('stops start-up on %s, with one line naming the file and the entry', (_, text, message) => {
     const read = () => (text === null ? loadPersistedManifest('/nowhere.json') : parsePersistedManifest(text, 'manifest.json'));
     expect(read).toThrow(PersistedManifestError);
@@ -36,19 +40,36 @@ describe('the persisted-documents manifest', () => {
 describe('the persisted documents configuration', () => {
   it('defaults to schema/persisted-documents.json when present, 4 MB of registrations and 7 days in Redis', () => {
     const { persistedDocuments } = loadConfig({});
-    expect(persistedDocuments).toEqual({ manifestFile: path.resolve('schema/persisted-documents.json'), manifestRequired: false, ttlSeconds: 7 * 86_400, cacheBytes: 4 * 1024 * 1024 });
+    expect(persistedDocuments).toEqual({
+      manifestFile: path.resolve('schema/persisted-documents.json'),
+      manifestRequired: false,
+      ttlSeconds: 7 * 86_400,
+      cacheBytes: 4 * 1024 * 1024,
+    });
   });
 
   it('reads PERSISTED_DOCUMENTS, PERSISTED_DOCUMENTS_TTL_DAYS and PERSISTED_DOCUMENTS_CACHE_MB, and names a bad one', () => {
-    const config = loadConfig({ PERSISTED_DOCUMENTS: 'tools.json', PERSISTED_DOCUMENTS_TTL_DAYS: '30', PERSISTED_DOCUMENTS_CACHE_MB: '16' });
-    expect(config.persistedDocuments).toEqual({ manifestFile: path.resolve('tools.json'), manifestRequired: true, ttlSeconds: 30 * 86_400, cacheBytes: 16 * 1024 * 1024 });
+    const config = loadConfig({
+      PERSISTED_DOCUMENTS: 'tools.json',
+      PERSISTED_DOCUMENTS_TTL_DAYS: '30',
+      PERSISTED_DOCUMENTS_CACHE_MB: '16',
+    });
+    expect(config.persistedDocuments).toEqual({
+      manifestFile: path.resolve('tools.json'),
+      manifestRequired: true,
+      ttlSeconds: 30 * 86_400,
+      cacheBytes: 16 * 1024 * 1024,
+    });
     expect(() => loadConfig({ PERSISTED_DOCUMENTS_TTL_DAYS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ PERSISTED_DOCUMENTS_CACHE_MB: 'lots' })).toThrow(/PERSISTED_DOCUMENTS_CACHE_MB/);
   });
 
   it('starts without a manifest when the default file is absent, and stops when a named one is', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
-    const absent = { ...loadConfig({ DATA_DIR: dir }), persistedDocuments: { ...loadConfig({}).persistedDocuments, manifestFile: path.join(dir, 'none.json') } };
+    const absent = {
+      ...loadConfig({ DATA_DIR: dir }),
+      persistedDocuments: { ...loadConfig({}).persistedDocuments, manifestFile: path.join(dir, 'none.json') },
+    };
     expect(openPersistedDocuments(absent, { shared: false }).manifestSize).toBe(0);
     const named = loadConfig({ DATA_DIR: dir, PERSISTED_DOCUMENTS: path.join(dir, 'none.json') });
     expect(() => openPersistedDocuments(named, { shared: false })).toThrow(PersistedManifestError);

@@ -58,7 +58,12 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('quota charges cancelled by id
   it('racing charges and cancellations of half of them: the usage is exactly the others', async () => {
     const id = await account();
     const ids = Array.from({ length: 40 }, (_, i) => `r-${i}`);
-    await Promise.all(ids.flatMap((charge, i) => [store.consumeQuotaUpTo(id, MONTH, 1000, 1, charge), ...(i % 2 === 0 ? [store.cancelCharges!([charge])] : [])]));
+    await Promise.all(
+      ids.flatMap((charge, i) => [
+        store.consumeQuotaUpTo(id, MONTH, 1000, 1, charge),
+        ...(i % 2 === 0 ? [store.cancelCharges!([charge])] : []),
+      ]),
+    );
     expect(await store.monthlyUsage(id, MONTH)).toBe(20);
   });
 

@@ -22,7 +22,9 @@ for (const backend of BACKENDS) {
     /** Runs the worker in its own Node process; resolves with its exit signal and output. */
     function runWorker(args: (string | number)[]): Promise<{ signal: NodeJS.Signals | null; allowed?: number }> {
       return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', WORKER, instance.location, accountId, ...args.map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, ['--import', 'tsx', WORKER, instance.location, accountId, ...args.map(String)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
         child.on('error', reject);

@@ -29,7 +29,9 @@ describe('better-sqlite3 as built for this Node', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const stop = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (c, s) => resolve([c, s])),
+    );
     clearTimeout(stop);
     const hint = `node ${process.version}: better-sqlite3 aborted when the collector finalized its objects (see this file)\n${output.slice(0, 2000)}`;
     expect({ code, signal, survived: output.includes('survived') }, hint).toEqual({ code: 0, signal: null, survived: true });

@@ -52,7 +52,9 @@ for (const backend of BACKENDS) {
       });
 
       it('refuses anything but an Argon2id PHC string (never a plaintext password)', async () => {
-        await expect(store.createAccount({ email: 'x@example.com', plan: 'free', passwordHash: 'correct horse battery' })).rejects.toThrow(/check constraint/i);
+        await expect(store.createAccount({ email: 'x@example.com', plan: 'free', passwordHash: 'correct horse battery' })).rejects.toThrow(
+          /check constraint/i,
+        );
       });
     });
 
@@ -60,7 +62,11 @@ for (const backend of BACKENDS) {
       it('are created, found, touched and deleted by the token hash', async () => {
         const account = await store.createAccount({ email: 'ann@example.com', plan: 'free' });
         await store.createSession(HASH_A, account.id, '2026-03-15T12:00:00.000Z');
-        expect(await store.findSession(HASH_A)).toEqual({ accountId: account.id, createdAt: '2026-03-15T12:00:00.000Z', lastSeenAt: '2026-03-15T12:00:00.000Z' });
+        expect(await store.findSession(HASH_A)).toEqual({
+          accountId: account.id,
+          createdAt: '2026-03-15T12:00:00.000Z',
+          lastSeenAt: '2026-03-15T12:00:00.000Z',
+        });
         await store.touchSession(HASH_A, '2026-03-15T12:10:00.000Z');
         expect((await store.findSession(HASH_A))?.lastSeenAt).toBe('2026-03-15T12:10:00.000Z');
         await store.deleteSession(HASH_A);

@@ -64,7 +64,10 @@ for (const backend of BACKENDS) {
         const account = await store.createAccount({ plan: 'developer' });
         const old = await store.createKey(account.id, 'test');
         const rotated = await store.rotateKey(old.record.id, LATER);
-        await expect(store.rotateKey(old.record.id, LATER)).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining(rotated.record.id) });
+        await expect(store.rotateKey(old.record.id, LATER)).rejects.toMatchObject({
+          code: 'INVALID_REQUEST',
+          message: expect.stringContaining(rotated.record.id),
+        });
         await store.revokeKey(old.record.id);
         expect(await store.findActiveKeyByHash(hashApiKey(old.key))).toBeUndefined();
       });
@@ -72,7 +75,10 @@ for (const backend of BACKENDS) {
       it('an expired key cannot be rotated', async () => {
         const account = await store.createAccount({ plan: 'developer' });
         const { record } = await store.createKey(account.id, 'test', '2026-03-15T11:00:00.000Z');
-        await expect(store.rotateKey(record.id)).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('expired at') });
+        await expect(store.rotateKey(record.id)).rejects.toMatchObject({
+          code: 'INVALID_REQUEST',
+          message: expect.stringContaining('expired at'),
+        });
       });
 
       it('a rotation with a grace moves the keys revision, seen by another store on the database', async () => {
@@ -92,17 +98,20 @@ for (const backend of BACKENDS) {
         // Past the limit: only what is granted counts, never what was refused.
         expect(await store.consumeQuotaUpTo(account.id, '2026-03', 10, 9, undefined, undefined, DAY)).toEqual({ granted: 6, used: 10 });
         expect(await store.consumeQuotaUpTo(account.id, '2026-03', 10, 1, undefined, undefined, DAY)).toEqual({ granted: 0, used: 10 });
-        expect(await store.dailyUsage(account.id, '2026-03-01', '2026-03-31')).toEqual([{ day: DAY, delivered: 10, refusedQuota: 0, refusedRate: 0 }]);
+        expect(await store.dailyUsage(account.id, '2026-03-01', '2026-03-31')).toEqual([
+          { day: DAY, delivered: 10, refusedQuota: 0, refusedRate: 0 },
+        ]);
       });
 
-      if (backend.name === 'postgres') it('a charge through the ledger counts its day, and its cancellation takes the day back too', async () => {
-        const account = await store.createAccount({ plan: 'free' });
-        expect(await store.consumeQuotaUpTo(account.id, '2026-03', 10, 3, 'c-1', undefined, DAY)).toEqual({ granted: 3, used: 3 });
-        expect(await store.consumeQuotaUpTo(account.id, '2026-03', 10, 2, 'c-2', undefined, DAY)).toEqual({ granted: 2, used: 5 });
-        await store.cancelCharges!(['c-2']);
-        expect(await store.monthlyUsage(account.id, '2026-03')).toBe(3);
-        expect(await store.dailyUsage(account.id, DAY, DAY)).toEqual([{ day: DAY, delivered: 3, refusedQuota: 0, refusedRate: 0 }]);
-      });
+      if (backend.name === 'postgres')
+        it('a charge through the ledger counts its day, and its cancellation takes the day back too', async () => {
+          const account = await store.createAccount({ plan: 'free' });
+          expect(await store.consumeQuotaUpTo(account.id, '2026-03', 10, 3, 'c-1', undefined, DAY)).toEqual({ granted: 3, used: 3 });
+          expect(await store.consumeQuotaUpTo(account.id, '2026-03', 10, 2, 'c-2', undefined, DAY)).toEqual({ granted: 2, used: 5 });
+          await store.cancelCharges!(['c-2']);
+          expect(await store.monthlyUsage(account.id, '2026-03')).toBe(3);
+          expect(await store.dailyUsage(account.id, DAY, DAY)).toEqual([{ day: DAY, delivered: 3, refusedQuota: 0, refusedRate: 0 }]);
+        });
 
       it('refusals add up per account and day, in one transaction, and a day range reads oldest first', async () => {
         const a = await store.createAccount({ plan: 'free' });
@@ -119,13 +128,19 @@ for (const backend of BACKENDS) {
           { day: DAY, delivered: 7, refusedQuota: 3, refusedRate: 3 },
         ]);
         expect(await store.dailyUsage(a.id, DAY, DAY)).toHaveLength(1);
-        expect(await store.dailyUsage(b.id, '2026-03-01', '2026-03-31')).toEqual([{ day: DAY, delivered: 0, refusedQuota: 0, refusedRate: 5 }]);
+        expect(await store.dailyUsage(b.id, '2026-03-01', '2026-03-31')).toEqual([
+          { day: DAY, delivered: 0, refusedQuota: 0, refusedRate: 5 },
+        ]);
       });
 
       it('a day outside the charge’s month is refused as a programming error', async () => {
         const account = await store.createAccount({ plan: 'free' });
-        await expect(store.consumeQuotaUpTo(account.id, '2026-03', 10, 1, undefined, undefined, '2026-04-01')).rejects.toBeInstanceOf(TypeError);
-        await expect(store.consumeQuotaUpTo(account.id, '2026-03', 10, 1, undefined, undefined, '2026-03-32')).rejects.toBeInstanceOf(TypeError);
+        await expect(store.consumeQuotaUpTo(account.id, '2026-03', 10, 1, undefined, undefined, '2026-04-01')).rejects.toBeInstanceOf(
+          TypeError,
+        );
+        await expect(store.consumeQuotaUpTo(account.id, '2026-03', 10, 1, undefined, undefined, '2026-03-32')).rejects.toBeInstanceOf(
+          TypeError,
+        );
       });
     });
   });

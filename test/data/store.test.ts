@@ -36,43 +36,83 @@ for (const backend of BACKENDS) {
     });
 
     describe('opening', () => {
-      if (backend.name === 'sqlite') it('creates the parent directory, uses WAL and records the schema version', () => {
-        const raw = new BetterSqlite3(file(), { readonly: true });
-        expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
-        expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['accounts', 'api_keys', 'revisions', 'sessions', 'usage', 'usage_days', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
-        raw.close();
-      });
+      if (backend.name === 'sqlite')
+        it('creates the parent directory, uses WAL and records the schema version', () => {
+          const raw = new BetterSqlite3(file(), { readonly: true });
+          expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+          expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
+          expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual([
+            'accounts',
+            'api_keys',
+            'revisions',
+            'sessions',
+            'usage',
+            'usage_days',
+            'webhook_deliveries',
+            'webhook_endpoints',
+            'webhook_events',
+          ]);
+          raw.close();
+        });
 
-      if (backend.name === 'postgres') it('records the schema version and creates the same tables', async () => {
-        expect(await instance.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([{ version: POSTGRES_MIGRATIONS.length }]);
-        const tables = await instance.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-        expect(tables.map((t) => t.table_name)).toEqual(['accounts', 'api_keys', 'rates_keyv', 'revisions', 'schema_migrations', 'sessions', 'usage', 'usage_days', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
-      });
+      if (backend.name === 'postgres')
+        it('records the schema version and creates the same tables', async () => {
+          expect(await instance.query('SELECT max(version) AS version FROM schema_migrations')).toEqual([
+            { version: POSTGRES_MIGRATIONS.length },
+          ]);
+          const tables = await instance.query<{ table_name: string }>(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+          );
+          expect(tables.map((t) => t.table_name)).toEqual([
+            'accounts',
+            'api_keys',
+            'rates_keyv',
+            'revisions',
+            'schema_migrations',
+            'sessions',
+            'usage',
+            'usage_days',
+            'webhook_deliveries',
+            'webhook_endpoints',
+            'webhook_events',
+          ]);
+        });
 
-      if (backend.name === 'sqlite') it('a file written by the first release (user_version 1) is migrated in place and keeps its accounts and keys', async () => {
-      await store.close();
-      fs.rmSync(file());
-      const raw = new BetterSqlite3(file());
-      raw.exec(SQLITE_MIGRATIONS[0]!);
-      raw.pragma('user_version = 1');
-      raw.prepare("INSERT INTO accounts (id, email, plan, created_at) VALUES ('acc_old', 'old@example.com', 'developer', '2025-01-01T00:00:00.000Z')").run();
-      raw.prepare("INSERT INTO api_keys (id, account_id, env, key_hash, created_at) VALUES ('key_old', 'acc_old', 'test', ?, '2025-01-01T00:00:00.000Z')").run(hashApiKey('msr_test_old'));
-      raw.prepare("INSERT INTO usage (account_id, month, used) VALUES ('acc_old', '2026-03', 7)").run();
-      raw.close();
-      const reopened = open();
-      expect((await reopened.findActiveKeyByHash(hashApiKey('msr_test_old')))?.account).toMatchObject({ id: 'acc_old', plan: 'developer' });
-      expect(await reopened.listKeys('acc_old')).toEqual([expect.objectContaining({ id: 'key_old', tail: null, lastUsedAt: null })]);
-      expect(await reopened.consumeQuotaUpTo('acc_old', '2026-03', 10, 5)).toEqual({ granted: 3, used: 10 });
-      const before = await reopened.keysRevision();
-      await reopened.revokeKey('key_old');
-      expect(await reopened.keysRevision()).toBeGreaterThan(before);
-      const check = new BetterSqlite3(file(), { readonly: true });
-      expect(check.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
-      check.close();
-    });
+      if (backend.name === 'sqlite')
+        it('a file written by the first release (user_version 1) is migrated in place and keeps its accounts and keys', async () => {
+          await store.close();
+          fs.rmSync(file());
+          const raw = new BetterSqlite3(file());
+          raw.exec(SQLITE_MIGRATIONS[0]!);
+          raw.pragma('user_version = 1');
+          raw
+            .prepare(
+              "INSERT INTO accounts (id, email, plan, created_at) VALUES ('acc_old', 'old@example.com', 'developer', '2025-01-01T00:00:00.000Z')",
+            )
+            .run();
+          raw
+            .prepare(
+              "INSERT INTO api_keys (id, account_id, env, key_hash, created_at) VALUES ('key_old', 'acc_old', 'test', ?, '2025-01-01T00:00:00.000Z')",
+            )
+            .run(hashApiKey('msr_test_old'));
+          raw.prepare("INSERT INTO usage (account_id, month, used) VALUES ('acc_old', '2026-03', 7)").run();
+          raw.close();
+          const reopened = open();
+          expect((await reopened.findActiveKeyByHash(hashApiKey('msr_test_old')))?.account).toMatchObject({
+            id: 'acc_old',
+            plan: 'developer',
+          });
+          expect(await reopened.listKeys('acc_old')).toEqual([expect.objectContaining({ id: 'key_old', tail: null, lastUsedAt: null })]);
+          expect(await reopened.consumeQuotaUpTo('acc_old', '2026-03', 10, 5)).toEqual({ granted: 3, used: 10 });
+          const before = await reopened.keysRevision();
+          await reopened.revokeKey('key_old');
+          expect(await reopened.keysRevision()).toBeGreaterThan(before);
+          const check = new BetterSqlite3(file(), { readonly: true });
+          expect(check.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
+          check.close();
+        });
 
-    it('reopening an up-to-date database applies nothing', async () => {
+      it('reopening an up-to-date database applies nothing', async () => {
         const again = open();
         expect(await again.findAccountById('acc_missing')).toBeUndefined();
       });
@@ -81,7 +121,12 @@ for (const backend of BACKENDS) {
     describe('accounts', () => {
       it('creates, finds by id and by email (case-insensitively), and changes the plan', async () => {
         const account = await store.createAccount({ email: ' Ann@Example.com ', plan: 'free' });
-        expect(account).toEqual({ id: expect.stringMatching(/^acc_/), email: 'ann@example.com', plan: 'free', createdAt: NOW.toISOString() });
+        expect(account).toEqual({
+          id: expect.stringMatching(/^acc_/),
+          email: 'ann@example.com',
+          plan: 'free',
+          createdAt: NOW.toISOString(),
+        });
         expect(await store.findAccountById(account.id)).toEqual(account);
         expect(await store.findAccountByEmail('ANN@example.com')).toEqual(account);
         expect(await store.setPlan('ann@example.com', 'business')).toEqual({ ...account, plan: 'business' });
@@ -96,7 +141,10 @@ for (const backend of BACKENDS) {
 
       it('refuses a duplicate or malformed email with INVALID_REQUEST', async () => {
         await store.createAccount({ email: 'ann@example.com', plan: 'free' });
-        await expect(store.createAccount({ email: 'ANN@example.com', plan: 'developer' })).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('already exists') });
+        await expect(store.createAccount({ email: 'ANN@example.com', plan: 'developer' })).rejects.toMatchObject({
+          code: 'INVALID_REQUEST',
+          message: expect.stringContaining('already exists'),
+        });
         await expect(store.createAccount({ email: 'not an email', plan: 'free' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
       });
 
@@ -110,7 +158,15 @@ for (const backend of BACKENDS) {
         const account = await store.createAccount({ plan: 'developer' });
         const { key, record } = await store.createKey(account.id, 'test');
         expect(key).toMatch(/^msr_test_/);
-        expect(record).toEqual({ id: expect.stringMatching(/^key_/), accountId: account.id, env: 'test', createdAt: NOW.toISOString(), revokedAt: null, replacedBy: null, expiresAt: null });
+        expect(record).toEqual({
+          id: expect.stringMatching(/^key_/),
+          accountId: account.id,
+          env: 'test',
+          createdAt: NOW.toISOString(),
+          revokedAt: null,
+          replacedBy: null,
+          expiresAt: null,
+        });
         expect(await store.findKeyById(record.id)).toEqual(record);
         expect(await store.findActiveKeyByHash(hashApiKey(key))).toEqual({ key: record, account });
         expect(await store.findActiveKeyByHash(hashApiKey(`${key}x`))).toBeUndefined();
@@ -146,10 +202,16 @@ for (const backend of BACKENDS) {
         const account = await store.createAccount({ plan: 'free' });
         const old = await store.createKey(account.id, 'test');
         if (backend.name === 'sqlite') {
-          await instance.query("CREATE TRIGGER fail_revoke BEFORE UPDATE OF revoked_at ON api_keys BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
+          await instance.query(
+            "CREATE TRIGGER fail_revoke BEFORE UPDATE OF revoked_at ON api_keys BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+          );
         } else {
-          await instance.query("CREATE FUNCTION fail_revoke() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$");
-          await instance.query('CREATE TRIGGER fail_revoke BEFORE UPDATE OF revoked_at ON api_keys FOR EACH ROW EXECUTE FUNCTION fail_revoke()');
+          await instance.query(
+            "CREATE FUNCTION fail_revoke() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$",
+          );
+          await instance.query(
+            'CREATE TRIGGER fail_revoke BEFORE UPDATE OF revoked_at ON api_keys FOR EACH ROW EXECUTE FUNCTION fail_revoke()',
+          );
         }
         try {
           await expect(store.rotateKey(old.record.id)).rejects.toThrow('disk on fire');
@@ -198,43 +260,47 @@ for (const backend of BACKENDS) {
       });
     });
 
-    if (backend.name === 'sqlite') describe('secrecy', () => {
-      it('the plaintext key never reaches the database file or its WAL', async () => {
-        const account = await store.createAccount({ plan: 'free' });
-        const keys = [(await store.createKey(account.id, 'test')).key, (await store.createKey(account.id, 'live')).key];
-        const rotated = await store.rotateKey((await store.createKey(account.id, 'test')).record.id);
-        keys.push(rotated.key);
-        const bytesBeforeClose = readDatabaseFiles();
-        await store.close();
-        for (const bytes of [bytesBeforeClose, readDatabaseFiles()]) {
-          for (const key of keys) {
-            expect(bytes.includes(key)).toBe(false);
-            expect(bytes.includes(key.slice(9, 52))).toBe(false);
-            expect(bytes.includes(hashApiKey(key))).toBe(true); // the search itself works
+    if (backend.name === 'sqlite')
+      describe('secrecy', () => {
+        it('the plaintext key never reaches the database file or its WAL', async () => {
+          const account = await store.createAccount({ plan: 'free' });
+          const keys = [(await store.createKey(account.id, 'test')).key, (await store.createKey(account.id, 'live')).key];
+          const rotated = await store.rotateKey((await store.createKey(account.id, 'test')).record.id);
+          keys.push(rotated.key);
+          const bytesBeforeClose = readDatabaseFiles();
+          await store.close();
+          for (const bytes of [bytesBeforeClose, readDatabaseFiles()]) {
+            for (const key of keys) {
+              expect(bytes.includes(key)).toBe(false);
+              expect(bytes.includes(key.slice(9, 52))).toBe(false);
+              expect(bytes.includes(hashApiKey(key))).toBe(true); // the search itself works
+            }
           }
-        }
+        });
       });
-    });
 
-    if (backend.name === 'postgres') describe('secrecy in PostgreSQL', () => {
-      it('no table holds a plaintext key: every row of every table, as text', async () => {
-        const account = await store.createAccount({ email: 'ann@example.com', plan: 'free' });
-        const keys = [(await store.createKey(account.id, 'test')).key, (await store.createKey(account.id, 'live')).key];
-        keys.push((await store.rotateKey((await store.createKey(account.id, 'test')).record.id)).key);
-        await store.createSession('d'.repeat(64), account.id, NOW.toISOString());
-        await store.setSessionFlash('d'.repeat(64), 'sealed-elsewhere');
-        const tables = await instance.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-        let text = '';
-        for (const { table_name } of tables) {
-          for (const row of await instance.query<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`)) text += `${row.row}\n`;
-        }
-        for (const key of keys) {
-          expect(text.includes(key)).toBe(false);
-          expect(text.includes(key.slice(9, 52))).toBe(false);
-          expect(text.includes(hashApiKey(key))).toBe(true); // the search itself works
-        }
+    if (backend.name === 'postgres')
+      describe('secrecy in PostgreSQL', () => {
+        it('no table holds a plaintext key: every row of every table, as text', async () => {
+          const account = await store.createAccount({ email: 'ann@example.com', plan: 'free' });
+          const keys = [(await store.createKey(account.id, 'test')).key, (await store.createKey(account.id, 'live')).key];
+          keys.push((await store.rotateKey((await store.createKey(account.id, 'test')).record.id)).key);
+          await store.createSession('d'.repeat(64), account.id, NOW.toISOString());
+          await store.setSessionFlash('d'.repeat(64), 'sealed-elsewhere');
+          const tables = await instance.query<{ table_name: string }>(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+          );
+          let text = '';
+          for (const { table_name } of tables) {
+            for (const row of await instance.query<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`)) text += `${row.row}\n`;
+          }
+          for (const key of keys) {
+            expect(text.includes(key)).toBe(false);
+            expect(text.includes(key.slice(9, 52))).toBe(false);
+            expect(text.includes(hashApiKey(key))).toBe(true); // the search itself works
+          }
+        });
       });
-    });
 
     describe('two instances on one database (CLI and server)', () => {
       it('see each other’s writes at once', async () => {

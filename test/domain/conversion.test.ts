@@ -31,7 +31,14 @@ describe('convertUnitsOrExplain gives what convertUnits gives', () => {
       const units = UNITS.filter((u) => u.category === category.id);
       for (const from of units) {
         for (const to of units) {
-          for (const value of ['1', '-12.345', '0', '0.001', '98765432109876543210.0123456789', '-0.0000000000000000000000000000000000000001']) {
+          for (const value of [
+            '1',
+            '-12.345',
+            '0',
+            '0.001',
+            '98765432109876543210.0123456789',
+            '-0.0000000000000000000000000000000000000001',
+          ]) {
             same({ value, from: from.id, to: to.id });
             same({ value, from: from.symbol, to: to.id.toUpperCase(), decimals: 3, rounding: 'HALF_EVEN' });
           }
@@ -42,9 +49,15 @@ describe('convertUnitsOrExplain gives what convertUnits gives', () => {
 
   it('random pairs (any category), values, decimals and rounding modes', () => {
     fc.assert(
-      fc.property(fc.oneof(sameCategoryPair, fc.tuple(anyUnit, anyUnit)), decimalValue, decimalsOption, fc.option(roundingMode, { nil: undefined }), ([from, to], value, decimals, rounding) => {
-        same({ value, from: from.id, to: to.id, decimals, rounding });
-      }),
+      fc.property(
+        fc.oneof(sameCategoryPair, fc.tuple(anyUnit, anyUnit)),
+        decimalValue,
+        decimalsOption,
+        fc.option(roundingMode, { nil: undefined }),
+        ([from, to], value, decimals, rounding) => {
+          same({ value, from: from.id, to: to.id, decimals, rounding });
+        },
+      ),
       { numRuns: 3000 },
     );
   });

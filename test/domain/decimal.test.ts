@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DECIMAL_PATTERN, ROUNDING_MODES, formatDecimal, formatFraction, formatScaled, parseDecimalValue, parseDecimals, parseRounding, type RoundingMode,
+  DECIMAL_PATTERN,
+  ROUNDING_MODES,
+  formatDecimal,
+  formatFraction,
+  formatScaled,
+  parseDecimalValue,
+  parseDecimals,
+  parseRounding,
+  type RoundingMode,
 } from '../../src/domain/decimal';
 import { Rational } from '../../src/domain/rational';
 import { OUTPUT_PATTERN, Oracle, expectApiError, oracleFormat } from './helpers';
@@ -11,15 +19,50 @@ const r = (text: string): Rational => Rational.parse(text);
 
 describe('parseDecimalValue accepts only the contract decimal: optional "-", 1-40 digits, optional "." and 1-40 digits', () => {
   it.each([
-    ['0', '0'], ['-0', '0'], ['12.5', '25/2'], ['-12.5', '-25/2'], ['007', '7'], ['0.0000000001', '1/10000000000'],
-    [d40, d40], [`-${d40}.${d40}`, r(`-${d40}.${d40}`).toString()], ['1.000', '1'],
+    ['0', '0'],
+    ['-0', '0'],
+    ['12.5', '25/2'],
+    ['-12.5', '-25/2'],
+    ['007', '7'],
+    ['0.0000000001', '1/10000000000'],
+    [d40, d40],
+    [`-${d40}.${d40}`, r(`-${d40}.${d40}`).toString()],
+    ['1.000', '1'],
   ])('accepts %j as %s', (text, exact) => {
     expect(parseDecimalValue(text).toString()).toBe(exact);
   });
 
   it.each([
-    '', '-', '1e5', '1E5', '+1', ' 1', '1 ', '1\n', '\n1', '1_000', '1,000', '1,5', '0x1F', '0b1', 'NaN', 'Infinity',
-    '-Infinity', '١٢', '１２', '1.', '.5', '-.5', '1..2', '1.2.3', '--1', '1-', '−1', `${d40}1`, `1.${d40}1`, '12 345',
+    '',
+    '-',
+    '1e5',
+    '1E5',
+    '+1',
+    ' 1',
+    '1 ',
+    '1\n',
+    '\n1',
+    '1_000',
+    '1,000',
+    '1,5',
+    '0x1F',
+    '0b1',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '١٢',
+    '１２',
+    '1.',
+    '.5',
+    '-.5',
+    '1..2',
+    '1.2.3',
+    '--1',
+    '1-',
+    '−1',
+    `${d40}1`,
+    `1.${d40}1`,
+    '12 345',
   ])('refuses %j with INVALID_REQUEST on param value', (text) => {
     expectApiError(() => parseDecimalValue(text), 'INVALID_REQUEST', 'value');
   });
@@ -45,28 +88,50 @@ describe('parseDecimalValue accepts only the contract decimal: optional "-", 1-4
   });
 
   it('agrees with DECIMAL_PATTERN on arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 90 }), (text) => {
-      let accepted = true;
-      try { parseDecimalValue(text); } catch { accepted = false; }
-      expect(accepted).toBe(DECIMAL_PATTERN.test(text));
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 90 }), (text) => {
+        let accepted = true;
+        try {
+          parseDecimalValue(text);
+        } catch {
+          accepted = false;
+        }
+        expect(accepted).toBe(DECIMAL_PATTERN.test(text));
+      }),
+    );
   });
 });
 
 describe('parseDecimals takes an integer 0..40 (a JSON integer, or digits from a query string)', () => {
-  it.each([[0, 0], [40, 40], ['0', 0], ['40', 40], ['07', 7], [-0, 0], [2.0, 2], [undefined, undefined], [null, undefined]])(
-    'reads %j as %j', (value, expected) => {
-      expect(parseDecimals(value)).toBe(expected);
-    });
+  it.each([
+    [0, 0],
+    [40, 40],
+    ['0', 0],
+    ['40', 40],
+    ['07', 7],
+    [-0, 0],
+    [2.0, 2],
+    [undefined, undefined],
+    [null, undefined],
+  ])('reads %j as %j', (value, expected) => {
+    expect(parseDecimals(value)).toBe(expected);
+  });
 
   it.each([[41], [-1], [2.5], ['2.5'], [''], ['abc'], [' 2'], ['41'], ['100'], ['-1'], ['4e1'], [Number.NaN], [Infinity], [true], [{}]])(
-    'refuses %j with INVALID_REQUEST on param decimals', (value) => {
+    'refuses %j with INVALID_REQUEST on param decimals',
+    (value) => {
       expectApiError(() => parseDecimals(value), 'INVALID_REQUEST', 'decimals');
-    });
+    },
+  );
 });
 
 describe('parseRounding takes one of the six modes, HALF_UP by default', () => {
-  it.each(ROUNDING_MODES.flatMap((m) => [[m, m], [m.toLowerCase(), m]]))('reads %j as %s', (value, mode) => {
+  it.each(
+    ROUNDING_MODES.flatMap((m) => [
+      [m, m],
+      [m.toLowerCase(), m],
+    ]),
+  )('reads %j as %s', (value, mode) => {
     expect(parseRounding(value)).toBe(mode);
   });
 
@@ -74,10 +139,13 @@ describe('parseRounding takes one of the six modes, HALF_UP by default', () => {
     expect([parseRounding(undefined), parseRounding(null), parseRounding('Half_Even')]).toEqual(['HALF_UP', 'HALF_UP', 'HALF_EVEN']);
   });
 
-  it.each([[''], ['half-up'], ['ROUND_HALF_UP'], ['HALF_DOWN'], [1], [{}], ['x'.repeat(1_000_000)]])('refuses %j, listing the modes', (value) => {
-    const error = expectApiError(() => parseRounding(value), 'INVALID_REQUEST', 'rounding');
-    expect(error.message).toContain('HALF_UP, HALF_EVEN, DOWN, UP, FLOOR, CEILING');
-  });
+  it.each([[''], ['half-up'], ['ROUND_HALF_UP'], ['HALF_DOWN'], [1], [{}], ['x'.repeat(1_000_000)]])(
+    'refuses %j, listing the modes',
+    (value) => {
+      const error = expectApiError(() => parseRounding(value), 'INVALID_REQUEST', 'rounding');
+      expect(error.message).toContain('HALF_UP, HALF_EVEN, DOWN, UP, FLOOR, CEILING');
+    },
+  );
 });
 
 describe('formatDecimal with decimals rounds the exact value once, printing exactly that many places', () => {
@@ -122,7 +190,11 @@ describe('formatDecimal with decimals rounds the exact value once, printing exac
 
 describe('formatDecimal without decimals: exact within 40 significant digits, else half-even to 40', () => {
   it.each([
-    [r('12.50'), '12.5'], [r('1.000'), '1'], [r('-0'), '0'], [Rational.ZERO, '0'], [r(d40), d40],
+    [r('12.50'), '12.5'],
+    [r('1.000'), '1'],
+    [r('-0'), '0'],
+    [Rational.ZERO, '0'],
+    [r(d40), d40],
     [r(`0.${d40}`), '0.123456789012345678901234567890123456789'],
     [r(`-${d40}.${d40}`), `-${d40}`],
     [r(`${d40.slice(0, -1)}1.5`), `${d40.slice(0, -1)}2`],
@@ -145,9 +217,14 @@ describe('formatDecimal without decimals: exact within 40 significant digits, el
   });
 
   it.each([
-    [Rational.of(127n, 4n), '31.75'], [Rational.of(-127n, 4n), '-31.75'], [Rational.of(1n, 16n), '0.0625'],
-    [Rational.of(1n, 32n), '0.03125'], [Rational.of(3n, 10000n), '0.0003'], [Rational.of(10n ** 39n, 1n), `1${'0'.repeat(39)}`],
-    [Rational.of(10n ** 40n, 1n), `1${'0'.repeat(40)}`], [Rational.of(10n ** 40n + 1n, 1n), `1${'0'.repeat(40)}`],
+    [Rational.of(127n, 4n), '31.75'],
+    [Rational.of(-127n, 4n), '-31.75'],
+    [Rational.of(1n, 16n), '0.0625'],
+    [Rational.of(1n, 32n), '0.03125'],
+    [Rational.of(3n, 10000n), '0.0003'],
+    [Rational.of(10n ** 39n, 1n), `1${'0'.repeat(39)}`],
+    [Rational.of(10n ** 40n, 1n), `1${'0'.repeat(40)}`],
+    [Rational.of(10n ** 40n + 1n, 1n), `1${'0'.repeat(40)}`],
     [Rational.of(10n ** 40n + 1n, 100n), `1${'0'.repeat(38)}`], // 41 significant digits: rounded to 40
     [Rational.of(1234567890123456789012345678901234567895n, 10000n), '123456789012345678901234567890123456.7895'], // 40: exact
   ])('a value that ends after few places: %s prints as %s', (value, expected) => {
@@ -158,9 +235,12 @@ describe('formatDecimal without decimals: exact within 40 significant digits, el
     const ending = fc
       .tuple(fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), fc.nat(6), fc.nat(6))
       .map(([n, twos, fives]) => Rational.of(n, 2n ** BigInt(twos) * 5n ** BigInt(fives)));
-    fc.assert(fc.property(ending, (value) => {
-      expect(formatDecimal(value)).toBe(oracleFormat(new Oracle(value.num.toString()).div(value.den.toString()), undefined, 'HALF_UP'));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(ending, (value) => {
+        expect(formatDecimal(value)).toBe(oracleFormat(new Oracle(value.num.toString()).div(value.den.toString()), undefined, 'HALF_UP'));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('is fast for values with thousands of digits (scale from digit lengths, not a digit loop)', () => {
@@ -182,28 +262,34 @@ describe('formatDecimal agrees with decimal.js on random rationals', () => {
   const decimals = fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined });
 
   it('for every rounding mode, with and without decimals', () => {
-    fc.assert(fc.property(fraction, decimals, fc.constantFrom(...ROUNDING_MODES), (value, places, mode) => {
-      const exact = new Oracle(value.num.toString()).div(value.den.toString());
-      const printed = formatDecimal(value, places, mode);
-      expect(printed).toMatch(OUTPUT_PATTERN);
-      expect(printed).toBe(oracleFormat(exact, places, mode));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fraction, decimals, fc.constantFrom(...ROUNDING_MODES), (value, places, mode) => {
+        const exact = new Oracle(value.num.toString()).div(value.den.toString());
+        const printed = formatDecimal(value, places, mode);
+        expect(printed).toMatch(OUTPUT_PATTERN);
+        expect(printed).toBe(oracleFormat(exact, places, mode));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
 describe('formatFraction prints num/den in any terms exactly as formatDecimal prints it in lowest terms', () => {
   const bigint = (digits: number) => fc.bigInt({ min: -(10n ** BigInt(digits)), max: 10n ** BigInt(digits) });
-  const fraction = fc.tuple(bigint(60), fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.nat(20), fc.nat(20)).map(
-    ([n, d, twos, fives]) => Rational.of(n, d * 2n ** BigInt(twos) * 5n ** BigInt(fives)),
-  );
+  const fraction = fc
+    .tuple(bigint(60), fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.nat(20), fc.nat(20))
+    .map(([n, d, twos, fives]) => Rational.of(n, d * 2n ** BigInt(twos) * 5n ** BigInt(fives)));
   // Common factors as the conversion fast path leaves them: powers of ten, the factors' own, and large ones.
   const factor = fc.oneof(fc.constantFrom(1n, 2n, 10n, 1000n, 3937n, 10n ** 40n), fc.bigInt({ min: 1n, max: 10n ** 45n }));
   const decimals = fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined });
 
   it('for every rounding mode, with and without decimals', () => {
-    fc.assert(fc.property(fraction, factor, decimals, fc.constantFrom(...ROUNDING_MODES), (value, g, places, mode) => {
-      expect(formatFraction(value.num * g, value.den * g, places, mode)).toBe(formatDecimal(value, places, mode));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fraction, factor, decimals, fc.constantFrom(...ROUNDING_MODES), (value, g, places, mode) => {
+        expect(formatFraction(value.num * g, value.den * g, places, mode)).toBe(formatDecimal(value, places, mode));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it.each([
@@ -236,9 +322,12 @@ describe('formatScaled prints n / 10^scale exactly as formatFraction does', () =
   );
 
   it('for every rounding mode, with and without decimals', () => {
-    fc.assert(fc.property(n, fc.nat(60), decimals, fc.constantFrom(...ROUNDING_MODES), (value, scale, places, mode) => {
-      expect(formatScaled(value, scale, places, mode)).toBe(formatFraction(value, 10n ** BigInt(scale), places, mode));
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(n, fc.nat(60), decimals, fc.constantFrom(...ROUNDING_MODES), (value, scale, places, mode) => {
+        expect(formatScaled(value, scale, places, mode)).toBe(formatFraction(value, 10n ** BigInt(scale), places, mode));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it.each([

@@ -38,9 +38,7 @@ const ORACLE_ROUNDING: Record<RoundingMode, Decimal.Rounding> = {
 /** The contract's printing rule, computed by decimal.js from a (near-)exact value. */
 export function oracleFormat(x: OracleDecimal, decimals?: number, rounding: RoundingMode = 'HALF_UP'): string {
   const text =
-    decimals === undefined
-      ? x.toSignificantDigits(40, Decimal.ROUND_HALF_EVEN).toFixed()
-      : x.toFixed(decimals, ORACLE_ROUNDING[rounding]);
+    decimals === undefined ? x.toSignificantDigits(40, Decimal.ROUND_HALF_EVEN).toFixed() : x.toFixed(decimals, ORACLE_ROUNDING[rounding]);
   return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text; // decimal.js prints "-0.00"; the contract never does
 }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { earlierEnd, hasExpired, keyExpiryFromChoice, MAX_GRACE_MS, parseGrace, parseGraceChoice, parseKeyExpiry } from '../../src/domain/key-lifetime';
+import {
+  earlierEnd,
+  hasExpired,
+  keyExpiryFromChoice,
+  MAX_GRACE_MS,
+  parseGrace,
+  parseGraceChoice,
+  parseKeyExpiry,
+} from '../../src/domain/key-lifetime';
 import { expectApiError } from './helpers';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -87,8 +95,13 @@ describe('a key end', () => {
   });
 });
 
-describe('the account page\'s choices', () => {
-  it.each([['0', 0], ['1h', HOUR], ['24h', 24 * HOUR], ['7d', MAX_GRACE_MS]])('grace %j is %d ms', (text, ms) => {
+describe("the account page's choices", () => {
+  it.each([
+    ['0', 0],
+    ['1h', HOUR],
+    ['24h', 24 * HOUR],
+    ['7d', MAX_GRACE_MS],
+  ])('grace %j is %d ms', (text, ms) => {
     expect(parseGraceChoice(text)).toBe(ms);
   });
 

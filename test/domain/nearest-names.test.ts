@@ -39,7 +39,11 @@ describe('names near an unknown name, by the unit suggestions’ rules', () => {
     expect(() => requireKnownCurrency('GPB', 'to', new Set())).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_CURRENCY', param: 'to', message: "Currency 'GPB' is not supported (did you mean GBP?)." }),
     );
-    expect(() => requireKnownCurrency('XTT', 'to', new Set(['XTS']))).toThrow(expect.objectContaining({ message: "Currency 'XTT' is not supported (did you mean XTS?)." }));
-    expect(() => requireKnownCurrency('QQQ', 'to', new Set())).toThrow(expect.objectContaining({ message: "Currency 'QQQ' is not supported." }));
+    expect(() => requireKnownCurrency('XTT', 'to', new Set(['XTS']))).toThrow(
+      expect.objectContaining({ message: "Currency 'XTT' is not supported (did you mean XTS?)." }),
+    );
+    expect(() => requireKnownCurrency('QQQ', 'to', new Set())).toThrow(
+      expect.objectContaining({ message: "Currency 'QQQ' is not supported." }),
+    );
   });
 });

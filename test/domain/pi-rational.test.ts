@@ -13,7 +13,10 @@ const oracle = (q: Rational, k: number) => new Wide(q.num.toString()).div(q.den.
 
 describe('PiRational keeps π a symbol through products', () => {
   it.each([
-    ['180/pi', '0.18/pi', '1000'], ['180/pi', '180/pi', '1'], ['0.18/pi', '180/pi', '1/1000'], ['3', '2', '3/2'],
+    ['180/pi', '0.18/pi', '1000'],
+    ['180/pi', '180/pi', '1'],
+    ['0.18/pi', '180/pi', '1/1000'],
+    ['3', '2', '3/2'],
   ])('%s ÷ %s is exactly %s', (a, b, quotient) => {
     expect(PiRational.parse(a).div(PiRational.parse(b)).toString()).toBe(quotient);
   });
@@ -30,19 +33,29 @@ describe('PiRational keeps π a symbol through products', () => {
 });
 
 describe('formatPiRational prints what the exact value q·π^k prints under the contract', () => {
-  const rational = fc.tuple(fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), fc.bigInt({ min: 1n, max: 10n ** 45n })).map(([n, d]) => Rational.of(n, d));
+  const rational = fc
+    .tuple(fc.bigInt({ min: -(10n ** 45n), max: 10n ** 45n }), fc.bigInt({ min: 1n, max: 10n ** 45n }))
+    .map(([n, d]) => Rational.of(n, d));
   const decimals = fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined });
 
   it('random q, k from -24 to 24, decimals and rounding modes agree with decimal.js at 1,000 digits', () => {
-    fc.assert(fc.property(rational, fc.integer({ min: -24, max: 24 }), decimals, fc.constantFrom(...ROUNDING_MODES), (q, k, places, rounding) => {
-      expect(formatPiRational(PiRational.of(q, k), places, rounding)).toBe(oracleFormat(oracle(q, k), places, rounding));
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(rational, fc.integer({ min: -24, max: 24 }), decimals, fc.constantFrom(...ROUNDING_MODES), (q, k, places, rounding) => {
+        expect(formatPiRational(PiRational.of(q, k), places, rounding)).toBe(oracleFormat(oracle(q, k), places, rounding));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   // q chosen so that q·π^k lies within about 10^-90 of a rounding boundary: the first precision
   // tried cannot tell which side it is on, and the answer must still be the true side's.
   it.each([
-    [1, 2, 'HALF_UP'], [-1, 2, 'HALF_UP'], [2, 0, 'HALF_EVEN'], [-3, 5, 'DOWN'], [12, undefined, 'HALF_UP'], [-12, 40, 'CEILING'],
+    [1, 2, 'HALF_UP'],
+    [-1, 2, 'HALF_UP'],
+    [2, 0, 'HALF_EVEN'],
+    [-3, 5, 'DOWN'],
+    [12, undefined, 'HALF_UP'],
+    [-12, 40, 'CEILING'],
   ] as const)('a value next to a boundary: k = %i, decimals %s, %s', (k, places, rounding) => {
     const boundary = new Wide(places === undefined ? '1.2345678901234567890123456789012345678905' : `7.${'0'.repeat(places)}5`);
     for (const side of [-1, 1]) {

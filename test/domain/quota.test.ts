@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
-import { currentDay, currentMonth, groupThousands, isUsageDay, lastDays, isQuotaMonth, quotaExceeded, secondsToNextMonth, startOfNextMonth } from '../../src/domain/quota';
+import {
+  currentDay,
+  currentMonth,
+  groupThousands,
+  isUsageDay,
+  lastDays,
+  isQuotaMonth,
+  quotaExceeded,
+  secondsToNextMonth,
+  startOfNextMonth,
+} from '../../src/domain/quota';
 
 const DAY = 86_400;
 

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  csrfTokenFor, csrfTokenMatches, isSessionToken, newSessionToken, openFlash, sealFlash, sessionExpiry, sessionTokenHash, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS,
+  csrfTokenFor,
+  csrfTokenMatches,
+  isSessionToken,
+  newSessionToken,
+  openFlash,
+  sealFlash,
+  sessionExpiry,
+  sessionTokenHash,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
 } from '../../src/domain/sessions';
 
 const at = (ms: number) => new Date(Date.parse('2026-03-15T12:00:00.000Z') + ms);
@@ -18,7 +27,8 @@ describe('session tokens', () => {
   });
 
   it('anything but a well-formed token is not looked up', () => {
-    for (const bad of [undefined, '', 'x', `${newSessionToken()}=`, 'a'.repeat(44), '../'.repeat(15)]) expect(isSessionToken(bad)).toBe(false);
+    for (const bad of [undefined, '', 'x', `${newSessionToken()}=`, 'a'.repeat(44), '../'.repeat(15)])
+      expect(isSessionToken(bad)).toBe(false);
   });
 });
 
@@ -53,7 +63,12 @@ describe('one-time message', () => {
     expect(sealed).not.toContain('msr_test_secret');
     expect(openFlash(token, sealed)).toBe('msr_test_secret');
     expect(openFlash(newSessionToken(), sealed)).toBeUndefined();
-    expect(openFlash(token, sealed.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).toBeUndefined();
+    expect(
+      openFlash(
+        token,
+        sealed.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+      ),
+    ).toBeUndefined();
     expect(openFlash(token, 'garbage')).toBeUndefined();
   });
 });

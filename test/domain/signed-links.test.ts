@@ -29,7 +29,7 @@ describe('signed link queries', () => {
     expect(query).toBe(`${canonical}&signature=${expected}`);
   });
 
-  it('open to the request\'s own parameters and the key id, however the values were encoded and ordered', () => {
+  it("open to the request's own parameters and the key id, however the values were encoded and ordered", () => {
     const query = signedQuery(KEY, TERMS);
     const reordered = query.split('&').reverse().join('&').replace('USD%2CJPY', 'USD,JPY');
     for (const text of [query, reordered]) {
@@ -63,7 +63,9 @@ describe('signed link queries', () => {
     const query = params(signedQuery(KEY, TERMS));
     expect(codeOf(() => openSignedQuery(KEY, PATH, query, new Date(1_712_299_999_999)))).toBeUndefined();
     expect(codeOf(() => openSignedQuery(KEY, PATH, query, new Date(1_712_300_000_000)))).toBe('LINK_EXPIRED');
-    expect(() => openSignedQuery(KEY, PATH, query, new Date(1_712_300_000_000))).toThrow('The signed link expired at 2024-04-05T06:53:20.000Z');
+    expect(() => openSignedQuery(KEY, PATH, query, new Date(1_712_300_000_000))).toThrow(
+      'The signed link expired at 2024-04-05T06:53:20.000Z',
+    );
   });
 
   it('are told apart from other queries by any of their own parameters', () => {
@@ -75,7 +77,9 @@ describe('signed link queries', () => {
 describe('keys derived from the secret box', () => {
   it('are HKDF-SHA256 of the box key under the label: the same on every instance, distinct per label', () => {
     const box = secretBox(Buffer.alloc(32, 9));
-    expect(box.derive('series links v1')).toEqual(Buffer.from(hkdfSync('sha256', Buffer.alloc(32, 9), Buffer.alloc(0), 'measurement-api series links v1', 32)));
+    expect(box.derive('series links v1')).toEqual(
+      Buffer.from(hkdfSync('sha256', Buffer.alloc(32, 9), Buffer.alloc(0), 'measurement-api series links v1', 32)),
+    );
     expect(secretBox(Buffer.alloc(32, 9)).derive('series links v1')).toEqual(box.derive('series links v1'));
     expect(box.derive('another use')).not.toEqual(box.derive('series links v1'));
     expect(box.derive('series links v1')).not.toEqual(Buffer.alloc(32, 9));

@@ -1,7 +1,15 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { isPublicAddress, parseWebhookUrl, webhookUrlPolicy } from '../../src/domain/webhook-urls';
-import { crossedThresholds, DEFAULT_RETRY_SCHEDULE, dueExpiryEvent, newWebhookSecret, nextAttemptAt, signedHeaders, thresholdUsage } from '../../src/domain/webhooks';
+import {
+  crossedThresholds,
+  DEFAULT_RETRY_SCHEDULE,
+  dueExpiryEvent,
+  newWebhookSecret,
+  nextAttemptAt,
+  signedHeaders,
+  thresholdUsage,
+} from '../../src/domain/webhooks';
 import { parseSecretBoxKey, secretBox } from '../../src/domain/secret-box';
 
 describe('quota thresholds', () => {
@@ -20,7 +28,9 @@ describe('quota thresholds', () => {
   });
 
   it('the usage at a threshold is ceil(limit × percent / 100)', () => {
-    expect([thresholdUsage(1000, 80), thresholdUsage(3, 80), thresholdUsage(7, 100), thresholdUsage(2_000_000, 80)]).toEqual([800, 3, 7, 1_600_000]);
+    expect([thresholdUsage(1000, 80), thresholdUsage(3, 80), thresholdUsage(7, 100), thresholdUsage(2_000_000, 80)]).toEqual([
+      800, 3, 7, 1_600_000,
+    ]);
   });
 });
 
@@ -55,7 +65,9 @@ describe('retries', () => {
   it('back off exponentially with jitter, capped, and stop a day after the event', () => {
     const created = '2026-11-27T00:00:00.000Z';
     const at = new Date('2026-11-27T00:00:00.000Z');
-    const delays = [1, 2, 3, 10, 20].map((n) => (nextAttemptAt(DEFAULT_RETRY_SCHEDULE, n, created, at, () => 1)!.getTime() - at.getTime()) / 1000);
+    const delays = [1, 2, 3, 10, 20].map(
+      (n) => (nextAttemptAt(DEFAULT_RETRY_SCHEDULE, n, created, at, () => 1)!.getTime() - at.getTime()) / 1000,
+    );
     expect(delays).toEqual([10, 20, 40, 3600, 3600]);
     expect(nextAttemptAt(DEFAULT_RETRY_SCHEDULE, 1, created, at, () => 0)!.getTime() - at.getTime()).toBe(5000);
     expect(nextAttemptAt(DEFAULT_RETRY_SCHEDULE, 30, created, new Date('2026-11-27T23:30:00.000Z'), () => 1)).toBeUndefined();

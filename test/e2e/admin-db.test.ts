@@ -14,7 +14,9 @@ const run = promisify(execFile);
 /** `npm run --silent admin -- …` as a process: exit code, stdout and stderr. */
 async function admin(args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -32,8 +34,16 @@ describe('admin db migrate (SQLite)', () => {
   it('applies every migration to a new file, then nothing; the file keeps its user_version', async () => {
     const first = await admin(['db', 'migrate'], { DATA_DIR: dir });
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(first.stdout)).toEqual({ database: 'sqlite', applied: SQLITE_MIGRATIONS.map((_, i) => i + 1), version: SQLITE_MIGRATIONS.length });
-    expect(JSON.parse((await admin(['db', 'migrate'], { DATA_DIR: dir })).stdout)).toEqual({ database: 'sqlite', applied: [], version: SQLITE_MIGRATIONS.length });
+    expect(JSON.parse(first.stdout)).toEqual({
+      database: 'sqlite',
+      applied: SQLITE_MIGRATIONS.map((_, i) => i + 1),
+      version: SQLITE_MIGRATIONS.length,
+    });
+    expect(JSON.parse((await admin(['db', 'migrate'], { DATA_DIR: dir })).stdout)).toEqual({
+      database: 'sqlite',
+      applied: [],
+      version: SQLITE_MIGRATIONS.length,
+    });
     const raw = new BetterSqlite3(path.join(dir, 'measurement.db'), { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
     raw.close();

@@ -82,7 +82,8 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('PostgreSQL faul
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const usage = async () => Number((await direct.query<{ total: string | null }>('SELECT sum(used) AS total FROM usage')).rows[0]!.total ?? 0);
+  const usage = async () =>
+    Number((await direct.query<{ total: string | null }>('SELECT sum(used) AS total FROM usage')).rows[0]!.total ?? 0);
   const deliveredOf = (load: Load) => [...load.delivered.values()].reduce((a, b) => a + b, 0);
   const living = () => servers.map((_, i) => i).filter((i) => alive(servers[i]!));
 
@@ -132,7 +133,9 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('PostgreSQL faul
   it('backends terminated six times (pg_terminate_backend): both alive, only 200 and 503, healed within 10 s, usage = delivered', async () => {
     const result = await underLoad('pg_terminate_backend x6', async () => {
       for (let i = 0; i < 6; i++) {
-        await direct.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+        await direct.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        );
         await sleep(1_000);
       }
     });
@@ -199,7 +202,9 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('PostgreSQL faul
       expect(fresh.match(/account database unreachable/g)?.length).toBe(1);
       expect(fresh.match(/account database reachable again/g)?.length).toBe(1);
     });
-    console.log(JSON.stringify({ units: { max: maxMs(units), count: units.length }, healthUnreachableAfterMs: Math.round(unreachableSeenAfter!) }));
+    console.log(
+      JSON.stringify({ units: { max: maxMs(units), count: units.length }, healthUnreachableAfterMs: Math.round(unreachableSeenAfter!) }),
+    );
   });
 
   it('kill -9 of one instance under load: the other serves on, usage - delivered <= requests in flight on the killed one', async () => {

@@ -75,8 +75,10 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('Redis faults un
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const usage = async () => Number((await direct.query<{ total: string | null }>('SELECT sum(used) AS total FROM usage')).rows[0]!.total ?? 0);
-  const health = async (server: ServerProcess) => JSON.parse((await timedGet(`${server.base}/v1/health`)).body).data as { rateLimits: string; status: string };
+  const usage = async () =>
+    Number((await direct.query<{ total: string | null }>('SELECT sum(used) AS total FROM usage')).rows[0]!.total ?? 0);
+  const health = async (server: ServerProcess) =>
+    JSON.parse((await timedGet(`${server.base}/v1/health`)).body).data as { rateLimits: string; status: string };
 
   /** Every route once on every instance: public ones, a keyed conversion, a historical currency conversion (a publication read through Redis). */
   async function everyRoute(key: string) {
@@ -122,7 +124,9 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('Redis faults un
     const backMs = Math.round(performance.now() - ended);
     await sleep(1_000);
     await load.stop();
-    const delivered = [...load.delivered.values()].reduce((a, b) => a + b, 0) + probes.filter((p) => p.status === 200 && p.route.includes('convert')).length;
+    const delivered =
+      [...load.delivered.values()].reduce((a, b) => a + b, 0) +
+      probes.filter((p) => p.status === 200 && p.route.includes('convert')).length;
     const used = (await usage()) - before;
     const figures = {
       fault: name,
@@ -152,11 +156,18 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('Redis faults un
       const before = server.logs().slice(0, logLengths[i]);
       return count(before, /Redis \(REDIS_URL\) unavailable/g) - count(before, /Redis \(REDIS_URL\) is back/g);
     });
-    const closed = (i: number) => count(freshOf(i), /Redis \(REDIS_URL\) is back/g) === count(freshOf(i), /Redis \(REDIS_URL\) unavailable/g) + openAtStart[i]!;
+    const closed = (i: number) =>
+      count(freshOf(i), /Redis \(REDIS_URL\) is back/g) === count(freshOf(i), /Redis \(REDIS_URL\) unavailable/g) + openAtStart[i]!;
     await waitFor(() => servers.every((_, i) => closed(i)), 5_000);
     servers.forEach((server, i) => {
       const fresh = freshOf(i);
-      if (process.env.CHAOS_LOGS) console.log(fresh.split('\n').filter((l) => l.includes('edis')).join('\n'));
+      if (process.env.CHAOS_LOGS)
+        console.log(
+          fresh
+            .split('\n')
+            .filter((l) => l.includes('edis'))
+            .join('\n'),
+        );
       // One line when an outage starts and one when it ends: on a loaded machine (the proxy shares
       // the test's process with the load) a command may also pass its 250 ms just before or after
       // the fault, a short outage of its own, logged the same way.
@@ -169,7 +180,11 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(postgresTitle('Redis faults un
   }
 
   it('Redis stalled 8 s: every route answers 200 within 1.5 s, limits counted in memory meanwhile, shared again after', async () => {
-    await redisFault('Redis stalled 8 s', () => redisProxy.stall(), () => redisProxy.unstall());
+    await redisFault(
+      'Redis stalled 8 s',
+      () => redisProxy.stall(),
+      () => redisProxy.unstall(),
+    );
   });
 
   it('Redis connections reset (RST) and refused for 8 s: every route answers 200 within 1.5 s, shared again after', async () => {

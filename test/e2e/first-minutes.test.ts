@@ -16,11 +16,19 @@ import { killAllServers, startServer, type ServerProcess } from '../helpers/serv
 const run = promisify(execFile);
 let dataDir: string;
 let emptyDataDir: string;
-const env = (extra: Record<string, string> = {}) => ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ECB_BASE_URL: 'http://127.0.0.1:9/ecb', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'info',
+  ECB_BASE_URL: 'http://127.0.0.1:9/ecb',
+  ...extra,
+});
 
 /** Runs the server expecting it to stop by itself: its exit code and what it wrote. */
 async function failedStart(extra: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: env(extra), timeout: 120_000 }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+  const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: env(extra), timeout: 120_000 }).catch(
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
   return failure as { code: number; stdout: string; stderr: string };
 }
 
@@ -43,19 +51,37 @@ describe('a running server', () => {
   it('prints one start line with the URLs of the API, GraphiQL, the account page and the OpenAPI document', () => {
     const port = new URL(server.base).port;
     const base = `http://127.0.0.1:${port}`;
-    const line = server.logs().split('\n').find((l) => l.includes('listening on'))!;
-    expect(JSON.parse(line).msg).toBe(`Measurement API listening on ${base} — GraphiQL ${base}/graphql, account ${base}/account, OpenAPI ${base}/openapi.json`);
+    const line = server
+      .logs()
+      .split('\n')
+      .find((l) => l.includes('listening on'))!;
+    expect(JSON.parse(line).msg).toBe(
+      `Measurement API listening on ${base} — GraphiQL ${base}/graphql, account ${base}/account, OpenAPI ${base}/openapi.json`,
+    );
   });
 
   it('logs one info line for the RATES_FILE import, and a failed ECB refresh as one short warning without a stack', async () => {
-    const lines = () => server.logs().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = () =>
+      server
+        .logs()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines().filter((l) => l.source === 'file')).toEqual([
-      expect.objectContaining({ level: 30, newest: '2026-04-13', publications: 3, currencies: 6, msg: expect.stringMatching(/^rates imported from RATES_FILE .*hist-wide\.csv: newest publication 2026-04-13/) }),
+      expect.objectContaining({
+        level: 30,
+        newest: '2026-04-13',
+        publications: 3,
+        currencies: 6,
+        msg: expect.stringMatching(/^rates imported from RATES_FILE .*hist-wide\.csv: newest publication 2026-04-13/),
+      }),
     ]);
     const deadline = Date.now() + 60_000;
     while (!lines().some((l) => l.level === 40) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     const warning = lines().find((l) => l.level === 40)!;
-    expect(warning.msg).toMatch(/^ECB rates refresh failed: GET http:\/\/127\.0\.0\.1:9\/ecb\/.* \(serving the rates held, newest 2026-04-13\)$/);
+    expect(warning.msg).toMatch(
+      /^ECB rates refresh failed: GET http:\/\/127\.0\.0\.1:9\/ecb\/.* \(serving the rates held, newest 2026-04-13\)$/,
+    );
     expect(JSON.stringify(warning)).not.toContain('stack');
   });
 
@@ -64,9 +90,14 @@ describe('a running server', () => {
     const res = await fetch(`${server.base}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${live}` } });
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(res.status).toBe(401);
-    expect(body.error.message).toBe('The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.');
+    expect(body.error.message).toBe(
+      'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.',
+    );
     await new Promise((r) => setTimeout(r, 200));
-    const logged = server.logs().split('\n').find((l) => l.includes(res.headers.get('x-request-id')!) && l.includes('"msg":"request"'))!;
+    const logged = server
+      .logs()
+      .split('\n')
+      .find((l) => l.includes(res.headers.get('x-request-id')!) && l.includes('"msg":"request"'))!;
     expect(JSON.parse(logged)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     expect(server.logs()).not.toContain(live.slice(9));
   });
@@ -85,11 +116,29 @@ describe('a start that cannot work stops with one line and exit 1', () => {
   afterAll(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
 
   it.each([
-    ['a busy port', () => ({ PORT: String(busyPort) }), () => `PORT ${busyPort} on HOST 127.0.0.1 is already in use: stop the other server or set PORT to a free port.`],
-    ['an address this machine does not have', () => ({ PORT: '0', HOST: '192.0.2.1' }), () => 'HOST 192.0.2.1 is not an address of this machine: set HOST to one of its addresses (127.0.0.1 for this machine only, 0.0.0.0 for every interface).'],
+    [
+      'a busy port',
+      () => ({ PORT: String(busyPort) }),
+      () => `PORT ${busyPort} on HOST 127.0.0.1 is already in use: stop the other server or set PORT to a free port.`,
+    ],
+    [
+      'an address this machine does not have',
+      () => ({ PORT: '0', HOST: '192.0.2.1' }),
+      () =>
+        'HOST 192.0.2.1 is not an address of this machine: set HOST to one of its addresses (127.0.0.1 for this machine only, 0.0.0.0 for every interface).',
+    ],
     // An empty data directory: nothing held, so only the order of the lines keeps "no rates held yet" out.
-    ['a missing RATES_FILE', () => ({ PORT: '0', RATES_FILE: '/nope.zip', DATA_DIR: emptyDataDir }), () => 'RATES_FILE /nope.zip cannot be used: no such file or directory (ENOENT)'],
-    ['a RATES_FILE that is not an ECB file', () => ({ PORT: '0', RATES_FILE: 'README.md' }), () => `RATES_FILE ${path.resolve('README.md')} cannot be used: not an ECB CSV: the header must start with "Date", found "# Measurement API" at line 1`],
+    [
+      'a missing RATES_FILE',
+      () => ({ PORT: '0', RATES_FILE: '/nope.zip', DATA_DIR: emptyDataDir }),
+      () => 'RATES_FILE /nope.zip cannot be used: no such file or directory (ENOENT)',
+    ],
+    [
+      'a RATES_FILE that is not an ECB file',
+      () => ({ PORT: '0', RATES_FILE: 'README.md' }),
+      () =>
+        `RATES_FILE ${path.resolve('README.md')} cannot be used: not an ECB CSV: the header must start with "Date", found "# Measurement API" at line 1`,
+    ],
   ])('%s', async (_, extra, line) => {
     const result = await failedStart(extra());
     expect(result.code).toBe(1);

@@ -8,7 +8,9 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { browserAvailable, launchChromium } from '../helpers/browser';
 
 /** Where the screenshots go: a temporary directory, or with UPDATE_SCREENSHOT=1 docs/, beside the pages that show them. */
-const DOCS = process.env.UPDATE_SCREENSHOT ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs') : mkdtempSync(path.join(os.tmpdir(), 'front-door-shots-'));
+const DOCS = process.env.UPDATE_SCREENSHOT
+  ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs')
+  : mkdtempSync(path.join(os.tmpdir(), 'front-door-shots-'));
 const run = browserAvailable();
 
 let t: TestApp;
@@ -28,11 +30,14 @@ async function offlinePage(): Promise<{ page: Page; outside: string[]; problems:
     return route.abort('blockedbyclient');
   });
   page.on('console', (message) => {
-    if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) problems.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text()))
+      problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   return { page, outside, problems };
 }
@@ -54,9 +59,19 @@ describe.skipIf(!run)('the front door in a real browser (Chromium), with every o
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname));
     expect((await page.goto(`${base}/docs`))!.status()).toBe(200);
-    await expect.poll(() => page.locator('.api-info h1').innerText().catch(() => ''), { timeout: 20_000 }).toContain('Measurement API');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.api-info h1')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 20_000 },
+      )
+      .toContain('Measurement API');
     await expect.poll(() => page.getByText('List the 15 measurement categories').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    for (const tag of ['Units', 'Conversion', 'Currency', 'Service']) expect(await page.locator('[role="menuitem"], label').getByText(tag, { exact: true }).count()).toBeGreaterThan(0);
+    for (const tag of ['Units', 'Conversion', 'Currency', 'Service'])
+      expect(await page.locator('[role="menuitem"], label').getByText(tag, { exact: true }).count()).toBeGreaterThan(0);
     // One operation as a reader finds it: its heading, its path, its 200 answer's sample.
     const heading = page.getByRole('heading', { name: 'Convert between currencies with the ECB reference rates' });
     await heading.evaluate((element) => element.scrollIntoView({ block: 'start' }));
@@ -74,7 +89,12 @@ describe.skipIf(!run)('the front door in a real browser (Chromium), with every o
     expect((await page.goto(`${base}/`))!.status()).toBe(200);
     await expect(page.locator('h1').innerText()).resolves.toContain('Measurement API');
     await page.screenshot({ path: path.join(DOCS, 'home-screenshot.png'), fullPage: true });
-    for (const [name, target] of [['GraphiQL', '/graphql'], ['API reference', '/docs'], ['Your account', '/account'], ['OpenAPI document', '/openapi.json']] as const) {
+    for (const [name, target] of [
+      ['GraphiQL', '/graphql'],
+      ['API reference', '/docs'],
+      ['Your account', '/account'],
+      ['OpenAPI document', '/openapi.json'],
+    ] as const) {
       const link = page.getByRole('link', { name, exact: true });
       expect(await link.getAttribute('href')).toBe(target);
       const answer = await page.request.get(`${base}${target}`, { headers: { accept: 'text/html' } });

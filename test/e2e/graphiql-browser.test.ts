@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available && !process.env.CI) console.warn(`GraphiQL browser tests skipped: ${CHROMIUM} is absent (they fail instead when CI is set).`);
+if (!available && !process.env.CI)
+  console.warn(`GraphiQL browser tests skipped: ${CHROMIUM} is absent (they fail instead when CI is set).`);
 
 let t: TestApp;
 let base: string;
@@ -18,7 +19,15 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
     base = t.origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-gpu',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -33,12 +42,15 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
     const problems: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) problems.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     // Violations reported by the page itself, including those the console does not show.
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
 
     const response = await page.goto(`${base}/graphql`);
@@ -110,7 +122,9 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
     const blocked: string[] = [];
     page.on('console', (message) => blocked.push(message.text()));
     await page.setContent(`<iframe id="f" src="${base}/graphql"></iframe>`);
-    await expect.poll(() => blocked.some((text) => /frame-ancestors|X-Frame-Options|refused to (display|connect)/i.test(text)), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => blocked.some((text) => /frame-ancestors|X-Frame-Options|refused to (display|connect)/i.test(text)), { timeout: 10_000 })
+      .toBe(true);
     const frame = page.frames().find((f) => f !== page.mainFrame());
     expect(await frame?.$('#root').catch(() => null)).toBeFalsy();
     await page.close();

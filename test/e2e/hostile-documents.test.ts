@@ -42,7 +42,11 @@ async function flood(base: string): Promise<Record<string, number>> {
   const worker = async () => {
     while (next < DOCUMENTS) {
       const query = typenameDocument(next++);
-      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      const res = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
       const body = (await res.json()) as { data?: Record<string, string>; errors?: Array<{ extensions: { code: string } }> };
       const outcome = body.data ? `${res.status} data` : `${res.status} ${body.errors?.[0]?.extensions.code}`;
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;

@@ -131,7 +131,8 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('three instances on one Postgr
   });
 
   it('rates imported once by the CLI are served by all three (NOTIFY; at the latest by the 5 s revision check)', async () => {
-    const health = async (server: ServerProcess) => ((await (await fetch(`${server.base}/v1/health`)).json()) as { data: { rates: { date: string | null }; rateLimits: string } }).data;
+    const health = async (server: ServerProcess) =>
+      ((await (await fetch(`${server.base}/v1/health`)).json()) as { data: { rates: { date: string | null }; rateLimits: string } }).data;
     expect((await Promise.all(servers.map(health))).map((h) => h.rates.date)).toEqual([null, null, null]);
     const report = (await cli('rates', 'import', path.resolve('test/fixtures/ecb/hist-wide.csv'))) as { newest: string };
     expect(report.newest).toBe('2026-04-13');
@@ -202,7 +203,9 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('three instances on one Postgr
 
   it('no table holds a plaintext key (every row of every table, as text)', async () => {
     expect(keys.length).toBeGreaterThan(5);
-    const { rows: tables } = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    const { rows: tables } = await db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
     let text = '';
     for (const { table_name } of tables) {
       const { rows } = await db.query<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`);

@@ -13,7 +13,9 @@ afterAll(async () => {
 });
 
 /** One keep-alive connection to the server, read answer by answer (each has a Content-Length). */
-function openConnection(port: number): Promise<{ socket: Socket; get(path: string): Promise<{ status: number; body: string }>; closed: Promise<number> }> {
+function openConnection(
+  port: number,
+): Promise<{ socket: Socket; get(path: string): Promise<{ status: number; body: string }>; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let buffered: Buffer = Buffer.alloc(0);

@@ -21,7 +21,12 @@ afterAll(async () => {
 
 /** The stdio server as `npm run --silent mcp` starts it, spawned by the SDK's own stdio client. */
 async function spawnStdio(env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'scripts/mcp-stdio.ts'], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'scripts/mcp-stdio.ts'],
+    env,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'measurement-api-tests', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -39,7 +44,10 @@ describe('the stdio server', () => {
   });
 
   it('answers a call the remote server refuses (an unknown key) as a tool error', async () => {
-    const client = await spawnStdio({ MEASUREMENT_API_URL: `${origin}/mcp`, MEASUREMENT_API_KEY: 'msr_test_0000000000000000000000000000000000000000000000000' });
+    const client = await spawnStdio({
+      MEASUREMENT_API_URL: `${origin}/mcp`,
+      MEASUREMENT_API_KEY: 'msr_test_0000000000000000000000000000000000000000000000000',
+    });
     const answer = (await client.callTool({ name: 'convert', arguments: { value: '1', from: 'm', to: 'ft' } })) as CallToolResult;
     expect(answer.isError).toBe(true);
     expect(answer.content[0]).toMatchObject({ text: expect.stringContaining('could not be reached or refused the call') });

@@ -10,7 +10,10 @@ const FIXTURE = path.resolve('test/fixtures/ecb/hist-wide.csv');
 /** Runs the server to its exit (it must exit by itself); its exit code and output. */
 function startToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // Only stops a hung test: a server that listens instead of exiting is a failure.
@@ -29,8 +32,16 @@ describe('a persisted-documents manifest the server cannot use at start', () => 
     const file = path.join(dir, 'persisted-documents.json');
     const wrong = documentHash('{ units { id } }');
     writeFileSync(file, JSON.stringify({ [wrong]: '{ categories { id } }' }));
-    const { code, stderr } = await startToExit({ DATA_DIR: dir, PERSISTED_DOCUMENTS: file, RATES_FILE: FIXTURE, ECB_BASE_URL: 'http://127.0.0.1:9/ecb', LOG_LEVEL: 'silent' });
+    const { code, stderr } = await startToExit({
+      DATA_DIR: dir,
+      PERSISTED_DOCUMENTS: file,
+      RATES_FILE: FIXTURE,
+      ECB_BASE_URL: 'http://127.0.0.1:9/ecb',
+      LOG_LEVEL: 'silent',
+    });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([`PERSISTED_DOCUMENTS: ${file}: ${wrong} is not the SHA-256 of its document (that is ${documentHash('{ categories { id } }')})`]);
+    expect(stderr.trim().split('\n')).toEqual([
+      `PERSISTED_DOCUMENTS: ${file}: ${wrong} is not the SHA-256 of its document (that is ${documentHash('{ categories { id } }')})`,
+    ]);
   });
 });

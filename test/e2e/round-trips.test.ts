@@ -45,7 +45,12 @@ function countStatements() {
   let counting = false;
   proto.query = function (this: unknown, ...args: unknown[]) {
     const config = args[0];
-    if (counting) seen.push(typeof config === 'string' ? config : String((config as { text?: unknown; name?: unknown } | null)?.text ?? (config as { name?: unknown } | null)?.name ?? '?'));
+    if (counting)
+      seen.push(
+        typeof config === 'string'
+          ? config
+          : String((config as { text?: unknown; name?: unknown } | null)?.text ?? (config as { name?: unknown } | null)?.name ?? '?'),
+      );
     return original.apply(this, args);
   };
   return {
@@ -63,7 +68,9 @@ function countStatements() {
   };
 }
 
-const title = REDIS_URL ? postgresTitle('round trips per keyed request on PostgreSQL + Redis') : 'round trips per keyed request on PostgreSQL + Redis (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/15, to run)';
+const title = REDIS_URL
+  ? postgresTitle('round trips per keyed request on PostgreSQL + Redis')
+  : 'round trips per keyed request on PostgreSQL + Redis (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/15, to run)';
 
 describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
   let database: FreshDatabase;
@@ -82,7 +89,13 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
   beforeAll(async () => {
     database = await freshDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'round-trips-'));
-    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL: REDIS_URL!, LOG_LEVEL: 'silent', KEY_RATE_LIMIT: '1000000' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      REDIS_URL: REDIS_URL!,
+      LOG_LEVEL: 'silent',
+      KEY_RATE_LIMIT: '1000000',
+    });
     apiEnv = config.apiEnv;
     await migrateDatabase(config);
     store = openStore(config);
@@ -121,7 +134,11 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
         for (let i = 0; i < PER_CLIENT; i += 1) {
           const authorization = `Bearer ${keys[c % keys.length]}`;
           const response = graphql
-            ? await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ query: CONVERT_QUERY }) })
+            ? await fetch(`${base}/graphql`, {
+                method: 'POST',
+                headers: { authorization, 'content-type': 'application/json' },
+                body: JSON.stringify({ query: CONVERT_QUERY }),
+              })
             : await fetch(base + CONVERT, { headers: { authorization } });
           const body = await response.text();
           expect(response.status, body).toBe(200);
@@ -168,10 +185,15 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     expect(result.sqlPerRequest).toBeGreaterThan(0);
     // One statement per turn: the charge reads the keys revision itself, so a turn whose requests
     // all charge sends no revision read of its own (nor any other statement).
-    expect(result.sql.filter((sql) => !sql.includes('charge_quota')), result.sql.slice(0, 20).join('\n')).toEqual([]);
+    expect(
+      result.sql.filter((sql) => !sql.includes('charge_quota')),
+      result.sql.slice(0, 20).join('\n'),
+    ).toEqual([]);
     expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(REDIS_ONE_KEY);
     expect(result.redisPerRequest).toBeGreaterThan(0);
-    process.stdout.write(`round trips, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
+    process.stdout.write(
+      `round trips, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`,
+    );
   });
 
   it('POST /graphql convert: the same bounds with one key (the directive spends by the turn too)', async () => {
@@ -179,7 +201,9 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     expect(result.sqlPerRequest, result.sql.slice(0, 20).join('\n')).toBeLessThanOrEqual(0.6);
     expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(REDIS_ONE_KEY);
     expect(result.redisPerRequest).toBeGreaterThan(0);
-    process.stdout.write(`round trips, GraphQL, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
+    process.stdout.write(
+      `round trips, GraphQL, 1 key: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`,
+    );
   });
 
   const month = () => new Date().toISOString().slice(0, 7);
@@ -213,7 +237,7 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
     expect(refused.status, refused.body).toBe(401);
   });
 
-  it("a plan changed after the key was cached: the next convert is charged and answered under the new plan", async () => {
+  it('a plan changed after the key was cached: the next convert is charged and answered under the new plan', async () => {
     const email = `rt-${randomBytes(4).toString('hex')}@example.com`;
     const account = await store.createAccount({ email, plan: 'free' });
     const created = await store.createKey(account.id, keyEnvFor(apiEnv));
@@ -231,8 +255,13 @@ describe.skipIf(!TEST_DATABASE_URL || !REDIS_URL)(title, () => {
   it('a key per client: a charge per account and turn, at most one Redis command per request', async () => {
     const result = await measure(await newKeys(CLIENTS));
     expect(result.sqlPerRequest, result.sql.slice(0, 20).join('\n')).toBeLessThanOrEqual(1.6);
-    expect(result.sql.filter((sql) => !sql.includes('charge_quota')), result.sql.slice(0, 20).join('\n')).toEqual([]);
+    expect(
+      result.sql.filter((sql) => !sql.includes('charge_quota')),
+      result.sql.slice(0, 20).join('\n'),
+    ).toEqual([]);
     expect(result.redisPerRequest, result.redis.slice(0, 5).join('\n')).toBeLessThanOrEqual(1);
-    process.stdout.write(`round trips, ${CLIENTS} keys: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`);
+    process.stdout.write(
+      `round trips, ${CLIENTS} keys: ${result.sqlPerRequest.toFixed(2)} SQL and ${result.redisPerRequest.toFixed(2)} Redis per request\n`,
+    );
   });
 });

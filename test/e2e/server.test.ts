@@ -48,7 +48,9 @@ describe('the server as a newcomer runs it', () => {
   it('writes one structured log line per request, with a request id and never the key', async () => {
     await fetch(`${base}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${key}` } });
     await new Promise((r) => setTimeout(r, 200));
-    const lines = logs().split('\n').filter((l) => l.includes('"msg":"request"'));
+    const lines = logs()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ method: 'GET', path: '/v1/convert', status: 200 });
     expect(logs()).not.toContain(key);
@@ -94,7 +96,9 @@ describe('the server as a newcomer runs it', () => {
 
 describe('configuration', () => {
   it('stops with a one-line message naming a bad variable', async () => {
-    const failure = await run(TSX, ['src/main.ts'], { env: { ...process.env, PORT: 'eighty' } }).catch((e: { code: number; stderr: string }) => e);
+    const failure = await run(TSX, ['src/main.ts'], { env: { ...process.env, PORT: 'eighty' } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect('code' in failure && failure.code).toBe(1);
     const stderr = (failure as { stderr: string }).stderr.trim();
     expect(stderr.split('\n')).toHaveLength(1);

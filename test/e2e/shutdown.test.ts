@@ -16,7 +16,14 @@ let npm: ChildProcess;
 let port = 0;
 let logs = '';
 let dataDir: string;
-const env = () => ({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ECB_BASE_URL: 'http://127.0.0.1:9/ecb', NODE_ENV: '' });
+const env = () => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  ECB_BASE_URL: 'http://127.0.0.1:9/ecb',
+  NODE_ENV: '',
+});
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-stop-'));
@@ -70,7 +77,9 @@ describe('npm start', () => {
   });
 
   it('on SIGTERM to the npm process, finishes the request in flight, then closes the port and leaves no process', async () => {
-    const { stdout } = await run(path.resolve('node_modules/.bin/tsx'), ['scripts/admin.ts', 'key', 'create', '--plan', 'free'], { env: env() });
+    const { stdout } = await run(path.resolve('node_modules/.bin/tsx'), ['scripts/admin.ts', 'key', 'create', '--plan', 'free'], {
+      env: env(),
+    });
     const key = JSON.parse(stdout).key as string;
     const body = JSON.stringify({ value: '1', from: 'mile', to: 'km' });
     const socket: Socket = connect(port, '127.0.0.1');
@@ -78,7 +87,9 @@ describe('npm start', () => {
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk));
     // Headers and half the body: the request is in flight when the signal arrives.
-    socket.write(`POST /v1/convert HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /v1/convert HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
 
     process.kill(npm.pid!, 'SIGTERM');

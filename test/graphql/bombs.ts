@@ -7,9 +7,12 @@ export type BombShape = 'spreads' | 'inline' | 'fields';
 export function fragmentBomb(levels: number, shape: BombShape): string {
   const body = (next: string): string => {
     switch (shape) {
-      case 'spreads': return `...${next} ...${next}`;
-      case 'inline': return `... on Query { ...${next} } ... on Query { ...${next} }`;
-      case 'fields': return `a: health { ...H${next} } a: health { ...H${next} } ...${next} ...${next}`;
+      case 'spreads':
+        return `...${next} ...${next}`;
+      case 'inline':
+        return `... on Query { ...${next} } ... on Query { ...${next} }`;
+      case 'fields':
+        return `a: health { ...H${next} } a: health { ...H${next} } ...${next} ...${next}`;
     }
   };
   const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ${body(`F${i + 1}`)} }`);

@@ -12,12 +12,39 @@ describe('the conversions a document plans', () => {
   it.each([
     ['no conversion field', '{ categories { id } unit(id: "ft") { id } }', [], 0],
     ['one conversion', `{ ${C} }`, [['convert', 1]], 1],
-    ['aliased conversions, in document order', `{ b: ${C} a: ${C} latestRates { date } c: convertCurrency(value: "1", from: "USD", to: "EUR") { rate { date } } }`, [['b', 1], ['a', 1], ['c', 1]], 3],
+    [
+      'aliased conversions, in document order',
+      `{ b: ${C} a: ${C} latestRates { date } c: convertCurrency(value: "1", from: "USD", to: "EUR") { rate { date } } }`,
+      [
+        ['b', 1],
+        ['a', 1],
+        ['c', 1],
+      ],
+      3,
+    ],
     ['one response key twice (fields merge into one execution)', `{ ${C} ${C} }`, [['convert', 1]], 1],
     ['a literal batch: one per item', `{ ${B(3)} }`, [['batch', 3]], 3],
-    ['a single object where a list is expected: one item', '{ batch(items: {value: "1", from: "m", to: "ft"}) { succeeded } }', [['batch', 1]], 1],
-    ['@skip(if: true) and @include(if: false) leave fields out', `{ a: ${C.replace('{', '@skip(if: true) {')} b: ${C.replace('{', '@include(if: false) {')} c: ${C} }`, [['c', 1]], 1],
-    ['fields inside inline fragments and fragments count', `{ ... on Query { a: ${C} } ...F } fragment F on Query { b: ${B(2)} }`, [['a', 1], ['b', 2]], 3],
+    [
+      'a single object where a list is expected: one item',
+      '{ batch(items: {value: "1", from: "m", to: "ft"}) { succeeded } }',
+      [['batch', 1]],
+      1,
+    ],
+    [
+      '@skip(if: true) and @include(if: false) leave fields out',
+      `{ a: ${C.replace('{', '@skip(if: true) {')} b: ${C.replace('{', '@include(if: false) {')} c: ${C} }`,
+      [['c', 1]],
+      1,
+    ],
+    [
+      'fields inside inline fragments and fragments count',
+      `{ ... on Query { a: ${C} } ...F } fragment F on Query { b: ${B(2)} }`,
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      3,
+    ],
     ['conversion fields below the root do not exist (not counted)', '{ category(id: "length") { id } }', [], 0],
   ])('%s', (_, query, expected, total) => {
     const planned = plan(query);

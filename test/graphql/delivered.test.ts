@@ -27,7 +27,8 @@ const post: TestApp['postGraphQL'] = (query, options) => t.postGraphQL(query, op
 
 const codesByPath = (errors: any[] = []) => Object.fromEntries(errors.map((e) => [e.path?.join('.') ?? '', e.extensions.code]));
 const CONVERT = 'convert(value: "1", from: "mile", to: "km") { result { value } }';
-const datedItems = (n: number) => Array.from({ length: n }, (_, i) => ({ value: String(i + 1), from: 'USD', to: 'JPY', date: '2024-03-28' }));
+const datedItems = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ value: String(i + 1), from: 'USD', to: 'JPY', date: '2024-03-28' }));
 
 describe('a GraphQL document is charged for what it delivers', () => {
   it('delivers and charges the fields that succeed when a sibling fails', async () => {
@@ -141,7 +142,12 @@ describe('a document’s work is bounded before any is done', () => {
 
   it('lets a failed batch item leave its share to the items after it', async () => {
     const { key, account } = await keyWithLeft(2);
-    const items = [{ value: '1', from: 'm', to: 'kg' }, { value: '1', from: 'm', to: 'ft' }, { value: '2', from: 'm', to: 'ft' }, { value: '3', from: 'm', to: 'ft' }];
+    const items = [
+      { value: '1', from: 'm', to: 'kg' },
+      { value: '1', from: 'm', to: 'ft' },
+      { value: '2', from: 'm', to: 'ft' },
+      { value: '3', from: 'm', to: 'ft' },
+    ];
     const res = await t.call('POST', '/v1/batch', { key, body: { items } });
     expect(res.body.data.results.map((r: any) => r.error?.code ?? 'ok')).toEqual(['INCOMPATIBLE_UNITS', 'ok', 'ok', 'QUOTA_EXCEEDED']);
     expect(await used(account)).toBe(1000);

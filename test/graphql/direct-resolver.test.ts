@@ -13,7 +13,9 @@ import { schema } from '../../src/graphql/index';
 function testSchema() {
   const b = new SchemaBuilder<{ Context: GraphQLContext }>({ plugins: [ZodPlugin], zod: { validationError: zodValidationError } });
   const Plain = b.inputType('Plain', { fields: (t) => ({ q: t.int({ required: true }), note: t.string() }) });
-  const Ruled = b.inputType('Ruled', { fields: (t) => ({ q: t.int({ required: true, validate: { schema: z.number().max(3, 'q is at most 3.') } }) }) });
+  const Ruled = b.inputType('Ruled', {
+    fields: (t) => ({ q: t.int({ required: true, validate: { schema: z.number().max(3, 'q is at most 3.') } }) }),
+  });
   const Outer = b.inputType('Outer', { fields: (t) => ({ inner: t.field({ type: Ruled, required: true }) }) });
   b.queryType({
     fields: (t) => ({
@@ -23,13 +25,24 @@ function testSchema() {
         resolve: (_, args) => JSON.stringify(args),
       }),
       listed: t.string({
-        args: { items: t.arg.intList({ required: true, validate: { schema: z.array(z.any()).min(1, 'one item at least.').max(2, 'two items at most.') } }) },
+        args: {
+          items: t.arg.intList({
+            required: true,
+            validate: { schema: z.array(z.any()).min(1, 'one item at least.').max(2, 'two items at most.') },
+          }),
+        },
         resolve: (_, { items }) => items.join('+'),
       }),
       // Lists of input objects (the batch's shape): without rules inside, with a rule on a field of
       // the object, and optional. Only the first is checked by its own schema alone.
       objects: t.string({
-        args: { items: t.arg({ type: [Plain], required: true, validate: { schema: z.array(z.any()).min(1, 'one item at least.').max(2, 'two items at most.') } }) },
+        args: {
+          items: t.arg({
+            type: [Plain],
+            required: true,
+            validate: { schema: z.array(z.any()).min(1, 'one item at least.').max(2, 'two items at most.') },
+          }),
+        },
         resolve: (_, { items }) => JSON.stringify(items),
       }),
       ruledObjects: t.string({
@@ -64,7 +77,12 @@ async function outcome(resolve: (args: Record<string, unknown>) => unknown, args
   try {
     return { value: await resolve(args) };
   } catch (error) {
-    return { error: error instanceof ApiError ? { code: error.code, message: error.message, param: error.param, details: error.details } : String(error) };
+    return {
+      error:
+        error instanceof ApiError
+          ? { code: error.code, message: error.message, param: error.param, details: error.details }
+          : String(error),
+    };
   }
 }
 
@@ -102,7 +120,9 @@ describe('directResolver: a root field resolved with its zod rules checked synch
   it('answers a rule it can check without a promise, and refuses with the contract error', () => {
     const direct = directResolver(own['ruled']!);
     expect(direct(undefined, { n: 3 }, context, info)).toBe('{"n":3}');
-    expect(() => direct(undefined, { n: 9 }, context, info)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', message: 'n is at most 3.', param: 'n' }));
+    expect(() => direct(undefined, { n: 9 }, context, info)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', message: 'n is at most 3.', param: 'n' }),
+    );
   });
 
   it('keeps the resolver of a field without rules as it is', () => {

@@ -65,7 +65,8 @@ describe('boundedParserCaches', () => {
     const { documentCache } = boundedParserCaches(DOCUMENT_CACHE_BYTES);
     for (let i = 0; i < 20; i++) documentCache.set(typenameDocument(i), parse(typenameDocument(i)));
     expect(documentCache.size).toBe(0);
-    const ordinary = (i: number) => `query Q${i} { unit(id: "m") { id name symbol aliases } convert(value: "1", from: "ft", to: "m") { result { value unit } } }`;
+    const ordinary = (i: number) =>
+      `query Q${i} { unit(id: "m") { id name symbol aliases } convert(value: "1", from: "ft", to: "m") { result { value unit } } }`;
     for (let i = 0; i < 100; i++) documentCache.set(ordinary(i), parse(ordinary(i)));
     expect(documentCache.size).toBe(100);
     expect(documentCache.bytes).toBeLessThanOrEqual(DOCUMENT_CACHE_BYTES);

@@ -49,7 +49,7 @@ describe('GraphQL at /graphql', () => {
     if (url) expect((await t.call('GET', url, { key })).body.error.code).toBe(code);
   });
 
-  it('words a bad decimals with the domain\'s one rule: GraphQL, REST and a batch item alike', async () => {
+  it("words a bad decimals with the domain's one rule: GraphQL, REST and a batch item alike", async () => {
     const { body } = await run(ConvertDocument, { value: '1', from: 'm', to: 'ft', decimals: 41 });
     const rest = await t.call('GET', '/v1/convert?value=1&from=m&to=ft&decimals=41', { key });
     const batch = await t.call('POST', '/v1/batch', { key, body: { items: [{ value: '1', from: 'm', to: 'ft', decimals: 41 }] } });
@@ -71,7 +71,9 @@ describe('GraphQL at /graphql', () => {
   });
 
   it('supports the built-in @include and @skip directives', async () => {
-    const { body } = await t.graphql('query($on: Boolean!) { health @include(if: $on) { status } categories @skip(if: $on) { id } }', { on: true });
+    const { body } = await t.graphql('query($on: Boolean!) { health @include(if: $on) { status } categories @skip(if: $on) { id } }', {
+      on: true,
+    });
     expect(body).toEqual({ data: { health: { status: 'degraded' } }, extensions: expect.anything() });
   });
 

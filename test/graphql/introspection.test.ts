@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionOptions, type IntrospectionQuery } from 'graphql';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  lexicographicSortSchema,
+  printSchema,
+  type IntrospectionOptions,
+  type IntrospectionQuery,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 
@@ -11,8 +18,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = async (body: Record<string, unknown>) => {
-  const response = await fetch(`${t.origin}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { data?: IntrospectionQuery; errors?: Array<{ message: string; extensions: { code: string } }> } };
+  const response = await fetch(`${t.origin}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: IntrospectionQuery; errors?: Array<{ message: string; extensions: { code: string } }> },
+  };
 };
 
 /** Every boolean option of the installed graphql's getIntrospectionQuery (oneOf included). */
@@ -23,7 +37,10 @@ const combinations: IntrospectionOptions[] = Array.from({ length: 2 ** OPTIONS.l
 /** The query under its own name, under another one (as tools name it), and anonymous. */
 const NAMES = [
   (query: string) => ({ query }),
-  (query: string) => ({ query: query.replace('query IntrospectionQuery', 'query IntrospectSchemaForCodegen'), operationName: 'IntrospectSchemaForCodegen' }),
+  (query: string) => ({
+    query: query.replace('query IntrospectionQuery', 'query IntrospectSchemaForCodegen'),
+    operationName: 'IntrospectSchemaForCodegen',
+  }),
   (query: string) => ({ query: query.replace('query IntrospectionQuery', 'query') }),
 ];
 
@@ -52,8 +69,14 @@ describe('introspection for every tool (contract section 10)', () => {
   it('still refuses introspection that nests lists to explode the answer (MaxIntrospectionDepthRule)', async () => {
     const res = await post({ query: '{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }' });
     expect(res.body.data).toBeUndefined();
-    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Maximum introspection depth exceeded', extensions: expect.objectContaining({ code: 'INVALID_REQUEST' }) })]);
-    const viaFragments = '{ __schema { types { ...T } } } fragment T on __Type { fields { type { ...U } } } fragment U on __Type { fields { type { fields { name } } } }';
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'Maximum introspection depth exceeded',
+        extensions: expect.objectContaining({ code: 'INVALID_REQUEST' }),
+      }),
+    ]);
+    const viaFragments =
+      '{ __schema { types { ...T } } } fragment T on __Type { fields { type { ...U } } } fragment U on __Type { fields { type { fields { name } } } }';
     expect((await post({ query: viaFragments })).body.errors![0]!.message).toBe('Maximum introspection depth exceeded');
   });
 
@@ -68,9 +91,15 @@ describe('introspection for every tool (contract section 10)', () => {
 describe('convertPost, the field behind POST /v1/convert', () => {
   it('is deprecated, so that GraphiQL and completion leave it out, and still answers', async () => {
     const fields = async (includeDeprecated: boolean) =>
-      ((await post({ query: `{ __type(name: "Query") { fields(includeDeprecated: ${includeDeprecated}) { name deprecationReason } } }` })).body.data as any).__type.fields;
+      (
+        (await post({ query: `{ __type(name: "Query") { fields(includeDeprecated: ${includeDeprecated}) { name deprecationReason } } }` }))
+          .body.data as any
+      ).__type.fields;
     expect((await fields(false)).map((f: { name: string }) => f.name)).not.toContain('convertPost');
-    expect(await fields(true)).toContainEqual({ name: 'convertPost', deprecationReason: 'Use `convert`: this field exists only to serve POST /v1/convert.' });
+    expect(await fields(true)).toContainEqual({
+      name: 'convertPost',
+      deprecationReason: 'Use `convert`: this field exists only to serve POST /v1/convert.',
+    });
     const res = await t.call('POST', '/v1/convert', { key: await t.createKey(), body: { value: '1', from: 'inch', to: 'centimeter' } });
     expect(res.body.data.result).toEqual({ value: '2.54', unit: 'centimeter' });
   });

@@ -13,10 +13,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = async (body: unknown) => {
-  const response = await t.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await t.fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, body: await response.json() };
 };
-const conversions = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `c${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
+const conversions = (n: number) =>
+  `{ ${Array.from({ length: n }, (_, i) => `c${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
 
 describe('GraphQL document limits (contract section 7)', () => {
   it('allows 50 conversion fields and refuses 51, aliases included', async () => {
@@ -28,7 +33,9 @@ describe('GraphQL document limits (contract section 7)', () => {
 
   it('counts conversion fields reached through fragments', async () => {
     const fragment = `fragment F on Query { ${Array.from({ length: 26 }, (_, i) => `f${i}: convert(value: "1", from: "m", to: "ft") { category }`).join(' ')} }`;
-    const res = await post({ query: `{ ...F a: convert(value: "1", from: "m", to: "ft") { category } ... on Query { ...F } } ${fragment}` });
+    const res = await post({
+      query: `{ ...F a: convert(value: "1", from: "m", to: "ft") { category } ... on Query { ...F } } ${fragment}`,
+    });
     expect(res.body.errors[0].message).toMatch(/conversion fields/);
   });
 
@@ -38,7 +45,10 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect(ten.body.errors[0].message).toMatch(/Cannot query field "a"/);
     const res = await post({ query: `{ ${'a { '.repeat(10)}b${' }'.repeat(10)} }` });
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ message: 'The document is 11 levels deep; at most 10 are allowed (introspection fields do not count).', extensions: expect.objectContaining({ code: 'INVALID_REQUEST', status: 400 }) }),
+      expect.objectContaining({
+        message: 'The document is 11 levels deep; at most 10 are allowed (introspection fields do not count).',
+        extensions: expect.objectContaining({ code: 'INVALID_REQUEST', status: 400 }),
+      }),
     ]);
     const throughFragments = '{ a { ...F } } fragment F on X { b { c { d { e { f { g { h { i { ... on Y { j { k } } } } } } } } } } }';
     expect((await post({ query: throughFragments })).body.errors[0].message).toMatch(/11 levels deep/);
@@ -54,12 +64,16 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'INVALID_REQUEST', status: 400 } });
-    expect(res.body.errors[0].message).toMatch(/^The document selects [\d,]+ fields once its fragments are expanded; at most 2,000 are allowed\.$/);
+    expect(res.body.errors[0].message).toMatch(
+      /^The document selects [\d,]+ fields once its fragments are expanded; at most 2,000 are allowed\.$/,
+    );
   });
 
   it('reports the same refusals as a validation rule for graphql-js validate (documentLimitsRule)', () => {
     const errors = validate(schema, parse(fragmentBomb(30, 'inline')), [documentLimitsRule]);
-    expect(errors.map((e) => e.message)).toEqual(['The document selects 1,073,741,824 fields once its fragments are expanded; at most 2,000 are allowed.']);
+    expect(errors.map((e) => e.message)).toEqual([
+      'The document selects 1,073,741,824 fields once its fragments are expanded; at most 2,000 are allowed.',
+    ]);
     expect(validate(schema, parse('{ health { status } }'), [documentLimitsRule])).toEqual([]);
   });
 
@@ -69,7 +83,8 @@ describe('GraphQL document limits (contract section 7)', () => {
   });
 
   it('answers a wide fan-out within the field limit, and refuses it past the limit', async () => {
-    const fanOut = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `u${i}: unit(id: "ft") { ...U }`).join(' ')} } fragment U on Unit { ${Array.from({ length: n }, (_, i) => `a${i}: id`).join(' ')} }`;
+    const fanOut = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `u${i}: unit(id: "ft") { ...U }`).join(' ')} } fragment U on Unit { ${Array.from({ length: n }, (_, i) => `a${i}: id`).join(' ')} }`;
     const ok = await post({ query: fanOut(40) });
     expect(ok.body.errors).toBeUndefined();
     expect(Object.keys(ok.body.data)).toHaveLength(40);
@@ -82,11 +97,16 @@ describe('GraphQL document limits (contract section 7)', () => {
     const res = await post({ query: '{ ...A } fragment A on Query { ...B } fragment B on Query { health { status } ...A }' });
     expect(res.status).toBeLessThan(500);
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ message: 'Fragment "A" spreads itself (A → B → A); fragments cannot form cycles.', extensions: expect.objectContaining({ code: 'INVALID_REQUEST' }) }),
+      expect.objectContaining({
+        message: 'Fragment "A" spreads itself (A → B → A); fragments cannot form cycles.',
+        extensions: expect.objectContaining({ code: 'INVALID_REQUEST' }),
+      }),
     ]);
     const long = `{ ...F0 } ${Array.from({ length: 300 }, (_, i) => `fragment F${i} on Query { ...F${(i + 1) % 300} }`).join(' ')}`;
     const res2 = await post({ query: long });
-    expect(res2.body.errors[0].message).toBe('Fragment "F0" spreads itself (F0 → F1 → F2 → … → F299 → F0, 300 fragments); fragments cannot form cycles.');
+    expect(res2.body.errors[0].message).toBe(
+      'Fragment "F0" spreads itself (F0 → F1 → F2 → … → F299 → F0, 300 fragments); fragments cannot form cycles.',
+    );
   });
 
   it.each([
@@ -134,7 +154,8 @@ describe('GraphQL document limits (contract section 7)', () => {
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toHaveLength(101);
     expect(res.body.errors.at(-1)).toEqual({
-      message: 'The document has more than 100 validation errors; validation stopped after the first 100, listed before this one. Correct those and send it again.',
+      message:
+        'The document has more than 100 validation errors; validation stopped after the first 100, listed before this one. Correct those and send it again.',
       extensions: { code: 'INVALID_REQUEST', status: 400 },
     });
   });

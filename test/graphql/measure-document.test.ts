@@ -15,16 +15,19 @@ function selectionsIn(text: string): number {
 }
 
 describe('measureDocument: depth, fields and conversions in one pass over the fragment graph', () => {
-  it.each<BombShape>(['spreads', 'inline', 'fields'])('visits each selection once on %s doublings of n and 2n levels, whatever they expand to', (shape) => {
-    const visits = [15, 30, 60].map((levels) => {
-      const text = fragmentBomb(levels, shape);
-      const result = measure(text);
-      expect(result.selectionsVisited).toBe(selectionsIn(text));
-      return result.selectionsVisited;
-    });
-    // Linear: doubling the levels doubles the work (plus the same constant), while the expansion squares.
-    expect(visits[2]! - visits[1]!).toBe(2 * (visits[1]! - visits[0]!));
-  });
+  it.each<BombShape>(['spreads', 'inline', 'fields'])(
+    'visits each selection once on %s doublings of n and 2n levels, whatever they expand to',
+    (shape) => {
+      const visits = [15, 30, 60].map((levels) => {
+        const text = fragmentBomb(levels, shape);
+        const result = measure(text);
+        expect(result.selectionsVisited).toBe(selectionsIn(text));
+        return result.selectionsVisited;
+      });
+      // Linear: doubling the levels doubles the work (plus the same constant), while the expansion squares.
+      expect(visits[2]! - visits[1]!).toBe(2 * (visits[1]! - visits[0]!));
+    },
+  );
 
   it('counts the expansion exactly: 2^n fields for n doubled levels, the depth of one level', () => {
     expect(measure(fragmentBomb(30, 'spreads')).operations).toEqual([{ name: undefined, depth: 1, fields: 2 ** 30, conversions: 0 }]);
@@ -51,9 +54,11 @@ describe('measureDocument: depth, fields and conversions in one pass over the fr
   });
 
   it('leaves introspection out of the depth, but not out of the field count', () => {
-    const text = '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } health { status } }';
+    const text =
+      '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } health { status } }';
     expect(measure(text).operations[0]).toMatchObject({ depth: 2, fields: 14 });
-    const viaFragment = '{ __type(name: "Query") { ...T } } fragment T on __Type { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }';
+    const viaFragment =
+      '{ __type(name: "Query") { ...T } } fragment T on __Type { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }';
     expect(measure(viaFragment).operations[0]).toMatchObject({ depth: 0, fields: 12 });
   });
 
@@ -66,7 +71,9 @@ describe('measureDocument: depth, fields and conversions in one pass over the fr
   });
 
   it('finds fragment cycles without recursing through them, and leaves unknown fragments to validation', () => {
-    expect(measure('{ ...A } fragment A on Query { ...B } fragment B on Query { ...C ...A } fragment C on Query { __typename }').cycle).toEqual(['A', 'B', 'A']);
+    expect(
+      measure('{ ...A } fragment A on Query { ...B } fragment B on Query { ...C ...A } fragment C on Query { __typename }').cycle,
+    ).toEqual(['A', 'B', 'A']);
     expect(measure('{ ...A } fragment A on Query { ...A }').cycle).toEqual(['A', 'A']);
     const unknown = measure('{ ...Missing health { status } }');
     expect(unknown.cycle).toBeUndefined();
@@ -77,7 +84,9 @@ describe('measureDocument: depth, fields and conversions in one pass over the fr
     const chain = Array.from({ length: 5000 }, (_, i) => `fragment F${i} on Query { a { ...F${i + 1} } }`).join(' ');
     const result = measure(`{ ...F0 } ${chain} fragment F5000 on Query { b }`);
     expect(result.operations[0]).toMatchObject({ depth: 5001, fields: 5001 });
-    const cycle = measure(`{ ...F0 } ${Array.from({ length: 5000 }, (_, i) => `fragment F${i} on Query { ...F${(i + 1) % 5000} }`).join(' ')}`).cycle;
+    const cycle = measure(
+      `{ ...F0 } ${Array.from({ length: 5000 }, (_, i) => `fragment F${i} on Query { ...F${(i + 1) % 5000} }`).join(' ')}`,
+    ).cycle;
     expect(cycle).toHaveLength(5001);
   });
 });

@@ -15,8 +15,17 @@ const schema = new GraphQLSchema({
   query: new GraphQLObjectType({
     name: 'Query',
     fields: {
-      echo: { type: GraphQLString, args: { value: { type: new GraphQLNonNull(Strict) } }, resolve: (_root, args: { value: string }) => args.value },
-      broken: { type: GraphQLString, resolve: () => { throw new Error('broken'); } },
+      echo: {
+        type: GraphQLString,
+        args: { value: { type: new GraphQLNonNull(Strict) } },
+        resolve: (_root, args: { value: string }) => args.value,
+      },
+      broken: {
+        type: GraphQLString,
+        resolve: () => {
+          throw new Error('broken');
+        },
+      },
     },
   }),
 });
@@ -29,8 +38,16 @@ describe('PreparedDocuments', () => {
     expect(prepared.parse('{ echo(value: "a") }')).toBe(prepared.parse('{ echo(value: "a") }'));
     let first: unknown;
     let second: unknown;
-    try { prepared.parse('{'); } catch (error) { first = error; }
-    try { prepared.parse('{'); } catch (error) { second = error; }
+    try {
+      prepared.parse('{');
+    } catch (error) {
+      first = error;
+    }
+    try {
+      prepared.parse('{');
+    } catch (error) {
+      second = error;
+    }
     expect(first).toBeInstanceOf(GraphQLError);
     expect(second).toBe(first);
   });
@@ -39,7 +56,10 @@ describe('PreparedDocuments', () => {
     const prepared = new PreparedDocuments(schema, 1024 * 1024);
     const document = prepared.parse('{ nope }');
     let checks = 0;
-    const check = () => { checks += 1; return []; };
+    const check = () => {
+      checks += 1;
+      return [];
+    };
     expect(prepared.validate(document, check, LEAVE).map((error) => error.message)).toEqual(['Cannot query field "nope" on type "Query".']);
     expect(prepared.validate(document, check, LEAVE)).toBe(prepared.validate(document, check, LEAVE));
     expect(checks).toBe(1);

@@ -74,7 +74,11 @@ describe('GraphQL over HTTP statuses', () => {
   it.each([
     ['a syntax error', '{ units { id ', 400],
     ['an unknown field', '{ nosuchfield }', 400],
-    ['a document over 1,000 conversions', 'query($items: [BatchItemInput!]!) { a: batch(items: $items) { succeeded } b: batch(items: $items) { failed } }', 400],
+    [
+      'a document over 1,000 conversions',
+      'query($items: [BatchItemInput!]!) { a: batch(items: $items) { succeeded } b: batch(items: $items) { failed } }',
+      400,
+    ],
     ['a partial result (data present)', '{ unit(id: "nope") { id } categories { id } }', 200],
   ])('answers %s with %i under application/graphql-response+json, and 200 under application/json', async (_, query, status) => {
     const variables = { items: Array.from({ length: 501 }, () => ({ value: '1', from: 'm', to: 'ft' })) };

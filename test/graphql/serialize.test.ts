@@ -17,13 +17,23 @@ const context = { requestContext: { surface: 'rest' } };
 const same = (field: string, value: unknown) => {
   const type = query[field]!.type;
   const text = selectAllJson(schema, type, value, context);
-  expect(text).toBe(JSON.stringify(selectAll(schema, type, value, context), (key, member: unknown) => (member === null && omitted.has(key) ? undefined : member)));
+  expect(text).toBe(
+    JSON.stringify(selectAll(schema, type, value, context), (key, member: unknown) =>
+      member === null && omitted.has(key) ? undefined : member,
+    ),
+  );
   return text;
 };
 
 const unit = { input: { value: '12.5', unit: 'inch' }, result: { value: '31.75', unit: 'centimeter' }, category: 'length' };
-const currency = { input: { value: '5', unit: 'USD' }, result: { value: '3.95', unit: 'GBP' }, rate: { date: '2024-03-28', source: 'ECB', value: '0.79', fixed: [] } };
-const incompatible = new ApiError('INCOMPATIBLE_UNITS', 'Cannot convert length (meter) to mass (kilogram). "quoted" \\ \u2028', { param: 'to' });
+const currency = {
+  input: { value: '5', unit: 'USD' },
+  result: { value: '3.95', unit: 'GBP' },
+  rate: { date: '2024-03-28', source: 'ECB', value: '0.79', fixed: [] },
+};
+const incompatible = new ApiError('INCOMPATIBLE_UNITS', 'Cannot convert length (meter) to mass (kilogram). "quoted" \\ \u2028', {
+  param: 'to',
+});
 const failure = errorBody(incompatible, 'req-1');
 
 describe('selectAllJson', () => {
@@ -31,15 +41,29 @@ describe('selectAllJson', () => {
     // Every field is selected: a plain conversion's exchangeRate is null, and so is each quantity's
     // text without lang; REST leaves both out (restOmitsNull).
     expect(JSON.parse(same('convert', unit)!)).toEqual(unit);
-    const resolved = { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null };
-    const priced = { ...unit, rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, fixed: [], resolved } };
+    const resolved = {
+      requested: '2024-03-30',
+      publication: '2024-03-28',
+      carriedForward: true,
+      reason: 'weekend',
+      missingPublications: null,
+    };
+    const priced = {
+      ...unit,
+      rate: { date: '2024-03-28', source: 'ecb', value: '1.0811', rates: { EUR: '1', USD: '1.0811' }, fixed: [], resolved },
+    };
     expect(JSON.parse(same('convert', priced)!)).toEqual({ ...unit, exchangeRate: priced.rate });
     expect(same('convert', null)).toBe('null');
   });
 
   it('a batch of successes (unit and currency) and failures, with and without param, in order', () => {
     const outcome = {
-      results: [{ ok: true, data: unit }, { ok: false, error: incompatible, requestId: 'req-1' }, { ok: true, data: currency }, { ok: false, error: new ApiError('QUOTA_EXCEEDED', 'Quota.'), requestId: 'r' }],
+      results: [
+        { ok: true, data: unit },
+        { ok: false, error: incompatible, requestId: 'req-1' },
+        { ok: true, data: currency },
+        { ok: false, error: new ApiError('QUOTA_EXCEEDED', 'Quota.'), requestId: 'r' },
+      ],
       succeeded: 2,
       failed: 2,
     };
@@ -56,8 +80,26 @@ describe('selectAllJson', () => {
 describe('jsonString is JSON.stringify of a string', () => {
   const long = 'a'.repeat(64);
   it.each([
-    '', 'inch', '-31.75', 'length', long, `${long}b`, `${long}"`, 'say "hi"', 'back\\slash', 'tab\there', 'nul\u0000', 'unit\u001f', 'del\u007f',
-    'line\u2028sep', 'é and ß', '\ud83d\ude00 paired', 'lone \ud83d', 'lone \ude00 low', '\udfff', 'ok \ud7ff \ue000',
+    '',
+    'inch',
+    '-31.75',
+    'length',
+    long,
+    `${long}b`,
+    `${long}"`,
+    'say "hi"',
+    'back\\slash',
+    'tab\there',
+    'nul\u0000',
+    'unit\u001f',
+    'del\u007f',
+    'line\u2028sep',
+    'é and ß',
+    '\ud83d\ude00 paired',
+    'lone \ud83d',
+    'lone \ude00 low',
+    '\udfff',
+    'ok \ud7ff \ue000',
   ])('%j', (text) => {
     expect(jsonString(text)).toBe(JSON.stringify(text));
   });
@@ -80,7 +122,10 @@ describe('selectAllJson leaves out what JSON.stringify leaves out', () => {
   });
   const Only = new GraphQLObjectType({ name: 'Only', fields: { a: { type: Maybe } } });
   const own = new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: { rows: { type: new GraphQLNonNull(new GraphQLList(Row)) }, only: { type: Only } } }),
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: { rows: { type: new GraphQLNonNull(new GraphQLList(Row)) }, only: { type: Only } },
+    }),
   });
   const sameAs = (field: string, value: unknown) => {
     const type = own.getQueryType()!.getFields()[field]!.type;

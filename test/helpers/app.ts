@@ -43,7 +43,10 @@ export interface TestApp {
   /** POST /graphql through the front with a query, its variables and a key. */
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; body: any }>;
   /** POST /graphql through the front with a key, variables and an Accept header of choice; the answer's headers too. */
-  postGraphQL(query: string, options?: { key?: string; variables?: Record<string, unknown>; accept?: string }): Promise<{ status: number; headers: Headers; body: any }>;
+  postGraphQL(
+    query: string,
+    options?: { key?: string; variables?: Record<string, unknown>; accept?: string },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
 
@@ -66,7 +69,15 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const rates = overrides.rates ?? tableRates([]);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
   const logger = overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = createApp({ config, store, rates, limiters, logger, ...(overrides.clock ? { clock: overrides.clock } : {}), ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}) });
+  const app = createApp({
+    config,
+    store,
+    rates,
+    limiters,
+    logger,
+    ...(overrides.clock ? { clock: overrides.clock } : {}),
+    ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}),
+  });
   // The document /openapi.json serves, built directly so that fetching it spends no rate limit.
   const document = buildOpenApiDocument(schema) as Record<string, any>;
   const contract = new OpenApiContract(document);
@@ -104,9 +115,18 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     const answer = await rawRequest(origin, method, url, headers, body);
     const bodyless = answer.status === 204 || answer.status === 304 || method === 'HEAD';
     // Checked against what was sent: a `#` in `url` went out as `%23`, part of the path, not a fragment.
-    await contract.check(method, wireTarget(url), new Response(bodyless ? null : answer.text, { status: answer.status, headers: answer.headers }));
+    await contract.check(
+      method,
+      wireTarget(url),
+      new Response(bodyless ? null : answer.text, { status: answer.status, headers: answer.headers }),
+    );
     const json = answer.headers.get('content-type')?.startsWith('application/json') ?? false;
-    return { status: answer.status, headers: answer.headers, body: answer.text === '' || !json ? undefined : JSON.parse(answer.text), text: answer.text };
+    return {
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.text === '' || !json ? undefined : JSON.parse(answer.text),
+      text: answer.text,
+    };
   };
 
   return {

@@ -20,7 +20,15 @@ export function browserAvailable(): boolean {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu',
+    ],
   });
 }
 
@@ -34,6 +42,9 @@ export interface RunningServer {
 
 /** The real server (`src/main.ts`, as `npm start` runs it) on a free port, logging at debug. */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const server = await startServerProcess({ LOG_LEVEL: 'debug', ECB_BASE_URL: 'http://127.0.0.1:9/ecb', ...env }, { inheritEnv: false, timeoutMs: 30_000 });
+  const server = await startServerProcess(
+    { LOG_LEVEL: 'debug', ECB_BASE_URL: 'http://127.0.0.1:9/ecb', ...env },
+    { inheritEnv: false, timeoutMs: 30_000 },
+  );
   return { base: server.base, process: server.child, logs: server.logs, stop: () => void server.kill() };
 }

@@ -34,10 +34,16 @@ export interface Load {
 export const CONVERT = '/v1/convert?value=1&from=mile&to=km';
 
 /** One timed GET (no key unless given); never waits longer than REQUEST_TIMEOUT_MS. */
-export async function timedGet(url: string, key?: string): Promise<{ status: number; ms: number; retryAfter: string | null; body: string }> {
+export async function timedGet(
+  url: string,
+  key?: string,
+): Promise<{ status: number; ms: number; retryAfter: string | null; body: string }> {
   const started = performance.now();
   try {
-    const res = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const res = await fetch(url, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     const body = await res.text();
     return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get('retry-after'), body };
   } catch (error) {

@@ -48,19 +48,26 @@ export class OpenApiContract {
       if (definition.required) expect(value, `${where}: required header ${name} missing`).not.toBeNull();
       if (value !== null && definition.schema) this.validate(rewriteRefs(definition.schema), value, `${where} header ${name}`);
     }
-    if (documented!.content && mediaType !== undefined) expect(Object.keys(documented!.content), `${where}: media type ${mediaType} not documented`).toContain(mediaType);
+    if (documented!.content && mediaType !== undefined)
+      expect(Object.keys(documented!.content), `${where}: media type ${mediaType} not documented`).toContain(mediaType);
     const schema = documented!.content?.['application/json']?.schema as Json | undefined;
     if (schema && !head && mediaType === 'application/json') this.validate(rewriteRefs(schema), body, where);
   }
 
   private resolve(ref: string): Json {
-    return ref.replace(/^#\//, '').split('/').reduce<Json>((node, key) => node[key], this.document);
+    return ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<Json>((node, key) => node[key], this.document);
   }
 
   private validate(schema: Json, body: unknown, where: string): void {
     const validate = this.ajv.compile(schema);
     const ok = validate(body);
-    expect(ok, `${where}: body does not match the OpenAPI document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`).toBe(true);
+    expect(
+      ok,
+      `${where}: body does not match the OpenAPI document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    ).toBe(true);
   }
 }
 

@@ -7,7 +7,10 @@ import { createLogger } from '../../src/logger';
 import type { TestApp } from './app';
 
 /** A test app behind the real node:http front, wired as main.ts wires it, on 127.0.0.1 and a free port. */
-export async function listen(t: TestApp, options: { metricsAccess?: MetricsAccess; trustProxy?: string; maxConnections?: number } = {}): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
+export async function listen(
+  t: TestApp,
+  options: { metricsAccess?: MetricsAccess; trustProxy?: string; maxConnections?: number } = {},
+): Promise<{ base: string; port: number; server: Server; close(): Promise<void> }> {
   const server = createHttpServer({
     front: t.app.front,
     logger: createLogger('silent'),
@@ -49,7 +52,9 @@ export function rawRequest(port: number, bytes: string | Buffer): Promise<RawRes
       const split = text.indexOf('\r\n\r\n');
       if (split < 0) return reject(new Error(`no HTTP answer: ${JSON.stringify(text.slice(0, 200))}`));
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ statusLine: statusLine!, status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(split + 4) });
     });
     socket.write(bytes);

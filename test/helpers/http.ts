@@ -35,13 +35,24 @@ export function loopbackServer(listener: RequestListener) {
 export function frontServer(app: Pick<App, 'front'>, options: { logger?: Logger; trustProxy?: string } = {}) {
   const { logger = createLogger('silent'), trustProxy } = options;
   return onLoopback(() =>
-    createHttpServer({ front: app.front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(trustProxy), maxHeaderSize: SUITE_HEADER_LIMIT }),
+    createHttpServer({
+      front: app.front,
+      logger,
+      metricsAccess: { mode: 'local' },
+      trust: parseTrustProxy(trustProxy),
+      maxHeaderSize: SUITE_HEADER_LIMIT,
+    }),
   );
 }
 
 /** The front's request listener alone, for a suite's own node:http server or an in-process request. */
 export function frontListenerOf(app: Pick<App, 'front'>, options: { logger?: Logger; trustProxy?: string } = {}): FrontListener {
-  return frontListener({ front: app.front, logger: options.logger ?? createLogger('silent'), metricsAccess: { mode: 'local' }, trust: parseTrustProxy(options.trustProxy) });
+  return frontListener({
+    front: app.front,
+    logger: options.logger ?? createLogger('silent'),
+    metricsAccess: { mode: 'local' },
+    trust: parseTrustProxy(options.trustProxy),
+  });
 }
 
 function onLoopback(make: () => Server) {
@@ -134,26 +145,42 @@ export function wireTarget(target: string): string {
  * and the like reach the server as a hostile client would send them); only characters HTTP/1.1
  * cannot carry in a request line at all are percent-encoded first (wireTarget).
  */
-export function rawRequest(origin: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+export function rawRequest(
+  origin: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<RawAnswer> {
   const path = wireTarget(target);
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     // A connection of its own: a hostile request whose framing lies (Content-Length without a body)
     // must not spill into the next request's bytes.
-    const req = request({ hostname, port, method, path, agent: false, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (Array.isArray(value)) for (const item of value) out.append(name, item);
-          else if (value !== undefined) out.set(name, value);
-        }
-        const bytes = Buffer.concat(chunks);
-        resolve({ status: res.statusCode!, headers: out, text: bytes.toString('utf8'), bytes });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        hostname,
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const out = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (Array.isArray(value)) for (const item of value) out.append(name, item);
+            else if (value !== undefined) out.set(name, value);
+          }
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode!, headers: out, text: bytes.toString('utf8'), bytes });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

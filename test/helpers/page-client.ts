@@ -48,7 +48,9 @@ export function pageClient(app: Pick<TestApp, 'origin' | 'fetch'>) {
       return /<code id="new-key">([^<]+)<\/code>/.exec(lastPage)?.[1];
     },
     async get(path: string, headers: Record<string, string> = {}): Promise<PageAnswer> {
-      return answer(await app.fetch(path, { headers: { accept: 'text/html', ...(cookie ? { cookie: `msr_session=${cookie}` } : {}), ...headers } }));
+      return answer(
+        await app.fetch(path, { headers: { accept: 'text/html', ...(cookie ? { cookie: `msr_session=${cookie}` } : {}), ...headers } }),
+      );
     },
     async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<PageAnswer> {
       // A redirect comes back as it is (303 with Location): the client follows none.

@@ -71,7 +71,9 @@ interface Fixture {
 
 export async function createReferenceFront(backend: 'sqlite' | 'postgres' = 'sqlite'): Promise<ReferenceFront> {
   if (RECORDING && configWarnings({ GRAPHQL_EXECUTION: 'yoga' }).length > 0) {
-    throw new Error(`GRAPHQL_EXECUTION=yoga is not read at this commit: record the reference answers at the commit of ${FIXTURE}'s header.`);
+    throw new Error(
+      `GRAPHQL_EXECUTION=yoga is not read at this commit: record the reference answers at the commit of ${FIXTURE}'s header.`,
+    );
   }
   const env: Record<string, string> = { ...LIMITS, ...(RECORDING ? { GRAPHQL_EXECUTION: 'yoga' } : {}) };
   let database: FreshDatabase | undefined;
@@ -87,7 +89,8 @@ export async function createReferenceFront(backend: 'sqlite' | 'postgres' = 'sql
   const cursors = new Map<string, number>();
   const keys: Array<[template: string, real: string]> = [];
 
-  const swap = (text: string, from: 0 | 1) => keys.reduce((acc, pair) => acc.split(pair[from].slice(9)).join(pair[1 - from]!.slice(9)), text);
+  const swap = (text: string, from: 0 | 1) =>
+    keys.reduce((acc, pair) => acc.split(pair[from].slice(9)).join(pair[1 - from]!.slice(9)), text);
 
   return {
     app,
@@ -99,7 +102,12 @@ export async function createReferenceFront(backend: 'sqlite' | 'postgres' = 'sql
       return template;
     },
     async expectReference(section, given) {
-      const sent: ReferenceRequest = { ...given, url: swap(given.url, 0), headers: Object.fromEntries(Object.entries(given.headers).map(([k, v]) => [k, swap(v, 0)])), ...(given.body === undefined ? {} : { body: swap(given.body, 0) }) };
+      const sent: ReferenceRequest = {
+        ...given,
+        url: swap(given.url, 0),
+        headers: Object.fromEntries(Object.entries(given.headers).map(([k, v]) => [k, swap(v, 0)])),
+        ...(given.body === undefined ? {} : { body: swap(given.body, 0) }),
+      };
       const raw = await send(app.origin, sent);
       const answer = normalised(raw, (text) => swap(text, 1));
       const fingerprint = fingerprintOf(given);
@@ -128,7 +136,11 @@ export async function createReferenceFront(backend: 'sqlite' | 'postgres' = 'sql
         const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
         const current = existsSync(FIXTURE) ? (JSON.parse(readFileSync(FIXTURE, 'utf8')) as Fixture) : { recordedFrom: '', sections: {} };
         const merged = { ...current.sections, ...fixture.sections };
-        const sections = Object.fromEntries(Object.keys(merged).sort().map((name) => [name, merged[name]!]));
+        const sections = Object.fromEntries(
+          Object.keys(merged)
+            .sort()
+            .map((name) => [name, merged[name]!]),
+        );
         const recordedFrom = `graphql-yoga 5.24.1's handler with this project's plugins (GRAPHQL_EXECUTION=yoga) at commit ${commit}`;
         writeFileSync(FIXTURE, `${JSON.stringify({ recordedFrom, sections }, null, 1)}\n`);
       }
@@ -148,7 +160,10 @@ function loadedFixture(): Fixture {
 
 /** What identifies a request in the fixture: its method, its target's start, and a hash of all of it. */
 function fingerprintOf(request: ReferenceRequest): string {
-  const hash = createHash('sha256').update(JSON.stringify([request.method, request.url, request.headers, request.body ?? null, request.chunked ?? false])).digest('base64url').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([request.method, request.url, request.headers, request.body ?? null, request.chunked ?? false]))
+    .digest('base64url')
+    .slice(0, 16);
   return `${request.method} ${request.url.slice(0, 80)} ${hash}`;
 }
 
@@ -164,7 +179,8 @@ function send(origin: string, given: ReferenceRequest): Promise<RawAnswer> {
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, one);
+        for (const [name, value] of Object.entries(res.headers))
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, one);
         const bytes = Buffer.concat(chunks);
         resolve({ status: res.statusCode!, headers: answerHeaders, text: bytes.toString('utf8'), bytes });
       });
@@ -185,7 +201,11 @@ function send(origin: string, given: ReferenceRequest): Promise<RawAnswer> {
 function normalised(answer: RawAnswer, keysBack: (text: string) => string): NormalAnswer {
   // The rate-limit windows start at the app's first request and end on the wall clock: what remains in them (r=) and when they reset (t=) depend on timing.
   const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/;r=\d+/, ';r=…');
-  const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : keysBack(value)]));
+  const headers = Object.fromEntries(
+    [...answer.headers]
+      .filter(([name]) => !IGNORED_HEADERS.has(name))
+      .map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : keysBack(value)]),
+  );
   const body = keysBack(answer.text)
     .replace(/"requestId":"[0-9a-f-]{36}"/g, '"requestId":"…"')
     .replace(/key_[A-Za-z0-9]+/g, 'key_…')

@@ -18,7 +18,14 @@ export function tableRates(publications: Publication[], status: Partial<RatesSta
     },
     knownCurrencies: () => table.knownCurrencies(),
     publicationDates: () => table.dates(),
-    status: (): RatesStatus => ({ date: table.latest?.date ?? null, fetchedAt: null, stale: false, missingPublications: table.latest ? 0 : null, lastError: null, ...status }),
+    status: (): RatesStatus => ({
+      date: table.latest?.date ?? null,
+      fetchedAt: null,
+      stale: false,
+      missingPublications: table.latest ? 0 : null,
+      lastError: null,
+      ...status,
+    }),
     latestMaxAgeSeconds: () => 1800,
   };
   return reader;
@@ -90,4 +97,3 @@ export function gatedRates(publications: Publication[]) {
   };
   return reader;
 }
-

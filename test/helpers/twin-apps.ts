@@ -62,18 +62,30 @@ export async function createTwinApps(backend: 'sqlite' | 'postgres'): Promise<Tw
 
   const twinKeys = async (plan: PlanId, used = 0) => {
     const twins = { direct: await direct.createAccountKey(plan), reference: await direct.createAccountKey(plan) };
-    if (used > 0) for (const twin of Object.values(twins)) await direct.store.consumeQuota(twin.account.id, currentMonth(NOW), Number.MAX_SAFE_INTEGER, used);
+    if (used > 0)
+      for (const twin of Object.values(twins))
+        await direct.store.consumeQuota(twin.account.id, currentMonth(NOW), Number.MAX_SAFE_INTEGER, used);
     return { direct: twins.direct.key, reference: twins.reference.key };
   };
 
   const sameAnswer = async (request: TwinRequest, keys: TwinKeys) => {
     const forApp = (app: 'direct' | 'reference') => {
-      const swap = (text: string) => keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[app][i]!.slice(9)), text);
+      const swap = (text: string) =>
+        keys.template.reduce((acc, template, i) => acc.split(template.slice(9)).join(keys[app][i]!.slice(9)), text);
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, swap(v)]));
-      return rawRequest(origins[app], request.method, request.url, headers, request.rawBody === undefined ? undefined : swap(request.rawBody));
+      return rawRequest(
+        origins[app],
+        request.method,
+        request.url,
+        headers,
+        request.rawBody === undefined ? undefined : swap(request.rawBody),
+      );
     };
     const [a, b] = [await forApp('direct'), await forApp('reference')];
-    expect(normalised(a), `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.rawBody?.slice(0, 300) ?? ''}`).toEqual(normalised(b));
+    expect(
+      normalised(a),
+      `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.rawBody?.slice(0, 300) ?? ''}`,
+    ).toEqual(normalised(b));
     return a;
   };
   const expectSameAnswer = async (request: TwinRequest, keys: TwinKeys) => {
@@ -99,7 +111,11 @@ function normalised(answer: RawAnswer) {
   // Each app's rate-limit windows started at its own first request: their resets (t=) may differ by a
   // second, and the per-key window is one second long, so what remains in it (r=) depends on timing.
   const timing = (value: string) => value.replace(/;t=\d+$/, ';t=…').replace(/^"per-key";r=\d+/, '"per-key";r=…');
-  const headers = Object.fromEntries([...answer.headers].filter(([name]) => !IGNORED_HEADERS.has(name)).map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]));
+  const headers = Object.fromEntries(
+    [...answer.headers]
+      .filter(([name]) => !IGNORED_HEADERS.has(name))
+      .map(([name, value]) => [name, name === 'ratelimit' ? timing(value) : value]),
+  );
   // The same two figures again in a GraphQL answer's rateLimit extension. A signed link names its
   // twin key's id and is signed with it: the rest of the link (its terms, its expiry) must agree.
   const body = answer.text

@@ -11,10 +11,43 @@ import { decimalValue, sameCategoryPair } from '../domain/units/arbitraries';
 import { JsonObject, NUMBER_TRICKS, PROTOTYPE_KEYS, RawJson, anyJson, hostileText } from './values';
 
 const UNIT_NAMES = [...UNITS.flatMap((u) => [u.id, u.symbol, u.id.toUpperCase()]), ...Object.values(ALIASES).flat().slice(0, 40)];
-const CURRENCIES = ['USD', 'usd', 'JPY', 'jpy', 'EUR', 'eur', 'GBP', 'RUB', 'BGN', 'XYZ', 'US', 'USDD', 'U$D', '€', '$', ...[...ECB_CURRENCY_CODES].slice(0, 8)];
+const CURRENCIES = [
+  'USD',
+  'usd',
+  'JPY',
+  'jpy',
+  'EUR',
+  'eur',
+  'GBP',
+  'RUB',
+  'BGN',
+  'XYZ',
+  'US',
+  'USDD',
+  'U$D',
+  '€',
+  '$',
+  ...[...ECB_CURRENCY_CODES].slice(0, 8),
+];
 const DATES = [
-  '2024-03-27', '2024-03-28', '2024-03-29', '2024-04-02', '2024-04-03', '2024-04-04', '1999-01-04', '1999-01-03', '2026-02-31',
-  '0000-00-00', '0000-01-01', '99999-01-01', '9999-12-31', '2024-02-29', '2023-02-29', '2024-3-28', '20240328', '2024-03-28T00:00:00Z',
+  '2024-03-27',
+  '2024-03-28',
+  '2024-03-29',
+  '2024-04-02',
+  '2024-04-03',
+  '2024-04-04',
+  '1999-01-04',
+  '1999-01-03',
+  '2026-02-31',
+  '0000-00-00',
+  '0000-01-01',
+  '99999-01-01',
+  '9999-12-31',
+  '2024-02-29',
+  '2023-02-29',
+  '2024-3-28',
+  '20240328',
+  '2024-03-28T00:00:00Z',
 ];
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -34,18 +67,31 @@ const TEXT: Record<string, fc.Arbitrary<string>> = {
     fc.integer({ min: 0, max: 40 }).map(String),
     fc.constantFrom('-1', '41', '1e10', '2.5', '2.0', 'true', '-0', '00002', '0x2', '٢', '+2', ' 2', '99999999999', '2147483648', ''),
   ),
-  rounding: fc.oneof(fc.constantFrom(...ROUNDING_MODES), fc.constantFrom('half_up', 'SIDEWAYS', 'HALF_UP ', 'UP\u0000', ...PROTOTYPE_KEYS), hostileText),
+  rounding: fc.oneof(
+    fc.constantFrom(...ROUNDING_MODES),
+    fc.constantFrom('half_up', 'SIDEWAYS', 'HALF_UP ', 'UP\u0000', ...PROTOTYPE_KEYS),
+    hostileText,
+  ),
   date: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
-  symbols: fc.oneof(fc.array(currency, { minLength: 1, maxLength: 4 }).map((codes) => codes.join(',')), fc.constantFrom(',,', ' USD', 'USD, GBP', 'USD,'.repeat(120))),
+  symbols: fc.oneof(
+    fc.array(currency, { minLength: 1, maxLength: 4 }).map((codes) => codes.join(',')),
+    fc.constantFrom(',,', ' USD', 'USD, GBP', 'USD,'.repeat(120)),
+  ),
   start: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
   end: fc.oneof(fc.constantFrom(...DATES), randomDate, hostileText),
   base: currency,
-  group: fc.oneof(fc.constantFrom('day', 'week', 'month', 'year', 'MONTH', 'Week', 'fortnight', 'month ', 'dayy', ...PROTOTYPE_KEYS), hostileText),
+  group: fc.oneof(
+    fc.constantFrom('day', 'week', 'month', 'year', 'MONTH', 'Week', 'fortnight', 'month ', 'dayy', ...PROTOTYPE_KEYS),
+    hostileText,
+  ),
   cursor: fc.oneof(fc.constantFrom('MXwyMDI0LTA0LTAxfDIwMjQtMDMtMDF8MjAyNC0wNC0zMHxkYXk', 'MXwyMDI0', 'bm9wZQ', '='), hostileText),
   code: currency,
   amount: fc.oneof(decimalValue, fc.constantFrom(...NUMBER_TRICKS)),
   format: fc.oneof(fc.constantFrom('csv', 'ndjson', 'CSV', 'json', 'xlsx', 'csv ', ...PROTOTYPE_KEYS), hostileText),
-  expiresIn: fc.oneof(fc.integer({ min: 60, max: 604_800 }).map(String), fc.constantFrom('59', '604801', '0', '-1', '1e5', '86400.5', '', '2147483648')),
+  expiresIn: fc.oneof(
+    fc.integer({ min: 60, max: 604_800 }).map(String),
+    fc.constantFrom('59', '604801', '0', '-1', '1e5', '86400.5', '', '2147483648'),
+  ),
 };
 
 /** Hostile text for an argument (or any unknown name). */
@@ -57,20 +103,38 @@ export function argText(name: string): fc.Arbitrary<string> {
 export function argJson(name: string): fc.Arbitrary<unknown> {
   if (name === 'items') return batchItems;
   const asJson: Record<string, fc.Arbitrary<unknown>> = {
-    decimals: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<unknown>(-1, 41, 1e10, 2.5, '2', true, -0, new RawJson('2.0'), new RawJson('1e999'))),
-    value: fc.constantFrom<unknown>(12.5, 1, new RawJson('1e999999999'), new RawJson('123456789012345678901234567890'), ['1'], { value: '1' }),
-    symbols: fc.oneof(fc.array(currency, { maxLength: 4 }), fc.constantFrom<unknown>(['USD', null], [['USD']], Array.from({ length: 101 }, () => 'USD'))),
+    decimals: fc.oneof(
+      fc.integer({ min: 0, max: 40 }),
+      fc.constantFrom<unknown>(-1, 41, 1e10, 2.5, '2', true, -0, new RawJson('2.0'), new RawJson('1e999')),
+    ),
+    value: fc.constantFrom<unknown>(12.5, 1, new RawJson('1e999999999'), new RawJson('123456789012345678901234567890'), ['1'], {
+      value: '1',
+    }),
+    symbols: fc.oneof(
+      fc.array(currency, { maxLength: 4 }),
+      fc.constantFrom<unknown>(
+        ['USD', null],
+        [['USD']],
+        Array.from({ length: 101 }, () => 'USD'),
+      ),
+    ),
     expiresIn: fc.oneof(fc.integer({ min: 60, max: 604_800 }), fc.constantFrom<unknown>(59, 604_801, 0, -1, 1e10, 86_400.5, '86400', true)),
   };
-  return fc.oneof({ weight: 4, arbitrary: argText(name) }, { weight: 1, arbitrary: asJson[name] ?? anyJson }, { weight: 1, arbitrary: anyJson });
+  return fc.oneof(
+    { weight: 4, arbitrary: argText(name) },
+    { weight: 1, arbitrary: asJson[name] ?? anyJson },
+    { weight: 1, arbitrary: anyJson },
+  );
 }
 
-const unitConversion = fc.record({
-  pair: sameCategoryPair.chain(([a, b]) => fc.tuple(fc.constantFrom(a.id, a.symbol), fc.constantFrom(b.id, b.symbol))),
-  value: decimalValue,
-  decimals: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
-  rounding: fc.option(fc.constantFrom(...ROUNDING_MODES), { nil: undefined }),
-}).map(({ pair: [from, to], ...rest }) => ({ from, to, ...rest }));
+const unitConversion = fc
+  .record({
+    pair: sameCategoryPair.chain(([a, b]) => fc.tuple(fc.constantFrom(a.id, a.symbol), fc.constantFrom(b.id, b.symbol))),
+    value: decimalValue,
+    decimals: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+    rounding: fc.option(fc.constantFrom(...ROUNDING_MODES), { nil: undefined }),
+  })
+  .map(({ pair: [from, to], ...rest }) => ({ from, to, ...rest }));
 const quotedCurrency = fc.constantFrom('USD', 'usd', 'JPY', 'EUR', 'eur', 'GBP', 'RUB');
 const publishedDate = fc.constantFrom('2024-03-27', '2024-03-28', '2024-03-30', '2024-04-02', '2024-04-03');
 const currencyConversion = fc.record({
@@ -176,8 +240,15 @@ export function hostileObject(field: string, names: readonly string[]): fc.Arbit
 
 const ITEM_FIELDS = ['value', 'from', 'to', 'decimals', 'rounding', 'date'];
 const batchItems: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: hostileObject('batchItem', ITEM_FIELDS) }, { weight: 1, arbitrary: anyJson }), { maxLength: 6 }) },
-  { weight: 1, arbitrary: fc.constantFrom(1000, 1001).map((n) => Array.from({ length: n }, () => ({ value: '1', from: 'mile', to: 'km' }))) },
+  {
+    weight: 6,
+    arbitrary: fc.array(fc.oneof({ weight: 8, arbitrary: hostileObject('batchItem', ITEM_FIELDS) }, { weight: 1, arbitrary: anyJson }), {
+      maxLength: 6,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(1000, 1001).map((n) => Array.from({ length: n }, () => ({ value: '1', from: 'mile', to: 'km' }))),
+  },
   { weight: 1, arbitrary: anyJson },
 );
-

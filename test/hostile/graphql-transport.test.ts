@@ -41,7 +41,9 @@ describe('POST and GET /graphql under hostile documents, parameters, bodies and 
 
 describe('after the hostile requests', () => {
   it('GraphQL still answers', async () => {
-    expect((await h.t.graphql('{ health { status } }')).body).toEqual({ data: { health: { status: 'ok' } }, extensions: expect.anything() });
+    expect((await h.t.graphql('{ health { status } }')).body).toEqual({
+      data: { health: { status: 'ok' } },
+      extensions: expect.anything(),
+    });
   });
 });
-

@@ -28,14 +28,18 @@ const SELECTIONS: Record<string, string> = {
   unit: '{ id name symbol category aliases exact definition }',
   convert: '{ input { value unit } result { value unit } category }',
   convertPost: '{ input { value unit } result { value unit } category }',
-  convertCurrency: '{ input { value unit } result { value unit } rate { date source value fixed { code successor rate since kind source } resolved { requested publication carriedForward reason missingPublications } } }',
+  convertCurrency:
+    '{ input { value unit } result { value unit } rate { date source value fixed { code successor rate since kind source } resolved { requested publication carriedForward reason missingPublications } } }',
   batch:
     '{ succeeded failed results { __typename ... on BatchSuccess { data { __typename ... on Conversion { result { value unit } } ' +
     '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { error { code message status param requestId } } } }',
-  rateSeries: '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
+  rateSeries:
+    '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
   rateSeriesLink: '{ url expiresAt format keyId }',
-  rates: '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
-  latestRates: '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
+  rates:
+    '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
+  latestRates:
+    '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
   currencies: '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }',
   currency: '{ code name numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }',
   health: '{ status version rates { date fetchedAt stale lastError } }',
@@ -57,7 +61,23 @@ function literal(value: unknown, enumLike = false): string {
   return String(value);
 }
 
-const WRONG_TYPES = ['String', 'String!', 'Int', 'Int!', 'Decimal', 'Decimal!', 'Date', 'Rounding', '[String]', '[String!]', 'Boolean', 'Float', 'ID', 'BatchItemInput', '[BatchItemInput!]!'];
+const WRONG_TYPES = [
+  'String',
+  'String!',
+  'Int',
+  'Int!',
+  'Decimal',
+  'Decimal!',
+  'Date',
+  'Rounding',
+  '[String]',
+  '[String!]',
+  'Boolean',
+  'Float',
+  'ID',
+  'BatchItemInput',
+  '[BatchItemInput!]!',
+];
 
 interface GraphQLRequest {
   body: string;
@@ -73,7 +93,11 @@ interface GraphQLRequest {
 function requestOf(field: string, form: 'literals' | 'variables', key: string, freeKey: string): fc.Arbitrary<GraphQLRequest> {
   const args = FIELDS[field]!.args;
   const names = args.map((a) => a.name);
-  const declared = fc.tuple(...args.map((a) => fc.oneof({ weight: 8, arbitrary: fc.constant(String(a.type)) }, { weight: 1, arbitrary: fc.constantFrom(...WRONG_TYPES) })));
+  const declared = fc.tuple(
+    ...args.map((a) =>
+      fc.oneof({ weight: 8, arbitrary: fc.constant(String(a.type)) }, { weight: 1, arbitrary: fc.constantFrom(...WRONG_TYPES) }),
+    ),
+  );
   const aliases = fc.constantFrom(1, 1, 1, 2);
   const hostile = fc.record({ entries: fieldArgs(field, names, 'json'), declared, aliases, auth: authorization(key, freeKey) });
   const wellFormed = fc.record({
@@ -82,20 +106,18 @@ function requestOf(field: string, form: 'literals' | 'variables', key: string, f
     aliases,
     auth: fc.constant<string | undefined>(`Bearer ${key}`),
   });
-  return fc
-    .oneof({ weight: 4, arbitrary: hostile }, { weight: 1, arbitrary: wellFormed })
-    .map(({ entries, declared, aliases, auth }) => {
-      const passed =
-        form === 'literals'
-          ? entries.map(([name, value]) => `${name}: ${literal(value, ENUM_ARGS.has(name))}`)
-          : names.map((name) => `${name}: $${name}`);
-      const call = `${field}${passed.length > 0 ? `(${passed.join(', ')})` : ''} ${SELECTIONS[field]}`;
-      const selection = Array.from({ length: aliases }, (_, i) => (aliases > 1 ? `a${i}: ${call}` : call)).join(' ');
-      const variables = form === 'variables' && names.length > 0 ? `(${names.map((name, i) => `$${name}: ${declared[i]}`).join(', ')})` : '';
-      const query = `query Hostile${variables} { ${selection} }`;
-      const body = `{"query":${JSON.stringify(query)},"variables":${form === 'variables' ? objectText(entries) : '{}'}}`;
-      return { body, headers: { 'content-type': 'application/json', ...(auth === undefined ? {} : { authorization: auth }) } };
-    });
+  return fc.oneof({ weight: 4, arbitrary: hostile }, { weight: 1, arbitrary: wellFormed }).map(({ entries, declared, aliases, auth }) => {
+    const passed =
+      form === 'literals'
+        ? entries.map(([name, value]) => `${name}: ${literal(value, ENUM_ARGS.has(name))}`)
+        : names.map((name) => `${name}: $${name}`);
+    const call = `${field}${passed.length > 0 ? `(${passed.join(', ')})` : ''} ${SELECTIONS[field]}`;
+    const selection = Array.from({ length: aliases }, (_, i) => (aliases > 1 ? `a${i}: ${call}` : call)).join(' ');
+    const variables = form === 'variables' && names.length > 0 ? `(${names.map((name, i) => `$${name}: ${declared[i]}`).join(', ')})` : '';
+    const query = `query Hostile${variables} { ${selection} }`;
+    const body = `{"query":${JSON.stringify(query)},"variables":${form === 'variables' ? objectText(entries) : '{}'}}`;
+    return { body, headers: { 'content-type': 'application/json', ...(auth === undefined ? {} : { authorization: auth }) } };
+  });
 }
 
 describe('the GraphQL Query fields under hostile input', () => {
@@ -104,13 +126,24 @@ describe('the GraphQL Query fields under hostile input', () => {
     for (const field of Object.keys(FIELDS)) expect(VALID_ARGS[field], field).toBeDefined();
   });
 
-  describe.each(Object.keys(SELECTIONS).flatMap((field) => [[field, 'literals'], [field, 'variables']] as const))('%s with %s', (field, form) => {
+  describe.each(
+    Object.keys(SELECTIONS).flatMap(
+      (field) =>
+        [
+          [field, 'literals'],
+          [field, 'variables'],
+        ] as const,
+    ),
+  )('%s with %s', (field, form) => {
     it('answer below 500, every error with a contract code and its status, numbers well formed, in time', async () => {
       let answered = 0;
       await fc.assert(
         fc.asyncProperty(requestOf(field, form, h.key, h.freeKey), async (request) => {
           const input = `${show(request.body)} headers ${show(request.headers)}`;
-          const res = await h.slowest.time(() => input, () => postGraphQL(h.t, request.body, request.headers));
+          const res = await h.slowest.time(
+            () => input,
+            () => postGraphQL(h.t, request.body, request.headers),
+          );
           expectGraphQLInvariants(res.status, res.body, input);
           if (res.body.errors === undefined) answered++;
         }),

@@ -51,7 +51,7 @@ export class Slowest {
 
 /** A short, printable description of an input (megabyte strings are shown by their length). */
 export function show(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 300 ? `${JSON.stringify(text.slice(0, 200))}… (${text.length} chars)` : JSON.stringify(text);
 }
 

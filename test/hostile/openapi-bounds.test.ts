@@ -21,7 +21,8 @@ const SAMPLES = 400;
  * and relations between inputs (a range's order, a cursor belonging to its own query); a unit
  * expression's grammar (its length is a bound, and stays one); a date where no currency occurs.
  */
-const NOT_A_BOUND = /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series|is not a valid unit expression: (?!it is longer)/;
+const NOT_A_BOUND =
+  /absolute zero|reciprocal unit|does not exist|must not be before start|not a cursor of this series|is not a valid unit expression: (?!it is longer)/;
 
 let h: HostileApp;
 let documentCheck: DocumentCheck;
@@ -62,7 +63,13 @@ class DocumentCheck {
       const parameter = parameters.find((p) => p['in'] === 'path' && p['name'] === name);
       if (text === undefined || !parameter || !this.valid(parameter['schema'], text)) return undefined;
     }
-    if (!this.queryAllowed(query, parameters.filter((p) => p['in'] === 'query'))) return undefined;
+    if (
+      !this.queryAllowed(
+        query,
+        parameters.filter((p) => p['in'] === 'query'),
+      )
+    )
+      return undefined;
     const body = operation['requestBody']?.content?.['application/json']?.schema as Json | undefined;
     if (body) {
       if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return undefined;
@@ -96,7 +103,12 @@ class DocumentCheck {
 
   private resolved(schema: Json): Json {
     const ref = schema['$ref'] as string | undefined;
-    return ref ? ref.replace(/^#\//, '').split('/').reduce<Json>((node, key) => node[key], this.document) : schema;
+    return ref
+      ? ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce<Json>((node, key) => node[key], this.document)
+      : schema;
   }
 
   private valid(schema: Json, value: unknown): boolean {
@@ -112,26 +124,35 @@ function boundRefusals(status: number, body: any): { param: string; message: str
   return errors.filter((e) => e?.code === 'INVALID_REQUEST' && typeof e.param === 'string' && !NOT_A_BOUND.test(e.message));
 }
 
-describe.each(ROUTES.filter((r) => r.field !== undefined).map((route) => [`${route.method} ${route.path}`, route] as const))('%s: the document and the server agree', (_, route) => {
-  it('no request the document allows is refused by the server for a bound on an input the document describes', async () => {
-    const requests = fc.sample(requestOf(route, h.key, h.key), { numRuns: SAMPLES, seed: 28 });
-    const disagreements: string[] = [];
-    let sent = 0;
-    for (const request of requests) {
-      const allowed = documentCheck.allows(request);
-      if (!allowed) continue;
-      sent += 1;
-      const res = await h.t.call(request.method, request.url, { headers: request.headers, ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }) });
-      for (const refusal of boundRefusals(res.status, res.body)) {
-        const input = refusal.param.replace(/^items\[\d+\]\.?/, '') || 'items';
-        if (allowed.inputs.has(input) || allowed.inputs.has('items')) disagreements.push(`${request.method} ${show(request.url)} body ${show(request.rawBody)} → ${refusal.param}: ${refusal.message}`);
+describe.each(ROUTES.filter((r) => r.field !== undefined).map((route) => [`${route.method} ${route.path}`, route] as const))(
+  '%s: the document and the server agree',
+  (_, route) => {
+    it('no request the document allows is refused by the server for a bound on an input the document describes', async () => {
+      const requests = fc.sample(requestOf(route, h.key, h.key), { numRuns: SAMPLES, seed: 28 });
+      const disagreements: string[] = [];
+      let sent = 0;
+      for (const request of requests) {
+        const allowed = documentCheck.allows(request);
+        if (!allowed) continue;
+        sent += 1;
+        const res = await h.t.call(request.method, request.url, {
+          headers: request.headers,
+          ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
+        });
+        for (const refusal of boundRefusals(res.status, res.body)) {
+          const input = refusal.param.replace(/^items\[\d+\]\.?/, '') || 'items';
+          if (allowed.inputs.has(input) || allowed.inputs.has('items'))
+            disagreements.push(
+              `${request.method} ${show(request.url)} body ${show(request.rawBody)} → ${refusal.param}: ${refusal.message}`,
+            );
+        }
       }
-    }
-    expect(disagreements).toEqual([]);
-    // Not vacuous: a good share of the sample was allowed by the document and reached the server.
-    expect(sent, `${sent} of ${SAMPLES} allowed`).toBeGreaterThan(SAMPLES / 10);
-  });
-});
+      expect(disagreements).toEqual([]);
+      // Not vacuous: a good share of the sample was allowed by the document and reached the server.
+      expect(sent, `${sent} of ${SAMPLES} allowed`).toBeGreaterThan(SAMPLES / 10);
+    });
+  },
+);
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {
   const at = text.indexOf(separator);
@@ -149,5 +170,7 @@ function decoded(segment: string): string | undefined {
 function rewriteRefs(schema: unknown): any {
   if (Array.isArray(schema)) return schema.map(rewriteRefs);
   if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `openapi.json${v}` : rewriteRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `openapi.json${v}` : rewriteRefs(v)]),
+  );
 }

@@ -14,7 +14,12 @@ export interface RestRequest {
 }
 
 const argNames = (route: RestRoute): string[] =>
-  route.field === undefined ? [] : schema.getQueryType()!.getFields()[route.field]!.args.map((a) => a.name);
+  route.field === undefined
+    ? []
+    : schema
+        .getQueryType()!
+        .getFields()
+        [route.field]!.args.map((a) => a.name);
 /** The arguments the path fills (`:unit` fills `id`). */
 const argOfPath = (route: RestRoute, name: string): string => route.pathArgs?.[name] ?? name;
 const pathNames = (route: RestRoute): string[] => [...route.path.matchAll(/:([a-z]+)/g)].map((m) => argOfPath(route, m[1]!));
@@ -37,12 +42,18 @@ function pathOf(route: RestRoute): fc.Arbitrary<string> {
 /** The route's arguments (valid, hostile, missing), unknown and repeated names; encoded, or written raw. */
 function queryOf(route: RestRoute): fc.Arbitrary<string> {
   const names = argNames(route).filter((name) => !pathNames(route).includes(name));
-  const extra = fc.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS, ...names, 'x', 'key', 'api_key', 'VALUE', 'value[]', 'from.x', '', '%zz'), hostileText), {
-    minLength: 1,
-    maxLength: 2,
-  });
+  const extra = fc.array(
+    fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS, ...names, 'x', 'key', 'api_key', 'VALUE', 'value[]', 'from.x', '', '%zz'), hostileText),
+    {
+      minLength: 1,
+      maxLength: 2,
+    },
+  );
   const pairs = fc
-    .tuple(route.method === 'GET' ? fieldArgs(route.field ?? '', names, 'text') : fc.constant([]), fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extra }))
+    .tuple(
+      route.method === 'GET' ? fieldArgs(route.field ?? '', names, 'text') : fc.constant([]),
+      fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extra }),
+    )
     .map(([present, extras]) => [...present, ...extras].map(([k, v]) => [k, String(v)] as [string, string]));
   const query = fc.tuple(pairs, fc.constantFrom('encoded', 'encoded', 'raw', 'bare')).map(([list, how]) => {
     if (how === 'bare') return '?';
@@ -55,13 +66,20 @@ function queryOf(route: RestRoute): fc.Arbitrary<string> {
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
 const EXTRA_HEADERS: [string, string][] = [
-  ['if-none-match', '*'], ['if-none-match', 'W/"x", "y"'], ['if-none-match', 'x'.repeat(10_000)], ['accept', 'text/html'],
-  ['x-forwarded-for', '203.0.113.9, garbage'], ['origin', 'https://evil.example'], ['content-length', '5'],
+  ['if-none-match', '*'],
+  ['if-none-match', 'W/"x", "y"'],
+  ['if-none-match', 'x'.repeat(10_000)],
+  ['accept', 'text/html'],
+  ['x-forwarded-for', '203.0.113.9, garbage'],
+  ['origin', 'https://evil.example'],
+  ['content-length', '5'],
 ];
 
 export function requestOf(route: RestRoute, key: string, freeKey: string): fc.Arbitrary<RestRequest> {
   const method = fc.oneof({ weight: 8, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) });
-  const body = fc.tuple(hostileObject(route.field ?? '', argNames(route)), damage).map(([object, how]) => applyDamage(jsonText(object), how));
+  const body = fc
+    .tuple(hostileObject(route.field ?? '', argNames(route)), damage)
+    .map(([object, how]) => applyDamage(jsonText(object), how));
   const extraHeader = fc.option(fc.constantFrom(...EXTRA_HEADERS), { freq: 6, nil: undefined });
   return fc
     .record({ method, path: pathOf(route), query: queryOf(route), auth: authorization(key, freeKey), type: contentType, body, extraHeader })
@@ -74,4 +92,3 @@ export function requestOf(route: RestRoute, key: string, freeKey: string): fc.Ar
       return { method, url: path + query, headers, ...(withBody ? { rawBody: body } : {}) };
     });
 }
-

@@ -16,7 +16,8 @@ afterAll(async () => {
   await h.t.close();
 });
 
-const describeRequest = (r: RestRequest) => `${r.method} ${show(r.url)} headers ${show(r.headers)}${r.rawBody === undefined ? '' : ` body ${show(r.rawBody)}`}`;
+const describeRequest = (r: RestRequest) =>
+  `${r.method} ${show(r.url)} headers ${show(r.headers)}${r.rawBody === undefined ? '' : ` body ${show(r.rawBody)}`}`;
 
 describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s under hostile input', (_, route) => {
   it('answers every request below 500, in the contract error shape, with the request id, in time', async () => {
@@ -26,7 +27,11 @@ describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as 
         const input = describeRequest(request);
         const res = await h.slowest.time(
           () => input,
-          () => h.t.call(request.method, request.url, { headers: request.headers, ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }) }),
+          () =>
+            h.t.call(request.method, request.url, {
+              headers: request.headers,
+              ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
+            }),
         );
         expectRestInvariants(res, input);
         statuses.add(res.status);
@@ -34,8 +39,14 @@ describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as 
       { numRuns: RUNS },
     );
     // Not vacuous: some requests got through to an answer, others were refused.
-    expect([...statuses].some((s) => s < 300), `statuses ${[...statuses]}`).toBe(true);
-    expect([...statuses].some((s) => s >= 400), `statuses ${[...statuses]}`).toBe(true);
+    expect(
+      [...statuses].some((s) => s < 300),
+      `statuses ${[...statuses]}`,
+    ).toBe(true);
+    expect(
+      [...statuses].some((s) => s >= 400),
+      `statuses ${[...statuses]}`,
+    ).toBe(true);
   });
 });
 

@@ -51,7 +51,11 @@ async function send(method: string, url: string, options: { key?: string; body?:
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.accept) headers.accept = options.accept;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.base}${url}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(`${server.base}${url}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -118,7 +122,12 @@ const codeOf = (text: string) => (JSON.parse(text) as { error?: { code: string }
 describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PROBE_BOUND_MS} ms`, { retry: 1 }, () => {
   it('unit expressions at the exponent bound, each spelled differently', async () => {
     const urls = spellings(0, 300).map((from) => `/v1/convert?value=1&from=${encodeURIComponent(from)}&to=kg`);
-    const { answers, probeMaxMs, probes } = await underProbe('expressions', () => inPool(6, urls.map((url) => () => send('GET', url, { key: freeKey }))));
+    const { answers, probeMaxMs, probes } = await underProbe('expressions', () =>
+      inPool(
+        6,
+        urls.map((url) => () => send('GET', url, { key: freeKey })),
+      ),
+    );
     for (const answer of answers) expect(codeOf(answer.text), answer.text).toBe('INCOMPATIBLE_UNITS');
     expect(probes).toBeGreaterThan(0);
     expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
@@ -126,7 +135,9 @@ describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PRO
 
   it('two batches of 1,000 of them from a free key', async () => {
     const batch = (from: number) => ({ items: spellings(from, 1000).map((spelling) => ({ value: '1', from: spelling, to: 'kg' })) });
-    const { answers, probeMaxMs } = await underProbe('batches', () => Promise.all([1000, 2000].map((from) => send('POST', '/v1/batch', { key: freeKey, body: batch(from) }))));
+    const { answers, probeMaxMs } = await underProbe('batches', () =>
+      Promise.all([1000, 2000].map((from) => send('POST', '/v1/batch', { key: freeKey, body: batch(from) }))),
+    );
     for (const answer of answers) {
       expect(answer.status, answer.text.slice(0, 300)).toBe(200);
       expect(JSON.parse(answer.text).data).toMatchObject({ succeeded: 0, failed: 1000 });
@@ -135,7 +146,9 @@ describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PRO
   });
 
   it('GraphQL: 50 convert aliases, and a batch field of 200 items', async () => {
-    const aliases = spellings(3000, 50).map((from, i) => `c${i}: convert(value: "1", from: ${JSON.stringify(from)}, to: "kg") { result { value } }`);
+    const aliases = spellings(3000, 50).map(
+      (from, i) => `c${i}: convert(value: "1", from: ${JSON.stringify(from)}, to: "kg") { result { value } }`,
+    );
     const items = spellings(3050, 200).map((from) => ({ value: '1', from, to: 'kg' }));
     const batchQuery = 'query($items: [BatchItemInput!]!) { batch(items: $items) { succeeded failed } }';
     const { answers, probeMaxMs } = await underProbe('graphql', () =>
@@ -154,7 +167,9 @@ describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PRO
   it('five concurrent 10-year CSV exports of every currency against non-euro bases', async () => {
     const bases = ['USD', 'JPY', 'GBP', 'ISK', 'CHF'];
     const url = (base: string) => `/v1/currency/rates/series?start=2014-01-01&end=2023-12-31&base=${base}`;
-    const { answers, probeMaxMs } = await underProbe('exports', () => Promise.all(bases.map((base, i) => send('GET', url(base), { key: exportKeys[i], accept: 'text/csv' }))));
+    const { answers, probeMaxMs } = await underProbe('exports', () =>
+      Promise.all(bases.map((base, i) => send('GET', url(base), { key: exportKeys[i], accept: 'text/csv' }))),
+    );
     for (const answer of answers) {
       expect(answer.status, answer.text.slice(0, 300)).toBe(200);
       expect(answer.text.length).toBeGreaterThan(500_000);
@@ -172,7 +187,13 @@ describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PRO
     const items = Array.from({ length: 1000 }, (_, i) => ({ value: fortyDigits(i), from: pairs[i % 4]![0]!, to: pairs[i % 4]![1]! }));
     const amounts = Array.from({ length: 40 }, (_, i) => `/v1/currency/rates?base=ISK&amount=${fortyDigits(i)}`);
     const { answers, probeMaxMs } = await underProbe('large amounts', () =>
-      Promise.all([send('POST', '/v1/batch', { key: businessKey, body: { items } }), inPool(4, amounts.map((url) => () => send('GET', url, { key: businessKey })))]),
+      Promise.all([
+        send('POST', '/v1/batch', { key: businessKey, body: { items } }),
+        inPool(
+          4,
+          amounts.map((url) => () => send('GET', url, { key: businessKey })),
+        ),
+      ]),
     );
     const [batch, rates] = answers;
     expect(batch.status, batch.text.slice(0, 300)).toBe(200);
@@ -185,8 +206,19 @@ describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PRO
     const latest = JSON.parse((await send('GET', '/v1/currency/rates/latest')).text) as { data: { rates: Record<string, string> } };
     const symbols = Object.keys(latest.data.rates).join(',');
     const rates = Array.from({ length: 40 }, (_, i) => `/v1/currency/rates?base=GBP&symbols=${symbols}&amount=${fortyDigits(i)}`);
-    const series = ['USD', 'CHF', 'JPY'].map((base) => `/v1/currency/rates/series?start=2019-01-01&end=2023-12-31&base=${base}&group=week&symbols=${symbols}`);
-    const { answers, probeMaxMs } = await underProbe('symbol lists', () => inPool(5, [...rates.map((url) => [url, businessKey] as const), ...series.map((url, i) => [url, exportKeys[i]!] as const)].map(([url, key]) => () => send('GET', url, { key }))));
+    const series = ['USD', 'CHF', 'JPY'].map(
+      (base) => `/v1/currency/rates/series?start=2019-01-01&end=2023-12-31&base=${base}&group=week&symbols=${symbols}`,
+    );
+    const { answers, probeMaxMs } = await underProbe('symbol lists', () =>
+      inPool(
+        5,
+        [...rates.map((url) => [url, businessKey] as const), ...series.map((url, i) => [url, exportKeys[i]!] as const)].map(
+          ([url, key]) =>
+            () =>
+              send('GET', url, { key }),
+        ),
+      ),
+    );
     for (const answer of answers) expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
   });

@@ -13,9 +13,23 @@ export function authorization(key: string, freeKey: string): fc.Arbitrary<string
     {
       weight: 4,
       arbitrary: fc.constantFrom(
-        `bearer ${key}`, `BEARER ${key}`, `Bearer  ${key}`, `Bearer ${key} extra`, `Bearer\t${key}`, `Bearer ${key.slice(0, -1)}`,
-        `Bearer ${key}x`, `Bearer ${key.replace('msr_test_', 'msr_live_')}`, `Bearer msr_test_${'A'.repeat(49)}`, 'Basic dXNlcjpwYXNz',
-        'Digest username="a"', 'Bearer', 'Bearer ', `Token ${key}`, key, `Bearer ${'x'.repeat(100_000)}`, `Bearer ${MEGABYTE_OF_DIGITS}`,
+        `bearer ${key}`,
+        `BEARER ${key}`,
+        `Bearer  ${key}`,
+        `Bearer ${key} extra`,
+        `Bearer\t${key}`,
+        `Bearer ${key.slice(0, -1)}`,
+        `Bearer ${key}x`,
+        `Bearer ${key.replace('msr_test_', 'msr_live_')}`,
+        `Bearer msr_test_${'A'.repeat(49)}`,
+        'Basic dXNlcjpwYXNz',
+        'Digest username="a"',
+        'Bearer',
+        'Bearer ',
+        `Token ${key}`,
+        key,
+        `Bearer ${'x'.repeat(100_000)}`,
+        `Bearer ${MEGABYTE_OF_DIGITS}`,
       ),
     },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 80 }).map(headerSafe) },
@@ -28,9 +42,21 @@ export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=latin1', 'text/plain', 'application/x-www-form-urlencoded',
-      'multipart/form-data; boundary=x', 'application/graphql', 'application/jsonx', 'application/json-patch+json', '*/*', 'json', '',
-      'text/html; charset=utf-8', 'application/json, text/plain', undefined,
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/json;charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/graphql',
+      'application/jsonx',
+      'application/json-patch+json',
+      '*/*',
+      'json',
+      '',
+      'text/html; charset=utf-8',
+      'application/json, text/plain',
+      undefined,
     ),
   },
 );
@@ -54,12 +80,19 @@ export const damage: fc.Arbitrary<Damage> = fc.oneof(
 
 export function applyDamage(text: string, [kind, arg]: Damage): string {
   switch (kind) {
-    case 'none': return text;
-    case 'truncate': return text.slice(0, arg % (text.length + 1));
-    case 'append': return text + arg;
-    case 'bom': return `\uFEFF${text}`;
-    case 'replace': return arg;
-    case 'wrap': return `[${text}]`;
-    case 'pad': return text.startsWith('{') && text.length > 2 ? `${text.slice(0, -1)},"pad":"${'x'.repeat(arg)}"}` : text + ' '.repeat(arg);
+    case 'none':
+      return text;
+    case 'truncate':
+      return text.slice(0, arg % (text.length + 1));
+    case 'append':
+      return text + arg;
+    case 'bom':
+      return `\uFEFF${text}`;
+    case 'replace':
+      return arg;
+    case 'wrap':
+      return `[${text}]`;
+    case 'pad':
+      return text.startsWith('{') && text.length > 2 ? `${text.slice(0, -1)},"pad":"${'x'.repeat(arg)}"}` : text + ' '.repeat(arg);
   }
 }

@@ -37,9 +37,23 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const { front } = createApp({ config, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  const { front } = createApp({
+    config,
+    store,
+    logger,
+    limiters,
+    rates: tableRates(MADE_UP_PUBLICATIONS),
+    clock: () => new Date('2024-04-03T12:00:00Z'),
+  });
   // The same app with REST_EXECUTION=sofa: SOFA executes the routes.
-  const off = createApp({ config: { ...config, restExecution: 'sofa' }, store, logger, limiters, rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  const off = createApp({
+    config: { ...config, restExecution: 'sofa' },
+    store,
+    logger,
+    limiters,
+    rates: tableRates(MADE_UP_PUBLICATIONS),
+    clock: () => new Date('2024-04-03T12:00:00Z'),
+  });
   server = createHttpServer({ front: off.front, logger, metricsAccess: { mode: 'local' }, trust: parseTrustProxy(undefined) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -58,7 +72,8 @@ afterAll(async () => {
 async function loggedLineOf(response: Response): Promise<Record<string, unknown> | undefined> {
   await response.arrayBuffer();
   const requestId = response.headers.get('x-request-id');
-  for (let i = 0; i < 100 && !lines.some((l) => l['requestId'] === requestId && l['msg'] === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 100 && !lines.some((l) => l['requestId'] === requestId && l['msg'] === 'request'); i++)
+    await new Promise((r) => setTimeout(r, 10));
   return lines.find((l) => l['requestId'] === requestId && l['msg'] === 'request');
 }
 
@@ -91,8 +106,14 @@ describe('the error code in the access log', () => {
     ['REST_EXECUTION=direct', () => directBase],
   ])('names the code of a REST error, of a GraphQL error, and none on a success (%s)', async (_, origin) => {
     expect(await loggedLineOf(await fetch(`${origin()}/v1/units/furlongs`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(await loggedLineOf(await fetch(`${origin()}/v1/convert?value=1&from=inch&to=foot`))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
-    expect(await loggedLineOf(await graphql(origin(), '{ convert(value: "1", from: "inch", to: "foot") { category } }'))).toMatchObject({ status: 200, code: 'UNAUTHORIZED' });
+    expect(await loggedLineOf(await fetch(`${origin()}/v1/convert?value=1&from=inch&to=foot`))).toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
+    expect(await loggedLineOf(await graphql(origin(), '{ convert(value: "1", from: "inch", to: "foot") { category } }'))).toMatchObject({
+      status: 200,
+      code: 'UNAUTHORIZED',
+    });
     expect(await loggedLineOf(await graphql(origin(), '{ nope }'))).toMatchObject({ code: 'INVALID_REQUEST' });
     const ok = await loggedLineOf(await fetch(`${origin()}/v1/categories`));
     expect(ok).toMatchObject({ status: 200 });
@@ -101,7 +122,10 @@ describe('the error code in the access log', () => {
 
   it('names the code of an error answered before any API step (unknown route, wrong method)', async () => {
     expect(await loggedLineOf(await fetch(`${base}/nothing/here`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    expect(await loggedLineOf(await fetch(`${directBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+    expect(await loggedLineOf(await fetch(`${directBase}/v1/categories`, { method: 'DELETE' }))).toMatchObject({
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+    });
   });
 
   it('names the code of a GraphQL request refused before it runs, and of a page refused where it is made', async () => {
@@ -109,18 +133,26 @@ describe('the error code in the access log', () => {
       [{ method: 'PUT' }, 405, 'METHOD_NOT_ALLOWED'],
       [{ method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
       [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }, 400, 'INVALID_REQUEST'],
-      [{ method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query": 5}' }, 400, 'INVALID_REQUEST'],
+      [
+        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query": 5}' },
+        400,
+        'INVALID_REQUEST',
+      ],
       [{ path: '/graphql/assets/nothing.js' }, 404, 'NOT_FOUND'],
       [{ path: '/account/nothing' }, 404, 'NOT_FOUND'],
       [{ path: '/docs/nothing.css' }, 404, 'NOT_FOUND'],
     ];
     for (const [{ path: where = '/graphql', ...init }, status, code] of refused) {
-      expect(await loggedLineOf(await fetch(`${directBase}${where}`, init)), `${init.method ?? 'GET'} ${where}`).toMatchObject({ status, code });
+      expect(await loggedLineOf(await fetch(`${directBase}${where}`, init)), `${init.method ?? 'GET'} ${where}`).toMatchObject({
+        status,
+        code,
+      });
     }
   });
 
   it('names the code of a refused MCP request (no key, wrong method)', async () => {
-    const mcp = (init: RequestInit) => fetch(`${base}/mcp`, { headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, ...init });
+    const mcp = (init: RequestInit) =>
+      fetch(`${base}/mcp`, { headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, ...init });
     expect(await loggedLineOf(await mcp({ method: 'POST', body: '{}' }))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     expect(await loggedLineOf(await mcp({ method: 'GET' }))).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });

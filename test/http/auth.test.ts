@@ -25,7 +25,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-'));
   store = openSqliteStore(path.join(dir, 'measurement.db'));
   account = await store.createAccount({ email: 'dev@example.com', plan: 'developer' });
-  ({ key: testKey, record: { id: testKeyId } } = await store.createKey(account.id, 'test'));
+  ({
+    key: testKey,
+    record: { id: testKeyId },
+  } = await store.createKey(account.id, 'test'));
   ({ key: liveKey } = await store.createKey(account.id, 'live'));
   const revoked = await store.createKey(account.id, 'test');
   revokedKey = revoked.key;
@@ -58,7 +61,11 @@ describe('authenticate', () => {
 
   it.each([undefined, null, '', '   '])('a missing header (%j) asks for a key without error="invalid_token"', async (header) => {
     const error = await refusal(header);
-    expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: 'An API key is required: send Authorization: Bearer <key>.' });
+    expect(error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      status: 401,
+      message: 'An API key is required: send Authorization: Bearer <key>.',
+    });
     expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': MISSING });
   });
 
@@ -85,7 +92,9 @@ describe('authenticate', () => {
 
   it('refuses a test key on a production server', async () => {
     const error = await refusal(`Bearer ${testKey}`, 'production');
-    expect(error.message).toBe('The API key is not valid for this environment: this server accepts only msr_live_ keys (API_ENV=production); the key sent is a msr_test_ key.');
+    expect(error.message).toBe(
+      'The API key is not valid for this environment: this server accepts only msr_live_ keys (API_ENV=production); the key sent is a msr_test_ key.',
+    );
     expect(errorHeaders(error)).toEqual({ 'WWW-Authenticate': INVALID });
   });
 });
@@ -102,8 +111,15 @@ describe('a key with an end', () => {
 
   it('answers with its end until then, and KEY_EXPIRED saying when from then on, with the invalid_token challenge', async () => {
     expect((await authenticate(`Bearer ${expiring}`, store, 'development', before)).expiresAt).toBe(END);
-    const error = await authenticate(`Bearer ${expiring}`, store, 'development', at).then(() => undefined, (e: unknown) => e as ApiError);
-    expect(error).toMatchObject({ code: 'KEY_EXPIRED', status: 401, message: `The API key expired at ${END}; use a current key, or ask for a new one.` });
+    const error = await authenticate(`Bearer ${expiring}`, store, 'development', at).then(
+      () => undefined,
+      (e: unknown) => e as ApiError,
+    );
+    expect(error).toMatchObject({
+      code: 'KEY_EXPIRED',
+      status: 401,
+      message: `The API key expired at ${END}; use a current key, or ask for a new one.`,
+    });
     expect(errorHeaders(error!)).toEqual({ 'WWW-Authenticate': INVALID });
     expect(error!.message).not.toMatch(/invalid|unknown/i);
   });

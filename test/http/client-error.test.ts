@@ -50,14 +50,23 @@ describe('requests node:http refuses before the app sees them get the contract b
   it.each([
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
     ['a header without a colon', 'GET /v1/units HTTP/1.1\r\nHost x\r\n\r\n'],
-    ['two Content-Length headers that disagree', 'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
-    ['a bad chunk size', 'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+    [
+      'two Content-Length headers that disagree',
+      'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+    ],
+    [
+      'a bad chunk size',
+      'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    ],
   ])('%s: 400 INVALID_REQUEST', async (_, bytes) => {
     expectContractError(await rawRequest(server.port, bytes), 400, 'INVALID_REQUEST');
   });
 
   it('chunk extensions over the limit: 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await rawRequest(server.port, `POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;e=${'z'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`);
+    const res = await rawRequest(
+      server.port,
+      `POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;e=${'z'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+    );
     expectContractError(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 
@@ -82,9 +91,18 @@ function sendThenEnd(port: number, bytes: string, endAfterMs: number): Promise<s
 
 describe('a request answered before its body was whole gets that one answer only', () => {
   it.each([
-    ['POST /graphql with a declared body over the limit', 'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{"query":'],
-    ['POST /v1/convert with a declared body over the limit', 'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{"value":'],
-    ['POST /graphql with a chunked body past the limit', `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${`4000\r\n${'x'.repeat(0x4000)}\r\n`.repeat(5)}`],
+    [
+      'POST /graphql with a declared body over the limit',
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{"query":',
+    ],
+    [
+      'POST /v1/convert with a declared body over the limit',
+      'POST /v1/convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{"value":',
+    ],
+    [
+      'POST /graphql with a chunked body past the limit',
+      `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${`4000\r\n${'x'.repeat(0x4000)}\r\n`.repeat(5)}`,
+    ],
   ])('%s, cut off after its 413: no second answer on the connection', async (_, bytes) => {
     const text = await sendThenEnd(server.port, bytes, 200);
     const statusLines = text.match(/HTTP\/1\.1 \d{3} [^\r]*/g);

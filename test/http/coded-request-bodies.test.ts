@@ -34,7 +34,9 @@ describe('a request body with a content coding', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
     const error = (await res.json()).error;
     expect(error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, requestId: res.headers.get('x-request-id') });
-    expect(error.message).toBe(`The request body has Content-Encoding ${coding.toLowerCase().replace(', identity', '')}; send it uncompressed.`);
+    expect(error.message).toBe(
+      `The request body has Content-Encoding ${coding.toLowerCase().replace(', identity', '')}; send it uncompressed.`,
+    );
   });
 
   it('GraphQL POST: 415 UNSUPPORTED_MEDIA_TYPE in the errors, with Accept-Encoding: identity', async () => {
@@ -43,7 +45,10 @@ describe('a request body with a content coding', () => {
     expect(res.headers.get('accept-encoding')).toBe('identity');
     const body = await res.json();
     expect(body.data).toBeUndefined();
-    expect(body.errors[0]).toMatchObject({ message: 'The request body has Content-Encoding gzip; send it uncompressed.', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 } });
+    expect(body.errors[0]).toMatchObject({
+      message: 'The request body has Content-Encoding gzip; send it uncompressed.',
+      extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+    });
   });
 
   it('MCP: 415 with the contract body', async () => {
@@ -84,7 +89,11 @@ describe('a request body with a content coding', () => {
   it('charges nothing for a refused body: the quota moves by the accepted conversions only', async () => {
     const fresh = await t.createKey('free');
     const send = (headers: Record<string, string>, body: Buffer | string) =>
-      t.fetch('/v1/convert', { method: 'POST', headers: { authorization: `Bearer ${fresh}`, 'content-type': 'application/json', ...headers }, body });
+      t.fetch('/v1/convert', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fresh}`, 'content-type': 'application/json', ...headers },
+        body,
+      });
     for (let i = 0; i < 3; i++) expect((await send({ 'content-encoding': 'gzip' }, gzipSync(convert))).status).toBe(415);
     const accepted = await send({}, convert);
     expect(accepted.status).toBe(200);

@@ -87,7 +87,11 @@ describe('validators per coding', () => {
 
   const compress = createCompression();
   const notModified = (headers: Record<string, string>): ResponseParts => ({ status: 304, headers, body: null });
-  const request = (acceptEncoding: string | null, ifNoneMatch: string | null, method = 'GET'): CodingRequest => ({ method, acceptEncoding, ifNoneMatch });
+  const request = (acceptEncoding: string | null, ifNoneMatch: string | null, method = 'GET'): CodingRequest => ({
+    method,
+    acceptEncoding,
+    ifNoneMatch,
+  });
 
   it.each([
     ['"x", "x-gzip"', 'gzip', '"x-gzip"'],
@@ -95,10 +99,16 @@ describe('validators per coding', () => {
     ['"x-br"', 'gzip', '"x-br"'],
     ['"x-br", "x-gzip"', 'identity', '"x-br"'],
     ['*', 'br', '"x"'],
-  ])('a 304 to If-None-Match %s asking for %s names %s, varies on Accept-Encoding and states no length', async (ifNoneMatch, acceptEncoding, named) => {
-    const answer = await compress(request(acceptEncoding, ifNoneMatch), notModified({ etag: '"x"', vary: 'Accept', 'content-length': '5000' }));
-    expect(answer.headers).toEqual({ etag: named, vary: 'Accept, Accept-Encoding' });
-  });
+  ])(
+    'a 304 to If-None-Match %s asking for %s names %s, varies on Accept-Encoding and states no length',
+    async (ifNoneMatch, acceptEncoding, named) => {
+      const answer = await compress(
+        request(acceptEncoding, ifNoneMatch),
+        notModified({ etag: '"x"', vary: 'Accept', 'content-length': '5000' }),
+      );
+      expect(answer.headers).toEqual({ etag: named, vary: 'Accept, Accept-Encoding' });
+    },
+  );
 
   it('leaves a 304 of a type never compressed as it is', async () => {
     const headers = { etag: '"x"', 'content-type': 'font/woff2' };
@@ -109,7 +119,11 @@ describe('validators per coding', () => {
 describe('the compression step', () => {
   const compress = createCompression();
   const big = JSON.stringify({ data: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `made-up entry ${i}` })) });
-  const answer = (status: number, headers: Record<string, string>, body: ResponseParts['body']): ResponseParts => ({ status, headers, body });
+  const answer = (status: number, headers: Record<string, string>, body: ResponseParts['body']): ResponseParts => ({
+    status,
+    headers,
+    body,
+  });
   const json = () => ({ 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(big)), etag: '"e"' });
 
   it('never encodes twice, nor a 204, nor a type never compressed', async () => {
@@ -117,11 +131,17 @@ describe('the compression step', () => {
     expect(await compress({ method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null }, encoded)).toBe(encoded);
     expect((await compress({ method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null }, answer(204, {}, null))).headers).toEqual({});
     const png = answer(200, { 'content-type': 'image/png', 'content-length': '5000' }, Buffer.alloc(5000));
-    expect((await compress({ method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null }, png)).headers).toEqual({ 'content-type': 'image/png', 'content-length': '5000' });
+    expect((await compress({ method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null }, png)).headers).toEqual({
+      'content-type': 'image/png',
+      'content-length': '5000',
+    });
   });
 
   it('encodes a body of 1 KiB or more with its length and validator, and merges Vary once', async () => {
-    const out = await compress({ method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null }, answer(200, { ...json(), vary: 'accept-encoding, Accept' }, big));
+    const out = await compress(
+      { method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null },
+      answer(200, { ...json(), vary: 'accept-encoding, Accept' }, big),
+    );
     expect(out.headers['content-encoding']).toBe('gzip');
     expect(out.headers['etag']).toBe('"e-gzip"');
     expect(out.headers['vary']).toBe('accept-encoding, Accept');
@@ -196,8 +216,15 @@ describe('compressChunks: a streamed body through a zlib stream', () => {
   });
 
   it('is what the step sends for a streamed body: no length, the coding named', async () => {
-    const out = await createCompression()({ method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null }, { status: 200, headers: { 'content-type': 'application/x-ndjson; charset=utf-8' }, body: madeUpLines(2000) });
-    expect(out.headers).toEqual({ 'content-type': 'application/x-ndjson; charset=utf-8', 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    const out = await createCompression()(
+      { method: 'GET', acceptEncoding: 'gzip', ifNoneMatch: null },
+      { status: 200, headers: { 'content-type': 'application/x-ndjson; charset=utf-8' }, body: madeUpLines(2000) },
+    );
+    expect(out.headers).toEqual({
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-encoding': 'gzip',
+      vary: 'Accept-Encoding',
+    });
     expect(gunzipSync(await collect(out.body as AsyncIterable<Buffer>)).toString()).toBe(expected);
   });
 });

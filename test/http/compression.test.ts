@@ -9,7 +9,10 @@ const PUBLICATIONS: Publication[] = [];
 for (let day = new Date('2024-01-02T00:00:00Z'); day < new Date('2024-04-01T00:00:00Z'); day = new Date(day.getTime() + 86_400_000)) {
   if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
   const n = PUBLICATIONS.length;
-  PUBLICATIONS.push({ date: day.toISOString().slice(0, 10), rates: { USD: `1.0${800 + n}`, JPY: `16${n % 10}.5${n % 7}`, GBP: `0.85${n % 9}0`, CHF: `0.9${n % 5}21` } });
+  PUBLICATIONS.push({
+    date: day.toISOString().slice(0, 10),
+    rates: { USD: `1.0${800 + n}`, JPY: `16${n % 10}.5${n % 7}`, GBP: `0.85${n % 9}0`, CHF: `0.9${n % 5}21` },
+  });
 }
 
 const SERIES = '/v1/currency/rates/series?start=2024-01-01&end=2024-03-31&symbols=USD,JPY,GBP,CHF';
@@ -42,7 +45,10 @@ describe('compression by Accept-Encoding', () => {
   let key: string;
   beforeAll(async () => {
     // 2024-04-04 14:00 Berlin: a range up to March is complete, so the series answer has its ETag.
-    t = await createTestApp({ KEY_RATE_LIMIT: '100000', PUBLIC_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+    t = await createTestApp(
+      { KEY_RATE_LIMIT: '100000', PUBLIC_RATE_LIMIT: '100000' },
+      { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') },
+    );
     key = await t.createKey('developer');
   });
   afterAll(() => t.close());
@@ -54,7 +60,12 @@ describe('compression by Accept-Encoding', () => {
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
   };
   const graphqlPost = (acceptEncoding?: string) =>
-    raw('/graphql', { 'content-type': 'application/json', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) }, 'POST', JSON.stringify({ query: UNITS_QUERY }));
+    raw(
+      '/graphql',
+      { 'content-type': 'application/json', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+      'POST',
+      JSON.stringify({ query: UNITS_QUERY }),
+    );
 
   describe.each([
     ['/openapi.json', () => raw('/openapi.json'), (coding: string) => raw('/openapi.json', { 'accept-encoding': coding })],
@@ -147,7 +158,8 @@ describe('compression by Accept-Encoding', () => {
       const get = await raw('/openapi.json', { 'accept-encoding': coding });
       const head = await raw('/openapi.json', { 'accept-encoding': coding }, 'HEAD');
       expect(head.bytes.length).toBe(0);
-      for (const name of ['content-encoding', 'content-length', 'vary', 'content-type']) expect(head.res.headers.get(name), name).toBe(get.res.headers.get(name));
+      for (const name of ['content-encoding', 'content-length', 'vary', 'content-type'])
+        expect(head.res.headers.get(name), name).toBe(get.res.headers.get(name));
       const series = await raw(SERIES, { ...auth(), 'accept-encoding': coding }, 'HEAD');
       expect(series.bytes.length).toBe(0);
       expect(series.res.headers.get('content-encoding')).toBe(coding);
@@ -172,7 +184,12 @@ describe('compression by Accept-Encoding', () => {
 
   it('compresses an MCP answer, which is JSON (never an event stream), and decodes to the tool list', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    const headers = { ...auth(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const headers = {
+      ...auth(),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
     const plain = await raw('/mcp', headers, 'POST', body);
     expect(plain.res.status).toBe(200);
     expect(plain.bytes.length).toBeGreaterThan(1024);

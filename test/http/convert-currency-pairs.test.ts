@@ -67,7 +67,9 @@ describe('a currency pair on convert is the currency conversion', () => {
 
   it('answers exactly what the expression USD^1 answers for USD', async () => {
     const pair = await t.call('GET', '/v1/convert?value=100&from=USD&to=JPY&date=2024-03-28', { key: developer });
-    const expression = await t.call('GET', `/v1/convert?value=100&from=${encodeURIComponent('USD^1')}&to=JPY&date=2024-03-28`, { key: developer });
+    const expression = await t.call('GET', `/v1/convert?value=100&from=${encodeURIComponent('USD^1')}&to=JPY&date=2024-03-28`, {
+      key: developer,
+    });
     expect(pair.body).toEqual(expression.body);
   });
 
@@ -111,12 +113,19 @@ describe('error messages name the caller’s API', () => {
     expect(rest.body.error.message).toMatch(/See GET \/v1\/units\.$/);
     const graphql = await t.graphql(CONVERT, { value: '1', from: 'furlongs', to: 'm' }, free);
     expect(graphql.body.errors[0].message).toMatch(/See the `units` field\.$/);
-    const batch = await t.graphql('{ batch(items: [{value: "1", from: "furlongs", to: "m"}]) { results { ... on BatchFailure { error { message } } } } }', {}, free);
+    const batch = await t.graphql(
+      '{ batch(items: [{value: "1", from: "furlongs", to: "m"}]) { results { ... on BatchFailure { error { message } } } } }',
+      {},
+      free,
+    );
     expect(batch.body.data.batch.results[0].error.message).toMatch(/See the `units` field\.$/);
     const restBatch = await t.call('POST', '/v1/batch', { key: free, body: { items: [{ value: '1', from: 'furlongs', to: 'm' }] } });
     expect(restBatch.body.data.results[0].error.message).toMatch(/See GET \/v1\/units\.$/);
     const currency = await t.graphql('{ currency(code: "GPB") { code } }', {}, free);
-    expect(currency.body.errors[0].message).toBe("Currency 'GPB' is not one this API converts (did you mean GBP?). See the `currencies` field.");
-    for (const error of [graphql.body.errors[0], batch.body.data.batch.results[0].error, currency.body.errors[0]]) expect(error.message).not.toMatch(/GET |POST |\/v1\//);
+    expect(currency.body.errors[0].message).toBe(
+      "Currency 'GPB' is not one this API converts (did you mean GBP?). See the `currencies` field.",
+    );
+    for (const error of [graphql.body.errors[0], batch.body.data.batch.results[0].error, currency.body.errors[0]])
+      expect(error.message).not.toMatch(/GET |POST |\/v1\//);
   });
 });

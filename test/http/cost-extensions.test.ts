@@ -17,9 +17,7 @@ const THREE = `{
   c: convertCurrency(value: "10", from: "EUR", to: "USD") { result { value } }
 }`;
 
-describe.each([
-  ['the executor', {}],
-] as const)('GraphQL cost extensions through %s', (_, env) => {
+describe.each([['the executor', {}]] as const)('GraphQL cost extensions through %s', (_, env) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(env, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => NOW });
@@ -62,7 +60,9 @@ describe.each([
           languages: [{ used: 'en', source: 'default', asked: null, exact: true }],
         },
       });
-      expect(headers.get('ratelimit')).toBe(`"per-ip";r=${body.extensions.rateLimit.remaining};t=${body.extensions.rateLimit.resetSeconds}`);
+      expect(headers.get('ratelimit')).toBe(
+        `"per-ip";r=${body.extensions.rateLimit.remaining};t=${body.extensions.rateLimit.resetSeconds}`,
+      );
       expect(headers.get('x-quota-remaining')).toBeNull();
     });
 
@@ -82,7 +82,10 @@ describe.each([
     it('counts batch items, and charges only the items that converted', async () => {
       const key = await t.createKey('free');
       const items = '[{value: "1", from: "m", to: "ft"}, {value: "1", from: "m", to: "kg"}, {value: "2", from: "m", to: "ft"}]';
-      const { body } = await post(`{ batch(items: ${items}) { succeeded } one: convert(value: "1", from: "m", to: "ft") { category } }`, { key, accept });
+      const { body } = await post(`{ batch(items: ${items}) { succeeded } one: convert(value: "1", from: "m", to: "ft") { category } }`, {
+        key,
+        accept,
+      });
       expect(body.data.batch.succeeded).toBe(2);
       expect(body.extensions.cost).toEqual({ requestedConversions: 4, chargedConversions: 3 });
       expect(body.extensions.quota.remaining).toBe(997);

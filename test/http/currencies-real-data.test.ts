@@ -47,7 +47,9 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates and /v1/currencies on the whol
       const codes = ['EUR', ...Object.keys(pub.rates)];
       const base = codes[Math.floor(next() * codes.length)]!;
       const amount = i % 3 === 0 ? `${Math.floor(next() * 1e6)}.${Math.floor(next() * 100)}` : undefined;
-      const res = await t.call('GET', `/v1/currency/rates?date=${day}&base=${base.toLowerCase()}${amount ? `&amount=${amount}` : ''}`, { key });
+      const res = await t.call('GET', `/v1/currency/rates?date=${day}&base=${base.toLowerCase()}${amount ? `&amount=${amount}` : ''}`, {
+        key,
+      });
       expect(res.status, `${day} ${base}`).toBe(200);
       const data = res.body.data;
       expect(data).toMatchObject({ date: pub.date, base, source: 'ecb', amount: amount ?? null });
@@ -55,7 +57,9 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates and /v1/currencies on the whol
       expect(Object.keys(data.rates).sort()).toEqual([...codes].sort());
       const rateOf = (code: string) => new D(code === 'EUR' ? '1' : pub.rates[code]!);
       for (const code of codes) {
-        const exact = rateOf(code).div(rateOf(base)).times(amount ?? '1');
+        const exact = rateOf(code)
+          .div(rateOf(base))
+          .times(amount ?? '1');
         // Base EUR without an amount: the ECB's strings as published (trailing zeros kept).
         const expected = base === 'EUR' && amount === undefined ? (code === 'EUR' ? '1' : pub.rates[code]!) : unrounded(exact);
         expect(data.rates[code], `${day} ${code}/${base}${amount ? ` × ${amount}` : ''}`).toBe(expected);
@@ -72,9 +76,19 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates and /v1/currencies on the whol
     const rub = (await t.call('GET', '/v1/currencies/rub')).body.data;
     expect(rub).toMatchObject({ code: 'RUB', lastDate: '2022-03-01', status: 'retired', successor: null });
     const hrk = (await t.call('GET', '/v1/currencies/HRK')).body.data;
-    expect(hrk).toMatchObject({ code: 'HRK', lastDate: '2022-12-30', status: 'retired', successor: { successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro' } });
+    expect(hrk).toMatchObject({
+      code: 'HRK',
+      lastDate: '2022-12-30',
+      status: 'retired',
+      successor: { successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro' },
+    });
     expect(Number(hrk.successor.rate)).toBe(7.5345);
-    const all = (await t.call('GET', '/v1/currencies')).body.data as { code: string; firstDate: string; lastDate: string; status: string }[];
+    const all = (await t.call('GET', '/v1/currencies')).body.data as {
+      code: string;
+      firstDate: string;
+      lastDate: string;
+      status: string;
+    }[];
     // Every date as the history has it: the first and last publication that quotes the code.
     for (const entry of all) {
       const quoting = entry.code === 'EUR' ? history : history.filter((p) => p.rates[entry.code] !== undefined);
@@ -86,22 +100,52 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates and /v1/currencies on the whol
   it('answers RATE_NOT_FOUND with the last quoted day, and the fixed rate where the law set one', async () => {
     const hrk = await t.call('GET', '/v1/currency/rates?date=2023-01-02&symbols=USD,HRK', { key });
     expect(hrk.status).toBe(404);
-    expect(hrk.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).' });
+    expect(hrk.body.error).toMatchObject({
+      code: 'RATE_NOT_FOUND',
+      param: 'symbols',
+      message: 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).',
+    });
     const rub = await t.call('GET', '/v1/currency/rates?date=2022-03-02&base=RUB', { key });
-    expect(rub.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'base', message: 'RUB was last quoted on 2022-03-01; the ECB has not quoted it since.' });
+    expect(rub.body.error).toMatchObject({
+      code: 'RATE_NOT_FOUND',
+      param: 'base',
+      message: 'RUB was last quoted on 2022-03-01; the ECB has not quoted it since.',
+    });
     const bgn = await t.call('GET', '/v1/currency/rates?symbols=BGN', { key });
-    expect(bgn.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'BGN was last quoted on 2025-12-31; since 2026-01-01 1 EUR = 1.95583 BGN (irrevocable).' });
+    expect(bgn.body.error).toMatchObject({
+      code: 'RATE_NOT_FOUND',
+      param: 'symbols',
+      message: 'BGN was last quoted on 2025-12-31; since 2026-01-01 1 EUR = 1.95583 BGN (irrevocable).',
+    });
   });
 
   it('converts at the fixed rate the law set, from the day of the change, and the ECB rate before it', async () => {
     const bgn = await t.call('POST', '/v1/currency/convert', { key, body: { value: '1', from: 'EUR', to: 'BGN' } });
-    expect(bgn.body.data).toMatchObject({ result: { value: '1.95583' }, rate: { source: expect.stringMatching(/^Council Regulation \(EC\) No 2866\/98/), fixed: [{ successor: 'EUR', rate: '1.95583' }] } });
-    const hrk = await t.call('POST', '/v1/currency/convert', { key, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2024-01-05' } });
-    expect(hrk.body.data).toMatchObject({ result: { value: '10' }, rate: { date: '2024-01-05', fixed: [{ successor: 'EUR', rate: '7.53450' }] } });
-    const dem = await t.call('POST', '/v1/currency/convert', { key, body: { value: '100', from: 'DEM', to: 'USD', date: '2001-06-01', minorUnits: true } });
+    expect(bgn.body.data).toMatchObject({
+      result: { value: '1.95583' },
+      rate: { source: expect.stringMatching(/^Council Regulation \(EC\) No 2866\/98/), fixed: [{ successor: 'EUR', rate: '1.95583' }] },
+    });
+    const hrk = await t.call('POST', '/v1/currency/convert', {
+      key,
+      body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2024-01-05' },
+    });
+    expect(hrk.body.data).toMatchObject({
+      result: { value: '10' },
+      rate: { date: '2024-01-05', fixed: [{ successor: 'EUR', rate: '7.53450' }] },
+    });
+    const dem = await t.call('POST', '/v1/currency/convert', {
+      key,
+      body: { value: '100', from: 'DEM', to: 'USD', date: '2001-06-01', minorUnits: true },
+    });
     // 100 / 1.95583 × 0.8478 (the ECB's USD of 2001-06-01) = 43.347…
-    expect(dem.body.data).toMatchObject({ result: { value: '43.35' }, rate: { date: '2001-06-01', source: 'ecb; Council Regulation (EC) No 2866/98, Article 1' } });
-    const beforeChange = await t.call('POST', '/v1/currency/convert', { key, body: { value: '1', from: 'EUR', to: 'HRK', date: '2022-12-30' } });
+    expect(dem.body.data).toMatchObject({
+      result: { value: '43.35' },
+      rate: { date: '2001-06-01', source: 'ecb; Council Regulation (EC) No 2866/98, Article 1' },
+    });
+    const beforeChange = await t.call('POST', '/v1/currency/convert', {
+      key,
+      body: { value: '1', from: 'EUR', to: 'HRK', date: '2022-12-30' },
+    });
     expect(beforeChange.body.data).toMatchObject({ result: { value: '7.5365' }, rate: { source: 'ecb', fixed: [] } });
   });
 });

@@ -17,11 +17,19 @@ if (!PRESENT) console.warn(`real-data currency tests skipped: ${DIR} not found`)
 const NOW = new Date('2026-07-07T10:00:00Z');
 /** decimal.js at 200 digits: an arithmetic independent of the service's BigInt rationals. */
 const D = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
-const MODE = { HALF_UP: D.ROUND_HALF_UP, HALF_EVEN: D.ROUND_HALF_EVEN, DOWN: D.ROUND_DOWN, UP: D.ROUND_UP, FLOOR: D.ROUND_FLOOR, CEILING: D.ROUND_CEIL } as const;
+const MODE = {
+  HALF_UP: D.ROUND_HALF_UP,
+  HALF_EVEN: D.ROUND_HALF_EVEN,
+  DOWN: D.ROUND_DOWN,
+  UP: D.ROUND_UP,
+  FLOOR: D.ROUND_FLOOR,
+  CEILING: D.ROUND_CEIL,
+} as const;
 
 function oracle(value: string, fromRate: string, toRate: string, decimals: number | undefined, rounding: keyof typeof MODE): string {
   const exact = new D(value).times(toRate).div(fromRate);
-  const text = decimals === undefined ? exact.toSignificantDigits(40, D.ROUND_HALF_EVEN).toFixed() : exact.toFixed(decimals, MODE[rounding]);
+  const text =
+    decimals === undefined ? exact.toSignificantDigits(40, D.ROUND_HALF_EVEN).toFixed() : exact.toFixed(decimals, MODE[rounding]);
   return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
 }
 
@@ -81,7 +89,13 @@ describe.skipIf(!PRESENT)('currency conversion on the whole real ECB history', (
             source: 'ecb',
             value: oracle('1', rateOf(from), rateOf(to), undefined, 'HALF_EVEN'),
             fixed: [],
-            resolved: { requested: publication.date, publication: publication.date, carriedForward: false, reason: null, missingPublications: null },
+            resolved: {
+              requested: publication.date,
+              publication: publication.date,
+              carriedForward: false,
+              reason: null,
+              missingPublications: null,
+            },
           });
         },
       ),

@@ -18,7 +18,11 @@ const D = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
 
 /** The mean of `values` printed by the contract's unrounded rule (40 significant digits, half-even). */
 function oracleMean(values: Decimal[]): string {
-  return values.reduce((sum, v) => sum.plus(v), new D(0)).div(values.length).toSignificantDigits(40, D.ROUND_HALF_EVEN).toFixed();
+  return values
+    .reduce((sum, v) => sum.plus(v), new D(0))
+    .div(values.length)
+    .toSignificantDigits(40, D.ROUND_HALF_EVEN)
+    .toFixed();
 }
 
 describe.skipIf(!PRESENT)('GET /v1/currency/rates/series on the whole real ECB history', () => {
@@ -42,7 +46,8 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates/series on the whole real ECB h
     temp?.cleanup();
   });
 
-  const series = (query: string, accept?: string) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers: accept ? { accept } : {} });
+  const series = (query: string, accept?: string) =>
+    t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers: accept ? { accept } : {} });
 
   it.each([
     ['EUR', '1999-01', ['USD', 'JPY', 'GBP']],
@@ -60,7 +65,9 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates/series on the whole real ECB h
     expect(entry).toMatchObject({ period: month, start: pubs[0]!.date, end: pubs.at(-1)!.date, publications: pubs.length });
     const rateOf = (pub: Publication, code: string) => (code === 'EUR' ? new D(1) : new D(pub.rates[code]!));
     for (const code of codes) {
-      const quoting = pubs.filter((p) => (code === 'EUR' || p.rates[code] !== undefined) && (base === 'EUR' || p.rates[base] !== undefined));
+      const quoting = pubs.filter(
+        (p) => (code === 'EUR' || p.rates[code] !== undefined) && (base === 'EUR' || p.rates[base] !== undefined),
+      );
       expect(entry.rates[code], `${month} ${code}/${base}`).toBe(oracleMean(quoting.map((p) => rateOf(p, code).div(rateOf(p, base)))));
     }
     // RUB was suspended after 2022-03-01: averaged over the one publication that quoted it.
@@ -86,7 +93,9 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates/series on the whole real ECB h
     for (const row of rows.slice(1)) for (const cell of row.slice(2)) expect(cell).toMatch(/^\d+(\.\d+)?$/);
     // The same rows as the JSON answer, and as NDJSON.
     const json = await series('start=2014-01-01&end=2023-12-31&symbols=USD,JPY');
-    expect(json.body.data.entries.map((e: { start: string; rates: Record<string, string> }) => [e.start, 'EUR', e.rates['USD'], e.rates['JPY']])).toEqual(rows.slice(1));
+    expect(
+      json.body.data.entries.map((e: { start: string; rates: Record<string, string> }) => [e.start, 'EUR', e.rates['USD'], e.rates['JPY']]),
+    ).toEqual(rows.slice(1));
     const ndjson = await series('start=2014-01-01&end=2023-12-31&symbols=USD,JPY', 'application/x-ndjson');
     expect(ndjson.text.trimEnd().split('\n')).toHaveLength(pubs.length);
   }, 60_000);
@@ -102,6 +111,8 @@ describe.skipIf(!PRESENT)('GET /v1/currency/rates/series on the whole real ECB h
     expect(months).toHaveLength(12 * 27 + 4);
     const years = await series('start=1999-01-01&end=2026-06-30&group=year&symbols=USD');
     expect(years.body.data).toMatchObject({ start: '1999-01-04', end: '2026-06-30', nextCursor: null });
-    expect(years.body.data.entries.map((e: { period: string }) => e.period)).toEqual(Array.from({ length: 28 }, (_, i) => String(1999 + i)));
+    expect(years.body.data.entries.map((e: { period: string }) => e.period)).toEqual(
+      Array.from({ length: 28 }, (_, i) => String(1999 + i)),
+    );
   }, 60_000);
 });

@@ -21,7 +21,7 @@ describe.each(['direct', 'sofa'] as const)('SOFA inside Yoga (REST_EXECUTION=%s)
     ['GET', '/v1/latest-rates'],
     ['GET', '/v1/convert-currency?value=1&from=EUR&to=USD'],
     ['GET', '/v1/unit?id=meter'],
-  ])('does not answer SOFA\'s own route %s %s', async (method, target) => {
+  ])("does not answer SOFA's own route %s %s", async (method, target) => {
     const response = await t.fetch(target, { method });
     expect(response.status).toBe(404);
     const text = await response.text();

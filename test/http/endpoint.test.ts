@@ -25,14 +25,25 @@ describe('the route table compiled into endpoints', () => {
 
   it('gives each endpoint its field, metric label, CORS fields and Cache-Control', () => {
     const unit = endpoints.find('/v1/units/meter', 'GET')!.endpoint!;
-    expect([unit.field?.name, unit.label, unit.cors, unit.cacheControl()]).toEqual(['unit', '/v1/units/{unit}', {}, 'public, max-age=3600']);
+    expect([unit.field?.name, unit.label, unit.cors, unit.cacheControl()]).toEqual([
+      'unit',
+      '/v1/units/{unit}',
+      {},
+      'public, max-age=3600',
+    ]);
     const latest = endpoints.find('/v1/currency/rates/latest', 'GET')!.endpoint!;
-    expect([latest.field?.name, latest.cors['access-control-allow-origin'], latest.cacheControl()]).toEqual(['latestRates', '*', 'public, max-age=120']);
+    expect([latest.field?.name, latest.cors['access-control-allow-origin'], latest.cacheControl()]).toEqual([
+      'latestRates',
+      '*',
+      'public, max-age=120',
+    ]);
     const document = endpoints.find('/openapi.json', 'GET')!.endpoint!;
     expect(document.field).toBeUndefined();
   });
 
   it('refuses to start when a row names a field the schema does not have', () => {
-    expect(() => new Endpoints(buildSchema('type Query { health: String }'), () => 0)).toThrow(/names Query\.\w+, which the schema does not have/);
+    expect(() => new Endpoints(buildSchema('type Query { health: String }'), () => 0)).toThrow(
+      /names Query\.\w+, which the schema does not have/,
+    );
   });
 });

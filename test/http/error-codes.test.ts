@@ -15,7 +15,12 @@ function recordingLogger() {
 /** A request's scope as the front mints it, for a request that authenticates nobody. */
 function requestScope() {
   const unused = () => Promise.reject(new Error('not used'));
-  return { requestContext: new HttpRequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '127.0.0.1' }) };
+  return {
+    requestContext: new HttpRequestContext(
+      { authenticate: unused, loadPublications: unused, quotaState: unused },
+      { authorization: null, clientBucket: () => '127.0.0.1' },
+    ),
+  };
 }
 
 /** Codes these errors as the executor does before answering. */
@@ -37,7 +42,11 @@ describe('withErrorCodes', () => {
   it('leaves execution errors (with a path: logged when execution ends) and expected errors out of that log', () => {
     const { calls, logger } = recordingLogger();
     const inExecution = toGraphQLError(new GraphQLError('boom', { path: ['convert'], originalError: new Error('disk on fire') }));
-    processResult(logger, [inExecution, toGraphQLError(new ApiError('INVALID_REQUEST', 'Bad.')), new GraphQLError('Syntax Error: Unexpected <EOF>.')]);
+    processResult(logger, [
+      inExecution,
+      toGraphQLError(new ApiError('INVALID_REQUEST', 'Bad.')),
+      new GraphQLError('Syntax Error: Unexpected <EOF>.'),
+    ]);
     expect(calls).toEqual([]);
   });
 });

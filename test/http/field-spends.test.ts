@@ -29,7 +29,10 @@ async function setUp() {
   const spending = requestSpending({ limiters, metrics: { rateLimited: () => undefined }, refusals: { refused: () => undefined } });
   const executable = spending.fieldRateLimits.transformer(schema);
   const run = async (source: string, covers: 'request' | 'first-field') => {
-    const requestContext = new HttpRequestContext({ authenticate: unused, loadPublications: unused, quotaState: unused }, { authorization: null, clientBucket: () => '203.0.113.7' });
+    const requestContext = new HttpRequestContext(
+      { authenticate: unused, loadPublications: unused, quotaState: unused },
+      { authorization: null, clientBucket: () => '203.0.113.7' },
+    );
     await spending.spendRequest(requestContext, 'public', covers);
     const contextValue: GraphQLContext = { requestContext, services, log: pino({ level: 'silent' }) };
     return { result: execute({ schema: executable, document: parse(source), contextValue }), requestContext };

@@ -19,11 +19,23 @@ describe('graphQLCacheControl: the REST route rule of each root field, the stric
     ['the catalogue with the latest rates: the shorter', '{ units { id } latestRates { date } }', {}, {}, 'public, max-age=1800'],
     ['a public document with a key', '{ units { id } }', {}, { keyed: true }, 'private, max-age=3600'],
     ['rates of a settled day (literal)', '{ rates(date: "2024-03-28") { date } }', {}, {}, 'private, max-age=86400'],
-    ['rates of a settled day (variable)', 'query R($d: Date) { rates(date: $d) { date } }', { d: '2024-03-27' }, {}, 'private, max-age=86400'],
+    [
+      'rates of a settled day (variable)',
+      'query R($d: Date) { rates(date: $d) { date } }',
+      { d: '2024-03-27' },
+      {},
+      'private, max-age=86400',
+    ],
     ['rates of the newest day', '{ rates(date: "2024-04-02") { date } }', {}, {}, 'private, max-age=1800'],
     ['rates without a day', '{ rates { date } }', {}, {}, 'private, max-age=1800'],
     ['rates while none are held', '{ rates(date: "2024-03-28") { date } }', {}, { newestPublication: null }, 'private, max-age=1800'],
-    ['a series ending on a settled day', '{ rateSeries(start: "2024-01-01", end: "2024-03-01") { complete } }', {}, {}, 'private, max-age=86400'],
+    [
+      'a series ending on a settled day',
+      '{ rateSeries(start: "2024-01-01", end: "2024-03-01") { complete } }',
+      {},
+      {},
+      'private, max-age=86400',
+    ],
     ['a series without an end', '{ rateSeries(start: "2024-01-01") { complete } }', {}, {}, 'private, max-age=1800'],
     ['settled rates with the catalogue', '{ units { id } rates(date: "2024-03-28") { date } }', {}, {}, 'private, max-age=3600'],
     ['a conversion', '{ convert(value: "1", from: "ft", to: "m") { category } }', {}, {}, 'no-store'],
@@ -55,7 +67,11 @@ describe('cacheableAnswer: the validator of the finished body', () => {
   it('gives a strong ETag of the exact bytes, and 304 when If-None-Match holds it (weakly compared)', () => {
     const first = cacheableAnswer('{"data":{}}', 'public, max-age=60', null);
     expect(first.status).toBe(200);
-    expect(first.headers).toEqual({ 'cache-control': 'public, max-age=60', etag: expect.stringMatching(/^"[\w-]{32}"$/), vary: 'Accept, Accept-Language, Authorization' });
+    expect(first.headers).toEqual({
+      'cache-control': 'public, max-age=60',
+      etag: expect.stringMatching(/^"[\w-]{32}"$/),
+      vary: 'Accept, Accept-Language, Authorization',
+    });
     expect(cacheableAnswer('{"data":{}}', 'public, max-age=60', first.headers.etag!).status).toBe(304);
     expect(cacheableAnswer('{"data":{}}', 'public, max-age=60', `"x", W/${first.headers.etag!}`).status).toBe(304);
     expect(cacheableAnswer('{"data":{} }', 'public, max-age=60', first.headers.etag!).status).toBe(200);
@@ -67,7 +83,18 @@ describe('cacheableAnswer: the validator of the finished body', () => {
   });
 
   it("leaves the request's counters out of a cacheable body, and the rest of extensions in", () => {
-    const result = { data: { a: 1 }, extensions: { cost: { requestedConversions: 0, chargedConversions: 0 }, rateLimit: { remaining: 5 }, quota: { remaining: 3 }, languages: [] } };
-    expect(withoutRequestCounters(result)).toEqual({ data: { a: 1 }, extensions: { cost: { requestedConversions: 0, chargedConversions: 0 }, languages: [] } });
+    const result = {
+      data: { a: 1 },
+      extensions: {
+        cost: { requestedConversions: 0, chargedConversions: 0 },
+        rateLimit: { remaining: 5 },
+        quota: { remaining: 3 },
+        languages: [],
+      },
+    };
+    expect(withoutRequestCounters(result)).toEqual({
+      data: { a: 1 },
+      extensions: { cost: { requestedConversions: 0, chargedConversions: 0 }, languages: [] },
+    });
   });
 });

@@ -25,11 +25,14 @@ const post = (body: unknown, headers: Record<string, string> = {}): ReferenceReq
 });
 
 const get = (params: Record<string, unknown>, headers: Record<string, string> = {}): ReferenceRequest => {
-  const search = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
+  const search = new URLSearchParams(
+    Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
   return { method: 'GET', url: `/graphql?${search.toString()}`, headers };
 };
 
-const withAccept = (accept: string | undefined, headers: Record<string, string> = {}) => (accept === undefined ? headers : { ...headers, accept });
+const withAccept = (accept: string | undefined, headers: Record<string, string> = {}) =>
+  accept === undefined ? headers : { ...headers, accept };
 
 describe('the GraphQL executor answers as Yoga does', () => {
   let front: ReferenceFront;
@@ -58,7 +61,13 @@ describe('the GraphQL executor answers as Yoga does', () => {
         [{ query: `{ ${CONVERT} }` }, auth],
         [{ query: `{ ${CONVERT} }` }, {}],
         [{ query: '{ health { status } categories { id name unitCount } unit(id: "ft") { id symbol aliases } }' }, {}],
-        [{ query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }', variables: { v: '-2.5', d: 3 } }, auth],
+        [
+          {
+            query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }',
+            variables: { v: '-2.5', d: 3 },
+          },
+          auth,
+        ],
         [{ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }', variables: { v: 2.5 } }, auth],
         [{ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }' }, auth],
         [{ query: 'query A { health { status } } query B { categories { id } }', operationName: 'B' }, {}],
@@ -66,7 +75,10 @@ describe('the GraphQL executor answers as Yoga does', () => {
         [{ query: 'query A { health { status } } query B { categories { id } }' }, {}],
         [{ query: 'query A { health { status } }', operationName: 'Nope' }, {}],
         [{ query: '{ convert(value: "1", from: "m", to: "kg") { result { value } } }' }, auth],
-        [{ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-30") { result { value } rate { date } } }' }, auth],
+        [
+          { query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-30") { result { value } rate { date } } }' },
+          auth,
+        ],
         [{ query: '{ rates(date: "2024-03-28") { date base rates } }' }, {}],
         [{ query: '{ category(id: "nope") { id } }' }, {}],
         [{ query: '{ nope }' }, {}],
@@ -93,8 +105,12 @@ describe('the GraphQL executor answers as Yoga does', () => {
     const hash = documentHash(query);
     const persisted = { persistedQuery: { version: 1, sha256Hash: hash } };
     for (const accept of MEDIA_TYPES) {
-      await once(post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept}`) } } }, withAccept(accept)));
-      await once(get({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept} GET`) } } }, withAccept(accept)));
+      await once(
+        post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept}`) } } }, withAccept(accept)),
+      );
+      await once(
+        get({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # ${accept} GET`) } } }, withAccept(accept)),
+      );
       await once(post({ query: '{ health { status } }', extensions: persisted }, withAccept(accept)));
       await once(post({ extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }, withAccept(accept)));
     }
@@ -121,9 +137,20 @@ describe('the GraphQL executor answers as Yoga does', () => {
 
   it('for streamed answers, bodies it cannot take, other methods and parameters Yoga refuses', async () => {
     const json = { 'content-type': 'application/json' };
-    const body = (text: string, headers: Record<string, string> = json): ReferenceRequest => ({ method: 'POST', url: '/graphql', headers, body: text });
+    const body = (text: string, headers: Record<string, string> = json): ReferenceRequest => ({
+      method: 'POST',
+      url: '/graphql',
+      headers,
+      body: text,
+    });
     const conversion = `{ ${CONVERT} }`;
-    const streams = ['text/event-stream', 'multipart/mixed', 'multipart/mixed; boundary="-"', 'application/json, text/event-stream', 'text/event-stream, application/graphql-response+json'];
+    const streams = [
+      'text/event-stream',
+      'multipart/mixed',
+      'multipart/mixed; boundary="-"',
+      'application/json, text/event-stream',
+      'text/event-stream, application/graphql-response+json',
+    ];
     for (const accept of streams) {
       for (const query of ['{ health { status } }', conversion, '{ nope }', '{', 'mutation { x }', 'subscription { health { status } }']) {
         await once(post({ query }, { ...auth, accept }));
@@ -133,7 +160,9 @@ describe('the GraphQL executor answers as Yoga does', () => {
       await once(post({ variables: {} }, { accept }));
       await once(body('{', { ...json, accept }));
       await once(get({ query: '{ health { status } }', variables: 'nope' }, { accept }));
-      await once(post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash('{ units { id } } # stream') } } }, { accept }));
+      await once(
+        post({ extensions: { persistedQuery: { version: 1, sha256Hash: documentHash('{ units { id } } # stream') } } }, { accept }),
+      );
     }
     const big = JSON.stringify({ query: `{ health { status } } # ${'x'.repeat(70 * 1024)}` });
     const request: Array<ReferenceRequest> = [

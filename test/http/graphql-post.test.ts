@@ -79,16 +79,37 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           post({ query: '{ convert(value: "1", from: "m", to: "nope") { result { value } } }' }, auth(free)),
           post({ query: '{ convert(value: "1", from: "m", to: "ft", decimals: 41) { result { value } } }' }, auth(free)),
           post({ query: '{ convert(value: "1e3", from: "m", to: "ft") { result { value } } }' }, auth(free)),
-          post({ query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }', variables: { v: '-2.5', d: 3 } }, auth(free)),
-          post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }', variables: { v: 2.5 } }, auth(free)),
+          post(
+            {
+              query: 'query($v: Decimal!, $d: Int) { convert(value: $v, from: "mile", to: "km", decimals: $d) { result { value } } }',
+              variables: { v: '-2.5', d: 3 },
+            },
+            auth(free),
+          ),
+          post(
+            { query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }', variables: { v: 2.5 } },
+            auth(free),
+          ),
           post({ query: 'query($v: Decimal!) { convert(value: $v, from: "mile", to: "km") { result { value } } }' }, auth(free)),
           post({ query: 'query A { health { status } } query B { categories { id } }', operationName: 'B' }),
           post({ query: 'query A { health { status } } query B { categories { id } }' }),
           post({ query: 'query A { health { status } }', operationName: 'Nope' }),
-          post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", decimals: 0, date: "2024-03-30") { result { value } rate { date } } }' }, auth(dev)),
+          post(
+            {
+              query:
+                '{ convertCurrency(value: "100", from: "usd", to: "jpy", decimals: 0, date: "2024-03-30") { result { value } rate { date } } }',
+            },
+            auth(dev),
+          ),
           post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-30") { result { value } } }' }, auth(free)),
           post({ query: '{ convertCurrency(value: "100", from: "usd", to: "xyz") { result { value } } }' }, auth(free)),
-          post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}, {value: "1", from: "m", to: "kg"}, {value: "5", from: "usd", to: "gbp", date: "2024-03-28"}]) { succeeded failed } }' }, auth(dev)),
+          post(
+            {
+              query:
+                '{ batch(items: [{value: "1", from: "m", to: "ft"}, {value: "1", from: "m", to: "kg"}, {value: "5", from: "usd", to: "gbp", date: "2024-03-28"}]) { succeeded failed } }',
+            },
+            auth(dev),
+          ),
           post({ query: '{ batch(items: [{value: "1", from: "m", to: "ft"}]) { succeeded failed } }' }, auth(spent)),
           post({ query: `{ ${Array.from({ length: 51 }, (_, i) => `c${i}: ${CONVERT}`).join(' ')} }` }, auth(dev)),
           post({ query: '{ health { status } categories { id name unitCount } unit(id: "ft") { id symbol aliases } }' }),

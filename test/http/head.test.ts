@@ -8,7 +8,10 @@ import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_RATE_LIMIT: '1000', KEY_RATE_LIMIT: '1000' }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  t = await createTestApp(
+    { PUBLIC_RATE_LIMIT: '1000', KEY_RATE_LIMIT: '1000' },
+    { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') },
+  );
   key = await t.createKey('developer');
 });
 afterAll(() => t.close());
@@ -24,16 +27,19 @@ const EXAMPLES: Record<string, string> = {
 const IGNORED = new Set(['x-request-id', 'date', 'etag-of-nothing', 'x-quota-remaining', 'ratelimit']);
 
 describe('HEAD on every GET route', () => {
-  it.each(ROUTES.filter((r) => r.method === 'GET').map((r) => [r.path, EXAMPLES[r.path] ?? r.path]))('%s answers 200 with the headers of GET and no body', async (_, url) => {
-    const options = { key, headers: {} };
-    const get = await t.call('GET', url, options);
-    const head = await t.call('HEAD', url, options);
-    expect(get.status).toBe(200);
-    expect(head.status).toBe(200);
-    expect(head.body).toBeUndefined();
-    const headersOf = (h: Headers) => [...h].filter(([name]) => !IGNORED.has(name));
-    expect(headersOf(head.headers)).toEqual(headersOf(get.headers));
-  });
+  it.each(ROUTES.filter((r) => r.method === 'GET').map((r) => [r.path, EXAMPLES[r.path] ?? r.path]))(
+    '%s answers 200 with the headers of GET and no body',
+    async (_, url) => {
+      const options = { key, headers: {} };
+      const get = await t.call('GET', url, options);
+      const head = await t.call('HEAD', url, options);
+      expect(get.status).toBe(200);
+      expect(head.status).toBe(200);
+      expect(head.body).toBeUndefined();
+      const headersOf = (h: Headers) => [...h].filter(([name]) => !IGNORED.has(name));
+      expect(headersOf(head.headers)).toEqual(headersOf(get.headers));
+    },
+  );
 
   it('checks like GET: a bad input is the same error status, still without a body', async () => {
     const res = await t.call('HEAD', '/v1/units/furlongs');
@@ -42,16 +48,30 @@ describe('HEAD on every GET route', () => {
     expect((await t.call('HEAD', '/v1/convert?value=1&from=mile&to=km')).status).toBe(401);
   });
 
-  it.each(ROUTES.filter((r) => r.etag).map((r) => [r.path, EXAMPLES[r.path] ?? r.path]))('%s: a strong ETag, and 304 with it and the caching fields, no body, on If-None-Match', async (_, url) => {
-    const get = await t.call('GET', url);
-    const etag = get.headers.get('etag')!;
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    for (const [method, candidate] of [['GET', etag], ['HEAD', `W/${etag}`], ['GET', `"nope", ${etag}`], ['GET', '*']] as const) {
-      const res = await t.call(method, url, { headers: { 'if-none-match': candidate } });
-      expect([res.status, res.body, res.headers.get('etag'), res.headers.get('cache-control'), res.headers.get('content-type')]).toEqual([304, undefined, etag, get.headers.get('cache-control'), null]);
-    }
-    expect((await t.call('GET', url, { headers: { 'if-none-match': '"nope"' } })).status).toBe(200);
-  });
+  it.each(ROUTES.filter((r) => r.etag).map((r) => [r.path, EXAMPLES[r.path] ?? r.path]))(
+    '%s: a strong ETag, and 304 with it and the caching fields, no body, on If-None-Match',
+    async (_, url) => {
+      const get = await t.call('GET', url);
+      const etag = get.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      for (const [method, candidate] of [
+        ['GET', etag],
+        ['HEAD', `W/${etag}`],
+        ['GET', `"nope", ${etag}`],
+        ['GET', '*'],
+      ] as const) {
+        const res = await t.call(method, url, { headers: { 'if-none-match': candidate } });
+        expect([res.status, res.body, res.headers.get('etag'), res.headers.get('cache-control'), res.headers.get('content-type')]).toEqual([
+          304,
+          undefined,
+          etag,
+          get.headers.get('cache-control'),
+          null,
+        ]);
+      }
+      expect((await t.call('GET', url, { headers: { 'if-none-match': '"nope"' } })).status).toBe(200);
+    },
+  );
 
   it('answers 304 to If-None-Match on the shared latest rates', async () => {
     const etag = (await t.call('GET', '/v1/currency/rates/latest')).headers.get('etag')!;

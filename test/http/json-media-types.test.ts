@@ -22,7 +22,10 @@ describe('/graphql takes JSON and answers JSON, errors in the contract shape', (
     ['text/plain', JSON.stringify({ query: QUERY })],
     ['application/x-www-form-urlencoded', `query=${encodeURIComponent(QUERY)}`],
     ['application/graphql', QUERY],
-    ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: QUERY })}\r\n--x--\r\n`],
+    [
+      'multipart/form-data; boundary=x',
+      `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: QUERY })}\r\n--x--\r\n`,
+    ],
     [undefined, JSON.stringify({ query: QUERY })],
   ])('refuses a %s body with 415 UNSUPPORTED_MEDIA_TYPE, not an empty answer', async (type, body) => {
     const res = await post(body, type === undefined ? {} : { 'content-type': type });
@@ -45,7 +48,11 @@ describe('/graphql takes JSON and answers JSON, errors in the contract shape', (
   });
 
   it('refuses a body that is not UTF-8 with 400 INVALID_REQUEST, as REST does', async () => {
-    const response = await t.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) });
+    const response = await t.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
   });
@@ -60,11 +67,14 @@ describe('/graphql takes JSON and answers JSON, errors in the contract shape', (
     },
   );
 
-  it.each(['variables=x', 'variables=%7B', 'extensions=%5B%5B'])('answers malformed JSON in the GET parameter %s with 400, not 500', async (param) => {
-    const res = await get(`query=${encodeURIComponent(QUERY)}&${param}`);
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
-  });
+  it.each(['variables=x', 'variables=%7B', 'extensions=%5B%5B'])(
+    'answers malformed JSON in the GET parameter %s with 400, not 500',
+    async (param) => {
+      const res = await get(`query=${encodeURIComponent(QUERY)}&${param}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    },
+  );
 
   it.each(['text/html', 'application/xml', 'image/png'])('answers JSON to an Accept of %s rather than an empty 406', async (accept) => {
     const res = await post(JSON.stringify({ query: QUERY }), { 'content-type': 'application/json', accept });

@@ -43,17 +43,26 @@ describe('a key created with an expiry', () => {
     now = later(5000);
     const expired = await t.call('GET', CONVERT, { key });
     expect(expired.status).toBe(401);
-    expect(expired.body.error).toMatchObject({ code: 'KEY_EXPIRED', status: 401, message: `The API key expired at ${end}; use a current key, or ask for a new one.` });
+    expect(expired.body.error).toMatchObject({
+      code: 'KEY_EXPIRED',
+      status: 401,
+      message: `The API key expired at ${end}; use a current key, or ask for a new one.`,
+    });
     expect(expired.headers.get('www-authenticate')).toBe(INVALID);
     const refused = await t.graphql('{ convert(value: "1", from: "mile", to: "km") { result { value } } }', {}, key);
-    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'KEY_EXPIRED', status: 401 }, message: expect.stringContaining(`expired at ${end}`) });
+    expect(refused.body.errors[0]).toMatchObject({
+      extensions: { code: 'KEY_EXPIRED', status: 401 },
+      message: expect.stringContaining(`expired at ${end}`),
+    });
     expect(refused.body.data?.convert ?? null).toBeNull();
   });
 
   it('a key without an end gets no Key-Expires, nor an extensions.key', async () => {
     const key = await t.createKey('free');
     expect((await t.call('GET', CONVERT, { key })).headers.has('key-expires')).toBe(false);
-    expect((await t.graphql('{ convert(value: "1", from: "mile", to: "km") { result { value } } }', {}, key)).body.extensions).not.toHaveProperty('key');
+    expect(
+      (await t.graphql('{ convert(value: "1", from: "mile", to: "km") { result { value } } }', {}, key)).body.extensions,
+    ).not.toHaveProperty('key');
   });
 });
 
@@ -84,7 +93,10 @@ describe('a key rotated with a grace', () => {
     for (const instance of [t, other]) {
       const old = await instance.call('GET', CONVERT, { key: oldKey });
       expect(old.status).toBe(401);
-      expect(old.body.error).toMatchObject({ code: 'KEY_EXPIRED', message: expect.stringContaining('grace ended at 2024-04-03T13:00:00.000Z') });
+      expect(old.body.error).toMatchObject({
+        code: 'KEY_EXPIRED',
+        message: expect.stringContaining('grace ended at 2024-04-03T13:00:00.000Z'),
+      });
       expect((await instance.call('GET', CONVERT, { key: newKey })).status).toBe(200);
     }
   });
@@ -145,7 +157,8 @@ describe('requests refused by the rate limit', () => {
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await limited.call('GET', CONVERT, { key })).status);
       const graphql = await limited.graphql('{ convert(value: "1", from: "mile", to: "km") { result { value } } }', {}, key);
-      const refused = statuses.filter((s) => s === 429).length + (graphql.body.errors?.[0]?.extensions.code === 'RATE_LIMIT_EXCEEDED' ? 1 : 0);
+      const refused =
+        statuses.filter((s) => s === 429).length + (graphql.body.errors?.[0]?.extensions.code === 'RATE_LIMIT_EXCEEDED' ? 1 : 0);
       // The window is one second: on a slow machine a request may fall in the next one.
       expect(refused).toBeGreaterThanOrEqual(1);
       await vi.waitFor(async () => {

@@ -63,7 +63,13 @@ describe('library internals the app relies on', () => {
 
   it('graphql-yoga: extensions.http.spec keeps 200 under application/json and the status under application/graphql-response+json (error-codes.ts, graphql-http.ts)', () => {
     const captured: { status?: number }[] = [];
-    const fetchAPI = { Response: class { constructor(_body: unknown, init: { status: number }) { captured.push(init); } } } as unknown as FetchAPI;
+    const fetchAPI = {
+      Response: class {
+        constructor(_body: unknown, init: { status: number }) {
+          captured.push(init);
+        }
+      },
+    } as unknown as FetchAPI;
     const result = { errors: [new GraphQLError('bad', { extensions: { code: 'INVALID_REQUEST', http: { status: 400, spec: true } } })] };
     processRegularResult(result, fetchAPI, 'application/json');
     processRegularResult(result, fetchAPI, 'application/graphql-response+json');

@@ -20,8 +20,19 @@ function requestLines(text: string): string[] {
 async function reference(observations: readonly (readonly [string, string, number, number])[]): Promise<string[]> {
   const registry = new Registry();
   const labelNames = ['route', 'method', 'status'];
-  const counter = new Counter({ name: COUNTER, help: 'Requests answered, by route template, method and status.', labelNames, registers: [registry] });
-  const histogram = new Histogram({ name: HISTOGRAM, help: 'Time from the request to its answer, by route template, method and status.', labelNames, buckets: BUCKETS, registers: [registry] });
+  const counter = new Counter({
+    name: COUNTER,
+    help: 'Requests answered, by route template, method and status.',
+    labelNames,
+    registers: [registry],
+  });
+  const histogram = new Histogram({
+    name: HISTOGRAM,
+    help: 'Time from the request to its answer, by route template, method and status.',
+    labelNames,
+    buckets: BUCKETS,
+    registers: [registry],
+  });
   for (const [route, method, status, seconds] of observations) {
     const labels = { route, method, status: String(status) };
     counter.inc(labels);

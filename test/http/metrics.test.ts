@@ -62,7 +62,7 @@ describe('GET /metrics (METRICS=local, the default)', () => {
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
-  it('reports the event loop\'s delay since the last scrape: a 300 ms stall shows in its maximum and p99', async () => {
+  it("reports the event loop's delay since the last scrape: a 300 ms stall shows in its maximum and p99", async () => {
     await scrape(); // starts a fresh window
     // The monitor samples every 10 ms and counts from its first sample after a scrape.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -88,8 +88,14 @@ describe('GET /metrics (METRICS=local, the default)', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await fetch(`${server.base}/v1/categories`)).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
-    const graphql = await fetch(`${server.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ health { status } }"}' });
-    expect(((await graphql.json()) as { errors?: { extensions: { code: string } }[] }).errors?.[0]?.extensions.code).toBe('RATE_LIMIT_EXCEEDED');
+    const graphql = await fetch(`${server.base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ health { status } }"}',
+    });
+    expect(((await graphql.json()) as { errors?: { extensions: { code: string } }[] }).errors?.[0]?.extensions.code).toBe(
+      'RATE_LIMIT_EXCEEDED',
+    );
 
     const text = await scrape();
     expect(sample(text, 'measurement_auth_failures_total', { reason: 'missing' })).toBe(1);
@@ -141,7 +147,9 @@ describe('who may read /metrics', () => {
   });
 
   it('METRICS=public: anyone, whatever the forwarded address', async () => {
-    expect((await statusWith({ metricsAccess: { mode: 'public' }, trustProxy: '1' }, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+    expect((await statusWith({ metricsAccess: { mode: 'public' }, trustProxy: '1' }, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(
+      200,
+    );
   });
 
   it('METRICS=token:…: only the bearer of the token; others get the contract 404', async () => {
@@ -154,7 +162,10 @@ describe('who may read /metrics', () => {
   it('a bad METRICS value stops start-up without showing it', () => {
     expect(() => loadConfig({ METRICS: 'token:short-secret' })).toThrow(/^Invalid configuration: METRICS .*\(value not shown\)$/);
     expect(() => loadConfig({ METRICS: 'token:short-secret' })).not.toThrow(/short-secret/);
-    expect(loadConfig({ METRICS: 'token:a-long-enough-metrics-token' }).metrics).toEqual({ mode: 'token', token: 'a-long-enough-metrics-token' });
+    expect(loadConfig({ METRICS: 'token:a-long-enough-metrics-token' }).metrics).toEqual({
+      mode: 'token',
+      token: 'a-long-enough-metrics-token',
+    });
     expect(loadConfig({}).metrics).toEqual({ mode: 'local' });
   });
 });
@@ -163,7 +174,13 @@ describe('ECB fetch failures', () => {
   it('are counted once per failed refresh, after its retries', async () => {
     const temp = tempRates();
     const metrics = createMetrics();
-    const rates = createRatesService({ config: temp.config, logger: silentLogger, fetch: offline, tuning: { tries: 2, retryBaseDelayMs: 1 }, onFetchFailure: () => metrics.ecbFetchFailed() });
+    const rates = createRatesService({
+      config: temp.config,
+      logger: silentLogger,
+      fetch: offline,
+      tuning: { tries: 2, retryBaseDelayMs: 1 },
+      onFetchFailure: () => metrics.ecbFetchFailed(),
+    });
     try {
       await expect(rates.refresh()).rejects.toThrow();
       await expect(rates.refresh()).rejects.toThrow();
@@ -174,4 +191,3 @@ describe('ECB fetch failures', () => {
     }
   });
 });
-

@@ -21,7 +21,8 @@ describe.each([
     return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.text) };
   };
 
-  const get = (url: string, acceptLanguage?: string) => t.call('GET', url, acceptLanguage === undefined ? {} : { headers: { 'accept-language': acceptLanguage } });
+  const get = (url: string, acceptLanguage?: string) =>
+    t.call('GET', url, acceptLanguage === undefined ? {} : { headers: { 'accept-language': acceptLanguage } });
 
   describe('GET /v1/currencies/:code', () => {
     it.each([
@@ -53,7 +54,11 @@ describe.each([
     it('finds currencies by their name in the language asked for', async () => {
       const res = await get(`/v1/currencies?name=${encodeURIComponent('Schweizer Franken')}&lang=de`);
       expect(res.body.data.map((c: { code: string }) => c.code)).toEqual(['CHF']);
-      expect((await get(`/v1/currencies?name=${encodeURIComponent('schweizer franken')}`, 'de-AT')).body.data.map((c: { code: string }) => c.code)).toEqual(['CHF']);
+      expect(
+        (await get(`/v1/currencies?name=${encodeURIComponent('schweizer franken')}`, 'de-AT')).body.data.map(
+          (c: { code: string }) => c.code,
+        ),
+      ).toEqual(['CHF']);
       expect((await get(`/v1/currencies?name=${encodeURIComponent('Schweizer Franken')}&lang=fr`)).body.data).toEqual([]);
     });
 
@@ -68,7 +73,11 @@ describe.each([
     it('GET /v1/units/kilometer_per_hour?lang=de is CLDR’s “Kilometer pro Stunde”', async () => {
       const res = await get('/v1/units/kilometer_per_hour?lang=de');
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: 'kilometer_per_hour', name: 'kilometer per hour', localName: { text: 'Kilometer pro Stunde', language: 'de', localized: true } });
+      expect(res.body.data).toMatchObject({
+        id: 'kilometer_per_hour',
+        name: 'kilometer per hour',
+        localName: { text: 'Kilometer pro Stunde', language: 'de', localized: true },
+      });
       expect(res.headers.get('content-language')).toBe('de');
       expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
     });
@@ -89,15 +98,27 @@ describe.each([
         const de = await get('/v1/units/meter', 'de');
         const ja = await get('/v1/units/meter', 'ja');
         const none = await get('/v1/units/meter');
-        expect([de.body.data.localName.text, ja.body.data.localName.text, none.body.data.localName.text]).toEqual(['Meter', 'メートル', 'meters']);
-        expect([de.headers.get('content-language'), ja.headers.get('content-language'), none.headers.get('content-language')]).toEqual(['de', 'ja', 'en']);
+        expect([de.body.data.localName.text, ja.body.data.localName.text, none.body.data.localName.text]).toEqual([
+          'Meter',
+          'メートル',
+          'meters',
+        ]);
+        expect([de.headers.get('content-language'), ja.headers.get('content-language'), none.headers.get('content-language')]).toEqual([
+          'de',
+          'ja',
+          'en',
+        ]);
         expect(de.headers.get('etag')).not.toBe(ja.headers.get('etag'));
       }
     });
 
     it('a category with its units names them in one language', async () => {
       const res = await get('/v1/categories/speed?lang=en-GB');
-      expect(res.body.data.units.find((u: { id: string }) => u.id === 'meter_per_second').localName).toEqual({ text: 'metres per second', language: 'en-GB', localized: true });
+      expect(res.body.data.units.find((u: { id: string }) => u.id === 'meter_per_second').localName).toEqual({
+        text: 'metres per second',
+        language: 'en-GB',
+        localized: true,
+      });
     });
   });
 
@@ -118,7 +139,11 @@ describe.each([
     it('without lang a conversion is what it always was: no text, no Content-Language', async () => {
       const key = await t.createKey('free');
       const res = await t.call('GET', '/v1/convert?value=1&from=meter&to=us_survey_foot', { key, headers: { 'accept-language': 'de' } });
-      expect(res.body.data).toEqual({ input: { value: '1', unit: 'meter' }, result: { value: expect.any(String), unit: 'us_survey_foot' }, category: 'length' });
+      expect(res.body.data).toEqual({
+        input: { value: '1', unit: 'meter' },
+        result: { value: expect.any(String), unit: 'us_survey_foot' },
+        category: 'length',
+      });
       expect(res.headers.get('content-language')).toBeNull();
       const named = await t.call('GET', '/v1/convert?value=1&from=meter&to=us_survey_foot&lang=de', { key });
       expect(named.body.data.input.text).toBe('1 Meter');

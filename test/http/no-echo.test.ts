@@ -9,7 +9,10 @@ let secret: string;
 const LONG = `${'q'.repeat(60)}-tail`;
 
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_RATE_LIMIT: '1000', KEY_RATE_LIMIT: '1000' }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+  t = await createTestApp(
+    { PUBLIC_RATE_LIMIT: '1000', KEY_RATE_LIMIT: '1000' },
+    { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') },
+  );
   key = await t.createKey('developer');
   // The random part: what must not appear anywhere in an answer.
   secret = key.slice('msr_test_'.length, 'msr_test_'.length + 20);
@@ -55,11 +58,28 @@ describe('REST error messages never echo a key or a long input', () => {
 
 describe('GraphQL error messages never echo a key or a long input', () => {
   it.each([
-    ['an unknown unit literal', (k: string) => t.graphql(`{ convert(value: "1", from: ${JSON.stringify(k)}, to: "m") { category } }`, {}, key)],
-    ['an unknown unit variable', (k: string) => t.graphql('query($f: String!) { convert(value: "1", from: $f, to: "m") { category } }', { f: k }, key)],
+    [
+      'an unknown unit literal',
+      (k: string) => t.graphql(`{ convert(value: "1", from: ${JSON.stringify(k)}, to: "m") { category } }`, {}, key),
+    ],
+    [
+      'an unknown unit variable',
+      (k: string) => t.graphql('query($f: String!) { convert(value: "1", from: $f, to: "m") { category } }', { f: k }, key),
+    ],
     ['a unit lookup', (k: string) => t.graphql('query($id: String!) { unit(id: $id) { id } }', { id: k })],
-    ['an enum variable', (k: string) => t.graphql('query($r: Rounding) { convert(value: "1", from: "m", to: "ft", decimals: 1, rounding: $r) { category } }', { r: k }, key)],
-    ['a Decimal variable', (k: string) => t.graphql('query($v: Decimal!) { convert(value: $v, from: "m", to: "ft") { category } }', { v: k }, key)],
+    [
+      'an enum variable',
+      (k: string) =>
+        t.graphql(
+          'query($r: Rounding) { convert(value: "1", from: "m", to: "ft", decimals: 1, rounding: $r) { category } }',
+          { r: k },
+          key,
+        ),
+    ],
+    [
+      'a Decimal variable',
+      (k: string) => t.graphql('query($v: Decimal!) { convert(value: $v, from: "m", to: "ft") { category } }', { v: k }, key),
+    ],
     ['an unknown field', (k: string) => t.graphql(`{ ${k.replace(/[^\w]/g, '_')} }`)],
   ])('%s', async (_, send) => {
     for (const input of [key, LONG]) {

@@ -49,12 +49,18 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
   const convertPost = (key: string, framing?: string) => convertPostOn(server.port, key, framing);
 
   it('serves an absolute-form target as its path', async () => {
-    const res = await rawRequest(server.port, `GET http://127.0.0.1:${server.port}/v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
+    const res = await rawRequest(
+      server.port,
+      `GET http://127.0.0.1:${server.port}/v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`,
+    );
     expect(expectShape(res, 200).data.id).toBe('foot');
   });
 
   it('serves an absolute-form GraphQL target', async () => {
-    const res = await rawRequest(server.port, `GET http://example.com/graphql?query=%7B__typename%7D HTTP/1.1\r\n${host()}Accept: application/json\r\nConnection: close\r\n\r\n`);
+    const res = await rawRequest(
+      server.port,
+      `GET http://example.com/graphql?query=%7B__typename%7D HTTP/1.1\r\n${host()}Accept: application/json\r\nConnection: close\r\n\r\n`,
+    );
     expect(expectShape(res, 200)).toMatchObject({ data: { __typename: 'Query' }, extensions: { cost: { requestedConversions: 0 } } });
   });
 
@@ -74,7 +80,10 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     // 300 aliases: far past the front's document limits, which such a request would escape.
     const body = JSON.stringify({ query: `{${Array.from({ length: 300 }, (_, i) => `a${i}: __typename`).join(' ')}}` });
     const hostLine = hostHeader === '' ? host() : `Host: ${hostHeader}\r\n`;
-    const res = await rawRequest(server.port, `POST ${target} HTTP/1.1\r\n${hostLine}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const res = await rawRequest(
+      server.port,
+      `POST ${target} HTTP/1.1\r\n${hostLine}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body).not.toContain('__typename');
@@ -100,7 +109,10 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     ['a port alone', '/account', ':80'],
   ])('refuses a Host header holding %s with 400 INVALID_REQUEST naming Host, running nothing', async (_, target, hostHeader) => {
     const body = JSON.stringify({ query: '{ a: __typename }' });
-    const post = await rawRequest(server.port, `POST ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const post = await rawRequest(
+      server.port,
+      `POST ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     const get = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nAccept: text/html\r\n\r\n`);
     for (const res of [post, get]) {
       expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
@@ -114,10 +126,13 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     expect(expectError(res, 400, 'INVALID_REQUEST').error.param).toBe('Host');
   });
 
-  it.each(['127.0.0.1', 'localhost:80', '[::1]:8080', 'api.example.com', 'xn--bcher-kva.example:443', 'A.Example.COM.:65535'])('serves a request whose Host is %j', async (hostHeader) => {
-    const res = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
-    expect(res.statusLine).toBe('HTTP/1.1 200 OK');
-  });
+  it.each(['127.0.0.1', 'localhost:80', '[::1]:8080', 'api.example.com', 'xn--bcher-kva.example:443', 'A.Example.COM.:65535'])(
+    'serves a request whose Host is %j',
+    async (hostHeader) => {
+      const res = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+      expect(res.statusLine).toBe('HTTP/1.1 200 OK');
+    },
+  );
 
   it.each([
     ['no Host', (key: string) => `GET /v1/health HTTP/1.1\r\n\r\n${convertPost(key).repeat(3)}`],
@@ -133,16 +148,22 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
     expect(await t.store.monthlyUsage(account.id, new Date().toISOString().slice(0, 7))).toBe(0);
   });
 
-  it.each(['gzip, chunked', 'deflate, chunked', 'x-foo , Chunked'])('refuses a body with Transfer-Encoding %s (only chunked is read) with 400 naming Transfer-Encoding, nothing charged', async (coding) => {
-    const { key, account } = await t.createAccountKey('free');
-    const res = await rawRequest(server.port, convertPost(key, `Transfer-Encoding: ${coding}`));
-    const body = expectError(res, 400, 'INVALID_REQUEST');
-    expect(body.error.param).toBe('Transfer-Encoding');
-    expect(body.error.message).toMatch(/^The request body has Transfer-Encoding (gzip|deflate|x-foo); only chunked is accepted/);
-    expect(await t.store.monthlyUsage(account.id, new Date().toISOString().slice(0, 7))).toBe(0);
-    const chunked = await rawRequest(server.port, convertPost(key, 'Transfer-Encoding: chunked').replace('Connection: keep-alive', 'Connection: close'));
-    expect(chunked.statusLine).toBe('HTTP/1.1 200 OK');
-  });
+  it.each(['gzip, chunked', 'deflate, chunked', 'x-foo , Chunked'])(
+    'refuses a body with Transfer-Encoding %s (only chunked is read) with 400 naming Transfer-Encoding, nothing charged',
+    async (coding) => {
+      const { key, account } = await t.createAccountKey('free');
+      const res = await rawRequest(server.port, convertPost(key, `Transfer-Encoding: ${coding}`));
+      const body = expectError(res, 400, 'INVALID_REQUEST');
+      expect(body.error.param).toBe('Transfer-Encoding');
+      expect(body.error.message).toMatch(/^The request body has Transfer-Encoding (gzip|deflate|x-foo); only chunked is accepted/);
+      expect(await t.store.monthlyUsage(account.id, new Date().toISOString().slice(0, 7))).toBe(0);
+      const chunked = await rawRequest(
+        server.port,
+        convertPost(key, 'Transfer-Encoding: chunked').replace('Connection: keep-alive', 'Connection: close'),
+      );
+      expect(chunked.statusLine).toBe('HTTP/1.1 200 OK');
+    },
+  );
 
   it('refuses an authority-form target outside CONNECT', async () => {
     expectError(await rawRequest(server.port, `GET example.com:80 HTTP/1.1\r\n${host()}\r\n`), 400, 'INVALID_REQUEST');
@@ -156,7 +177,11 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
   });
 
   it('refuses an Expect other than 100-continue with the JSON 400', async () => {
-    const body = expectError(await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}Expect: foo\r\n\r\n`), 400, 'INVALID_REQUEST');
+    const body = expectError(
+      await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}Expect: foo\r\n\r\n`),
+      400,
+      'INVALID_REQUEST',
+    );
     expect(body.error.param).toBe('Expect');
   });
 
@@ -168,19 +193,34 @@ describe.each(['direct', 'sofa'] as const)('odd requests (REST_EXECUTION=%s)', (
 
   it('puts a reason phrase on Yoga answers too (unknown route, wrong method, OpenAPI)', async () => {
     expectError(await rawRequest(server.port, `GET /nope HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`), 404, 'NOT_FOUND');
-    expectError(await rawRequest(server.port, `DELETE /v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`), 405, 'METHOD_NOT_ALLOWED');
-    expect((await rawRequest(server.port, `GET /openapi.json HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)).statusLine).toBe('HTTP/1.1 200 OK');
+    expectError(
+      await rawRequest(server.port, `DELETE /v1/units/ft HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`),
+      405,
+      'METHOD_NOT_ALLOWED',
+    );
+    expect((await rawRequest(server.port, `GET /openapi.json HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)).statusLine).toBe(
+      'HTTP/1.1 200 OK',
+    );
   });
 
   it('answers a malformed chunked body with the contract 400', async () => {
-    const res = await rawRequest(server.port, `POST /v1/convert HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    const res = await rawRequest(
+      server.port,
+      `POST /v1/convert HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    );
     expectError(res, 400, 'INVALID_REQUEST');
   });
 
   it('refuses connections past MAX_CONNECTIONS with a 503 and Retry-After, then takes new ones once they close', async () => {
-    const silent = await Promise.all(Array.from({ length: 3 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
-      const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
-    })));
+    const silent = await Promise.all(
+      Array.from(
+        { length: 3 },
+        () =>
+          new Promise<ReturnType<typeof connect>>((resolve) => {
+            const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
+          }),
+      ),
+    );
     const refused = await rawRequest(server.port, `GET /v1/units/ft HTTP/1.1\r\n${host()}\r\n`);
     expectError(refused, 503, 'SERVICE_UNAVAILABLE');
     expect(refused.headers['retry-after']).toBe('1');

@@ -92,8 +92,18 @@ describe('every answer leaves through the one finish', () => {
     ['an HTTP/1.1 request without Host', () => 'GET /v1/units/ft HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'INVALID_REQUEST'],
     ['an unknown Expect', () => get('/v1/units/ft', 'Expect: teapot\r\n'), 400, 'INVALID_REQUEST'],
     ['a malformed request line', () => 'HELLO THERE\r\n\r\n', 400, 'INVALID_REQUEST'],
-    ['a malformed chunked body', () => `POST /v1/convert HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, 400, 'INVALID_REQUEST'],
-    ['a GET whose chunked body is malformed: its answer stands, then the connection closes', () => `GET /v1/units/ft HTTP/1.1\r\n${host()}Transfer-Encoding: chunked\r\n\r\nzz\r\n`, 200, undefined],
+    [
+      'a malformed chunked body',
+      () => `POST /v1/convert HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      400,
+      'INVALID_REQUEST',
+    ],
+    [
+      'a GET whose chunked body is malformed: its answer stands, then the connection closes',
+      () => `GET /v1/units/ft HTTP/1.1\r\n${host()}Transfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      200,
+      undefined,
+    ],
     ['headers over the limit', () => get(`/v1/units?category=${'x'.repeat(20_000)}`), 431, 'HEADERS_TOO_LARGE'],
     ['CONNECT', () => 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'METHOD_NOT_ALLOWED'],
   ])('%s', async (_, bytes, status, code) => {
@@ -101,7 +111,11 @@ describe('every answer leaves through the one finish', () => {
   });
 
   it('a keyed REST convert carries the rate limit and the quota', async () => {
-    const res = await expectFinished(() => rawRequest(server.port, get('/v1/convert?value=1&from=m&to=ft', `Authorization: Bearer ${key}\r\n`)), 200, undefined);
+    const res = await expectFinished(
+      () => rawRequest(server.port, get('/v1/convert?value=1&from=m&to=ft', `Authorization: Bearer ${key}\r\n`)),
+      200,
+      undefined,
+    );
     expect(res.headers['ratelimit']).toMatch(/^"[^"]+";r=\d+;t=\d+$/);
     expect(res.headers['x-quota-remaining']).toMatch(/^\d+$/);
   });

@@ -44,7 +44,9 @@ describe('Apollo APQ over HTTP', () => {
     const hash = documentHash(UNIT);
     const miss = await post({ extensions: persisted(hash) }, { accept: 'application/graphql-response+json' });
     expect(miss.status).toBe(404);
-    expect(json(miss).errors).toEqual([{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', status: 404 } }]);
+    expect(json(miss).errors).toEqual([
+      { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', status: 404 } },
+    ]);
     expect(json(miss).data).toBeUndefined();
 
     const registered = await post({ query: UNIT, extensions: persisted(hash) });
@@ -60,7 +62,10 @@ describe('Apollo APQ over HTTP', () => {
 
   it('refuses a document whose hash is not its SHA-256 with INVALID_REQUEST, and registers nothing', async () => {
     const hash = documentHash('{ categories { id } }');
-    const mismatch = await post({ query: '{ units { id } }', extensions: persisted(hash) }, { accept: 'application/graphql-response+json' });
+    const mismatch = await post(
+      { query: '{ units { id } }', extensions: persisted(hash) },
+      { accept: 'application/graphql-response+json' },
+    );
     expect(mismatch.status).toBe(400);
     expect(json(mismatch).errors![0].extensions).toEqual({ code: 'INVALID_REQUEST', status: 400, param: 'extensions' });
     expect((await post({ extensions: persisted(hash) })).text).toContain('PERSISTED_QUERY_NOT_FOUND');
@@ -100,11 +105,14 @@ describe('Apollo APQ over HTTP', () => {
     const recordingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       const url = new URL(String(input));
-      const hashOnly = init?.method === 'GET' ? !url.searchParams.has('query') : !(JSON.parse(String(init?.body)) as { query?: string }).query;
+      const hashOnly =
+        init?.method === 'GET' ? !url.searchParams.has('query') : !(JSON.parse(String(init?.body)) as { query?: string }).query;
       seen.push({ method: init?.method ?? 'GET', status: response.status, hashOnly });
       return response;
     };
-    const link = new PersistedQueryLink({ sha256: documentHash, useGETForHashedQueries: true }).concat(new HttpLink({ uri: `${origin}/graphql`, fetch: recordingFetch }));
+    const link = new PersistedQueryLink({ sha256: documentHash, useGETForHashedQueries: true }).concat(
+      new HttpLink({ uri: `${origin}/graphql`, fetch: recordingFetch }),
+    );
     const client = new ApolloClient({ link, cache: new InMemoryCache() });
     const query = gql`query Ounce { unit(id: "oz") { id name } }`;
     const first = await client.query({ query, fetchPolicy: 'network-only' });
@@ -201,7 +209,12 @@ describe('the operator manifest', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
     const file = path.join(dir, 'persisted-documents.json');
     writeFileSync(file, JSON.stringify({ [documentHash(MANIFEST_DOC)]: MANIFEST_DOC }));
-    const env = { PUBLIC_RATE_LIMIT: '100000', PERSISTED_DOCUMENTS: file, PERSISTED_DOCUMENTS_CACHE_MB: '1', PERSISTED_DOCUMENTS_PER_KEY_HOUR: '100000' };
+    const env = {
+      PUBLIC_RATE_LIMIT: '100000',
+      PERSISTED_DOCUMENTS: file,
+      PERSISTED_DOCUMENTS_CACHE_MB: '1',
+      PERSISTED_DOCUMENTS_PER_KEY_HOUR: '100000',
+    };
     documents = openPersistedDocuments(loadConfig({ DATA_DIR: dir, ...env }), { shared: false });
     m = await createTestApp(env, { persistedDocuments: documents, clock: CLOCK });
     mServer = frontServer(m.app);
@@ -262,7 +275,10 @@ describe('APQ registrations per key', () => {
   let k: TestApp;
   let kServer: ReturnType<typeof frontServer>;
   beforeAll(async () => {
-    k = await createTestApp({ PUBLIC_RATE_LIMIT: '100000', KEY_RATE_LIMIT: '100000', PERSISTED_DOCUMENTS_PER_KEY_HOUR: '3' }, { clock: CLOCK });
+    k = await createTestApp(
+      { PUBLIC_RATE_LIMIT: '100000', KEY_RATE_LIMIT: '100000', PERSISTED_DOCUMENTS_PER_KEY_HOUR: '3' },
+      { clock: CLOCK },
+    );
     kServer = frontServer(k.app);
   });
   afterAll(async () => {
@@ -275,10 +291,15 @@ describe('APQ registrations per key', () => {
     const [flooding, other] = [await k.createKey('free'), await k.createKey('free')];
     const documents = Array.from({ length: 5 }, (_, i) => `{ __typename } # made-up document ${i}`);
     for (const document of documents) {
-      const answer = await post({ query: document, extensions: persisted(documentHash(document)) }, { authorization: `Bearer ${flooding}` }, to);
+      const answer = await post(
+        { query: document, extensions: persisted(documentHash(document)) },
+        { authorization: `Bearer ${flooding}` },
+        to,
+      );
       expect(json(answer).data).toEqual({ __typename: 'Query' });
     }
-    const found = async (document: string) => json(await post({ extensions: persisted(documentHash(document)) }, {}, to)).errors === undefined;
+    const found = async (document: string) =>
+      json(await post({ extensions: persisted(documentHash(document)) }, {}, to)).errors === undefined;
     expect(await Promise.all(documents.map(found))).toEqual([true, true, true, false, false]);
     const another = '{ __typename } # made-up document of another key';
     await post({ query: another, extensions: persisted(documentHash(another)) }, { authorization: `Bearer ${other}` }, to);

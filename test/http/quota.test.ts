@@ -81,7 +81,8 @@ describe('the monthly quota', () => {
 
   it('counts each conversion field of a GraphQL document', async () => {
     const { key, account } = await accountWithLeft(1000);
-    const query = '{ a: convert(value: "1", from: "m", to: "ft") { category } b: convert(value: "2", from: "m", to: "ft") { category } c: convert(value: "2", from: "m", to: "kg") { category } }';
+    const query =
+      '{ a: convert(value: "1", from: "m", to: "ft") { category } b: convert(value: "2", from: "m", to: "ft") { category } c: convert(value: "2", from: "m", to: "kg") { category } }';
     const { body } = await t.graphql(query, {}, key);
     expect(body.data.a).not.toBeNull();
     expect(body.data.c).toBeNull();

@@ -4,10 +4,17 @@ import { consumeByTurn } from '../../src/http/limits/rate-limit-turns';
 
 /** What each of `n` requests got: its remaining points, or 'refused'. */
 async function outcomes(promises: Promise<RateLimiterRes>[]): Promise<(number | 'refused')[]> {
-  return Promise.all(promises.map((p) => p.then((res) => res.remainingPoints, (rejection: unknown) => {
-    expect(rejection).toBeInstanceOf(RateLimiterRes);
-    return 'refused' as const;
-  })));
+  return Promise.all(
+    promises.map((p) =>
+      p.then(
+        (res) => res.remainingPoints,
+        (rejection: unknown) => {
+          expect(rejection).toBeInstanceOf(RateLimiterRes);
+          return 'refused' as const;
+        },
+      ),
+    ),
+  );
 }
 
 describe('rate limits spent once per bucket and turn', () => {

@@ -80,7 +80,13 @@ describe('in memory', () => {
 describe('Redis at start-up', () => {
   it('starts counting in memory when REDIS_URL does not answer, and says so once', async () => {
     const downs: Error[] = [];
-    const limiters = await createRateLimiters({ publicPerMinute: 1, keyPerSecond: 1, redisUrl: 'redis://127.0.0.1:1', connectTimeoutMs: 300, onRedisDown: (e) => downs.push(e) });
+    const limiters = await createRateLimiters({
+      publicPerMinute: 1,
+      keyPerSecond: 1,
+      redisUrl: 'redis://127.0.0.1:1',
+      connectTimeoutMs: 300,
+      onRedisDown: (e) => downs.push(e),
+    });
     try {
       expect(limiters.countedIn()).toBe('memory');
       expect(limiters.redisConfigured).toBe(true);

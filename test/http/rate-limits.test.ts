@@ -92,7 +92,7 @@ describe('per-key rate limit of keyed routes', () => {
 });
 
 describe('a caller with a key on public routes and fields', () => {
-  it('spends its key\'s limit, never its IP\'s: REST and GraphQL past the per-IP limit, while a keyless caller is refused', async () => {
+  it("spends its key's limit, never its IP's: REST and GraphQL past the per-IP limit, while a keyless caller is refused", async () => {
     const t = await createTestApp({ PUBLIC_RATE_LIMIT: '2', KEY_RATE_LIMIT: '1000' });
     try {
       const key = await t.createKey();
@@ -113,7 +113,7 @@ describe('a caller with a key on public routes and fields', () => {
     }
   });
 
-  it('spends the IP\'s limit when its key does not authenticate, and is answered as without one', async () => {
+  it("spends the IP's limit when its key does not authenticate, and is answered as without one", async () => {
     const t = await createTestApp({ PUBLIC_RATE_LIMIT: '2' });
     try {
       const forged = `${(await t.createKey()).slice(0, -10)}AAAAAAAAAA`;

@@ -30,18 +30,90 @@ function referenceRouteLabel(pathname: string): string {
   return 'other';
 }
 
-
 const TABLE_PATHS = ROUTES.map((r) => r.path.replace(/:([a-z]+)/g, 'x'));
 
 /** Request targets: mostly near the app's own paths, with the characters URL parsing treats specially. */
 const target = fc.oneof(
   fc
     .tuple(
-      fc.constantFrom(...TABLE_PATHS, '/graphql', '/account', '/account/keys', '/metrics', '/', '', '/v1', '/v1/units/', '/openapiXjson', '/v1/units/meter', '/docs', '/docs/assets/'),
-      fc.array(fc.constantFrom('/', '.', '..', '%2e', '%2E', '%2', '%', '%zz', '%41', 'meter', 'm²', 'é', ' ', '\\', '\t', '\n', '?', '#', '?a=1', '#f', '//', ':', '@', '*', '"', '<', '>', '`', '{', '}', '|', '^', '[', ']', "'", '\u0000', '\u007f', '~', ';', '=', '&'), { maxLength: 6 }),
+      fc.constantFrom(
+        ...TABLE_PATHS,
+        '/graphql',
+        '/account',
+        '/account/keys',
+        '/metrics',
+        '/',
+        '',
+        '/v1',
+        '/v1/units/',
+        '/openapiXjson',
+        '/v1/units/meter',
+        '/docs',
+        '/docs/assets/',
+      ),
+      fc.array(
+        fc.constantFrom(
+          '/',
+          '.',
+          '..',
+          '%2e',
+          '%2E',
+          '%2',
+          '%',
+          '%zz',
+          '%41',
+          'meter',
+          'm²',
+          'é',
+          ' ',
+          '\\',
+          '\t',
+          '\n',
+          '?',
+          '#',
+          '?a=1',
+          '#f',
+          '//',
+          ':',
+          '@',
+          '*',
+          '"',
+          '<',
+          '>',
+          '`',
+          '{',
+          '}',
+          '|',
+          '^',
+          '[',
+          ']',
+          "'",
+          '\u0000',
+          '\u007f',
+          '~',
+          ';',
+          '=',
+          '&',
+        ),
+        { maxLength: 6 },
+      ),
     )
     .map(([path, parts]) => path + parts.join('')),
-  fc.constantFrom('*', 'http://example.com/v1/units/meter', 'http://localhost/metrics?x', '//example.com/metrics', 'v1/units', ' /metrics', '/metrics ', '/v1/units/../metrics', '/v1/%2e%2E/metrics', '/a/./b', '/.', '/..', '/v1/units/.%2e'),
+  fc.constantFrom(
+    '*',
+    'http://example.com/v1/units/meter',
+    'http://localhost/metrics?x',
+    '//example.com/metrics',
+    'v1/units',
+    ' /metrics',
+    '/metrics ',
+    '/v1/units/../metrics',
+    '/v1/%2e%2E/metrics',
+    '/a/./b',
+    '/.',
+    '/..',
+    '/v1/units/.%2e',
+  ),
   fc.string({ unit: 'binary', maxLength: 24 }).map((s) => `/${s}`),
   fc.string({ unit: 'binary', maxLength: 24 }),
 );
@@ -54,7 +126,18 @@ describe('the request path (pathOf)', () => {
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 20_000) },
     );
-    for (const url of [undefined, '', '/', '/v1/units/meter?x=1', '/v1/convert?value=1&from=m&to=ft', '/metrics#x', '/a//b', '/a/.b', '/a/b.', '/openapi.json']) {
+    for (const url of [
+      undefined,
+      '',
+      '/',
+      '/v1/units/meter?x=1',
+      '/v1/convert?value=1&from=m&to=ft',
+      '/metrics#x',
+      '/a//b',
+      '/a/.b',
+      '/a/b.',
+      '/openapi.json',
+    ]) {
       expect(pathOf(url)).toBe(referencePathOf(url));
     }
   });
@@ -120,4 +203,3 @@ describe('the route label (routeLabel)', () => {
     }
   });
 });
-

@@ -21,7 +21,8 @@ const unused = () => Promise.reject(new Error('not used here'));
 function contextWith(authorization: string | null): HttpRequestContext {
   return new HttpRequestContext(
     {
-      authenticate: (header) => (header === VALID ? Promise.resolve(principal) : Promise.reject(new ApiError('UNAUTHORIZED', 'An API key is required.'))),
+      authenticate: (header) =>
+        header === VALID ? Promise.resolve(principal) : Promise.reject(new ApiError('UNAUTHORIZED', 'An API key is required.')),
       loadPublications: unused,
       quotaState: unused,
     },
@@ -101,29 +102,85 @@ describe('the bucket a request spends', () => {
   it.each([
     { authorization: null, policy: 'per-ip', plans: ['public'], accounts: [] },
     { authorization: VALID, policy: 'per-key', plans: ['free'], accounts: ['acct_1:rate'] },
-  ])('refuses past the limit (Authorization $authorization), records the refusal and pays for nothing', async ({ authorization, policy, plans, accounts }) => {
-    const { spending, refusedPlans, refusedAccounts } = await setUp(1, 1);
-    await spending.spendRequest(contextWith(authorization), 'public', 'first-field');
-    const context = contextWith(authorization);
-    const refusal = await spendBeforeParse(context, spending);
-    expect(refusal).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { rateLimit: { policy: { name: policy }, remaining: 0 } } });
-    expect(context.rateLimitSpend).toMatchObject({ spent: 1, refused: true, paid: false, state: undefined });
-    expect(refusedPlans).toEqual(plans);
-    expect(refusedAccounts).toEqual(accounts);
-  });
+  ])(
+    'refuses past the limit (Authorization $authorization), records the refusal and pays for nothing',
+    async ({ authorization, policy, plans, accounts }) => {
+      const { spending, refusedPlans, refusedAccounts } = await setUp(1, 1);
+      await spending.spendRequest(contextWith(authorization), 'public', 'first-field');
+      const context = contextWith(authorization);
+      const refusal = await spendBeforeParse(context, spending);
+      expect(refusal).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { rateLimit: { policy: { name: policy }, remaining: 0 } } });
+      expect(context.rateLimitSpend).toMatchObject({ spent: 1, refused: true, paid: false, state: undefined });
+      expect(refusedPlans).toEqual(plans);
+      expect(refusedAccounts).toEqual(accounts);
+    },
+  );
 });
 
 describe("what a request's fields spend after its own spend", () => {
   // Each row: the request's spend (its Authorization and what it covers), then the kinds of its
   // rate-limited fields in execution order and whether each spends one request.
   const cases: { name: string; authorization: string | null; covers: SpendCover | undefined; fields: [RateLimitKind, boolean][] }[] = [
-    { name: 'a REST route or MCP call: its spend covers every field', authorization: VALID, covers: 'request', fields: [['key', false], ['key', false], ['public', false]] },
+    {
+      name: 'a REST route or MCP call: its spend covers every field',
+      authorization: VALID,
+      covers: 'request',
+      fields: [
+        ['key', false],
+        ['key', false],
+        ['public', false],
+      ],
+    },
     { name: 'a keyless REST route through SOFA', authorization: null, covers: 'request', fields: [['public', false]] },
-    { name: 'GraphQL without a key: the first public field is prepaid', authorization: null, covers: 'first-field', fields: [['public', false], ['public', true], ['public', true]] },
-    { name: 'GraphQL without a key: a keyed field still spends (and is then refused UNAUTHORIZED)', authorization: null, covers: 'first-field', fields: [['key', true], ['public', false]] },
-    { name: 'GraphQL with an invalid key: spends as a keyless request', authorization: INVALID, covers: 'first-field', fields: [['public', false], ['public', true]] },
-    { name: "GraphQL with a valid key: the first keyed field is prepaid, public fields never spend the IP's", authorization: VALID, covers: 'first-field', fields: [['public', false], ['key', false], ['key', true], ['public', false], ['key', true]] },
-    { name: 'a request that spent nothing (a schema run outside the front): every field spends', authorization: null, covers: undefined, fields: [['public', true], ['public', true]] },
+    {
+      name: 'GraphQL without a key: the first public field is prepaid',
+      authorization: null,
+      covers: 'first-field',
+      fields: [
+        ['public', false],
+        ['public', true],
+        ['public', true],
+      ],
+    },
+    {
+      name: 'GraphQL without a key: a keyed field still spends (and is then refused UNAUTHORIZED)',
+      authorization: null,
+      covers: 'first-field',
+      fields: [
+        ['key', true],
+        ['public', false],
+      ],
+    },
+    {
+      name: 'GraphQL with an invalid key: spends as a keyless request',
+      authorization: INVALID,
+      covers: 'first-field',
+      fields: [
+        ['public', false],
+        ['public', true],
+      ],
+    },
+    {
+      name: "GraphQL with a valid key: the first keyed field is prepaid, public fields never spend the IP's",
+      authorization: VALID,
+      covers: 'first-field',
+      fields: [
+        ['public', false],
+        ['key', false],
+        ['key', true],
+        ['public', false],
+        ['key', true],
+      ],
+    },
+    {
+      name: 'a request that spent nothing (a schema run outside the front): every field spends',
+      authorization: null,
+      covers: undefined,
+      fields: [
+        ['public', true],
+        ['public', true],
+      ],
+    },
   ];
 
   it.each(cases)('$name', async ({ authorization, covers, fields }) => {

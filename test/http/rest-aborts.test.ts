@@ -69,7 +69,11 @@ describe('a client that hangs up half-way through its body', () => {
     await hangUpMidBody(target);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lines.slice(before).filter((line) => line.level >= 50)).toEqual([]);
-    const answer = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ health { status } }"}' });
+    const answer = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ health { status } }"}',
+    });
     expect([answer.status, await answer.json()]).toEqual([200, { data: { health: { status: 'ok' } }, extensions: expect.anything() }]);
   });
 });

@@ -31,7 +31,10 @@ describe('GET and POST /v1/convert', () => {
     const url = '/v1/convert?value=1&from=foot&to=meter&decimals=2';
     expect((await t.call('GET', url, { key })).body.data.result.value).toBe('0.30');
     expect((await t.call('GET', `${url}&rounding=CEILING`, { key })).body.data.result.value).toBe('0.31');
-    const post = await t.call('POST', '/v1/convert', { key, body: { value: '2', from: 'inch', to: 'foot', decimals: 3, rounding: 'DOWN' } });
+    const post = await t.call('POST', '/v1/convert', {
+      key,
+      body: { value: '2', from: 'inch', to: 'foot', decimals: 3, rounding: 'DOWN' },
+    });
     expect(post.body.data.result.value).toBe('0.166');
   });
 
@@ -88,7 +91,8 @@ describe('the keys of /v1/convert', () => {
   it('name the prefix this server wants and the one sent, never the key, through REST and GraphQL', async () => {
     const live = await createTestApp({ API_ENV: 'production' });
     const liveKey = await live.createKey();
-    const message = 'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.';
+    const message =
+      'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.';
     const rest = await t.call('GET', '/v1/convert?value=1&from=inch&to=foot', { key: liveKey });
     expect(rest.body.error.message).toBe(message);
     const graphql = await t.graphql('{ convert(value: "1", from: "inch", to: "foot") { result { value } } }', {}, liveKey);
@@ -112,11 +116,17 @@ describe('the keys of /v1/convert', () => {
 });
 
 describe('POST /v1/batch item errors', () => {
-  it.each([['the direct execution', {}], ['SOFA', { REST_EXECUTION: 'sofa' }]])('leave param out when no one input is at fault, as top-level errors do (%s)', async (_, env) => {
+  it.each([
+    ['the direct execution', {}],
+    ['SOFA', { REST_EXECUTION: 'sofa' }],
+  ])('leave param out when no one input is at fault, as top-level errors do (%s)', async (_, env) => {
     const app = await createTestApp(env);
     try {
       // This app holds no rates: a currency item fails with SERVICE_UNAVAILABLE, which no one input caused.
-      const items = [{ value: '1', from: 'usd', to: 'gbp' }, { value: '1x', from: 'meter', to: 'foot' }];
+      const items = [
+        { value: '1', from: 'usd', to: 'gbp' },
+        { value: '1x', from: 'meter', to: 'foot' },
+      ];
       const res = await app.call('POST', '/v1/batch', { key: await app.createKey(), body: { items } });
       expect(res.status).toBe(200);
       const [unavailable, invalid] = res.body.data.results.map((r: { error: object }) => r.error);

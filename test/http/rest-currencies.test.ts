@@ -16,8 +16,10 @@ const CHANGEOVER: Publication[] = [
   { date: '2023-01-02', rates: { USD: '1.0683', JPY: '139.91' } },
 ];
 
-const RATES_SELECTION = '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
-const CURRENCY_SELECTION = '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
+const RATES_SELECTION =
+  '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
+const CURRENCY_SELECTION =
+  '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
 
 describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
   let t: TestApp;
@@ -25,7 +27,10 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
   let developer: string;
   beforeAll(async () => {
     // 2024-04-03 14:00 Berlin: the newest publication held is 2024-04-02, the next one is due at 16:00.
-    t = await createTestApp({ REST_EXECUTION: execution }, { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') });
+    t = await createTestApp(
+      { REST_EXECUTION: execution },
+      { rates: tableRates(MADE_UP_PUBLICATIONS), clock: () => new Date('2024-04-03T12:00:00Z') },
+    );
     free = await t.createKey('free');
     developer = await t.createKey('developer');
   });
@@ -35,7 +40,9 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
   const twin = async (document: string, variables: Record<string, unknown>, key?: string) => {
     const { body } = await t.graphql(document, variables, key);
     const field = Object.keys(body.data ?? {})[0]!;
-    return body.errors ? { error: { code: body.errors[0].extensions.code, status: body.errors[0].extensions.status } } : { data: body.data[field] };
+    return body.errors
+      ? { error: { code: body.errors[0].extensions.code, status: body.errors[0].extensions.status } }
+      : { data: body.data[field] };
   };
   const restOutcome = (res: { status: number; body: any }) =>
     res.status === 200 ? { data: res.body.data } : { error: { code: res.body.error.code, status: res.body.error.status } };
@@ -48,9 +55,22 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
       expect(codes[0]).toBe('EUR');
       expect(codes.slice(1)).toEqual([...codes.slice(1)].sort());
       expect(codes).toEqual(expect.arrayContaining(['USD', 'JPY', 'GBP', 'RUB', 'HRK', 'ROL', 'TRL']));
-      expect(res.body.data[0]).toMatchObject({ code: 'EUR', name: 'Euro', numericCode: '978', minorUnits: 2, firstDate: '2024-03-27', lastDate: '2024-04-02', status: 'active', successor: null });
+      expect(res.body.data[0]).toMatchObject({
+        code: 'EUR',
+        name: 'Euro',
+        numericCode: '978',
+        minorUnits: 2,
+        firstDate: '2024-03-27',
+        lastDate: '2024-04-02',
+        status: 'active',
+        successor: null,
+      });
       // Dates come from the stored history (here made up): GBP last quoted on 2024-03-28.
-      expect(res.body.data.find((c: { code: string }) => c.code === 'GBP')).toMatchObject({ firstDate: '2024-03-27', lastDate: '2024-03-28', status: 'retired' });
+      expect(res.body.data.find((c: { code: string }) => c.code === 'GBP')).toMatchObject({
+        firstDate: '2024-03-27',
+        lastDate: '2024-03-28',
+        status: 'retired',
+      });
       expect(res.headers.get('cache-control')).toBe('public, max-age=1800');
       // The contract: only the latest rates route sends CORS headers.
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
@@ -82,7 +102,11 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
         successor: { successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro' },
       });
       expect(res.body.data.successor.source).toMatch(/2866\/98/);
-      expect((await t.call('GET', '/v1/currencies/ROL')).body.data.successor).toMatchObject({ successor: 'RON', rate: '10000', kind: 'redenomination' });
+      expect((await t.call('GET', '/v1/currencies/ROL')).body.data.successor).toMatchObject({
+        successor: 'RON',
+        rate: '10000',
+        kind: 'redenomination',
+      });
       expect(res.headers.get('etag')).toMatch(/^"/);
     });
 
@@ -95,7 +119,9 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
       const res = await t.call('GET', `/v1/currencies/${code}`);
       expect(res.status).toBe(status);
       expect(res.body.error).toMatchObject({ code: errorCode, param: 'code' });
-      expect(await twin(`query ($code: String!) { currency(code: $code) ${CURRENCY_SELECTION} }`, { code: decodeURIComponent(code) })).toEqual(restOutcome(res));
+      expect(
+        await twin(`query ($code: String!) { currency(code: $code) ${CURRENCY_SELECTION} }`, { code: decodeURIComponent(code) }),
+      ).toEqual(restOutcome(res));
     });
 
     it('is the GraphQL field currency(code:)', async () => {
@@ -115,7 +141,13 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
         source: 'ecb',
         amount: null,
         rates: { GBP: '0.85550', USD: '1.0811' },
-        resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null },
+        resolved: {
+          requested: '2024-03-30',
+          publication: '2024-03-28',
+          carriedForward: true,
+          reason: 'weekend',
+          missingPublications: null,
+        },
         nextPublication: null,
       });
     });
@@ -144,8 +176,19 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
 
     it('explains the latest listing: today, the publication used and the next one expected', async () => {
       const res = await rates('?symbols=USD');
-      expect(res.body.data.resolved).toEqual({ requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published', missingPublications: null });
-      expect(res.body.data.nextPublication).toEqual({ date: '2024-04-03', expectedAt: '2024-04-03T14:00:00.000Z', overdue: false, missingPublications: 0 });
+      expect(res.body.data.resolved).toEqual({
+        requested: '2024-04-03',
+        publication: '2024-04-02',
+        carriedForward: true,
+        reason: 'not-yet-published',
+        missingPublications: null,
+      });
+      expect(res.body.data.nextPublication).toEqual({
+        date: '2024-04-03',
+        expectedAt: '2024-04-03T14:00:00.000Z',
+        overdue: false,
+        missingPublications: 0,
+      });
     });
 
     it.each([
@@ -165,7 +208,8 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
       expect(res.status).toBe(status);
       expect(res.body.error).toMatchObject({ code, param });
       const variables: Record<string, unknown> = {};
-      for (const [name, value] of new URLSearchParams(query)) variables[name] = name === 'symbols' ? value.split(',') : name === 'decimals' ? Number(value) : value;
+      for (const [name, value] of new URLSearchParams(query))
+        variables[name] = name === 'symbols' ? value.split(',') : name === 'decimals' ? Number(value) : value;
       const document = `query ($date: Date, $symbols: [String!], $base: String, $amount: Decimal, $decimals: Int, $rounding: Rounding) {
         rates(date: $date, symbols: $symbols, base: $base, amount: $amount, decimals: $decimals, rounding: $rounding) ${RATES_SELECTION} }`;
       expect(await twin(document, variables, free)).toEqual(restOutcome(res));
@@ -204,12 +248,34 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
 
   describe('POST /v1/currency/convert', () => {
     it('says how the date asked for resolved', async () => {
-      const dated = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-31' } });
-      expect(dated.body.data.rate.resolved).toEqual({ requested: '2024-03-31', publication: '2024-03-28', carriedForward: true, reason: 'weekend', missingPublications: null });
-      const exact = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-28' } });
-      expect(exact.body.data.rate.resolved).toEqual({ requested: '2024-03-28', publication: '2024-03-28', carriedForward: false, reason: null, missingPublications: null });
+      const dated = await t.call('POST', '/v1/currency/convert', {
+        key: developer,
+        body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-31' },
+      });
+      expect(dated.body.data.rate.resolved).toEqual({
+        requested: '2024-03-31',
+        publication: '2024-03-28',
+        carriedForward: true,
+        reason: 'weekend',
+        missingPublications: null,
+      });
+      const exact = await t.call('POST', '/v1/currency/convert', {
+        key: developer,
+        body: { value: '1', from: 'USD', to: 'JPY', date: '2024-03-28' },
+      });
+      expect(exact.body.data.rate.resolved).toEqual({
+        requested: '2024-03-28',
+        publication: '2024-03-28',
+        carriedForward: false,
+        reason: null,
+        missingPublications: null,
+      });
       const latest = await t.call('POST', '/v1/currency/convert', { key: free, body: { value: '1', from: 'USD', to: 'JPY' } });
-      expect(latest.body.data.rate.resolved).toMatchObject({ requested: '2024-04-03', publication: '2024-04-02', reason: 'not-yet-published' });
+      expect(latest.body.data.rate.resolved).toMatchObject({
+        requested: '2024-04-03',
+        publication: '2024-04-02',
+        reason: 'not-yet-published',
+      });
     });
   });
 });
@@ -226,7 +292,11 @@ describe('RATE_NOT_FOUND after a euro changeover', () => {
   const MESSAGE = 'HRK was last quoted on 2022-12-30; since 2023-01-01 1 EUR = 7.53450 HRK (irrevocable).';
 
   it('names the last quoted day and the fixed rate, on the listing and as a base', async () => {
-    for (const [query, param] of [['?symbols=HRK', 'symbols'], ['?base=hrk', 'base'], ['?date=2023-01-02&symbols=USD,HRK', 'symbols']] as const) {
+    for (const [query, param] of [
+      ['?symbols=HRK', 'symbols'],
+      ['?base=hrk', 'base'],
+      ['?date=2023-01-02&symbols=USD,HRK', 'symbols'],
+    ] as const) {
       const res = await t.call('GET', `/v1/currency/rates${query}`, { key: developer });
       expect(res.status, query).toBe(404);
       expect(res.body.error, query).toMatchObject({ code: 'RATE_NOT_FOUND', param, message: MESSAGE });
@@ -239,27 +309,57 @@ describe('RATE_NOT_FOUND after a euro changeover', () => {
   const HRK_FIXED = { code: 'HRK', successor: 'EUR', rate: '7.53450', since: '2023-01-01', kind: 'euro', source: HRK_ACT };
 
   it('converts HRK at the irrevocable rate after the changeover, saying which parts are fixed and which published', async () => {
-    const toEuro = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-01-02' } });
+    const toEuro = await t.call('POST', '/v1/currency/convert', {
+      key: developer,
+      body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-01-02' },
+    });
     expect(toEuro.status).toBe(200);
-    expect(toEuro.body.data).toMatchObject({ result: { value: '10', unit: 'EUR' }, rate: { date: '2023-01-02', source: HRK_ACT, value: '0.1327228084146260534872917910942995553786', fixed: [HRK_FIXED] } });
+    expect(toEuro.body.data).toMatchObject({
+      result: { value: '10', unit: 'EUR' },
+      rate: { date: '2023-01-02', source: HRK_ACT, value: '0.1327228084146260534872917910942995553786', fixed: [HRK_FIXED] },
+    });
     // HRK → EUR fixed, EUR → USD the ECB's 1.0683 of 2023-01-02: 75.345 / 7.5345 × 1.0683.
-    const toDollar = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'hrk', to: 'USD', minorUnits: true } });
-    expect(toDollar.body.data).toMatchObject({ result: { value: '10.68', unit: 'USD' }, rate: { date: '2023-01-02', source: `ecb; ${HRK_ACT}`, fixed: [HRK_FIXED] } });
-    const { body } = await t.graphql('{ convertCurrency(value: "75.345", from: "HRK", to: "EUR") { result { value } rate { source fixed { code successor rate since kind source } } } }', {}, developer);
+    const toDollar = await t.call('POST', '/v1/currency/convert', {
+      key: developer,
+      body: { value: '75.345', from: 'hrk', to: 'USD', minorUnits: true },
+    });
+    expect(toDollar.body.data).toMatchObject({
+      result: { value: '10.68', unit: 'USD' },
+      rate: { date: '2023-01-02', source: `ecb; ${HRK_ACT}`, fixed: [HRK_FIXED] },
+    });
+    const { body } = await t.graphql(
+      '{ convertCurrency(value: "75.345", from: "HRK", to: "EUR") { result { value } rate { source fixed { code successor rate since kind source } } } }',
+      {},
+      developer,
+    );
     expect(body.data.convertCurrency).toEqual({ result: { value: '10' }, rate: { source: HRK_ACT, fixed: [HRK_FIXED] } });
   });
 
   it('converts HRK at the ECB rate before the changeover', async () => {
-    const res = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '7.5365', from: 'HRK', to: 'EUR', date: '2022-12-30' } });
+    const res = await t.call('POST', '/v1/currency/convert', {
+      key: developer,
+      body: { value: '7.5365', from: 'HRK', to: 'EUR', date: '2022-12-30' },
+    });
     expect(res.body.data).toMatchObject({ result: { value: '1' }, rate: { date: '2022-12-30', source: 'ecb', fixed: [] } });
   });
 
   it('still lists HRK on a day it was quoted, and the registry dates it from the history', async () => {
     const res = await t.call('GET', '/v1/currency/rates?date=2023-01-01&symbols=HRK&base=USD', { key: developer });
     expect(res.body.data).toMatchObject({ date: '2022-12-30', rates: { HRK: '7.065910369398087380461278829926870429402' } });
-    expect(res.body.data.resolved).toEqual({ requested: '2023-01-01', publication: '2022-12-30', carriedForward: true, reason: 'weekend', missingPublications: null });
+    expect(res.body.data.resolved).toEqual({
+      requested: '2023-01-01',
+      publication: '2022-12-30',
+      carriedForward: true,
+      reason: 'weekend',
+      missingPublications: null,
+    });
     const hrk = await t.call('GET', '/v1/currencies/HRK');
-    expect(hrk.body.data).toMatchObject({ firstDate: '2022-12-29', lastDate: '2022-12-30', status: 'retired', successor: { rate: '7.53450', since: '2023-01-01' } });
+    expect(hrk.body.data).toMatchObject({
+      firstDate: '2022-12-29',
+      lastDate: '2022-12-30',
+      status: 'retired',
+      successor: { rate: '7.53450', since: '2023-01-01' },
+    });
   });
 });
 
@@ -294,7 +394,10 @@ describe('rates behind the ECB calendar are called stale', () => {
   let t: TestApp;
   let developer: string;
   beforeAll(async () => {
-    t = await createTestApp({}, { rates: tableRates(BEHIND, { stale: true, missingPublications: 137 }), clock: () => new Date('2026-05-05T10:00:00Z') });
+    t = await createTestApp(
+      {},
+      { rates: tableRates(BEHIND, { stale: true, missingPublications: 137 }), clock: () => new Date('2026-05-05T10:00:00Z') },
+    );
     developer = await t.createKey('developer');
   });
   afterAll(() => t.close());
@@ -310,13 +413,24 @@ describe('rates behind the ECB calendar are called stale', () => {
     expect(body.data.rates.resolved).toEqual({ reason: 'stale', missingPublications: 137 });
     // A day the rates held cover keeps its calendar reason.
     const weekend = await t.call('GET', '/v1/currency/rates?date=2025-10-12&symbols=USD', { key: developer });
-    expect(weekend.body.data.resolved).toEqual({ requested: '2025-10-12', publication: '2025-10-10', carriedForward: true, reason: 'weekend', missingPublications: null });
+    expect(weekend.body.data.resolved).toEqual({
+      requested: '2025-10-12',
+      publication: '2025-10-10',
+      carriedForward: true,
+      reason: 'weekend',
+      missingPublications: null,
+    });
   });
 
   it('gives the latest listing a next publication that is overdue and past, never to come', async () => {
     const latest = await t.call('GET', '/v1/currency/rates/latest');
     expect(latest.body.data.resolved).toEqual({ requested: '2026-05-05', ...STALE });
-    expect(latest.body.data.nextPublication).toEqual({ date: '2025-10-16', expectedAt: '2025-10-16T14:00:00.000Z', overdue: true, missingPublications: 137 });
+    expect(latest.body.data.nextPublication).toEqual({
+      date: '2025-10-16',
+      expectedAt: '2025-10-16T14:00:00.000Z',
+      overdue: true,
+      missingPublications: 137,
+    });
   });
 
   it('has /v1/health degraded, with the count', async () => {

@@ -20,13 +20,17 @@ for (const execution of ['direct', 'sofa'] as const) {
     let developer: string;
     beforeAll(async () => {
       // 2024-04-04 14:00 Berlin: the newest publication held is 2024-04-03, the next is expected today at 16:00.
-      t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      t = await createTestApp(
+        { REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' },
+        { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') },
+      );
       free = await t.createKey('free');
       developer = await t.createKey('developer');
     });
     afterAll(() => t.close());
 
-    const series = (query: string, headers: Record<string, string> = {}, key = developer) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers });
+    const series = (query: string, headers: Record<string, string> = {}, key = developer) =>
+      t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers });
 
     describe('GET /v1/currency/rates/series', () => {
       it('lists one entry per publication, as published, for a range that ended: private, a day, strong ETag', async () => {
@@ -42,8 +46,22 @@ for (const execution of ['direct', 'sofa'] as const) {
           nextCursor: null,
           complete: true,
           entries: [
-            { period: '2024-03-27', start: '2024-03-27', end: '2024-03-27', publications: 1, rates: { USD: '1.0830', JPY: '163.96' }, partial: [] },
-            { period: '2024-03-28', start: '2024-03-28', end: '2024-03-28', publications: 1, rates: { USD: '1.0811', JPY: '163.45' }, partial: [] },
+            {
+              period: '2024-03-27',
+              start: '2024-03-27',
+              end: '2024-03-27',
+              publications: 1,
+              rates: { USD: '1.0830', JPY: '163.96' },
+              partial: [],
+            },
+            {
+              period: '2024-03-28',
+              start: '2024-03-28',
+              end: '2024-03-28',
+              publications: 1,
+              rates: { USD: '1.0811', JPY: '163.45' },
+              partial: [],
+            },
           ],
         });
         expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
@@ -71,16 +89,19 @@ for (const execution of ['direct', 'sofa'] as const) {
       });
 
       it.each([
-      ['2024-04-03', true],
-      ['2024-04-04', false],
-      ['2024-12-31', false],
-    ])('up to %s is complete: %s (the next publication is expected on 2024-04-04, whatever day the page is clipped to)', async (end, complete) => {
-      const res = await series(`start=2024-04-01&end=${end}&symbols=USD`);
-      expect(res.body.data).toMatchObject({ end: '2024-04-04' < end ? '2024-04-04' : end, complete });
-      expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
-    });
+        ['2024-04-03', true],
+        ['2024-04-04', false],
+        ['2024-12-31', false],
+      ])(
+        'up to %s is complete: %s (the next publication is expected on 2024-04-04, whatever day the page is clipped to)',
+        async (end, complete) => {
+          const res = await series(`start=2024-04-01&end=${end}&symbols=USD`);
+          expect(res.body.data).toMatchObject({ end: '2024-04-04' < end ? '2024-04-04' : end, complete });
+          expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
+        },
+      );
 
-    it('is not cached while a publication may still join the range (it reaches the next expected one)', async () => {
+      it('is not cached while a publication may still join the range (it reaches the next expected one)', async () => {
         const res = await series('start=2024-04-01&end=2024-04-30');
         expect(res.status).toBe(200);
         expect(res.body.data).toMatchObject({ start: '2024-04-01', end: '2024-04-04', complete: false });
@@ -94,7 +115,9 @@ for (const execution of ['direct', 'sofa'] as const) {
         const res = await series('start=2024-03-01&end=2024-04-02&symbols=USD,JPY', { accept: 'text/csv' });
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-        expect(res.text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.0830,163.96\r\n2024-03-28,EUR,1.0811,163.45\r\n2024-04-02,EUR,1.0764,163.02\r\n');
+        expect(res.text).toBe(
+          'date,base,USD,JPY\r\n2024-03-27,EUR,1.0830,163.96\r\n2024-03-28,EUR,1.0811,163.45\r\n2024-04-02,EUR,1.0764,163.02\r\n',
+        );
         expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(res.text)));
         expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
       });
@@ -121,7 +144,10 @@ for (const execution of ['direct', 'sofa'] as const) {
         const res = await series(query, { accept: 'application/x-ndjson' });
         expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
         expect(res.text.endsWith('\n')).toBe(true);
-        const lines = res.text.slice(0, -1).split('\n').map((line) => JSON.parse(line));
+        const lines = res.text
+          .slice(0, -1)
+          .split('\n')
+          .map((line) => JSON.parse(line));
         expect(lines).toEqual(json.body.data.entries.map((entry: object) => ({ base: 'USD', ...entry })));
       });
 
@@ -129,11 +155,20 @@ for (const execution of ['direct', 'sofa'] as const) {
         const res = await series('start=2024-03-01&end=2024-04-03&group=MONTH&symbols=USD,RUB');
         expect(res.body.data.entries).toEqual([
           // (1.0830 + 1.0811) / 2 and RUB quoted on one publication of two.
-          { period: '2024-03', start: '2024-03-27', end: '2024-03-28', publications: 2, rates: { USD: '1.08205', RUB: '99.5' }, partial: [{ code: 'RUB', publications: 1 }] },
+          {
+            period: '2024-03',
+            start: '2024-03-27',
+            end: '2024-03-28',
+            publications: 2,
+            rates: { USD: '1.08205', RUB: '99.5' },
+            partial: [{ code: 'RUB', publications: 1 }],
+          },
           { period: '2024-04', start: '2024-04-02', end: '2024-04-03', publications: 2, rates: { USD: '1.0782' }, partial: [] },
         ]);
         const csv = await series('start=2024-03-01&end=2024-03-31&group=month&symbols=USD,RUB', { accept: 'text/csv' });
-        expect(csv.text).toBe('period,start,end,publications,base,USD,RUB,partial\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,99.5,RUB=1\r\n');
+        expect(csv.text).toBe(
+          'period,start,end,publications,base,USD,RUB,partial\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,99.5,RUB=1\r\n',
+        );
       });
 
       it('rounds a mean that does not terminate once, under the unrounded rule', async () => {
@@ -164,7 +199,9 @@ for (const execution of ['direct', 'sofa'] as const) {
         expect(first.body.data).toMatchObject({ start: '2010-01-04', end: '2019-12-31' });
         const cursor = first.body.data.nextCursor as string;
         expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-        expect(first.headers.get('link')).toBe(`</v1/currency/rates/series?start=2010-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}>; rel="next"`);
+        expect(first.headers.get('link')).toBe(
+          `</v1/currency/rates/series?start=2010-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}>; rel="next"`,
+        );
         const second = await series(`start=2010-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}`);
         expect(second.status).toBe(200);
         expect(second.body.data.nextCursor).toBeNull();
@@ -172,7 +209,12 @@ for (const execution of ['direct', 'sofa'] as const) {
         // CSV (a download) is never cut: the whole range in one answer, no Link.
         const csv = await series('start=2010-01-01&end=2024-03-31&symbols=USD&group=month', { accept: 'text/csv' });
         expect(csv.headers.get('link')).toBeNull();
-        expect(csv.text.trimEnd().split('\r\n').map((row: string) => row.split(',')[0])).toEqual(['period', '2010-01', '2024-03']);
+        expect(
+          csv.text
+            .trimEnd()
+            .split('\r\n')
+            .map((row: string) => row.split(',')[0]),
+        ).toEqual(['period', '2010-01', '2024-03']);
         const foreign = await series(`start=2011-01-01&end=2024-03-31&symbols=USD&group=month&cursor=${cursor}`);
         expect(foreign.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'cursor' });
       });
@@ -214,7 +256,11 @@ for (const execution of ['direct', 'sofa'] as const) {
 
       it('answers the same series as REST, symbols a list', async () => {
         const rest = await series('start=2024-03-01&end=2024-04-03&group=month&symbols=USD,RUB');
-        const { body } = await t.graphql(QUERY, { start: '2024-03-01', end: '2024-04-03', group: 'month', symbols: ['usd', 'RUB'] }, developer);
+        const { body } = await t.graphql(
+          QUERY,
+          { start: '2024-03-01', end: '2024-04-03', group: 'month', symbols: ['usd', 'RUB'] },
+          developer,
+        );
         const { source: _source, ...fields } = rest.body.data;
         expect(body.data.rateSeries).toEqual(fields);
       });
@@ -228,7 +274,9 @@ for (const execution of ['direct', 'sofa'] as const) {
         expect(body.data.a).toEqual({ end: '2024-03-31' });
         expect(body.data.b).toBeNull();
         expect(body.data.units.length).toBeGreaterThan(0);
-        expect(body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code])).toEqual([[['b'], 'INVALID_REQUEST']]);
+        expect(body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code])).toEqual([
+          [['b'], 'INVALID_REQUEST'],
+        ]);
       });
 
       it.each([
@@ -251,7 +299,10 @@ describe('a series while the rates held are behind (the refresh has been failing
   let developer: string;
   beforeAll(async () => {
     // 2024-06-12, 14:00 Berlin: the newest publication held is still 2024-04-03; April's later ones and May's were published but are not held.
-    t = await createTestApp({ KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-06-12T12:00:00Z') });
+    t = await createTestApp(
+      { KEY_RATE_LIMIT: '100000' },
+      { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-06-12T12:00:00Z') },
+    );
     developer = await t.createKey('developer');
   });
   afterAll(() => t.close());
@@ -261,11 +312,14 @@ describe('a series while the rates held are behind (the refresh has been failing
     ['2024-04-03', true],
     ['2024-04-04', false],
     ['2024-05-31', false],
-  ])('up to %s (ended in the past) is complete: %s: a page that reaches past the newest publication held is still missing some', async (end, complete) => {
-    const res = await t.call('GET', `/v1/currency/rates/series?start=2024-03-01&end=${end}&symbols=USD`, { key: developer });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ end, complete });
-    expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
-    expect(res.headers.get('etag') !== null).toBe(complete);
-  });
+  ])(
+    'up to %s (ended in the past) is complete: %s: a page that reaches past the newest publication held is still missing some',
+    async (end, complete) => {
+      const res = await t.call('GET', `/v1/currency/rates/series?start=2024-03-01&end=${end}&symbols=USD`, { key: developer });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ end, complete });
+      expect(res.headers.get('cache-control')).toBe(complete ? 'private, max-age=86400' : 'no-store');
+      expect(res.headers.get('etag') !== null).toBe(complete);
+    },
+  );
 });

@@ -28,7 +28,13 @@ describe('POST /v1/currency/convert', () => {
         source: 'ecb',
         value: '151.4492753623188405797101449275362318841',
         fixed: [],
-        resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published', missingPublications: null },
+        resolved: {
+          requested: '2024-04-03',
+          publication: '2024-04-02',
+          carriedForward: true,
+          reason: 'not-yet-published',
+          missingPublications: null,
+        },
       },
     });
   });
@@ -81,10 +87,22 @@ describe('minorUnits rounds a currency result to its ISO 4217 minor units', () =
     expect(res.body.data.result).toEqual({ value: '15145', unit: 'JPY' });
     const down = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true, rounding: 'DOWN' });
     expect(down.body.data.result.value).toBe('15144');
-    const batch = await t.call('POST', '/v1/batch', { key: free, body: { items: [{ value: '100', from: 'USD', to: 'JPY', minorUnits: true }, { value: '1', from: 'm', to: 'cm', minorUnits: true }] } });
+    const batch = await t.call('POST', '/v1/batch', {
+      key: free,
+      body: {
+        items: [
+          { value: '100', from: 'USD', to: 'JPY', minorUnits: true },
+          { value: '1', from: 'm', to: 'cm', minorUnits: true },
+        ],
+      },
+    });
     expect(batch.body.data.results[0]).toEqual({ data: res.body.data });
     expect(batch.body.data.results[1].error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
-    const { body } = await t.graphql('{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value } } }', {}, free);
+    const { body } = await t.graphql(
+      '{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value } } }',
+      {},
+      free,
+    );
     expect(body.data.convertCurrency.result.value).toBe('15145');
   });
 
@@ -92,7 +110,11 @@ describe('minorUnits rounds a currency result to its ISO 4217 minor units', () =
     const res = await convert(free, { value: '100', from: 'USD', to: 'JPY', minorUnits: true, decimals: 2 });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
-    const { body } = await t.graphql('{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true, decimals: 2) { result { value } } }', {}, free);
+    const { body } = await t.graphql(
+      '{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true, decimals: 2) { result { value } } }',
+      {},
+      free,
+    );
     expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
   });
 });
@@ -101,11 +123,22 @@ describe('typos of currency codes and parameter names get suggestions, REST and 
   it('suggests GBP for GPB', async () => {
     const rest = await convert(free, { value: '1', from: 'USD', to: 'GPB' });
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toMatchObject({ code: 'UNKNOWN_CURRENCY', param: 'to', message: "Currency 'GPB' is not supported (did you mean GBP?)." });
+    expect(rest.body.error).toMatchObject({
+      code: 'UNKNOWN_CURRENCY',
+      param: 'to',
+      message: "Currency 'GPB' is not supported (did you mean GBP?).",
+    });
     const { body } = await t.graphql('{ convertCurrency(value: "1", from: "USD", to: "GPB") { result { value } } }', {}, free);
-    expect(body.errors[0]).toMatchObject({ message: "Currency 'GPB' is not supported (did you mean GBP?).", extensions: { code: 'UNKNOWN_CURRENCY', param: 'to' } });
+    expect(body.errors[0]).toMatchObject({
+      message: "Currency 'GPB' is not supported (did you mean GBP?).",
+      extensions: { code: 'UNKNOWN_CURRENCY', param: 'to' },
+    });
     const listing = await t.call('GET', '/v1/currency/rates?symbols=USD,GPB', { key: free });
-    expect(listing.body.error).toMatchObject({ code: 'UNKNOWN_CURRENCY', param: 'symbols', message: expect.stringContaining('(did you mean GBP?)') });
+    expect(listing.body.error).toMatchObject({
+      code: 'UNKNOWN_CURRENCY',
+      param: 'symbols',
+      message: expect.stringContaining('(did you mean GBP?)'),
+    });
     const registry = await t.call('GET', '/v1/currencies/GPB');
     expect(registry.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('(did you mean GBP?)') });
   });
@@ -113,18 +146,35 @@ describe('typos of currency codes and parameter names get suggestions, REST and 
   it('suggests symbols for symbol: a query parameter in REST, an argument in GraphQL', async () => {
     const rest = await t.call('GET', '/v1/currency/rates?symbol=USD', { key: free });
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'symbol', message: "Unknown query parameter 'symbol' (did you mean symbols?)." });
+    expect(rest.body.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      param: 'symbol',
+      message: "Unknown query parameter 'symbol' (did you mean symbols?).",
+    });
     const body = await convert(free, { value: '1', from: 'USD', to: 'GBP', decimal: 2 });
-    expect(body.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'decimal', message: "Unknown field 'decimal' (did you mean decimals?)." });
+    expect(body.body.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      param: 'decimal',
+      message: "Unknown field 'decimal' (did you mean decimals?).",
+    });
     const graphql = await t.graphql('{ rates(symbol: ["USD"]) { date } }', {}, free);
-    expect(graphql.body.errors[0]).toMatchObject({ message: 'Unknown argument "symbol" on field "Query.rates". Did you mean "symbols"?', extensions: { code: 'INVALID_REQUEST' } });
+    expect(graphql.body.errors[0]).toMatchObject({
+      message: 'Unknown argument "symbol" on field "Query.rates". Did you mean "symbols"?',
+      extensions: { code: 'INVALID_REQUEST' },
+    });
   });
 });
 
 describe('GET /v1/currency/rates', () => {
   it('lists the latest publication with a key, EUR included', async () => {
     const res = await t.call('GET', '/v1/currency/rates', { key: free });
-    expect(res.body.data).toMatchObject({ date: '2024-04-02', base: 'EUR', source: 'ecb', amount: null, rates: { EUR: '1', USD: '1.0764', JPY: '163.02' } });
+    expect(res.body.data).toMatchObject({
+      date: '2024-04-02',
+      base: 'EUR',
+      source: 'ecb',
+      amount: null,
+      rates: { EUR: '1', USD: '1.0764', JPY: '163.02' },
+    });
     expect(Object.keys(res.body.data.rates)).toEqual(['EUR', 'USD', 'JPY']);
     expect((await t.call('GET', '/v1/currency/rates')).status).toBe(401);
   });
@@ -152,7 +202,10 @@ describe('GET /v1/currency/rates/latest, a public CDN-friendly resource', () => 
   it('lets a browser page read the ETag, the limit headers and the request id', async () => {
     for (const headers of [{}, { 'if-none-match': '"other"' }] as Record<string, string>[]) {
       const res = await t.call('GET', '/v1/currency/rates/latest', { headers: { origin: 'https://example.org', ...headers } });
-      const exposed = res.headers.get('access-control-expose-headers')!.split(',').map((h) => h.trim().toLowerCase());
+      const exposed = res.headers
+        .get('access-control-expose-headers')!
+        .split(',')
+        .map((h) => h.trim().toLowerCase());
       expect(exposed).toEqual(expect.arrayContaining(['etag', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id']));
     }
   });
@@ -176,7 +229,9 @@ describe('GET /v1/currency/rates/latest, a public CDN-friendly resource', () => 
   });
 
   it('answers a CORS preflight', async () => {
-    const response = await t.call('OPTIONS', '/v1/currency/rates/latest', { headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    const response = await t.call('OPTIONS', '/v1/currency/rates/latest', {
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD');

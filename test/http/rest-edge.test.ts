@@ -37,7 +37,10 @@ describe('the REST edge answers every failure with the contract error body', () 
   ])('404 for %s %s with a trailing slash, naming the route without it', async (method, url, route) => {
     const res = await t.call(method, url, method === 'POST' ? { key, body: convertBody } : {});
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: `There is no route '${url}': routes are written without a trailing slash; use '${route}'.` });
+    expect(res.body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: `There is no route '${url}': routes are written without a trailing slash; use '${route}'.`,
+    });
   });
 
   it.each([
@@ -56,13 +59,21 @@ describe('the REST edge answers every failure with the contract error body', () 
   });
 
   it('415 for a POST body that is not application/json', async () => {
-    const res = await t.call('POST', '/v1/convert', { key, rawBody: 'value=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.call('POST', '/v1/convert', {
+      key,
+      rawBody: 'value=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    const res = await t.call('POST', '/v1/convert', { key, rawBody: JSON.stringify(convertBody), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await t.call('POST', '/v1/convert', {
+      key,
+      rawBody: JSON.stringify(convertBody),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(200);
   });
 

@@ -29,7 +29,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const twinKeys: TwinApps['twinKeys'] = (plan, used) => twins.twinKeys(plan, used);
     const expectSameAnswer: TwinApps['expectSameAnswer'] = (request, keys) => twins.expectSameAnswer(request, keys);
 
-    describe('which requests the edge takes (every one but Yoga\'s and /metrics)', () => {
+    describe("which requests the edge takes (every one but Yoga's and /metrics)", () => {
       // Its own app: requests the edge takes spend rate limit, which the parity checks below compare.
       let probe: TestApp;
       beforeAll(async () => {
@@ -40,7 +40,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const owns = (_method: string, url: string) => frontListenerOf(probe.app).handlerOf(pathOf(url)) === probe.app.front.edge;
 
       it.each<[string, string, boolean]>([
-        ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [r.method, r.path.replace(/:(id|unit)$/, 'meter').replace(':category', 'length'), true]),
+        ...ROUTES.filter((r) => r.field !== undefined).map((r): [string, string, boolean] => [
+          r.method,
+          r.path.replace(/:(id|unit)$/, 'meter').replace(':category', 'length'),
+          true,
+        ]),
         ['GET', '/v1/convert?value=1&from=m&to=ft', true],
         ['GET', '/graphql', false],
         ['POST', '/graphql', false],
@@ -68,7 +72,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     describe('the direct execution answers exactly as SOFA does', () => {
       it('for the documented requests of every route', async () => {
         const [dev, free, spent] = [await twinKeys('developer'), await twinKeys('free'), await twinKeys('free', 1000)];
-        const keys = { template: [dev.direct, free.direct, spent.direct], direct: [dev.direct, free.direct, spent.direct], reference: [dev.reference, free.reference, spent.reference] };
+        const keys = {
+          template: [dev.direct, free.direct, spent.direct],
+          direct: [dev.direct, free.direct, spent.direct],
+          reference: [dev.reference, free.reference, spent.reference],
+        };
         const json = { 'content-type': 'application/json' };
         const auth = (key: string) => ({ authorization: `Bearer ${key}` });
         const cases = [
@@ -90,22 +98,82 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: auth(spent.direct) },
           { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft', headers: {} },
           { method: 'GET', url: '/v1/convert?value=1&from=m&to=ft&key=x', headers: auth(free.direct) },
-          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"-40","from":"celsius","to":"fahrenheit"}' },
-          { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":40,"from":"celsius","to":"fahrenheit"}' },
+          {
+            method: 'POST',
+            url: '/v1/convert',
+            headers: { ...auth(free.direct), ...json },
+            rawBody: '{"value":"-40","from":"celsius","to":"fahrenheit"}',
+          },
+          {
+            method: 'POST',
+            url: '/v1/convert',
+            headers: { ...auth(free.direct), ...json },
+            rawBody: '{"value":40,"from":"celsius","to":"fahrenheit"}',
+          },
           { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct) }, rawBody: '{"value":"1","from":"m","to":"ft"}' },
           { method: 'POST', url: '/v1/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"1",' },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.direct), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }, { value: '1', from: 'm', to: 'kg' }, { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(free.direct), ...json }, rawBody: JSON.stringify({ items: [{ value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' }, { value: '1', from: 'mile', to: 'km', rounding: 'UP', decimals: 1 }] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(spent.direct), ...json }, rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }] }) },
+          {
+            method: 'POST',
+            url: '/v1/batch',
+            headers: { ...auth(dev.direct), ...json },
+            rawBody: JSON.stringify({
+              items: [
+                { value: '1', from: 'm', to: 'ft' },
+                { value: '1', from: 'm', to: 'kg' },
+                { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' },
+              ],
+            }),
+          },
+          {
+            method: 'POST',
+            url: '/v1/batch',
+            headers: { ...auth(free.direct), ...json },
+            rawBody: JSON.stringify({
+              items: [
+                { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' },
+                { value: '1', from: 'mile', to: 'km', rounding: 'UP', decimals: 1 },
+              ],
+            }),
+          },
+          {
+            method: 'POST',
+            url: '/v1/batch',
+            headers: { ...auth(spent.direct), ...json },
+            rawBody: JSON.stringify({ items: [{ value: '1', from: 'm', to: 'ft' }] }),
+          },
           { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.direct), ...json }, rawBody: JSON.stringify({ items: [] }) },
-          { method: 'POST', url: '/v1/batch', headers: { ...auth(dev.direct), ...json }, rawBody: JSON.stringify({ items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }) },
-          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(dev.direct), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","decimals":0,"date":"2024-03-30"}' },
-          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"100","from":"usd","to":"jpy","date":"2024-03-30"}' },
-          { method: 'POST', url: '/v1/currency/convert', headers: { ...auth(free.direct), ...json }, rawBody: '{"value":"100","from":"usd","to":"xyz"}' },
+          {
+            method: 'POST',
+            url: '/v1/batch',
+            headers: { ...auth(dev.direct), ...json },
+            rawBody: JSON.stringify({ items: Array.from({ length: 1001 }, () => ({ value: '1', from: 'm', to: 'ft' })) }),
+          },
+          {
+            method: 'POST',
+            url: '/v1/currency/convert',
+            headers: { ...auth(dev.direct), ...json },
+            rawBody: '{"value":"100","from":"usd","to":"jpy","decimals":0,"date":"2024-03-30"}',
+          },
+          {
+            method: 'POST',
+            url: '/v1/currency/convert',
+            headers: { ...auth(free.direct), ...json },
+            rawBody: '{"value":"100","from":"usd","to":"jpy","date":"2024-03-30"}',
+          },
+          {
+            method: 'POST',
+            url: '/v1/currency/convert',
+            headers: { ...auth(free.direct), ...json },
+            rawBody: '{"value":"100","from":"usd","to":"xyz"}',
+          },
           { method: 'GET', url: '/v1/currency/rates?symbols=USD,GBP', headers: auth(free.direct) },
           { method: 'GET', url: '/v1/currency/rates?date=1998-01-01', headers: auth(dev.direct) },
           // Any base, an amount, rounding; symbols a comma list (SOFA alone would read it as one code).
-          { method: 'GET', url: '/v1/currency/rates?base=usd&symbols=JPY,%20eur,USD&amount=100&decimals=2&rounding=HALF_EVEN', headers: auth(free.direct) },
+          {
+            method: 'GET',
+            url: '/v1/currency/rates?base=usd&symbols=JPY,%20eur,USD&amount=100&decimals=2&rounding=HALF_EVEN',
+            headers: auth(free.direct),
+          },
           { method: 'GET', url: '/v1/currency/rates?base=JPY&date=2024-03-30', headers: auth(dev.direct) },
           { method: 'GET', url: `/v1/currency/rates?symbols=${'USD,'.repeat(30)}JPY`, headers: auth(free.direct) },
           { method: 'GET', url: '/v1/currency/rates?symbols=USD,,JPY', headers: auth(free.direct) },
@@ -127,8 +195,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const keys = { template: [dev.direct, free.direct], direct: [dev.direct, free.direct], reference: [dev.reference, free.reference] };
         const json = { 'content-type': 'application/json' };
         const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-        const get = (key: string, query: Record<string, string>) => ({ method: 'GET', url: `/v1/convert?${new URLSearchParams(query).toString()}`, headers: auth(key) });
-        const post = (key: string, url: string, body: unknown) => ({ method: 'POST', url, headers: { ...auth(key), ...json }, rawBody: JSON.stringify(body) });
+        const get = (key: string, query: Record<string, string>) => ({
+          method: 'GET',
+          url: `/v1/convert?${new URLSearchParams(query).toString()}`,
+          headers: auth(key),
+        });
+        const post = (key: string, url: string, body: unknown) => ({
+          method: 'POST',
+          url,
+          headers: { ...auth(key), ...json },
+          rawBody: JSON.stringify(body),
+        });
         const cases = [
           [get(dev.direct, { value: '9.80665', from: 'm/s²', to: 'ft/s^2' }), 200],
           [get(free.direct, { value: '9.80665', from: 'm/s²', to: 'ft/s^2', decimals: '2', rounding: 'DOWN' }), 200],
@@ -147,17 +224,28 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           [post(dev.direct, '/v1/convert', { value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }), 200],
           [post(free.direct, '/v1/convert', { value: '12', from: 'kg*m/s^2', to: 'lbf', decimals: 4 }), 200],
           [post(dev.direct, '/v1/convert', { value: '1', from: 'GBP/kg', to: 'EUR/kg', date: '2024-04-02' }), 404],
-          [post(dev.direct, '/v1/batch', {
-            items: [
-              { value: '1', from: 'm', to: 'ft' },
-              { value: '1', from: 'kW*h', to: 'MJ' },
-              { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-28' },
-              { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' },
-              { value: '1', from: 'km/h', to: 'kg' },
-              { value: '1', from: 'm', to: 'ft', date: '2024-03-28' },
-            ],
-          }), 200],
-          [post(free.direct, '/v1/batch', { items: [{ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' }, { value: '3.459', from: 'USD/gal', to: 'EUR/L' }] }), 200],
+          [
+            post(dev.direct, '/v1/batch', {
+              items: [
+                { value: '1', from: 'm', to: 'ft' },
+                { value: '1', from: 'kW*h', to: 'MJ' },
+                { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-03-28' },
+                { value: '5', from: 'usd', to: 'gbp', date: '2024-03-28' },
+                { value: '1', from: 'km/h', to: 'kg' },
+                { value: '1', from: 'm', to: 'ft', date: '2024-03-28' },
+              ],
+            }),
+            200,
+          ],
+          [
+            post(free.direct, '/v1/batch', {
+              items: [
+                { value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-28' },
+                { value: '3.459', from: 'USD/gal', to: 'EUR/L' },
+              ],
+            }),
+            200,
+          ],
         ] as const;
         for (const [request, status] of cases) expect((await twins.sameAnswer(request, keys)).status).toBe(status);
       });
@@ -173,11 +261,24 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         '/v1/currencies/usd',
       ])('for 200, 304 and HEAD on %s, which carries a strong ETag', async (url) => {
         // Both apps get every request: each spends its own per-IP limit, which later answers show.
-        const [etag, other] = [(await rawRequest(origins.reference, 'GET', url, {})).headers.get('etag')!, (await rawRequest(origins.direct, 'GET', url, {})).headers.get('etag')];
+        const [etag, other] = [
+          (await rawRequest(origins.reference, 'GET', url, {})).headers.get('etag')!,
+          (await rawRequest(origins.direct, 'GET', url, {})).headers.get('etag'),
+        ];
         expect(other).toBe(etag);
         expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
         const none = NO_KEYS;
-        for (const candidate of [undefined, etag, `W/${etag}`, `"other", ${etag}`, `"other",W/${etag} `, '"other"', `W/"other"`, '*', etag.slice(1, -1)]) {
+        for (const candidate of [
+          undefined,
+          etag,
+          `W/${etag}`,
+          `"other", ${etag}`,
+          `"other",W/${etag} `,
+          '"other"',
+          `W/"other"`,
+          '*',
+          etag.slice(1, -1),
+        ]) {
           const headers: Record<string, string> = candidate === undefined ? {} : { 'if-none-match': candidate };
           for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers }, none);
         }
@@ -185,7 +286,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       it('names one pre-built answer by the resource, whatever spelling the request used', async () => {
         const urls = ['/v1/units/ft', '/v1/units/foot', '/v1/units/FEET', '/v1/units/Feet'];
-        const answers = await Promise.all(urls.flatMap((url) => [rawRequest(origins.direct, 'GET', url, {}), rawRequest(origins.reference, 'GET', url, {})]));
+        const answers = await Promise.all(
+          urls.flatMap((url) => [rawRequest(origins.direct, 'GET', url, {}), rawRequest(origins.reference, 'GET', url, {})]),
+        );
         expect(new Set(answers.map((a) => a.headers.get('etag'))).size).toBe(1);
         expect(new Set(answers.map((a) => a.text)).size).toBe(1);
         expect(answers[0]!.status).toBe(200);
@@ -215,7 +318,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const first = await ask('/v1/units/kilometer');
         expect(first.status).toBe(200);
         // More targets than the edge remembers (4,096): it starts again at least once on the way.
-        for (const spelling of [...spellings('kilometer', 512), ...spellings('kilometers', 1024), ...spellings('millimetres', 2048), ...spellings('centimeter', 1024)]) {
+        for (const spelling of [
+          ...spellings('kilometer', 512),
+          ...spellings('kilometers', 1024),
+          ...spellings('millimetres', 2048),
+          ...spellings('centimeter', 1024),
+        ]) {
           const answer = await ask(`/v1/units/${spelling}`);
           expect(answer.status, spelling).toBe(200);
         }
@@ -265,7 +373,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           { method: 'GET', url, headers: auth(dev.direct) },
           { method: 'GET', url: `${url}&group=week`, headers: auth(dev.direct, { accept: 'text/csv' }) },
           { method: 'GET', url: `${url}&group=month&base=USD`, headers: auth(dev.direct, { accept: 'application/x-ndjson' }) },
-          { method: 'GET', url: '/v1/currency/rates/series?start=1999-01-01&end=2030-12-31', headers: auth(dev.direct, { accept: 'text/*;q=0.5, application/json;q=0.4' }) },
+          {
+            method: 'GET',
+            url: '/v1/currency/rates/series?start=1999-01-01&end=2030-12-31',
+            headers: auth(dev.direct, { accept: 'text/*;q=0.5, application/json;q=0.4' }),
+          },
           { method: 'HEAD', url, headers: auth(dev.direct, { accept: 'text/csv' }) },
           { method: 'GET', url, headers: auth(dev.direct, { accept: 'image/png' }) },
           { method: 'GET', url, headers: auth(free.direct, { accept: 'text/csv' }) },
@@ -281,27 +393,38 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
           expect((await rawRequest(origins.reference, 'GET', url, auth(dev.reference, { accept }))).headers.get('etag')).toBe(etag);
           for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
-            for (const method of ['GET', 'HEAD']) await expectSameAnswer({ method, url, headers: auth(dev.direct, { accept, 'if-none-match': candidate }) }, keys);
+            for (const method of ['GET', 'HEAD'])
+              await expectSameAnswer({ method, url, headers: auth(dev.direct, { accept, 'if-none-match': candidate }) }, keys);
           }
         }
       });
 
       it('for a strong ETag and 304 on the shared route', async () => {
-        const [first] = [await rawRequest(origins.direct, 'GET', '/v1/currency/rates/latest', {}), await rawRequest(origins.reference, 'GET', '/v1/currency/rates/latest', {})];
+        const [first] = [
+          await rawRequest(origins.direct, 'GET', '/v1/currency/rates/latest', {}),
+          await rawRequest(origins.reference, 'GET', '/v1/currency/rates/latest', {}),
+        ];
         const etag = first!.headers.get('etag')!;
         for (const candidate of [etag, `W/${etag}`, '"other"', '*']) {
           await expectSameAnswer({ method: 'GET', url: '/v1/currency/rates/latest', headers: { 'if-none-match': candidate } }, NO_KEYS);
         }
       });
 
-      it.each(ROUTES.filter((r) => r.field !== undefined).map((r) => [`${r.method} ${r.path}`, r] as const))('for hostile requests of %s', async (_, route) => {
-        const [key, freeKey] = [await twinKeys('developer'), await twinKeys('free')];
-        const keys = { template: [key.direct, freeKey.direct], direct: [key.direct, freeKey.direct], reference: [key.reference, freeKey.reference] };
-        await fc.assert(
-          fc.asyncProperty(requestOf(route, key.direct, freeKey.direct), (request) => expectSameAnswer(request, keys)),
-          { numRuns: 60 },
-        );
-      });
+      it.each(ROUTES.filter((r) => r.field !== undefined).map((r) => [`${r.method} ${r.path}`, r] as const))(
+        'for hostile requests of %s',
+        async (_, route) => {
+          const [key, freeKey] = [await twinKeys('developer'), await twinKeys('free')];
+          const keys = {
+            template: [key.direct, freeKey.direct],
+            direct: [key.direct, freeKey.direct],
+            reference: [key.reference, freeKey.reference],
+          };
+          await fc.assert(
+            fc.asyncProperty(requestOf(route, key.direct, freeKey.direct), (request) => expectSameAnswer(request, keys)),
+            { numRuns: 60 },
+          );
+        },
+      );
     });
   });
 }

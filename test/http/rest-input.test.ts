@@ -16,9 +16,11 @@ const POST = { method: 'POST', path: '/v1/x' } as RestRoute;
 /** The answer checkRestInput gave before leaf arguments had their own path: coerceInputValue's. */
 function reference(arg: GraphQLArgument, value: unknown) {
   try {
-    return { value: coerceInputValue(value, arg.type, (_path, _invalid, error) => {
-      throw new ApiError('INVALID_REQUEST', describeCoercionError(arg.name, error.message), { param: arg.name });
-    }) };
+    return {
+      value: coerceInputValue(value, arg.type, (_path, _invalid, error) => {
+        throw new ApiError('INVALID_REQUEST', describeCoercionError(arg.name, error.message), { param: arg.name });
+      }),
+    };
   } catch (error) {
     return { error: { message: (error as ApiError).message, param: (error as ApiError).param } };
   }
@@ -35,18 +37,26 @@ function actual(arg: GraphQLArgument, value: unknown) {
 describe('checkRestInput on scalar and enum arguments', () => {
   it('covers scalars and an enum of the schema', () => {
     expect(LEAF_ARGS.some(({ arg }) => isEnumType(getNamedType(arg.type)))).toBe(true);
-    expect(LEAF_ARGS.some(({ arg }) => isScalarType(getNamedType(arg.type)) && !['Int', 'String', 'Boolean', 'Float', 'ID'].includes(getNamedType(arg.type).name))).toBe(true);
+    expect(
+      LEAF_ARGS.some(
+        ({ arg }) =>
+          isScalarType(getNamedType(arg.type)) && !['Int', 'String', 'Boolean', 'Float', 'ID'].includes(getNamedType(arg.type).name),
+      ),
+    ).toBe(true);
   });
 
-  it.each(LEAF_ARGS.map(({ field, arg }) => [`${field}(${arg.name}: ${String(arg.type)})`, arg] as const))('%s: the same value or error as coerceInputValue', (_name, arg) => {
-    const value = fc.oneof(anyJson, hostileText).filter((v) => v !== null && v !== undefined);
-    fc.assert(
-      fc.property(value, (v) => {
-        expect(actual(arg, v)).toEqual(reference(arg, v));
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it.each(LEAF_ARGS.map(({ field, arg }) => [`${field}(${arg.name}: ${String(arg.type)})`, arg] as const))(
+    '%s: the same value or error as coerceInputValue',
+    (_name, arg) => {
+      const value = fc.oneof(anyJson, hostileText).filter((v) => v !== null && v !== undefined);
+      fc.assert(
+        fc.property(value, (v) => {
+          expect(actual(arg, v)).toEqual(reference(arg, v));
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 });
 
 /** The answer checkRestInput gave for a list or input object argument before its compiled check. */
@@ -68,7 +78,10 @@ function referenceObject(arg: GraphQLArgument, value: unknown) {
 }
 
 describe('checkRestInput on batch items (a list of input objects)', () => {
-  const items = schema.getQueryType()!.getFields().batch!.args.find((arg) => arg.name === 'items')!;
+  const items = schema
+    .getQueryType()!
+    .getFields()
+    .batch!.args.find((arg) => arg.name === 'items')!;
   const text = fc.oneof(fc.constantFrom('inch', 'centimeter', 'USD', 'EUR', '1.5', '2024-01-31', ''), hostileText);
   const fieldValue = fc.oneof(
     { weight: 6, arbitrary: text },
@@ -99,7 +112,12 @@ describe('checkRestInput on batch items (a list of input objects)', () => {
     else Object.defineProperty(copy, name, { value: changed, enumerable: true, writable: true, configurable: true });
     return copy;
   });
-  const item = fc.oneof({ weight: 5, arbitrary: valid }, { weight: 3, arbitrary: spoiled }, { weight: 2, arbitrary: hostile }, { weight: 1, arbitrary: anyJson });
+  const item = fc.oneof(
+    { weight: 5, arbitrary: valid },
+    { weight: 3, arbitrary: spoiled },
+    { weight: 2, arbitrary: hostile },
+    { weight: 1, arbitrary: anyJson },
+  );
   const body = fc.oneof(
     { weight: 3, arbitrary: fc.array(valid, { maxLength: 30 }) },
     { weight: 6, arbitrary: fc.array(item, { maxLength: 30 }) },
@@ -116,20 +134,27 @@ describe('checkRestInput on batch items (a list of input objects)', () => {
   });
 
   it('checks valid items without coerceInputValue, and still reports its exact errors', () => {
-    const good = [{ from: 'inch', to: 'centimeter', value: '1', rounding: 'HALF_UP', decimals: 2 }, { from: 'USD', to: 'EUR', value: '2', date: null }];
+    const good = [
+      { from: 'inch', to: 'centimeter', value: '1', rounding: 'HALF_UP', decimals: 2 },
+      { from: 'USD', to: 'EUR', value: '2', date: null },
+    ];
     expect(actual(items, good)).toEqual({ value: good });
     expect(actual(items, [...good, { from: 'inch', to: 'meter' }])).toEqual({
-      error: { message: "'items[2]' is invalid: Field \"value\" of required type \"String!\" was not provided.", param: 'items[2]' },
+      error: { message: '\'items[2]\' is invalid: Field "value" of required type "String!" was not provided.', param: 'items[2]' },
     });
     // A misspelt field is named, with the nearest field, before the field it leaves missing.
     expect(actual(items, [...good, { form: 'inch', to: 'meter', value: '1' }])).toEqual({
       error: { message: "'items[2]' is invalid: unknown field 'form' (did you mean from?).", param: 'items[2]' },
     });
-    expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }])).toEqual(referenceObject(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }]));
+    expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }])).toEqual(
+      referenceObject(items, [{ from: 'inch', to: 'meter', value: '1', rounding: 'half_up' }]),
+    );
     expect(actual(items, [{ from: 'inch', to: 'meter', value: '1', valu: '1' }])).toEqual({
       error: { message: "'items[0]' is invalid: unknown field 'valu' (did you mean value?).", param: 'items[0]' },
     });
-    expect(actual(items, [null])).toEqual({ error: { message: "'items[0]' is invalid: Expected non-nullable type \"BatchItemInput!\" not to be null.", param: 'items[0]' } });
+    expect(actual(items, [null])).toEqual({
+      error: { message: '\'items[0]\' is invalid: Expected non-nullable type "BatchItemInput!" not to be null.', param: 'items[0]' },
+    });
   });
 });
 
@@ -143,21 +168,45 @@ describe('queryParams', () => {
     expect(reading(queryParams(query)), query).toEqual(reading(new URLSearchParams(query)));
   };
 
-  it.each(['', 'value=12.5&from=inch&to=centimeter', 'a', 'a=', '=b', 'a=b=c', 'a&&b', '&a=1&', 'a=1&a=2&b', 'symbols=USD,GBP', 'a=%41', 'a=1+2', '?a=1', 'a=%zz', 'a=%C3', 'é=1', 'a=b#c'])(
-    'reads %j as URLSearchParams does',
-    expectLikeUrlSearchParams,
-  );
+  it.each([
+    '',
+    'value=12.5&from=inch&to=centimeter',
+    'a',
+    'a=',
+    '=b',
+    'a=b=c',
+    'a&&b',
+    '&a=1&',
+    'a=1&a=2&b',
+    'symbols=USD,GBP',
+    'a=%41',
+    'a=1+2',
+    '?a=1',
+    'a=%zz',
+    'a=%C3',
+    'é=1',
+    'a=b#c',
+  ])('reads %j as URLSearchParams does', expectLikeUrlSearchParams);
 
   it('reads any query as URLSearchParams does (plain ones without it)', () => {
     const char = fc.constantFrom(...'aZ09.-_~=&:,?%+#é /'.split(''), '%41', '%2', '%C3%A9', '%FF');
-    fc.assert(fc.property(fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')), expectLikeUrlSearchParams), { numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')),
+        expectLikeUrlSearchParams,
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
 
 describe('checkRestInput on a GET query string', () => {
   const convert = schema.getQueryType()!.getFields()['convert']!;
   const GET = { method: 'GET', path: '/v1/convert' } as RestRoute;
-  const outcome = (search: { keys(): IterableIterator<string>; getAll(name: string): string[] }, pathParams: Record<string, string> = {}) => {
+  const outcome = (
+    search: { keys(): IterableIterator<string>; getAll(name: string): string[] },
+    pathParams: Record<string, string> = {},
+  ) => {
     try {
       return { value: checkRestInput(GET, convert.args, pathParams, search, undefined) };
     } catch (error) {
@@ -167,7 +216,10 @@ describe('checkRestInput on a GET query string', () => {
 
   it.each([
     ['value=12.5&from=inch&to=centimeter', { value: '12.5', from: 'inch', to: 'centimeter' }],
-    ['value=12.5&from=inch&to=centimeter&decimals=2&rounding=DOWN', { value: '12.5', from: 'inch', to: 'centimeter', decimals: 2, rounding: 'DOWN' }],
+    [
+      'value=12.5&from=inch&to=centimeter&decimals=2&rounding=DOWN',
+      { value: '12.5', from: 'inch', to: 'centimeter', decimals: 2, rounding: 'DOWN' },
+    ],
   ])('reads %j', (query, expected) => {
     expect(outcome(queryParams(query))).toEqual({ value: expected });
   });
@@ -188,11 +240,16 @@ describe('checkRestInput on a GET query string', () => {
   it('answers a plain query exactly as it answers the same query read by URLSearchParams (fast-check)', () => {
     const name = fc.constantFrom('value', 'from', 'to', 'decimals', 'rounding', 'nope', 'Value', 'constructor');
     const value = fc.constantFrom('', '1', '12.5', '-0.5', 'inch', 'cm', 'm', 'DOWN', 'up', '2', '41', 'x');
-    const query = fc.array(fc.tuple(name, fc.option(value, { nil: undefined })), { maxLength: 8 }).map((pairs) => pairs.map(([n, v]) => (v === undefined ? n : `${n}=${v}`)).join('&'));
-    fc.assert(fc.property(query, fc.boolean(), (text, withPath) => {
-      const pathParams: Record<string, string> = withPath ? { from: 'inch' } : {};
-      expect(outcome(queryParams(text), pathParams), text).toEqual(outcome(new URLSearchParams(text), pathParams));
-    }), { numRuns: 3000 });
+    const query = fc
+      .array(fc.tuple(name, fc.option(value, { nil: undefined })), { maxLength: 8 })
+      .map((pairs) => pairs.map(([n, v]) => (v === undefined ? n : `${n}=${v}`)).join('&'));
+    fc.assert(
+      fc.property(query, fc.boolean(), (text, withPath) => {
+        const pathParams: Record<string, string> = withPath ? { from: 'inch' } : {};
+        expect(outcome(queryParams(text), pathParams), text).toEqual(outcome(new URLSearchParams(text), pathParams));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

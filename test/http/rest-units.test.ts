@@ -13,7 +13,13 @@ describe('the public units catalogue', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(res.body.data).toHaveLength(15);
-    expect(res.body.data[0]).toEqual({ id: 'length', name: 'Length', localName: { text: 'Length', language: 'en', localized: true }, baseUnit: 'meter', unitCount: 16 });
+    expect(res.body.data[0]).toEqual({
+      id: 'length',
+      name: 'Length',
+      localName: { text: 'Length', language: 'en', localized: true },
+      baseUnit: 'meter',
+      unitCount: 16,
+    });
     expect(res.body.data.map((c: { id: string }) => c.id).at(-1)).toBe('fuel_economy');
   });
 

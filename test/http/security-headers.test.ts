@@ -55,16 +55,35 @@ describe('security headers on every response (contract section 10), over HTTP', 
   });
 
   it.each([
-    ['POST /graphql', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ health { status } }"}' }, 200],
+    [
+      'POST /graphql',
+      '/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ health { status } }"}' },
+      200,
+    ],
     ['GET /graphql (JSON)', '/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json' } }, 200],
     ['a GraphQL error', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ nope }"}' }, 200],
     ['an unknown path (404)', '/nowhere', {}, 404],
     ['a 405', '/v1/units', { method: 'DELETE' }, 405],
     ['a 405 on /graphql', '/graphql', { method: 'PUT' }, 405],
-    ['a 413', '/v1/convert', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value: '1'.repeat(70_000), from: 'm', to: 'ft' }) }, 413],
+    [
+      'a 413',
+      '/v1/convert',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ value: '1'.repeat(70_000), from: 'm', to: 'ft' }),
+      },
+      413,
+    ],
     ['a 415', '/graphql', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, 415],
     ['a 401', '/v1/convert?value=1&from=m&to=ft', {}, 401],
-    ['a preflight', '/v1/currency/rates/latest', { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': 'GET' } }, 204],
+    [
+      'a preflight',
+      '/v1/currency/rates/latest',
+      { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': 'GET' } },
+      204,
+    ],
   ] as const)('%s', async (_, path, init, status) => {
     const res = await fetch(`${base}${path}`, init as RequestInit);
     expect(res.status).toBe(status);

@@ -48,7 +48,7 @@ describe('signed links cannot take the exports or the requests of the key that m
     return made.body.data.url;
   };
 
-  it('two link fetches in flight take the links\' slots: a third is refused, the owner still exports', async () => {
+  it("two link fetches in flight take the links' slots: a third is refused, the owner still exports", async () => {
     const urls = [await link('2024-03-01'), await link('2024-03-02'), await link('2024-03-03')];
     rates.close();
     const held = [t.call('GET', urls[0]!), t.call('GET', urls[1]!)];
@@ -64,7 +64,7 @@ describe('signed links cannot take the exports or the requests of the key that m
     expect((await Promise.all([...held, owner])).map((res) => res.status)).toEqual([200, 200, 200]);
   });
 
-  it('link fetches spend a budget of their own: a loop fetching a link leaves the owner\'s convert calls alone', async () => {
+  it("link fetches spend a budget of their own: a loop fetching a link leaves the owner's convert calls alone", async () => {
     const url = await link('2024-03-04');
     // The owner's window of making links (and of the test before) ends first.
     await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -93,7 +93,10 @@ describe('an instance has at most EXPORTS_PER_INSTANCE exports in flight, and EX
     const t = await createTestApp({ KEY_RATE_LIMIT: '1000', ...env }, { rates, clock: CLOCK });
     let day = 0;
     const series = async (key: string, encoding = 'identity') =>
-      t.call('GET', `/v1/currency/rates/series?start=2024-03-${String(++day).padStart(2, '0')}&end=2024-03-31`, { key, headers: { accept: 'text/csv', 'accept-encoding': encoding } });
+      t.call('GET', `/v1/currency/rates/series?start=2024-03-${String(++day).padStart(2, '0')}&end=2024-03-31`, {
+        key,
+        headers: { accept: 'text/csv', 'accept-encoding': encoding },
+      });
     const close = () => {
       rates.open();
       return t.close();
@@ -101,7 +104,7 @@ describe('an instance has at most EXPORTS_PER_INSTANCE exports in flight, and EX
     return { t, rates, series, close };
   };
 
-  it('refuses a third key\'s export while two keys export: 503 SERVICE_UNAVAILABLE with Retry-After, in the contract\'s shape', async () => {
+  it("refuses a third key's export while two keys export: 503 SERVICE_UNAVAILABLE with Retry-After, in the contract's shape", async () => {
     const { t, rates, series, close } = await gatedApp({ EXPORTS_PER_INSTANCE: '2' });
     try {
       const keys = [await t.createKey('developer'), await t.createKey('developer'), await t.createKey('developer')];
@@ -141,16 +144,19 @@ describe('an instance has at most EXPORTS_PER_INSTANCE exports in flight, and EX
   });
 });
 
-describe('GraphQL rateSeries goes through the export\'s cost, cache and slots', () => {
+describe("GraphQL rateSeries goes through the export's cost, cache and slots", () => {
   const RATE_SERIES = 'query($start: Date!, $end: Date) { rateSeries(start: $start, end: $end) { start end entries { period rates } } }';
 
-  it('shares the key\'s slots with its REST exports: a third page in flight is refused with 429', async () => {
+  it("shares the key's slots with its REST exports: a third page in flight is refused with 429", async () => {
     const rates = gatedRates(PUBLICATIONS);
     const t = await createTestApp({ KEY_RATE_LIMIT: '1000', EXPORTS_IN_FLIGHT: '2' }, { rates, clock: CLOCK });
     try {
       const key = await t.createKey('developer');
       rates.close();
-      const held = [t.call('GET', '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31', { key, headers: { accept: 'text/csv' } }), t.graphql(RATE_SERIES, { start: '2024-03-02', end: '2024-03-31' }, key)];
+      const held = [
+        t.call('GET', '/v1/currency/rates/series?start=2024-03-01&end=2024-03-31', { key, headers: { accept: 'text/csv' } }),
+        t.graphql(RATE_SERIES, { start: '2024-03-02', end: '2024-03-31' }, key),
+      ];
       await until(() => rates.waiting() === 2);
       const third = await refusedSoon(t.graphql(RATE_SERIES, { start: '2024-03-03', end: '2024-03-31' }, key), () => rates.open());
       expect(third.body.data).toEqual({ rateSeries: null });
@@ -166,7 +172,10 @@ describe('GraphQL rateSeries goes through the export\'s cost, cache and slots', 
   });
 
   it('a computed page costs one request per 10,000 rates; a complete page is then served from the cache, reading nothing', async () => {
-    const codes = Array.from({ length: 40 }, (_, i) => `X${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
+    const codes = Array.from(
+      { length: 40 },
+      (_, i) => `X${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+    );
     const rates = tableRates(manyPublications(300, codes));
     const t = await createTestApp({ KEY_RATE_LIMIT: '10' }, { rates, clock: CLOCK });
     try {
@@ -181,7 +190,9 @@ describe('GraphQL rateSeries goes through the export\'s cost, cache and slots', 
       expect(rates.reads.length).toBe(reads);
       expect(again.headers.get('ratelimit')).toMatch(/;r=7;/);
       // Past the key's rate limit, a page that costs two is refused before any rate is read.
-      const many = await Promise.all(Array.from({ length: 6 }, (_, i) => t.graphql(RATE_SERIES, { start: '2023-01-01', end: `2023-12-${String(20 + i)}` }, key)));
+      const many = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => t.graphql(RATE_SERIES, { start: '2023-01-01', end: `2023-12-${String(20 + i)}` }, key)),
+      );
       expect(many.some((res) => res.body.errors?.[0]?.extensions?.code === 'RATE_LIMIT_EXCEEDED')).toBe(true);
     } finally {
       await t.close();
@@ -195,7 +206,10 @@ function manyPublications(count: number, codes: readonly string[]): Publication[
   for (let day = new Date('2023-01-02T00:00:00Z'); out.length < count; day = new Date(day.getTime() + 86_400_000)) {
     if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
     const i = out.length;
-    out.push({ date: day.toISOString().slice(0, 10), rates: Object.fromEntries(codes.map((code, j) => [code, (1 + j + (i % 97) / 1000).toFixed(4)])) });
+    out.push({
+      date: day.toISOString().slice(0, 10),
+      rates: Object.fromEntries(codes.map((code, j) => [code, (1 + j + (i % 97) / 1000).toFixed(4)])),
+    });
   }
   return out;
 }

@@ -38,7 +38,8 @@ describe.skipIf(!PRESENT)('five concurrent ten-year exports of every currency on
     await temp?.cleanup();
   });
 
-  const exportsCounted = async (source: string) => Number(new RegExp(`^measurement_series_exports_total\\{source="${source}"\\} (\\d+)$`, 'm').exec(await t.app.metrics.render())?.[1]);
+  const exportsCounted = async (source: string) =>
+    Number(new RegExp(`^measurement_series_exports_total\\{source="${source}"\\} (\\d+)$`, 'm').exec(await t.app.metrics.render())?.[1]);
 
   /** The five CSV exports (bases USD, JPY, GBP, ISK, CHF), one key each, while GET /v1/units/ft is asked every 20 ms; the slowest probe. */
   async function round(): Promise<{ statuses: number[]; bytes: number[]; slowestProbe: number; probes: number }> {
@@ -54,12 +55,20 @@ describe.skipIf(!PRESENT)('five concurrent ten-year exports of every currency on
     })();
     const answers = await Promise.all(
       ['USD', 'JPY', 'GBP', 'ISK', 'CHF'].map((base, i) =>
-        t.call('GET', `/v1/currency/rates/series?start=2015-01-01&end=2024-12-31&base=${base}`, { key: keys[i]!, headers: { accept: 'text/csv' } }),
+        t.call('GET', `/v1/currency/rates/series?start=2015-01-01&end=2024-12-31&base=${base}`, {
+          key: keys[i]!,
+          headers: { accept: 'text/csv' },
+        }),
       ),
     );
     running = false;
     await probing;
-    return { statuses: answers.map((a) => a.status), bytes: answers.map((a) => a.text.length), slowestProbe: Math.max(...waits), probes: waits.length };
+    return {
+      statuses: answers.map((a) => a.status),
+      bytes: answers.map((a) => a.text.length),
+      slowestProbe: Math.max(...waits),
+      probes: waits.length,
+    };
   }
 
   it('answers a public request meanwhile, and serves the second round from the cache', async () => {
@@ -73,6 +82,8 @@ describe.skipIf(!PRESENT)('five concurrent ten-year exports of every currency on
     expect(second.bytes).toEqual(first.bytes);
     expect(second.slowestProbe).toBeLessThan(PROBE_BOUND_MS);
     expect({ computed: await exportsCounted('computed'), cache: await exportsCounted('cache') }).toEqual({ computed: 5, cache: 5 });
-    console.info(`slowest probe: ${first.slowestProbe.toFixed(0)} ms computing (${first.probes} probes), ${second.slowestProbe.toFixed(0)} ms from the cache`);
+    console.info(
+      `slowest probe: ${first.slowestProbe.toFixed(0)} ms computing (${first.probes} probes), ${second.slowestProbe.toFixed(0)} ms from the cache`,
+    );
   });
 });

@@ -21,7 +21,10 @@ function manyPublications(count: number, codes: readonly string[]): Publication[
   for (let day = new Date('2023-01-02T00:00:00Z'); out.length < count; day = new Date(day.getTime() + 86_400_000)) {
     if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
     const i = out.length;
-    out.push({ date: day.toISOString().slice(0, 10), rates: Object.fromEntries(codes.map((code, j) => [code, (1 + j + (i % 97) / 1000).toFixed(4)])) });
+    out.push({
+      date: day.toISOString().slice(0, 10),
+      rates: Object.fromEntries(codes.map((code, j) => [code, (1 + j + (i % 97) / 1000).toFixed(4)])),
+    });
   }
   return out;
 }
@@ -34,7 +37,8 @@ async function until(condition: () => boolean): Promise<void> {
 /** The series exports counted in the app's metrics, by source. */
 async function exportCounts(t: TestApp): Promise<{ computed: number; cache: number }> {
   const text = await t.app.metrics.render();
-  const count = (source: string) => Number(new RegExp(`^measurement_series_exports_total\\{source="${source}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  const count = (source: string) =>
+    Number(new RegExp(`^measurement_series_exports_total\\{source="${source}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
   return { computed: count('computed'), cache: count('cache') };
 }
 
@@ -51,7 +55,8 @@ for (const execution of ['direct', 'sofa'] as const) {
         key = await t.createKey('developer');
       });
       afterAll(() => t.close());
-      const series = (query: string, headers: Record<string, string> = {}) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers });
+      const series = (query: string, headers: Record<string, string> = {}) =>
+        t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers });
 
       it('answers the second identical export from the cache, the same bytes and validator; each format is a page of its own', async () => {
         const before = await exportCounts(t);
@@ -70,7 +75,10 @@ for (const execution of ['direct', 'sofa'] as const) {
 
       it.each([
         ['start=2024-03-01&end=2024-04-30', { start: '2024-03-01', end: '2024-04-30' }],
-        ['start=2024-03-01&end=2024-04-03&base=USD&group=month&symbols=JPY,RUB,EUR', { start: '2024-03-01', end: '2024-04-03', base: 'USD', group: 'month', symbols: ['JPY', 'RUB', 'EUR'] }],
+        [
+          'start=2024-03-01&end=2024-04-03&base=USD&group=month&symbols=JPY,RUB,EUR',
+          { start: '2024-03-01', end: '2024-04-03', base: 'USD', group: 'month', symbols: ['JPY', 'RUB', 'EUR'] },
+        ],
       ])('writes ?%s in JSON byte for byte as GraphQL execution serialises the field', async (query, variables) => {
         const rest = await series(query);
         const { body } = await t.graphql(
@@ -85,7 +93,8 @@ for (const execution of ['direct', 'sofa'] as const) {
 
       it('computes a page that is not complete each time (a publication may still join it)', async () => {
         const before = await exportCounts(t);
-        for (let i = 0; i < 2; i++) expect((await series('start=2024-04-01&end=2024-04-30', { accept: 'text/csv' })).headers.get('cache-control')).toBe('no-store');
+        for (let i = 0; i < 2; i++)
+          expect((await series('start=2024-04-01&end=2024-04-30', { accept: 'text/csv' })).headers.get('cache-control')).toBe('no-store');
         expect(await exportCounts(t)).toEqual({ computed: before.computed + 2, cache: before.cache });
       });
 
@@ -110,7 +119,8 @@ for (const execution of ['direct', 'sofa'] as const) {
       });
       afterAll(() => t.close());
       const QUERY = 'start=2010-01-01&end=2024-03-31&symbols=USD,JPY&group=month';
-      const series = (query: string, accept?: string) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers: accept ? { accept } : {} });
+      const series = (query: string, accept?: string) =>
+        t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers: accept ? { accept } : {} });
 
       it.each([
         ['base', `${QUERY}&base=USD`, undefined],
@@ -133,7 +143,9 @@ for (const execution of ['direct', 'sofa'] as const) {
         const whole = await series(QUERY, 'text/csv');
         expect(whole.status).toBe(200);
         expect(whole.headers.get('link')).toBeNull();
-        expect(whole.text).toBe('period,start,end,publications,base,USD,JPY,partial\r\n2010-01,2010-01-04,2010-01-04,1,EUR,1.4,130,\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,163.705,\r\n');
+        expect(whole.text).toBe(
+          'period,start,end,publications,base,USD,JPY,partial\r\n2010-01,2010-01-04,2010-01-04,1,EUR,1.4,130,\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,163.705,\r\n',
+        );
         expect(whole.headers.get('content-disposition')).toBe('attachment; filename="ecb-rates-EUR-2010-01-04-2024-03-31.csv"');
       });
     });
@@ -152,12 +164,16 @@ for (const execution of ['direct', 'sofa'] as const) {
       it('refuses a third while two are computing: 429 RATE_LIMIT_EXCEEDED with Retry-After; another key and the slots given back still export', async () => {
         const key = await t.createKey('developer');
         const other = await t.createKey('developer');
-        const series = (query: string, as = key) => t.call('GET', `/v1/currency/rates/series?${query}`, { key: as, headers: { accept: 'text/csv' } });
+        const series = (query: string, as = key) =>
+          t.call('GET', `/v1/currency/rates/series?${query}`, { key: as, headers: { accept: 'text/csv' } });
         rates.close();
         const held = [series('start=2024-03-01&end=2024-03-31'), series('start=2024-03-01&end=2024-04-03&group=month')];
         await until(() => rates.waiting() === 2);
         // Without the cap the third would wait at the gate too: a few seconds decide it.
-        const third = await Promise.race([series('start=2024-03-01&end=2024-03-29'), new Promise<undefined>((resolve) => setTimeout(resolve, 5000))]);
+        const third = await Promise.race([
+          series('start=2024-03-01&end=2024-03-29'),
+          new Promise<undefined>((resolve) => setTimeout(resolve, 5000)),
+        ]);
         if (third === undefined) rates.open();
         expect(third?.status).toBe(429);
         expect(third!.headers.get('retry-after')).toBe('1');
@@ -174,13 +190,20 @@ for (const execution of ['direct', 'sofa'] as const) {
 
     describe('a computed page costs the key one request per 10,000 rates', () => {
       let t: TestApp;
-      const codes = Array.from({ length: 40 }, (_, i) => `X${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
+      const codes = Array.from(
+        { length: 40 },
+        (_, i) => `X${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+      );
       beforeAll(async () => {
         // 300 publications × 40 currencies: 12,000 rates, two requests.
-        t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '10' }, { rates: tableRates(manyPublications(300, codes)), clock: CLOCK });
+        t = await createTestApp(
+          { REST_EXECUTION: execution, KEY_RATE_LIMIT: '10' },
+          { rates: tableRates(manyPublications(300, codes)), clock: CLOCK },
+        );
       });
       afterAll(() => t.close());
-      const series = async (query: string) => t.call('GET', `/v1/currency/rates/series?${query}`, { key: await t.createKey('developer'), headers: { accept: 'text/csv' } });
+      const series = async (query: string) =>
+        t.call('GET', `/v1/currency/rates/series?${query}`, { key: await t.createKey('developer'), headers: { accept: 'text/csv' } });
 
       it.each([
         ['every currency, computed: 2', 'start=2023-01-01&end=2023-12-31', 8],

@@ -53,7 +53,10 @@ let keyId: string;
 let databaseFile: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET }, { rates: tableRates(PUBLICATIONS), clock, logger: pino({ level: 'debug' }, sink) });
+  t = await createTestApp(
+    { WEBHOOK_SECRET_KEY: SECRET },
+    { rates: tableRates(PUBLICATIONS), clock, logger: pino({ level: 'debug' }, sink) },
+  );
   if (t.config.database.kind !== 'sqlite') throw new TypeError('these tests share one SQLite file between two instances');
   databaseFile = t.config.database.file;
   // A second instance on the same database with the same secret, as a deployment of several runs.
@@ -66,7 +69,10 @@ afterAll(async () => {
 });
 
 /** A link made over REST with `key` (the developer key by default); fails the test unless it is made. */
-async function makeLink(body: Record<string, unknown> = ASKED, withKey = key): Promise<{ url: string; expiresAt: string; format: string; keyId: string }> {
+async function makeLink(
+  body: Record<string, unknown> = ASKED,
+  withKey = key,
+): Promise<{ url: string; expiresAt: string; format: string; keyId: string }> {
   const made = await t.call('POST', LINKS, { key: withKey, body });
   expect(made.status, made.text).toBe(200);
   return made.body.data;
@@ -94,7 +100,8 @@ describe('a signed link made with a key opens the export without one', () => {
     expect(linked.status).toBe(200);
     expect(linked.text).toBe(keyed.text);
     expect(linked.text).toBe('date,base,USD,JPY\r\n2024-03-27,EUR,1.0830,163.96\r\n2024-03-28,EUR,1.0811,163.45\r\n');
-    for (const header of ['content-type', 'content-disposition', 'etag', 'cache-control']) expect(linked.headers.get(header), header).toBe(keyed.headers.get(header));
+    for (const header of ['content-type', 'content-disposition', 'etag', 'cache-control'])
+      expect(linked.headers.get(header), header).toBe(keyed.headers.get(header));
     const again = await fetchLink(t, link.url, { 'if-none-match': linked.headers.get('etag')! });
     expect(again.status).toBe(304);
   });
@@ -107,13 +114,17 @@ describe('a signed link made with a key opens the export without one', () => {
     expect(linked.text).toBe(keyed.text);
   });
 
-  it('spends the rate limit of the key that made it, not the IP\'s public one', async () => {
+  it("spends the rate limit of the key that made it, not the IP's public one", async () => {
     const linked = await fetchLink(t, (await makeLink()).url);
     expect(linked.headers.get('ratelimit-policy')).toBe(`"per-key";q=${t.config.keyRateLimit};w=1`);
   });
 
   it('is made through GraphQL too, and that link works the same', async () => {
-    const { body } = await t.graphql('{ rateSeriesLink(start: "2024-03-01", end: "2024-03-31", symbols: ["USD", "JPY"], expiresIn: 3600) { url expiresAt format keyId } }', {}, key);
+    const { body } = await t.graphql(
+      '{ rateSeriesLink(start: "2024-03-01", end: "2024-03-31", symbols: ["USD", "JPY"], expiresIn: 3600) { url expiresAt format keyId } }',
+      {},
+      key,
+    );
     expect(body.data.rateSeriesLink).toMatchObject({ format: 'csv', keyId, expiresAt: '2024-04-04T13:00:00.000Z' });
     const linked = await fetchLink(t, body.data.rateSeriesLink.url);
     expect(linked.status).toBe(200);
@@ -125,7 +136,10 @@ describe('a signed link made with a key opens the export without one', () => {
     const there = await fetchLink(second, link.url);
     expect(there.status).toBe(200);
     expect(there.text).toBe((await fetchLink(t, link.url)).text);
-    const other = await createTestApp({ WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: databaseFile }, { rates: tableRates(PUBLICATIONS), clock });
+    const other = await createTestApp(
+      { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), DATABASE_URL: databaseFile },
+      { rates: tableRates(PUBLICATIONS), clock },
+    );
     try {
       const refused = await fetchLink(other, link.url);
       expect(refused.status).toBe(403);
@@ -145,7 +159,7 @@ describe('a link is refused once anything in it changes, or once it expires', ()
     ['another key id', 'keyId', 'key_0000000000000000000000'],
     ['a later expiry', 'expires', String(Math.floor(now.getTime() / 1000) + 7 * 86_400)],
     ['an added parameter', 'base', 'USD'],
-  ])('%s: 403 LINK_INVALID with the contract\'s error body', async (_, name, value) => {
+  ])("%s: 403 LINK_INVALID with the contract's error body", async (_, name, value) => {
     const refused = await fetchLink(t, withParam((await makeLink()).url, name, value));
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'LINK_INVALID', status: 403, param: 'signature' });
@@ -156,7 +170,11 @@ describe('a link is refused once anything in it changes, or once it expires', ()
     const link = await makeLink();
     const signature = new URLSearchParams(link.url.split('?')[1]).get('signature')!;
     const flipped = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
-    for (const url of [withParam(link.url, 'signature', flipped), withParam(link.url, 'signature', signature.slice(0, 20)), link.url.replace(/&signature=[^&]*/, '')]) {
+    for (const url of [
+      withParam(link.url, 'signature', flipped),
+      withParam(link.url, 'signature', signature.slice(0, 20)),
+      link.url.replace(/&signature=[^&]*/, ''),
+    ]) {
       const refused = await fetchLink(t, url);
       expect(refused.status, url).toBe(403);
       expect(refused.body.error.code).toBe('LINK_INVALID');
@@ -175,7 +193,11 @@ describe('a link is refused once anything in it changes, or once it expires', ()
     await later(60_000, async () => {
       const refused = await fetchLink(t, link.url);
       expect(refused.status).toBe(403);
-      expect(refused.body.error).toMatchObject({ code: 'LINK_EXPIRED', param: 'expires', message: `The signed link expired at ${link.expiresAt}; make a new one with a current key.` });
+      expect(refused.body.error).toMatchObject({
+        code: 'LINK_EXPIRED',
+        param: 'expires',
+        message: `The signed link expired at ${link.expiresAt}; make a new one with a current key.`,
+      });
     });
   });
 
@@ -234,21 +256,24 @@ describe('a link is only as good as the key that made it', () => {
     expect(refused.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'signature' });
   });
 
-  it('grants that export only: the link\'s parameters on another route are unknown parameters', async () => {
+  it("grants that export only: the link's parameters on another route are unknown parameters", async () => {
     const query = (await makeLink()).url.split('?')[1];
     const refused = await t.call('GET', `/v1/currency/rates?${query}`);
     expect(refused.status).toBe(401);
   });
 });
 
-describe('the logs never hold a link\'s signature', () => {
+describe("the logs never hold a link's signature", () => {
   it('writes the path of a link request, answered or refused, and never its query', async () => {
     const link = await makeLink();
     const signature = new URLSearchParams(link.url.split('?')[1]).get('signature')!;
     logText = '';
     expect((await fetchLink(t, link.url)).status).toBe(200);
     expect((await fetchLink(t, withParam(link.url, 'start', '2024-03-02'))).status).toBe(403);
-    const lines = logText.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = logText
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const requests = lines.filter((line) => line['msg'] === 'request');
     expect(requests.map((line) => [line['path'], line['status'], line['keyId'] ?? null, line['code'] ?? null])).toEqual([
       ['/v1/currency/rates/series', 200, keyId, null],
@@ -261,7 +286,10 @@ describe('the logs never hold a link\'s signature', () => {
 
 describe('in either REST execution, and without a secret in production', () => {
   it('REST_EXECUTION=sofa: the link route runs through SOFA, and its link opens the same export', async () => {
-    const sofa = await createTestApp({ WEBHOOK_SECRET_KEY: SECRET, DATABASE_URL: databaseFile, REST_EXECUTION: 'sofa' }, { rates: tableRates(PUBLICATIONS), clock });
+    const sofa = await createTestApp(
+      { WEBHOOK_SECRET_KEY: SECRET, DATABASE_URL: databaseFile, REST_EXECUTION: 'sofa' },
+      { rates: tableRates(PUBLICATIONS), clock },
+    );
     try {
       const made = await sofa.call('POST', LINKS, { key, body: ASKED });
       expect(made.status, made.text).toBe(200);

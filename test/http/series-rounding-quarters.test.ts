@@ -30,17 +30,24 @@ for (const execution of ['direct', 'sofa'] as const) {
     let t: TestApp;
     let developer: string;
     beforeAll(async () => {
-      t = await createTestApp({ REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' }, { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') });
+      t = await createTestApp(
+        { REST_EXECUTION: execution, KEY_RATE_LIMIT: '100000' },
+        { rates: tableRates(PUBLICATIONS), clock: () => new Date('2024-04-04T12:00:00Z') },
+      );
       developer = await t.createKey('developer');
     });
     afterAll(() => t.close());
 
-    const series = (query: string, headers: Record<string, string> = {}) => t.call('GET', `/v1/currency/rates/series?${query}`, { key: developer, headers });
+    const series = (query: string, headers: Record<string, string> = {}) =>
+      t.call('GET', `/v1/currency/rates/series?${query}`, { key: developer, headers });
 
     it('rounds each published rate once with decimals and rounding (base EUR too)', async () => {
       const res = await series('start=2024-03-27&end=2024-03-28&symbols=USD,JPY&decimals=1&rounding=DOWN');
       expect(res.status).toBe(200);
-      expect(res.body.data.entries.map((e: { rates: unknown }) => e.rates)).toEqual([{ USD: '1.0', JPY: '163.9' }, { USD: '1.0', JPY: '163.4' }]);
+      expect(res.body.data.entries.map((e: { rates: unknown }) => e.rates)).toEqual([
+        { USD: '1.0', JPY: '163.9' },
+        { USD: '1.0', JPY: '163.4' },
+      ]);
       const halfUp = await series('start=2024-03-27&end=2024-03-27&symbols=USD&decimals=2');
       expect(halfUp.body.data.entries[0].rates).toEqual({ USD: '1.08' });
       const csv = await series('start=2024-03-27&end=2024-03-28&symbols=USD,JPY&decimals=3&rounding=CEILING', { accept: 'text/csv' });
@@ -84,7 +91,10 @@ for (const execution of ['direct', 'sofa'] as const) {
 
     it('refuses decimals out of range and an unknown rounding, as convert does', async () => {
       expect((await series('start=2024-03-27&decimals=41')).body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'decimals' });
-      expect((await series('start=2024-03-27&decimals=2&rounding=SIDEWAYS')).body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'rounding' });
+      expect((await series('start=2024-03-27&decimals=2&rounding=SIDEWAYS')).body.error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        param: 'rounding',
+      });
     });
 
     it('answers GraphQL rateSeries with the same rounded rates', async () => {
@@ -94,7 +104,9 @@ for (const execution of ['direct', 'sofa'] as const) {
         {},
         developer,
       );
-      expect(graphql.body.data.rateSeries.entries).toEqual(rest.body.data.entries.map(({ period, rates }: { period: string; rates: unknown }) => ({ period, rates })));
+      expect(graphql.body.data.rateSeries.entries).toEqual(
+        rest.body.data.entries.map(({ period, rates }: { period: string; rates: unknown }) => ({ period, rates })),
+      );
     });
   });
 }

@@ -30,7 +30,12 @@ describe.skipIf(!PRESENT)('an export of the whole real ECB history streams in fl
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'measurement-stream-memory-'));
-    const env = { DATA_DIR: dataDir, RATES_FILE: join(DIR, 'eurofxref-hist.zip'), ECB_BASE_URL: 'http://127.0.0.1:9/ecb', KEY_RATE_LIMIT: '1000' };
+    const env = {
+      DATA_DIR: dataDir,
+      RATES_FILE: join(DIR, 'eurofxref-hist.zip'),
+      ECB_BASE_URL: 'http://127.0.0.1:9/ecb',
+      KEY_RATE_LIMIT: '1000',
+    };
     server = await startServer(env, { timeoutMs: 120_000, imports: ['./test/fixtures/probes/heap-peak.mjs'] });
     key = (await admin(['key', 'create', '--plan', 'developer'], env)).key;
   }, 180_000);
@@ -75,7 +80,9 @@ describe.skipIf(!PRESENT)('an export of the whole real ECB history streams in fl
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="ecb-rates-EUR-1999-01-04-\d{4}-\d{2}-\d{2}\.csv"$/);
     // A header and one row per publication: 6,983 in the history up to its newest file's day.
     expect(res.lines).toBeGreaterThan(6900);
-    console.log(`[stream memory] CSV USD,JPY 1999-…: ${res.lines - 1} rows, ${res.bytes} bytes; server holds at most +${res.growthMb.toFixed(1)} MB (bound ${HEAP_BOUND_MB} MB)`);
+    console.log(
+      `[stream memory] CSV USD,JPY 1999-…: ${res.lines - 1} rows, ${res.bytes} bytes; server holds at most +${res.growthMb.toFixed(1)} MB (bound ${HEAP_BOUND_MB} MB)`,
+    );
     expect(res.growthMb).toBeLessThan(HEAP_BOUND_MB);
   });
 
@@ -84,7 +91,9 @@ describe.skipIf(!PRESENT)('an export of the whole real ECB history streams in fl
     expect(res.status).toBe(200);
     expect(res.headers.get('transfer-encoding')).toBe('chunked');
     expect(res.last.endsWith('}\n')).toBe(true);
-    console.log(`[stream memory] NDJSON every currency 1999-…: ${res.lines} lines, ${res.bytes} bytes; server holds at most +${res.growthMb.toFixed(1)} MB (bound ${HEAP_BOUND_MB} MB)`);
+    console.log(
+      `[stream memory] NDJSON every currency 1999-…: ${res.lines} lines, ${res.bytes} bytes; server holds at most +${res.growthMb.toFixed(1)} MB (bound ${HEAP_BOUND_MB} MB)`,
+    );
     // The body is larger than the bound: it was never held whole.
     expect(res.bytes / MB).toBeGreaterThan(HEAP_BOUND_MB);
     expect(res.growthMb).toBeLessThan(HEAP_BOUND_MB);

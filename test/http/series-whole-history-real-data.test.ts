@@ -17,10 +17,12 @@ function historyCells(): Map<string, [string, string]> {
   const columns = header!.split(',');
   const usd = columns.indexOf('USD');
   const jpy = columns.indexOf('JPY');
-  return new Map(lines.map((line) => {
-    const cells = line.split(',');
-    return [cells[0]!, [cells[usd]!, cells[jpy]!]];
-  }));
+  return new Map(
+    lines.map((line) => {
+      const cells = line.split(',');
+      return [cells[0]!, [cells[usd]!, cells[jpy]!]];
+    }),
+  );
 }
 
 describe.skipIf(!PRESENT)('a CSV of the whole history for two currencies on the real ECB history', () => {

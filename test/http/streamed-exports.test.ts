@@ -19,7 +19,10 @@ function madeUpHistory(): Publication[] {
   for (let day = new Date('1999-01-04T00:00:00Z'); day < new Date('2026-01-01T00:00:00Z'); day = new Date(day.getTime() + 86_400_000)) {
     if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
     const i = out.length;
-    out.push({ date: day.toISOString().slice(0, 10), rates: Object.fromEntries(CODES.map((code, j) => [code, `${1 + j}.${String(100_000_000 + ((i * 7919 + j) % 99_999_999)).slice(1)}`])) });
+    out.push({
+      date: day.toISOString().slice(0, 10),
+      rates: Object.fromEntries(CODES.map((code, j) => [code, `${1 + j}.${String(100_000_000 + ((i * 7919 + j) % 99_999_999)).slice(1)}`])),
+    });
   }
   return out;
 }
@@ -116,7 +119,9 @@ describe('series exports are streamed as their publications are read', () => {
     const before = rates.read;
     const socket: Socket = connect(Number(new URL(t.origin).port), '127.0.0.1');
     const head = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
-    socket.write(`GET /v1/currency/rates/series?start=1999-01-01 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nAccept: application/x-ndjson\r\n\r\n`);
+    socket.write(
+      `GET /v1/currency/rates/series?start=1999-01-01 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nAccept: application/x-ndjson\r\n\r\n`,
+    );
     const requestId = /x-request-id: (\S+)/i.exec(await head)?.[1] ?? null;
     socket.pause();
     // The client reads nothing more: once the socket's buffers are full, the export waits for 'drain'.
@@ -177,12 +182,16 @@ describe('series exports are streamed as their publications are read', () => {
     const target = '/v1/currency/rates/series?start=1999-01-01&end=2025-12-31&symbols=XAA,XAB,XAC';
     const raw = (encoding: string) =>
       new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-        const req = request(new URL(target, t.origin), { headers: { authorization: `Bearer ${key}`, accept: 'text/csv', 'accept-encoding': encoding }, agent: false }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', reject);
-        });
+        const req = request(
+          new URL(target, t.origin),
+          { headers: { authorization: `Bearer ${key}`, accept: 'text/csv', 'accept-encoding': encoding }, agent: false },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            res.on('error', reject);
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -192,7 +201,10 @@ describe('series exports are streamed as their publications are read', () => {
     const identity = await raw('identity');
     expect(identity.headers['content-encoding']).toBeUndefined();
     expect(identity.headers['etag']).toMatch(/^"[^"]+"$/);
-    for (const [coding, decode, coded] of [['gzip', gunzipSync, streamedGzip], ['br', brotliDecompressSync, await raw('br')]] as const) {
+    for (const [coding, decode, coded] of [
+      ['gzip', gunzipSync, streamedGzip],
+      ['br', brotliDecompressSync, await raw('br')],
+    ] as const) {
       expect(coded.headers['content-encoding']).toBe(coding);
       expect(coded.headers['vary']).toMatch(/Accept-Encoding/);
       expect(coded.headers['etag']).toBe(String(identity.headers['etag']).replace(/"$/, `-${coding}"`));
@@ -222,16 +234,22 @@ describe('the columns of a streamed export are the codes quoted in its range, wh
   afterAll(() => t.close());
   const csv = (query: string) => t.call('GET', `/v1/currency/rates/series?${query}`, { key, headers: { accept: 'text/csv' } });
 
-  it.each(['before', 'after'])('%s the registry has folded the history: a range inside the gap has no XGP column, and asking for it is RATE_NOT_FOUND', async (when) => {
-    if (when === 'after') { const reg = await t.call('GET', '/v1/currencies'); expect(reg.status, reg.text).toBe(200); }
-    const inGap = await csv('start=2021-01-01&end=2022-12-31');
-    expect(inGap.status).toBe(200);
-    expect(inGap.text.slice(0, inGap.text.indexOf('\r\n'))).toBe('date,base,XAA');
-    const across = await csv('start=2022-06-01&end=2024-12-31');
-    // In the order first quoted in the range: XAA, then XNW (2023), then XGP (2024).
-    expect(across.text.slice(0, across.text.indexOf('\r\n'))).toBe('date,base,XAA,XNW,XGP');
-    const asked = await csv('start=2021-01-01&end=2022-12-31&symbols=XGP');
-    expect(asked.status, asked.text).toBe(404);
-    expect(asked.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols' });
-  });
+  it.each(['before', 'after'])(
+    '%s the registry has folded the history: a range inside the gap has no XGP column, and asking for it is RATE_NOT_FOUND',
+    async (when) => {
+      if (when === 'after') {
+        const reg = await t.call('GET', '/v1/currencies');
+        expect(reg.status, reg.text).toBe(200);
+      }
+      const inGap = await csv('start=2021-01-01&end=2022-12-31');
+      expect(inGap.status).toBe(200);
+      expect(inGap.text.slice(0, inGap.text.indexOf('\r\n'))).toBe('date,base,XAA');
+      const across = await csv('start=2022-06-01&end=2024-12-31');
+      // In the order first quoted in the range: XAA, then XNW (2023), then XGP (2024).
+      expect(across.text.slice(0, across.text.indexOf('\r\n'))).toBe('date,base,XAA,XNW,XGP');
+      const asked = await csv('start=2021-01-01&end=2022-12-31&symbols=XGP');
+      expect(asked.status, asked.text).toBe(404);
+      expect(asked.body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols' });
+    },
+  );
 });

@@ -22,7 +22,14 @@ describe('an unexpected failure at the front', () => {
       throw new Error('a bug in a handler');
     };
     const unwritable: FrontHandler = (req, res, context, started) => {
-      void t.app.front.finish.send(req, res, { label: 'account', cors: undefined }, context, { status: 200, headers: { 'content-type': 'text/plain', 'x-bad': 'line\nbreak' }, body: 'never sent' }, started);
+      void t.app.front.finish.send(
+        req,
+        res,
+        { label: 'account', cors: undefined },
+        context,
+        { status: 200, headers: { 'content-type': 'text/plain', 'x-bad': 'line\nbreak' }, body: 'never sent' },
+        started,
+      );
     };
     const app: Pick<App, 'front'> = { front: { ...t.app.front, edge: throwing, pages: unwritable, finish: t.app.front.finish } };
     broken = frontServer(app, { logger });
@@ -50,7 +57,8 @@ describe('an unexpected failure at the front', () => {
     const access = lines.filter((line) => line['msg'] === 'request');
     expect(access).toEqual([expect.objectContaining({ requestId: body.error.requestId, path, status: 500, code: 'INTERNAL' })]);
     expect(lines.filter((line) => line['msg'] === 'unexpected error' && line['requestId'] === body.error.requestId)).toHaveLength(1);
-    const counted = (text: string) => Number(new RegExp(`measurement_http_requests_total\\{route="${label}",method="GET",status="500"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    const counted = (text: string) =>
+      Number(new RegExp(`measurement_http_requests_total\\{route="${label}",method="GET",status="500"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     expect(counted(await t.app.metrics.render()) - counted(before)).toBe(1);
   });
 
@@ -76,14 +84,18 @@ describe('an unexpected failure at the front', () => {
     const withFailingStore = await createTestApp({}, { logger, store: failing });
     try {
       lines.length = 0;
-      const answer = await rawRequest(withFailingStore.origin, 'GET', '/v1/convert?value=1&from=inch&to=foot', { authorization: `Bearer ${await t.createKey()}` });
+      const answer = await rawRequest(withFailingStore.origin, 'GET', '/v1/convert?value=1&from=inch&to=foot', {
+        authorization: `Bearer ${await t.createKey()}`,
+      });
       expect(answer.status).toBe(500);
       const body = JSON.parse(answer.text) as { error: { code: string; requestId: string } };
       expect(body.error.code).toBe('INTERNAL');
       expect(answer.text).not.toMatch(/fire|secret|\.ts/);
       expect(answer.headers.get('x-request-id')).toBe(body.error.requestId);
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(lines.filter((line) => line['msg'] === 'request')).toEqual([expect.objectContaining({ requestId: body.error.requestId, status: 500, code: 'INTERNAL' })]);
+      expect(lines.filter((line) => line['msg'] === 'request')).toEqual([
+        expect.objectContaining({ requestId: body.error.requestId, status: 500, code: 'INTERNAL' }),
+      ]);
       expect(lines.filter((line) => line['msg'] === 'unexpected error' && line['requestId'] === body.error.requestId)).toHaveLength(1);
     } finally {
       await withFailingStore.close();
@@ -98,7 +110,13 @@ describe('an unexpected failure at the front', () => {
     try {
       lines.length = 0;
       const extensions = { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } };
-      const answer = await rawRequest(withFailingDocuments.origin, 'POST', '/graphql', { 'content-type': 'application/json' }, JSON.stringify({ extensions }));
+      const answer = await rawRequest(
+        withFailingDocuments.origin,
+        'POST',
+        '/graphql',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ extensions }),
+      );
       const body = JSON.parse(answer.text) as { errors: { message: string; extensions: { code: string } }[] };
       expect(body.errors[0]!.extensions.code).toBe('INTERNAL');
       expect(answer.text).not.toMatch(/broke/);

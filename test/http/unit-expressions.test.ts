@@ -59,12 +59,17 @@ function roundTo(x: Fraction, places: number, mode: Mode): string {
   let q = scaled / x.d;
   const r = scaled % x.d;
   const up =
-    mode === 'UP' ? r > 0n
-    : mode === 'DOWN' ? false
-    : mode === 'CEILING' ? !negative && r > 0n
-    : mode === 'FLOOR' ? negative && r > 0n
-    : mode === 'HALF_UP' ? 2n * r >= x.d
-    : 2n * r > x.d || (2n * r === x.d && q % 2n === 1n);
+    mode === 'UP'
+      ? r > 0n
+      : mode === 'DOWN'
+        ? false
+        : mode === 'CEILING'
+          ? !negative && r > 0n
+          : mode === 'FLOOR'
+            ? negative && r > 0n
+            : mode === 'HALF_UP'
+              ? 2n * r >= x.d
+              : 2n * r > x.d || (2n * r === x.d && q % 2n === 1n);
   if (up) q += 1n;
   let digits = q.toString();
   if (places > 0) {
@@ -139,17 +144,168 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { value: '9.80665', from: 'm/s²', to: 'ft/s²', fromTerms: [['meter', 1], ['second', -2]], toTerms: [['foot', 1], ['second', -2]], canonical: ['meter/second^2', 'foot/second^2'], category: 'derived' },
-  { value: '12', from: 'kg*m/s^2', to: 'lbf', fromTerms: [['kilogram', 1], ['meter', 1], ['second', -2]], toTerms: [['pound_force', 1]], canonical: ['kilogram*meter/second^2', 'pound_force'], category: 'force' },
-  { value: '3.6', from: 'kW*h', to: 'MJ', fromTerms: [['kilowatt', 1], ['hour', 1]], toTerms: [['megajoule', 1]], canonical: ['hour*kilowatt', 'megajoule'], category: 'energy' },
-  { value: '1.5', from: 'GB/s', to: 'MB/min', fromTerms: [['gigabyte', 1], ['second', -1]], toTerms: [['megabyte', 1], ['minute', -1]], canonical: ['gigabyte/second', 'megabyte/minute'], category: 'derived' },
-  { value: '7.2', from: 'L/km', to: 'gal/mi', fromTerms: [['liter', 1], ['kilometer', -1]], toTerms: [['gallon_us', 1], ['mile', -1]], canonical: ['liter/kilometer', 'gallon_us/mile'], category: 'area', decimals: 6, rounding: 'HALF_EVEN' },
-  { value: '4186', from: 'J/(kg*K)', to: 'BTU/(lb*°R)', fromTerms: [['joule', 1], ['kilogram', -1], ['kelvin', -1]], toTerms: [['btu', 1], ['pound', -1], ['rankine', -1]], canonical: ['joule/(kelvin*kilogram)', 'btu/(pound*rankine)'], category: 'derived' },
-  { value: '-2.5', from: 'm^3/s', to: 'ft³/min', fromTerms: [['meter', 3], ['second', -1]], toTerms: [['foot', 3], ['minute', -1]], canonical: ['meter^3/second', 'foot^3/minute'], category: 'derived', decimals: 3, rounding: 'FLOOR' },
+  {
+    value: '9.80665',
+    from: 'm/s²',
+    to: 'ft/s²',
+    fromTerms: [
+      ['meter', 1],
+      ['second', -2],
+    ],
+    toTerms: [
+      ['foot', 1],
+      ['second', -2],
+    ],
+    canonical: ['meter/second^2', 'foot/second^2'],
+    category: 'derived',
+  },
+  {
+    value: '12',
+    from: 'kg*m/s^2',
+    to: 'lbf',
+    fromTerms: [
+      ['kilogram', 1],
+      ['meter', 1],
+      ['second', -2],
+    ],
+    toTerms: [['pound_force', 1]],
+    canonical: ['kilogram*meter/second^2', 'pound_force'],
+    category: 'force',
+  },
+  {
+    value: '3.6',
+    from: 'kW*h',
+    to: 'MJ',
+    fromTerms: [
+      ['kilowatt', 1],
+      ['hour', 1],
+    ],
+    toTerms: [['megajoule', 1]],
+    canonical: ['hour*kilowatt', 'megajoule'],
+    category: 'energy',
+  },
+  {
+    value: '1.5',
+    from: 'GB/s',
+    to: 'MB/min',
+    fromTerms: [
+      ['gigabyte', 1],
+      ['second', -1],
+    ],
+    toTerms: [
+      ['megabyte', 1],
+      ['minute', -1],
+    ],
+    canonical: ['gigabyte/second', 'megabyte/minute'],
+    category: 'derived',
+  },
+  {
+    value: '7.2',
+    from: 'L/km',
+    to: 'gal/mi',
+    fromTerms: [
+      ['liter', 1],
+      ['kilometer', -1],
+    ],
+    toTerms: [
+      ['gallon_us', 1],
+      ['mile', -1],
+    ],
+    canonical: ['liter/kilometer', 'gallon_us/mile'],
+    category: 'area',
+    decimals: 6,
+    rounding: 'HALF_EVEN',
+  },
+  {
+    value: '4186',
+    from: 'J/(kg*K)',
+    to: 'BTU/(lb*°R)',
+    fromTerms: [
+      ['joule', 1],
+      ['kilogram', -1],
+      ['kelvin', -1],
+    ],
+    toTerms: [
+      ['btu', 1],
+      ['pound', -1],
+      ['rankine', -1],
+    ],
+    canonical: ['joule/(kelvin*kilogram)', 'btu/(pound*rankine)'],
+    category: 'derived',
+  },
+  {
+    value: '-2.5',
+    from: 'm^3/s',
+    to: 'ft³/min',
+    fromTerms: [
+      ['meter', 3],
+      ['second', -1],
+    ],
+    toTerms: [
+      ['foot', 3],
+      ['minute', -1],
+    ],
+    canonical: ['meter^3/second', 'foot^3/minute'],
+    category: 'derived',
+    decimals: 3,
+    rounding: 'FLOOR',
+  },
   // Currencies on historical dates: a Saturday after a Good Friday, a Saturday, a Monday.
-  { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', fromTerms: [['EUR', 1], ['kilowatt_hour', -1]], toTerms: [['USD', 1], ['megawatt_hour', -1]], canonical: ['EUR/kilowatt_hour', 'USD/megawatt_hour'], category: 'derived', date: '2024-03-30', publication: '2024-03-28', reason: 'weekend' },
-  { value: '3.459', from: 'USD/gal', to: 'EUR/L', fromTerms: [['USD', 1], ['gallon_us', -1]], toTerms: [['EUR', 1], ['liter', -1]], canonical: ['USD/gallon_us', 'EUR/liter'], category: 'derived', date: '2019-06-15', publication: '2019-06-14', reason: 'weekend' },
-  { value: '1500', from: 'JPY/m^2', to: 'GBP/ft²', fromTerms: [['JPY', 1], ['meter', -2]], toTerms: [['GBP', 1], ['foot', -2]], canonical: ['JPY/meter^2', 'GBP/foot^2'], category: 'derived', date: '2008-09-15', publication: '2008-09-15', decimals: 4, rounding: 'UP' },
+  {
+    value: '0.25',
+    from: 'EUR/kWh',
+    to: 'USD/MWh',
+    fromTerms: [
+      ['EUR', 1],
+      ['kilowatt_hour', -1],
+    ],
+    toTerms: [
+      ['USD', 1],
+      ['megawatt_hour', -1],
+    ],
+    canonical: ['EUR/kilowatt_hour', 'USD/megawatt_hour'],
+    category: 'derived',
+    date: '2024-03-30',
+    publication: '2024-03-28',
+    reason: 'weekend',
+  },
+  {
+    value: '3.459',
+    from: 'USD/gal',
+    to: 'EUR/L',
+    fromTerms: [
+      ['USD', 1],
+      ['gallon_us', -1],
+    ],
+    toTerms: [
+      ['EUR', 1],
+      ['liter', -1],
+    ],
+    canonical: ['USD/gallon_us', 'EUR/liter'],
+    category: 'derived',
+    date: '2019-06-15',
+    publication: '2019-06-14',
+    reason: 'weekend',
+  },
+  {
+    value: '1500',
+    from: 'JPY/m^2',
+    to: 'GBP/ft²',
+    fromTerms: [
+      ['JPY', 1],
+      ['meter', -2],
+    ],
+    toTerms: [
+      ['GBP', 1],
+      ['foot', -2],
+    ],
+    canonical: ['JPY/meter^2', 'GBP/foot^2'],
+    category: 'derived',
+    date: '2008-09-15',
+    publication: '2008-09-15',
+    decimals: 4,
+    rounding: 'UP',
+  },
 ];
 
 describe.skipIf(!PRESENT)('unit expressions through the server, against the reference catalogue and the real ECB history', () => {
@@ -193,7 +349,16 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     };
     if (rates !== undefined) {
       const codes = [...new Set([...c.fromTerms, ...c.toTerms].map(([name]) => name).filter((name) => !factors.has(name)))].sort();
-      const money = over(factorOf(c.fromTerms.filter(([n]) => codes.includes(n)), rates), factorOf(c.toTerms.filter(([n]) => codes.includes(n)), rates));
+      const money = over(
+        factorOf(
+          c.fromTerms.filter(([n]) => codes.includes(n)),
+          rates,
+        ),
+        factorOf(
+          c.toTerms.filter(([n]) => codes.includes(n)),
+          rates,
+        ),
+      );
       answer['exchangeRate'] = {
         date: c.publication,
         source: 'ecb',
@@ -202,9 +367,16 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         fixed: [],
         // Without a date the day asked for is today in Berlin; the history held stops on 2026-04-13,
         // 59 publications behind the calendar on 2026-07-07: stale.
-        resolved: c.date === undefined
-          ? { requested: '2026-07-07', publication: c.publication, carriedForward: true, reason: 'stale', missingPublications: 59 }
-          : { requested: c.date, publication: c.publication, carriedForward: c.reason !== undefined, reason: c.reason ?? null, missingPublications: null },
+        resolved:
+          c.date === undefined
+            ? { requested: '2026-07-07', publication: c.publication, carriedForward: true, reason: 'stale', missingPublications: 59 }
+            : {
+                requested: c.date,
+                publication: c.publication,
+                carriedForward: c.reason !== undefined,
+                reason: c.reason ?? null,
+                missingPublications: null,
+              },
       };
     }
     return answer;
@@ -230,17 +402,20 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     expect(CASES.filter((c) => c.date !== undefined && c.publication !== undefined)).toHaveLength(3);
   });
 
-  it.each(CASES.map((c) => [`${c.value} ${c.from} → ${c.to}${c.date ? ` on ${c.date}` : ''}`, c] as const))('%s: GET, POST, a batch and GraphQL give the exact value', async (_, c) => {
-    const want = expected(c);
-    const get = await t.call('GET', `/v1/convert?${query(c)}`, { key: developer });
-    expect(get.status, JSON.stringify(get.body)).toBe(200);
-    expect(get.body.data).toEqual(want);
-    const post = await t.call('POST', '/v1/convert', { key: developer, body: args(c) });
-    expect(post.body).toEqual(get.body);
-    const graphql = await t.graphql(GRAPHQL, args(c), developer);
-    expect(graphql.body.errors).toBeUndefined();
-    expect(graphql.body.data.convert).toEqual({ exchangeRate: null, ...want });
-  });
+  it.each(CASES.map((c) => [`${c.value} ${c.from} → ${c.to}${c.date ? ` on ${c.date}` : ''}`, c] as const))(
+    '%s: GET, POST, a batch and GraphQL give the exact value',
+    async (_, c) => {
+      const want = expected(c);
+      const get = await t.call('GET', `/v1/convert?${query(c)}`, { key: developer });
+      expect(get.status, JSON.stringify(get.body)).toBe(200);
+      expect(get.body.data).toEqual(want);
+      const post = await t.call('POST', '/v1/convert', { key: developer, body: args(c) });
+      expect(post.body).toEqual(get.body);
+      const graphql = await t.graphql(GRAPHQL, args(c), developer);
+      expect(graphql.body.errors).toBeUndefined();
+      expect(graphql.body.data.convert).toEqual({ exchangeRate: null, ...want });
+    },
+  );
 
   it('answers all ten in one batch, each as GET does, and charges ten conversions', async () => {
     const key = await t.createKey('developer');
@@ -256,11 +431,21 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     );
     expect(graphql.body.data.batch.results.map((r: any) => r.data)).toEqual(
       CASES.map((c) => {
-        const want = expected(c) as { result: unknown; exchangeRate?: { date: string; value: string; resolved: { requested: string; carriedForward: boolean } } };
+        const want = expected(c) as {
+          result: unknown;
+          exchangeRate?: { date: string; value: string; resolved: { requested: string; carriedForward: boolean } };
+        };
         const rate = want.exchangeRate;
         return {
           result: want.result,
-          exchangeRate: rate === undefined ? null : { date: rate.date, value: rate.value, resolved: { requested: rate.resolved.requested, carriedForward: rate.resolved.carriedForward } },
+          exchangeRate:
+            rate === undefined
+              ? null
+              : {
+                  date: rate.date,
+                  value: rate.value,
+                  resolved: { requested: rate.resolved.requested, carriedForward: rate.resolved.carriedForward },
+                },
         };
       }),
     );
@@ -268,7 +453,13 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
 
   it('a Saturday is carried forward from the Friday publication, alike through GET, POST, a batch and GraphQL', async () => {
     const c = CASES[8]!; // 2019-06-15, a Saturday
-    const resolved = { requested: '2019-06-15', publication: '2019-06-14', carriedForward: true, reason: 'weekend', missingPublications: null };
+    const resolved = {
+      requested: '2019-06-15',
+      publication: '2019-06-14',
+      carriedForward: true,
+      reason: 'weekend',
+      missingPublications: null,
+    };
     const get = await t.call('GET', `/v1/convert?${query(c)}`, { key: developer });
     expect(get.body.data.exchangeRate.resolved).toEqual(resolved);
     const post = await t.call('POST', '/v1/convert', { key: developer, body: args(c) });
@@ -278,7 +469,10 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     const graphql = await t.graphql(GRAPHQL, args(c), developer);
     expect(graphql.body.data.convert.exchangeRate.resolved).toEqual(resolved);
     // The currency route says the same of the same day.
-    const currency = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '1', from: 'USD', to: 'EUR', date: '2019-06-15' } });
+    const currency = await t.call('POST', '/v1/currency/convert', {
+      key: developer,
+      body: { value: '1', from: 'USD', to: 'EUR', date: '2019-06-15' },
+    });
     expect(currency.body.data.rate.resolved).toEqual(resolved);
   });
 
@@ -287,7 +481,9 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     for (const rounding of ['HALF_UP', 'HALF_EVEN', 'DOWN', 'UP', 'FLOOR', 'CEILING'] as const) {
       for (const decimals of [0, 3, 12, 39, 40]) {
         const res = await t.call('POST', '/v1/convert', { key: developer, body: { ...args(c), decimals, rounding } });
-        expect(res.body.data.result.value, `${decimals} ${rounding}`).toBe((expected({ ...c, decimals, rounding }).result as { value: string }).value);
+        expect(res.body.data.result.value, `${decimals} ${rounding}`).toBe(
+          (expected({ ...c, decimals, rounding }).result as { value: string }).value,
+        );
       }
     }
   });
@@ -305,13 +501,23 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
 
   it('keeps plain catalogue conversions as they were: no exchangeRate, the catalogue ids', async () => {
     const res = await t.call('GET', '/v1/convert?value=100&from=km%2Fh&to=m%2Fs', { key: developer });
-    expect(res.body).toEqual({ data: { input: { value: '100', unit: 'kilometer_per_hour' }, result: { value: '27.77777777777777777777777777777777777778', unit: 'meter_per_second' }, category: 'speed' } });
+    expect(res.body).toEqual({
+      data: {
+        input: { value: '100', unit: 'kilometer_per_hour' },
+        result: { value: '27.77777777777777777777777777777777777778', unit: 'meter_per_second' },
+        category: 'speed',
+      },
+    });
   });
 
   describe('refusals, with the same answer through REST and GraphQL', () => {
     const refusal = async (key: () => string, request: Record<string, unknown>) => {
       const rest = await t.call('POST', '/v1/convert', { key: key(), body: request });
-      const get = await t.call('GET', `/v1/convert?${new URLSearchParams(Object.entries(request).map(([k, v]) => [k, String(v)])).toString()}`, { key: key() });
+      const get = await t.call(
+        'GET',
+        `/v1/convert?${new URLSearchParams(Object.entries(request).map(([k, v]) => [k, String(v)])).toString()}`,
+        { key: key() },
+      );
       const graphql = await t.graphql(GRAPHQL, request, key());
       const batch = await t.call('POST', '/v1/batch', { key: key(), body: { items: [request] } });
       expect(get.body.error).toEqual({ ...rest.body.error, requestId: get.body.error.requestId });
@@ -332,7 +538,9 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         code: 'INCOMPATIBLE_UNITS',
         message: "Cannot convert 'km/s' to 'kg': 'km/s' is length·time⁻¹, 'kg' is mass.",
       });
-      expect((await refusal(() => free, { value: '1', from: 'EUR/kWh', to: 'USD/kg' })).message).toMatch(/'EUR\/kWh' is .*money.*, 'USD\/kg' is .*mass.*money/);
+      expect((await refusal(() => free, { value: '1', from: 'EUR/kWh', to: 'USD/kg' })).message).toMatch(
+        /'EUR\/kWh' is .*money.*, 'USD\/kg' is .*mass.*money/,
+      );
     });
 
     it('a misspelt unit is UNKNOWN_UNIT naming it, with a suggestion', async () => {
@@ -349,7 +557,13 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
       const latest = await t.call('POST', '/v1/convert', { key: free, body: { ...args(CASES[7]!), date: undefined } });
       expect(latest.body.data.exchangeRate.date).toBe(LATEST);
       expect(latest.body.data).toEqual(expected({ ...CASES[7]!, date: undefined, reason: undefined, publication: LATEST }));
-      expect(latest.body.data.exchangeRate.resolved).toEqual({ requested: '2026-07-07', publication: LATEST, carriedForward: true, reason: 'stale', missingPublications: 59 });
+      expect(latest.body.data.exchangeRate.resolved).toEqual({
+        requested: '2026-07-07',
+        publication: LATEST,
+        carriedForward: true,
+        reason: 'stale',
+        missingPublications: 59,
+      });
     });
 
     it('a huge exponent is a clear 400', async () => {
@@ -373,12 +587,23 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
       const rest = await t.call('POST', '/v1/convert', { key: developer, body: request });
       expect(rest.body.data).toMatchObject({
         result: { value: '10' },
-        exchangeRate: { date: '2023-06-01', source: act, rates: { HRK: '7.5345', EUR: '1' }, fixed: [{ successor: 'EUR', rate: '7.53450', since: '2023-01-01' }] },
+        exchangeRate: {
+          date: '2023-06-01',
+          source: act,
+          rates: { HRK: '7.5345', EUR: '1' },
+          fixed: [{ successor: 'EUR', rate: '7.53450', since: '2023-01-01' }],
+        },
       });
-      const currency = await t.call('POST', '/v1/currency/convert', { key: developer, body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-06-01' } });
+      const currency = await t.call('POST', '/v1/currency/convert', {
+        key: developer,
+        body: { value: '75.345', from: 'HRK', to: 'EUR', date: '2023-06-01' },
+      });
       expect(currency.body.data.result.value).toBe(rest.body.data.result.value);
       // Before the change, the ECB's rate of the day; none quoted it after its last publication.
-      const before = await t.call('POST', '/v1/convert', { key: developer, body: { value: '1', from: 'EUR/kWh', to: 'HRK/kWh', date: '2022-12-30' } });
+      const before = await t.call('POST', '/v1/convert', {
+        key: developer,
+        body: { value: '1', from: 'EUR/kWh', to: 'HRK/kWh', date: '2022-12-30' },
+      });
       expect(before.body.data.exchangeRate).toMatchObject({ source: 'ecb', rates: { HRK: '7.5365' }, fixed: [] });
       expect(await refusal(() => developer, { value: '1', from: 'RUB/kWh', to: 'EUR/kWh', date: '2023-06-01' })).toMatchObject({
         status: 404,
@@ -389,7 +614,10 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     });
 
     it('a batch item needing a currency not quoted fails alone, with the same message', async () => {
-      const res = await t.call('POST', '/v1/batch', { key: developer, body: { items: [args(CASES[8]!), { value: '1', from: 'RUB/kWh', to: 'EUR/kWh', date: '2023-06-01' }] } });
+      const res = await t.call('POST', '/v1/batch', {
+        key: developer,
+        body: { items: [args(CASES[8]!), { value: '1', from: 'RUB/kWh', to: 'EUR/kWh', date: '2023-06-01' }] },
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.results[0]).toEqual({ data: expected(CASES[8]!) });
       expect(res.body.data.results[1].error).toMatchObject({
@@ -403,8 +631,13 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     it('a date where no currency occurs is ignored, on any plan and in a batch item too', async () => {
       const request = { value: '1', from: 'm/s', to: 'km/h', date: '2024-03-28' };
       const rest = await t.call('POST', '/v1/convert', { key: free, body: request });
-      expect(rest.body).toEqual({ data: { input: { value: '1', unit: 'meter_per_second' }, result: { value: '3.6', unit: 'kilometer_per_hour' }, category: 'speed' } });
-      const batch = await t.call('POST', '/v1/batch', { key: free, body: { items: [request, { ...request, from: 'm/s^2', to: 'ft/s^2' }] } });
+      expect(rest.body).toEqual({
+        data: { input: { value: '1', unit: 'meter_per_second' }, result: { value: '3.6', unit: 'kilometer_per_hour' }, category: 'speed' },
+      });
+      const batch = await t.call('POST', '/v1/batch', {
+        key: free,
+        body: { items: [request, { ...request, from: 'm/s^2', to: 'ft/s^2' }] },
+      });
       expect(batch.body.data).toMatchObject({ succeeded: 2, failed: 0 });
       expect(batch.body.data.results[0]).toEqual(rest.body);
     });

@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from '../helpers/app';
 
 const MONTH = new Date().toISOString().slice(0, 7);
 const FORTY = '1234567890'.repeat(4);
-const items = (n: number, value: string) => Array.from({ length: n }, (_, i) => ({ value, from: i % 2 ? 'rad^12*mrad^-12' : 'radian^12 · milliradians^-12', to: 'm' }));
+const items = (n: number, value: string) =>
+  Array.from({ length: n }, (_, i) => ({ value, from: i % 2 ? 'rad^12*mrad^-12' : 'radian^12 · milliradians^-12', to: 'm' }));
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,7 +42,10 @@ describe('the work budget of a batch', () => {
     // GraphQL bodies stop at 64 KiB: 40 expressions at the bounds with 80-digit values are past the budget too.
     const bound = 'm^12*kg^12*s^12*A^12*K^12*mol^12*cd^12*J^12*W^12*N^12*Pa^12*Hz^12*V^12*C^12*L^12*g^12';
     const heavy = Array.from({ length: 40 }, () => ({ value: `${FORTY}.${FORTY}`, from: bound, to: bound }));
-    const res = await t.postGraphQL('query($items: [BatchItemInput!]!) { batch(items: $items) { succeeded } }', { key, variables: { items: heavy } });
+    const res = await t.postGraphQL('query($items: [BatchItemInput!]!) { batch(items: $items) { succeeded } }', {
+      key,
+      variables: { items: heavy },
+    });
     expect(res.body.data.batch).toBeNull();
     expect(res.body.errors[0].extensions.code).toBe('INVALID_REQUEST');
   });

@@ -29,7 +29,9 @@ afterAll(async () => {
 });
 
 async function connect(key: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   const client = new Client({ name: 'measurement-api-tests', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -59,7 +61,12 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     const client = await connect(await t.createKey());
     const answer = await call(client, 'convert', { value: '12.5', from: 'inch', to: 'cm' });
     expect(answer.isError).toBeFalsy();
-    expect(answer.structured).toMatchObject({ input: { value: '12.5', unit: 'inch' }, result: { value: '31.75', unit: 'centimeter' }, category: 'length', rate: null });
+    expect(answer.structured).toMatchObject({
+      input: { value: '12.5', unit: 'inch' },
+      result: { value: '31.75', unit: 'centimeter' },
+      category: 'length',
+      rate: null,
+    });
     expect(answer.content).toEqual([{ type: 'text', text: '12.5 inch = 31.75 centimeter (length).' }]);
     await client.close();
   });
@@ -67,7 +74,10 @@ describe('the MCP endpoint over Streamable HTTP', () => {
   it('converts a unit expression with currencies exactly, naming the publication: 0.25 EUR/kWh is 273.025 USD/MWh on 2024-01-05', async () => {
     const client = await connect(await t.createKey('developer'));
     const answer = await call(client, 'convert', { value: '0.25', from: 'EUR/kWh', to: 'USD/MWh', date: '2024-01-05' });
-    expect(answer.structured).toMatchObject({ result: { value: '273.025', unit: 'USD/megawatt_hour' }, rate: { value: '1.0921', date: '2024-01-05', source: 'ecb' } });
+    expect(answer.structured).toMatchObject({
+      result: { value: '273.025', unit: 'USD/megawatt_hour' },
+      rate: { value: '1.0921', date: '2024-01-05', source: 'ecb' },
+    });
     expect(answer.content[0]).toMatchObject({ text: expect.stringContaining('the ECB publication of 2024-01-05') });
     await client.close();
   });
@@ -77,9 +87,14 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     const answer = await call(client, 'convert', { value: '100', from: 'USD', to: 'JPY', date: '2024-01-06', decimals: 2 });
     expect(answer.structured).toMatchObject({
       result: { value: '14494.09', unit: 'JPY' },
-      rate: { date: '2024-01-05', resolved: { requested: '2024-01-06', publication: '2024-01-05', carriedForward: true, reason: 'weekend' } },
+      rate: {
+        date: '2024-01-05',
+        resolved: { requested: '2024-01-06', publication: '2024-01-05', carriedForward: true, reason: 'weekend' },
+      },
     });
-    expect(answer.content[0]).toMatchObject({ text: expect.stringContaining('2024-01-06 is a weekend, so the latest publication before it applies') });
+    expect(answer.content[0]).toMatchObject({
+      text: expect.stringContaining('2024-01-06 is a weekend, so the latest publication before it applies'),
+    });
     await client.close();
   });
 
@@ -96,7 +111,11 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     const client = await connect(await t.createKey());
     const answer = await call(client, 'convert', { value: '1', from: 'km/h', to: 'kg' });
     expect(answer.isError).toBe(true);
-    expect(answer.structured.error).toMatchObject({ code: 'INCOMPATIBLE_UNITS', parameter: 'to', dimensions: 'speed is length·time⁻¹, mass is mass' });
+    expect(answer.structured.error).toMatchObject({
+      code: 'INCOMPATIBLE_UNITS',
+      parameter: 'to',
+      dimensions: 'speed is length·time⁻¹, mass is mass',
+    });
     await client.close();
   });
 
@@ -169,7 +188,11 @@ describe('the other tools', () => {
   it('summarises a series as period means, pointing to the full series for more', async () => {
     const client = await connect(await t.createKey('developer'));
     const answer = await call(client, 'rate_series_summary', { start: '2024-01-01', end: '2024-01-07', symbols: 'USD', group: 'year' });
-    expect(answer.structured).toMatchObject({ group: 'year', entries: [{ period: '2024', publications: 2, rates: { USD: '1.09105' } }], truncated: false });
+    expect(answer.structured).toMatchObject({
+      group: 'year',
+      entries: [{ period: '2024', publications: 2, rates: { USD: '1.09105' } }],
+      truncated: false,
+    });
     const free = await call(await connect(await t.createKey('free')), 'rate_series_summary', { start: '2024-01-01', symbols: 'USD' });
     expect(free.structured.error).toMatchObject({ code: 'PLAN_REQUIRED' });
     await client.close();
@@ -211,7 +234,18 @@ describe('refusals at the endpoint', () => {
     const key = await t.createKey();
     expect((await post({ authorization: `Bearer ${key}`, origin: 'https://evil.example' })).status).toBe(403);
     expect((await post({ authorization: `Bearer ${key}`, origin })).status).toBe(200);
-    const rebound = await rawRequest(origin, 'POST', '/mcp', { host: 'evil.example', authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}');
+    const rebound = await rawRequest(
+      origin,
+      'POST',
+      '/mcp',
+      {
+        host: 'evil.example',
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      '{}',
+    );
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.text).error.code).toBe('FORBIDDEN');
     const get = await fetch(`${origin}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });

@@ -7,7 +7,14 @@ import { persistedDocument, type McpOperation } from '../../src/mcp/documents';
 import { DOCUMENTS_DIR, MANIFEST_FILE, manifestText } from '../../scripts/persisted-documents-manifest';
 
 const committed = JSON.parse(readFileSync(MANIFEST_FILE, 'utf8')) as Record<string, string>;
-const OPERATIONS: McpOperation[] = ['McpConvert', 'McpConvertCurrency', 'McpRates', 'McpFindUnits', 'McpFindCurrencies', 'McpRateSeriesSummary'];
+const OPERATIONS: McpOperation[] = [
+  'McpConvert',
+  'McpConvertCurrency',
+  'McpRates',
+  'McpFindUnits',
+  'McpFindCurrencies',
+  'McpRateSeriesSummary',
+];
 
 describe('the operator manifest of persisted documents', () => {
   it('is the one the documents of src/mcp/documents make (run npm run documents:print when this fails)', () => {

@@ -14,6 +14,8 @@ describe('server.json for the MCP registry', () => {
     const [remote] = serverJson.remotes;
     expect(remote.type).toBe('streamable-http');
     expect(new URL(remote.url.replace('{host}', 'example.org')).pathname).toBe(MCP_PATH);
-    expect(remote.headers).toEqual([expect.objectContaining({ name: 'Authorization', isRequired: true, isSecret: true, value: 'Bearer {api_key}' })]);
+    expect(remote.headers).toEqual([
+      expect.objectContaining({ name: 'Authorization', isRequired: true, isSecret: true, value: 'Bearer {api_key}' }),
+    ]);
   });
 });

@@ -23,7 +23,8 @@ let dataDir: string;
 const secrets = new Set<string>([PASSWORD]);
 const consoleErrors: string[] = [];
 
-const convert = (key: string) => fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+const convert = (key: string) =>
+  fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
 const sessionCookie = async () => (await context.cookies()).find((c) => c.name === 'msr_session');
 const shownKey = async () => (await page.locator('#new-key').textContent())!.trim();
 
@@ -71,7 +72,13 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     await page.waitForLoadState('load');
     expect(await page.textContent('#usage')).toMatch(/^0 of 1,000 conversions used this month/);
     const bar = page.locator('progress');
-    expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, getComputedStyle(el).borderTopWidth, getComputedStyle(el).borderTopStyle])).toEqual([0, '1px', 'solid']);
+    expect(
+      await bar.evaluate((el) => [
+        (el as HTMLProgressElement).value,
+        getComputedStyle(el).borderTopWidth,
+        getComputedStyle(el).borderTopStyle,
+      ]),
+    ).toEqual([0, '1px', 'solid']);
     expect((await bar.boundingBox())!.height).toBeGreaterThanOrEqual(14);
     expect(await page.textContent('body')).not.toMatch(/admin |--email|--plan|npm run/);
     await page.screenshot({ path: '/tmp/account-empty.png', fullPage: true });
@@ -95,7 +102,7 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     expect(await page.textContent('body')).toContain('1 of 1,000 conversions');
   });
 
-  it('puts Rotate and Revoke on one line beside the key\'s status', async () => {
+  it("puts Rotate and Revoke on one line beside the key's status", async () => {
     await page.waitForLoadState('load');
     const rotate = (await page.getByRole('button', { name: 'Rotate' }).boundingBox())!;
     const revoke = (await page.getByRole('button', { name: 'Revoke' }).boundingBox())!;
@@ -130,7 +137,11 @@ describe.skipIf(!run)('the account page in Chromium', () => {
       const replay = await fetch(url, {
         method: 'POST',
         redirect: 'manual',
-        headers: { origin: 'https://evil.example', cookie: `msr_session=${cookie.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          origin: 'https://evil.example',
+          cookie: `msr_session=${cookie.value}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: rotateRequest!.body,
       });
       expect(replay.status).toBe(403);

@@ -43,7 +43,8 @@ async function logInAgain(client: ReturnType<typeof pageClient>) {
 }
 
 const keyCount = async (app: TestApp) => (await app.store.listKeys((await app.store.findAccountByEmail('ann@example.com'))!.id)).length;
-const expiresCell = (page: string, id: string) => new RegExp(`<code>${id}</code><br>[\\s\\S]*?<td data-label="Expires">([^\\n]*)</td>`).exec(page)?.[1];
+const expiresCell = (page: string, id: string) =>
+  new RegExp(`<code>${id}</code><br>[\\s\\S]*?<td data-label="Expires">([^\\n]*)</td>`).exec(page)?.[1];
 
 describe('rotation with a grace', () => {
   it('Rotate leads to a confirmation that says, for Now / 1 hour / 24 hours / 7 days, when the old key stops; none is preselected', async () => {
@@ -52,7 +53,9 @@ describe('rotation with a grace', () => {
     expect((await client.get('/account')).text).toContain(`<form method="get" action="/account/keys/${id}/rotate"><button`);
     const page = (await client.get(`/account/keys/${id}/rotate`)).text;
     expect(page).toContain(`Rotate key ${id}?`);
-    const choices = [...page.matchAll(/<input type="radio" name="grace" value="([^"]+)" required> <strong>([^<]+)<\/strong>: ([^<]+)\.<\/label>/g)].map((m) => m.slice(1));
+    const choices = [
+      ...page.matchAll(/<input type="radio" name="grace" value="([^"]+)" required> <strong>([^<]+)<\/strong>: ([^<]+)\.<\/label>/g),
+    ].map((m) => m.slice(1));
     expect(choices).toEqual([
       ['0', 'Now', 'the old key stops at once'],
       ['1h', 'In 1 hour', 'the old key keeps working until 2026-03-15 13:00 UTC, then stops'],

@@ -55,7 +55,8 @@ async function seedAccount(dir: string): Promise<void> {
       await store.consumeQuotaUpTo(account.id, day.slice(0, 7), 1_000_000, delivered, undefined, undefined, day);
       const refusedQuota = i === 1 ? 9 : i === 2 ? 17 : 0;
       const refusedRate = i % 9 === 5 ? 4 : 0;
-      if (refusedQuota + refusedRate > 0) await store.recordRefusals([{ accountId: account.id, day, quota: refusedQuota, rate: refusedRate }]);
+      if (refusedQuota + refusedRate > 0)
+        await store.recordRefusals([{ accountId: account.id, day, quota: refusedQuota, rate: refusedRate }]);
     }
     // This month's usage just under 80 %, so today's requests cross it (days stay as drawn).
     const month = currentMonth(new Date());
@@ -117,7 +118,7 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     expect(await page.locator('#webhooks').textContent()).toContain('no events yet');
   });
 
-  it('creates a key that never expires; today\'s conversions and rate-limit refusals reach the chart', async () => {
+  it("creates a key that never expires; today's conversions and rate-limit refusals reach the chart", async () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.locator('#new-key').waitFor();
     firstKey = await shownKey();
@@ -125,21 +126,34 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
     const delivered = statuses.filter((s) => s === 200).length;
-    await expect.poll(async () => {
-      await page.reload();
-      return page.locator(`g[data-day="${currentDay(new Date())}"] > title`).textContent();
-    }, { timeout: 5_000 }).toMatch(new RegExp(`: ${delivered} delivered, 0 refused for the quota, [1-9]\\d* refused for the rate limit$`));
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator(`g[data-day="${currentDay(new Date())}"] > title`).textContent();
+        },
+        { timeout: 5_000 },
+      )
+      .toMatch(new RegExp(`: ${delivered} delivered, 0 refused for the quota, [1-9]\\d* refused for the rate limit$`));
   });
 
   it('crossing 80 % of the quota sends one signed quota.threshold to the endpoint, listed as delivered', async () => {
     await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
     const [event] = received;
-    const payload = new Webhook(hookSecret).verify(event!.body, event!.headers) as { type: string; data: { threshold: number; limit: number } };
+    const payload = new Webhook(hookSecret).verify(event!.body, event!.headers) as {
+      type: string;
+      data: { threshold: number; limit: number };
+    };
     expect(payload).toMatchObject({ type: 'quota.threshold', data: { threshold: 80, limit: 1000 } });
-    await expect.poll(async () => {
-      await page.reload();
-      return page.locator('#webhooks ul.deliveries').textContent();
-    }, { timeout: 10_000 }).toMatch(/quota\.threshold, .* UTC: delivered/);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator('#webhooks ul.deliveries').textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/quota\.threshold, .* UTC: delivered/);
     await page.locator('#webhooks').screenshot({ path: shot('account-webhooks.png') });
   });
 
@@ -156,7 +170,7 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     await page.screenshot({ path: shot('account-page.png'), fullPage: true });
   });
 
-  it('draws the usage chart: 30 days of bars, axis labels and a legend, readable at the page\'s width', async () => {
+  it("draws the usage chart: 30 days of bars, axis labels and a legend, readable at the page's width", async () => {
     // Its size is read once the page has loaded: the stylesheet may still be on its way.
     await page.waitForLoadState('load');
     const chart = page.locator('svg.usage-chart');
@@ -165,7 +179,9 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     expect(box.width).toBeGreaterThan(700);
     expect(box.height).toBeGreaterThan(250);
     expect(await chart.locator('.legend text').allTextContents()).toEqual([
-      expect.stringMatching(/^Delivered \(\d+\)$/), 'Refused: quota (26)', expect.stringMatching(/^Refused: rate limit \([1-9]\d*\)$/),
+      expect.stringMatching(/^Delivered \(\d+\)$/),
+      'Refused: quota (26)',
+      expect.stringMatching(/^Refused: rate limit \([1-9]\d*\)$/),
     ]);
     expect(await chart.getAttribute('aria-labelledby')).toBe('usage-chart-title usage-chart-desc');
     await page.locator('figure.chart').screenshot({ path: shot('account-usage.png') });
@@ -193,8 +209,13 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     const ends = Date.parse(old.headers.get('key-expires')!);
     expect(Math.abs(ends - (Date.now() + 3_600_000))).toBeLessThan(120_000);
     expect((await convert(fresh)).status).toBe(200);
-    expect(await page.locator('td[data-label="Status"]').first().textContent()).toMatch(/rotated, replaced by key_\w+; works until it expires/);
-    await page.locator('table').first().screenshot({ path: shot('account-keys.png') });
+    expect(await page.locator('td[data-label="Status"]').first().textContent()).toMatch(
+      /rotated, replaced by key_\w+; works until it expires/,
+    );
+    await page
+      .locator('table')
+      .first()
+      .screenshot({ path: shot('account-keys.png') });
   });
 
   it('the pages broke no CSP rule and loaded everything they asked for', () => {

@@ -61,7 +61,9 @@ describe('the page', () => {
     expect(page.text).toMatch(/<td data-label="Last used">2026-03-15<\/td>/);
     expect(page.text).toContain('999 conversions remain this month.');
     // The chart's last bar is today's, drawn from the daily usage the conversion was counted in.
-    expect(page.text).toMatch(/<g data-day="2026-03-15"><title>15 Mar: 1 delivered, 0 refused for the quota, 0 refused for the rate limit<\/title><rect class="delivered" /);
+    expect(page.text).toMatch(
+      /<g data-day="2026-03-15"><title>15 Mar: 1 delivered, 0 refused for the quota, 0 refused for the rate limit<\/title><rect class="delivered" /,
+    );
     expect(page.text).toContain('<desc id="usage-chart-desc">From 14 Feb to 15 Mar 2026 (UTC): 1 conversion delivered');
   });
 
@@ -116,7 +118,9 @@ describe('the page', () => {
     expect(confirm.text).toContain(`Revoke key ${freshId}?`);
     expect(await app.store.findActiveKeyByHash(hashApiKey(fresh))).toBeDefined();
     // Without the confirmation field the post only leads back to the confirmation page.
-    expect((await client.post(`/account/keys/${freshId}/revoke`, { csrf: client.csrf() })).headers.get('location')).toBe(`/account/keys/${freshId}/revoke`);
+    expect((await client.post(`/account/keys/${freshId}/revoke`, { csrf: client.csrf() })).headers.get('location')).toBe(
+      `/account/keys/${freshId}/revoke`,
+    );
     expect(await app.store.findActiveKeyByHash(hashApiKey(fresh))).toBeDefined();
     expect((await client.post(`/account/keys/${freshId}/revoke`, { csrf: client.csrf(), confirm: 'yes' })).status).toBe(303);
     expect(await app.store.findActiveKeyByHash(hashApiKey(fresh))).toBeUndefined();
@@ -126,7 +130,9 @@ describe('the page', () => {
     const { client, app } = await signedUp();
     const stranger = await app.createAccountKey();
     expect((await client.get(`/account/keys/${stranger.keyId}/rotate`)).status).toBe(404);
-    expect((await client.post(`/account/keys/${stranger.keyId}/rotate`, { csrf: client.csrf(), confirm: 'yes', grace: '1h' })).status).toBe(404);
+    expect((await client.post(`/account/keys/${stranger.keyId}/rotate`, { csrf: client.csrf(), confirm: 'yes', grace: '1h' })).status).toBe(
+      404,
+    );
     expect((await client.post(`/account/keys/${stranger.keyId}/revoke`, { csrf: client.csrf(), confirm: 'yes' })).status).toBe(404);
     expect(await app.store.findActiveKeyByHash(hashApiKey(stranger.key))).toBeDefined();
   });
@@ -158,7 +164,11 @@ describe('defences', () => {
   it('a rotate replayed with a foreign Origin is 403 and changes nothing', async () => {
     const { client, app } = await signedUp();
     const { key, id } = await withKey(app, client);
-    const replay = await client.post(`/account/keys/${id}/rotate`, { csrf: client.csrf(), confirm: 'yes', grace: '1h' }, { origin: 'https://evil.example' });
+    const replay = await client.post(
+      `/account/keys/${id}/rotate`,
+      { csrf: client.csrf(), confirm: 'yes', grace: '1h' },
+      { origin: 'https://evil.example' },
+    );
     expect(replay.status).toBe(403);
     expect(replay.text).toContain('came from another site');
     expect(await app.store.findActiveKeyByHash(hashApiKey(key))).toBeDefined();
@@ -170,8 +180,13 @@ describe('defences', () => {
     const { id } = await withKey(app, client);
     const csrf = client.csrf();
     expect((await client.post(`/account/keys/${id}/rotate`, { csrf }, { origin: '' })).status).toBe(403);
-    expect((await client.post(`/account/keys/${id}/rotate`, { csrf }, { origin: 'null', 'sec-fetch-site': 'same-origin' })).status).toBe(303);
-    expect((await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD }, { origin: 'http://localhost.evil.example' })).status).toBe(403);
+    expect((await client.post(`/account/keys/${id}/rotate`, { csrf }, { origin: 'null', 'sec-fetch-site': 'same-origin' })).status).toBe(
+      303,
+    );
+    expect(
+      (await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD }, { origin: 'http://localhost.evil.example' }))
+        .status,
+    ).toBe(403);
   });
 
   it('a missing or wrong CSRF token is 403 and changes nothing', async () => {
@@ -199,7 +214,8 @@ describe('defences', () => {
     const { client } = await signedUp();
     await client.post('/account/logout', { csrf: client.csrf() });
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await client.post('/account/login', { email: 'ann@example.com', password: `wrong password ${i}` })).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await client.post('/account/login', { email: 'ann@example.com', password: `wrong password ${i}` })).status);
     expect(statuses.slice(0, LOGIN_LIMITS.perEmailAndIp)).toEqual(Array(LOGIN_LIMITS.perEmailAndIp).fill(401));
     expect(statuses.slice(LOGIN_LIMITS.perEmailAndIp)).toEqual(Array(30 - LOGIN_LIMITS.perEmailAndIp).fill(429));
     const limited = await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD });
@@ -213,7 +229,8 @@ describe('defences', () => {
     t = await createTestApp();
     const client = pageClient(t);
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await client.post('/account/login', { email: `user${i}@example.com`, password: 'wrong password here' })).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await client.post('/account/login', { email: `user${i}@example.com`, password: 'wrong password here' })).status);
     expect(statuses.slice(0, LOGIN_LIMITS.perIp)).toEqual(Array(LOGIN_LIMITS.perIp).fill(401));
     expect(statuses.slice(LOGIN_LIMITS.perIp)).toEqual(Array(30 - LOGIN_LIMITS.perIp).fill(429));
   });
@@ -241,7 +258,8 @@ describe('defences', () => {
   it(`sign-up is limited per IP: account ${SIGNUP_LIMIT.perIp + 1} is 429`, async () => {
     t = await createTestApp();
     const statuses: number[] = [];
-    for (let i = 0; i <= SIGNUP_LIMIT.perIp; i++) statuses.push((await pageClient(t).post('/account/signup', { email: `u${i}@example.com`, password: PASSWORD })).status);
+    for (let i = 0; i <= SIGNUP_LIMIT.perIp; i++)
+      statuses.push((await pageClient(t).post('/account/signup', { email: `u${i}@example.com`, password: PASSWORD })).status);
     expect(statuses).toEqual([...Array(SIGNUP_LIMIT.perIp).fill(303), 429]);
     expect(await t.store.findAccountByEmail(`u${SIGNUP_LIMIT.perIp}@example.com`)).toBeUndefined();
   });
@@ -273,7 +291,11 @@ describe('defences', () => {
       const app = await createTestApp(env);
       try {
         const tls: Record<string, string> = https ? { 'x-forwarded-proto': 'https', origin: app.origin.replace(/^http:/, 'https:') } : {};
-        const answer = await pageClient(app).post('/account/signup', { email: 'ann@example.com', password: PASSWORD }, { ...tls, ...headers });
+        const answer = await pageClient(app).post(
+          '/account/signup',
+          { email: 'ann@example.com', password: PASSWORD },
+          { ...tls, ...headers },
+        );
         return answer.headers.get('set-cookie')!;
       } finally {
         await app.close();

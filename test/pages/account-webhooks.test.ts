@@ -62,12 +62,16 @@ describe('webhook endpoints on the account page', () => {
     expect(await endpointsOf(app, account.id)).toEqual([]);
   });
 
-  it('lists each endpoint\'s last deliveries: delivered, waiting for a retry after a failure, and failed', async () => {
+  it("lists each endpoint's last deliveries: delivered, waiting for a retry after a failure, and failed", async () => {
     const { client, app, account } = await signedUp();
     const { id } = await addEndpoint(client);
     const store = app.store.webhooks;
     const at = NOW.toISOString();
-    for (const n of [1, 2, 3]) await store.recordEvent({ identity: `page-test-${n}`, accountId: account.id, type: n === 1 ? 'quota.threshold' : 'key.expiring', data: { n } }, at);
+    for (const n of [1, 2, 3])
+      await store.recordEvent(
+        { identity: `page-test-${n}`, accountId: account.id, type: n === 1 ? 'quota.threshold' : 'key.expiring', data: { n } },
+        at,
+      );
     const claimed = await store.claimDue(at, new Date(NOW.getTime() + 60_000).toISOString(), 10);
     expect(claimed).toHaveLength(3);
     const [first, second, third] = claimed.sort((a, b) => a.eventId.localeCompare(b.eventId));
@@ -89,14 +93,16 @@ describe('webhook endpoints on the account page', () => {
     const confirm = await client.get(`/account/webhooks/${id}/remove`);
     expect(confirm.text).toContain('Remove webhook endpoint?');
     expect(confirm.text).toContain(`<code>${URL_A}</code> (${id}) will get no more events`);
-    expect((await client.post(`/account/webhooks/${id}/remove`, { csrf: client.csrf() })).headers.get('location')).toBe(`/account/webhooks/${id}/remove`);
+    expect((await client.post(`/account/webhooks/${id}/remove`, { csrf: client.csrf() })).headers.get('location')).toBe(
+      `/account/webhooks/${id}/remove`,
+    );
     expect(await endpointsOf(app, account.id)).toHaveLength(1);
     expect((await client.post(`/account/webhooks/${id}/remove`, { csrf: client.csrf(), confirm: 'yes' })).status).toBe(303);
     expect(await endpointsOf(app, account.id)).toEqual([]);
     expect((await client.get('/account')).text).toContain(`Webhook endpoint ${id} (${URL_A}) is removed`);
   });
 
-  it('another account\'s endpoint cannot be seen or removed: 404 and nothing changes', async () => {
+  it("another account's endpoint cannot be seen or removed: 404 and nothing changes", async () => {
     const { client, app } = await signedUp();
     const stranger = await app.createAccountKey();
     const { endpoint } = await app.app.services.webhooks.add({ accountId: stranger.account.id, url: 'http://127.0.0.1:9/theirs' });

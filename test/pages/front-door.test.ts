@@ -64,17 +64,28 @@ describe('GET / for a browser', () => {
 });
 
 describe('GET / for an API client', () => {
-  it.each([[{}], [{ accept: 'application/json' }], [{ accept: '*/*' }]])('is the JSON index with %j: where everything is and every REST route of the table', async (headers) => {
-    const response = await get('/', headers);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(response.headers.get('vary')).toBe('Accept, Accept-Encoding');
-    expectSecurityHeaders(response);
-    const { data } = (await response.json()) as { data: { name: string; links: Record<string, string>; routes: { method: string; path: string; access: string }[] } };
-    expect(data.name).toBe('Measurement API');
-    expect(data.links).toMatchObject({ graphql: '/graphql', graphiql: '/graphql', reference: '/docs', openapi: '/openapi.json', account: '/account' });
-    expect(data.routes.map((r) => `${r.method} ${r.path} ${r.access}`)).toEqual(ROUTES.map((r) => `${r.method} ${r.path} ${r.access}`));
-  });
+  it.each([[{}], [{ accept: 'application/json' }], [{ accept: '*/*' }]])(
+    'is the JSON index with %j: where everything is and every REST route of the table',
+    async (headers) => {
+      const response = await get('/', headers);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('vary')).toBe('Accept, Accept-Encoding');
+      expectSecurityHeaders(response);
+      const { data } = (await response.json()) as {
+        data: { name: string; links: Record<string, string>; routes: { method: string; path: string; access: string }[] };
+      };
+      expect(data.name).toBe('Measurement API');
+      expect(data.links).toMatchObject({
+        graphql: '/graphql',
+        graphiql: '/graphql',
+        reference: '/docs',
+        openapi: '/openapi.json',
+        account: '/account',
+      });
+      expect(data.routes.map((r) => `${r.method} ${r.path} ${r.access}`)).toEqual(ROUTES.map((r) => `${r.method} ${r.path} ${r.access}`));
+    },
+  );
 
   it('HTML and JSON have different ETags, so a cache keyed by Accept never mixes them', async () => {
     const json = await get('/');
@@ -95,7 +106,10 @@ describe('GET /docs', () => {
     expect(policy).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline|https?:/);
     const page = await response.text();
     const scripts = [...page.matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1]!);
-    expect(scripts).toEqual([expect.stringMatching(/^\/docs\/assets\/redoc\.standalone\.[0-9a-f]{16}\.js$/), expect.stringMatching(/^\/docs\/assets\/reference\.[0-9a-f]{16}\.js$/)]);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/docs\/assets\/redoc\.standalone\.[0-9a-f]{16}\.js$/),
+      expect.stringMatching(/^\/docs\/assets\/reference\.[0-9a-f]{16}\.js$/),
+    ]);
     const redoc = await get(scripts[0]!, { 'accept-encoding': 'br' });
     expect(redoc.status).toBe(200);
     expect(redoc.headers.get('content-encoding')).toBe('br');

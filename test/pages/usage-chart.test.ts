@@ -5,7 +5,13 @@ import { chartDescription, shortDay, usageChart, yAxis } from '../../src/pages/u
 
 /** Thirty days ending 2026-03-15, zero but for the days given (by date). */
 function month(counts: Record<string, Partial<Omit<DailyUsage, 'day'>>> = {}): DailyUsage[] {
-  return lastDays(new Date('2026-03-15T12:00:00Z'), 30).map((day) => ({ day, delivered: 0, refusedQuota: 0, refusedRate: 0, ...counts[day] }));
+  return lastDays(new Date('2026-03-15T12:00:00Z'), 30).map((day) => ({
+    day,
+    delivered: 0,
+    refusedQuota: 0,
+    refusedRate: 0,
+    ...counts[day],
+  }));
 }
 
 /** What a test reads back from the SVG: ticks, x labels, the legend, and each day's bars by series. */
@@ -14,7 +20,11 @@ function parse(svg: string) {
   const bars = [...svg.matchAll(/<g data-day="([^"]+)"><title>([^<]+)<\/title>(.*?)<\/g>/g)].map(([, day, title, rects]) => ({
     day,
     title,
-    rects: [...rects!.matchAll(/<rect class="(\w+)"[^>]*>/g)].map(([tag, series]) => ({ series, height: attr(tag, 'height'), y: attr(tag, 'y') })),
+    rects: [...rects!.matchAll(/<rect class="(\w+)"[^>]*>/g)].map(([tag, series]) => ({
+      series,
+      height: attr(tag, 'height'),
+      y: attr(tag, 'y'),
+    })),
   }));
   return {
     ticks: [...svg.matchAll(/<g class="tick">.*?text-anchor="end">([^<]+)<\/text>/g)].map((m) => m[1]),
@@ -47,14 +57,22 @@ describe('the usage chart', () => {
     expect(chart.ticks).toEqual(['0', '250', '500', '750', '1,000']);
     const drawn = chart.bars.filter((bar) => bar.rects.length > 0);
     expect(drawn.map((bar) => bar.day)).toEqual(['2026-03-03']);
-    expect(drawn[0]!.rects).toEqual([{ series: 'delivered', height: Math.round(((957 / 1000) * PLOT_HEIGHT) * 10) / 10, y: expect.any(Number) }]);
+    expect(drawn[0]!.rects).toEqual([
+      { series: 'delivered', height: Math.round((957 / 1000) * PLOT_HEIGHT * 10) / 10, y: expect.any(Number) },
+    ]);
     expect(drawn[0]!.title).toBe('3 Mar: 957 delivered, 0 refused for the quota, 0 refused for the rate limit');
     expect(chart.legend[0]).toBe('Delivered (957)');
-    expect(chart.desc).toBe('From 14 Feb to 15 Mar 2026 (UTC): 957 conversions delivered, 0 requests refused for the monthly quota and 0 for the rate limit. Busiest day: 3 Mar, 957 delivered.');
+    expect(chart.desc).toBe(
+      'From 14 Feb to 15 Mar 2026 (UTC): 957 conversions delivered, 0 requests refused for the monthly quota and 0 for the rate limit. Busiest day: 3 Mar, 957 delivered.',
+    );
   });
 
   it('refusals stack on the delivered conversions, quota then rate limit, and count in the legend and the description', () => {
-    const chart = parse(usageChart(month({ '2026-03-14': { delivered: 6, refusedQuota: 1 }, '2026-03-15': { delivered: 2, refusedQuota: 3, refusedRate: 2 } })).text);
+    const chart = parse(
+      usageChart(
+        month({ '2026-03-14': { delivered: 6, refusedQuota: 1 }, '2026-03-15': { delivered: 2, refusedQuota: 3, refusedRate: 2 } }),
+      ).text,
+    );
     expect(chart.ticks).toEqual(['0', '2', '4', '6', '8']);
     const today = chart.bars.at(-1)!;
     expect(today.rects.map((r) => r.series)).toEqual(['delivered', 'refusedQuota', 'refusedRate']);
@@ -65,13 +83,17 @@ describe('the usage chart', () => {
     expect(today.rects[2]!.y + today.rects[2]!.height).toBeCloseTo(today.rects[1]!.y, 0);
     expect(chart.bars.at(-2)!.rects.map((r) => r.series)).toEqual(['delivered', 'refusedQuota']);
     expect(chart.legend).toEqual(['Delivered (8)', 'Refused: quota (4)', 'Refused: rate limit (2)']);
-    expect(chart.desc).toContain('8 conversions delivered, 4 requests refused for the monthly quota and 2 for the rate limit. Busiest day: 14 Mar, 6 delivered.');
+    expect(chart.desc).toContain(
+      '8 conversions delivered, 4 requests refused for the monthly quota and 2 for the rate limit. Busiest day: 14 Mar, 6 delivered.',
+    );
   });
 
   it('only refusals (a key over its quota all month): bars without a busiest day', () => {
     const chart = parse(usageChart(month({ '2026-03-10': { refusedQuota: 12_345 } })).text);
     expect(chart.ticks).toEqual(['0', '5,000', '10,000', '15,000']);
-    expect(chart.desc).toBe('From 14 Feb to 15 Mar 2026 (UTC): 0 conversions delivered, 12,345 requests refused for the monthly quota and 0 for the rate limit.');
+    expect(chart.desc).toBe(
+      'From 14 Feb to 15 Mar 2026 (UTC): 0 conversions delivered, 12,345 requests refused for the monthly quota and 0 for the rate limit.',
+    );
   });
 
   it('is a labelled image with no script, no style attribute and no event handler', () => {
@@ -99,7 +121,11 @@ describe('the y axis', () => {
 });
 
 describe('the day labels', () => {
-  it.each([['2026-03-03', '3 Mar'], ['2026-12-31', '31 Dec'], ['2027-01-01', '1 Jan']])('%s is %s', (day, label) => {
+  it.each([
+    ['2026-03-03', '3 Mar'],
+    ['2026-12-31', '31 Dec'],
+    ['2027-01-01', '1 Jan'],
+  ])('%s is %s', (day, label) => {
     expect(shortDay(day)).toBe(label);
   });
 

@@ -73,12 +73,17 @@ describe('GET /openapi.json', () => {
 
   it('types the rates as a map from currency code to decimal string', () => {
     const rates = served.components.schemas.Rates.properties.rates;
-    expect(rates).toMatchObject({ type: 'object', propertyNames: { pattern: '^[A-Z]{3}$' }, additionalProperties: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' } });
+    expect(rates).toMatchObject({
+      type: 'object',
+      propertyNames: { pattern: '^[A-Z]{3}$' },
+      additionalProperties: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' },
+    });
   });
 
   it('documents 405 only as it happens: on no operation, and on every path with the methods Allow lists', () => {
     for (const [path, item] of Object.entries<any>(served.paths)) {
-      for (const [method, operation] of Object.entries<any>(item)) if (method !== 'description') expect(operation.responses['405'], `${method} ${path}`).toBeUndefined();
+      for (const [method, operation] of Object.entries<any>(item))
+        if (method !== 'description') expect(operation.responses['405'], `${method} ${path}`).toBeUndefined();
       expect(item.description, path).toMatch(/405 METHOD_NOT_ALLOWED, `Allow: [A-Z, ]+`/);
     }
   });
@@ -96,9 +101,13 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('states the server\'s bounds: value pattern, decimals 0..40, date format, 1 to 1000 batch items, rounding modes', () => {
+  it("states the server's bounds: value pattern, decimals 0..40, date format, 1 to 1000 batch items, rounding modes", () => {
     const convert = Object.fromEntries(served.paths['/v1/convert'].get.parameters.map((p: any) => [p.name, p.schema]));
-    expect(convert.value).toMatchObject({ type: 'string', pattern: '^-?\\d{1,40}(\\.\\d{1,40})?$', description: expect.stringContaining('40 digits') });
+    expect(convert.value).toMatchObject({
+      type: 'string',
+      pattern: '^-?\\d{1,40}(\\.\\d{1,40})?$',
+      description: expect.stringContaining('40 digits'),
+    });
     expect(convert.decimals).toMatchObject({ type: 'integer', minimum: 0, maximum: 40 });
     expect(served.components.schemas.Rounding.enum).toEqual(['HALF_UP', 'HALF_EVEN', 'DOWN', 'UP', 'FLOOR', 'CEILING']);
     const batch = served.paths['/v1/batch'].post.requestBody.content['application/json'].schema.properties.items;
@@ -107,14 +116,18 @@ describe('GET /openapi.json', () => {
     expect(item.value).toMatchObject({ type: 'string', pattern: convert.value.pattern });
     expect(item.decimals).toMatchObject({ minimum: 0, maximum: 40 });
     expect(item.date).toMatchObject({ type: 'string', format: 'date' });
-    expect(served.paths['/v1/currency/convert'].post.requestBody.content['application/json'].schema.properties.value.pattern).toBe(convert.value.pattern);
+    expect(served.paths['/v1/currency/convert'].post.requestBody.content['application/json'].schema.properties.value.pattern).toBe(
+      convert.value.pattern,
+    );
   });
 
-  it('declares the parser\'s refusals (408, 431) on every operation, and 413/415 on every POST', () => {
+  it("declares the parser's refusals (408, 431) on every operation, and 413/415 on every POST", () => {
     for (const [path, item] of Object.entries<any>(served.paths)) {
       for (const method of ['get', 'head', 'post']) {
         if (!item[method]) continue;
-        expect(Object.keys(item[method].responses), `${method} ${path}`).toEqual(expect.arrayContaining(['408', '431', ...(method === 'post' ? ['413', '415'] : [])]));
+        expect(Object.keys(item[method].responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(['408', '431', ...(method === 'post' ? ['413', '415'] : [])]),
+        );
       }
     }
   });

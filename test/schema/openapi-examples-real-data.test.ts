@@ -30,8 +30,21 @@ interface Sample {
   body?: unknown;
 }
 
-const get = (operation: string, name: string, url: string, key?: Sample['key']): Sample => ({ operation: `GET ${operation}`, name, method: 'GET', url, ...(key ? { key } : {}) });
-const post = (operation: string, name: string, url: string, body: unknown, key: Sample['key'] = 'developer'): Sample => ({ operation: `POST ${operation}`, name, method: 'POST', url, body, key });
+const get = (operation: string, name: string, url: string, key?: Sample['key']): Sample => ({
+  operation: `GET ${operation}`,
+  name,
+  method: 'GET',
+  url,
+  ...(key ? { key } : {}),
+});
+const post = (operation: string, name: string, url: string, body: unknown, key: Sample['key'] = 'developer'): Sample => ({
+  operation: `POST ${operation}`,
+  name,
+  method: 'POST',
+  url,
+  body,
+  key,
+});
 
 /** What the examples show, per route: a typical answer, then the refusals a client meets first. */
 const SAMPLES: Sample[] = [
@@ -70,10 +83,20 @@ const SAMPLES: Sample[] = [
   get('/v1/currency/rates', 'baseAndAmount', '/v1/currency/rates?base=USD&amount=250&symbols=EUR,GBP,CHF', 'developer'),
   get('/v1/currency/rates/latest', 'latest', '/v1/currency/rates/latest'),
   get('/v1/currency/rates/latest', 'dateOnLatest', '/v1/currency/rates/latest?date=2024-03-28'),
-  get('/v1/currency/rates/series', 'monthlyMeans', '/v1/currency/rates/series?start=2024-01-01&end=2024-03-31&symbols=USD,JPY&group=month', 'developer'),
+  get(
+    '/v1/currency/rates/series',
+    'monthlyMeans',
+    '/v1/currency/rates/series?start=2024-01-01&end=2024-03-31&symbols=USD,JPY&group=month',
+    'developer',
+  ),
   get('/v1/currency/rates/series', 'days', '/v1/currency/rates/series?start=2024-03-25&end=2024-04-02&symbols=USD,GBP', 'developer'),
   get('/v1/currency/rates/series', 'freePlan', '/v1/currency/rates/series?start=2024-01-01&end=2024-03-31', 'free'),
-  post('/v1/currency/rates/series/links', 'weekLink', '/v1/currency/rates/series/links', { start: '2024-01-01', symbols: ['USD', 'JPY'], format: 'csv', expiresIn: 604800 }),
+  post('/v1/currency/rates/series/links', 'weekLink', '/v1/currency/rates/series/links', {
+    start: '2024-01-01',
+    symbols: ['USD', 'JPY'],
+    format: 'csv',
+    expiresIn: 604800,
+  }),
   post('/v1/currency/rates/series/links', 'freePlan', '/v1/currency/rates/series/links', { start: '2024-01-01', symbols: ['USD'] }, 'free'),
   get('/v1/currencies', 'registry', '/v1/currencies'),
   get('/v1/currencies', 'byName', '/v1/currencies?name=Schweizer%20Franken&lang=de'),
@@ -106,7 +129,10 @@ describe.skipIf(!PRESENT)('schema/openapi-examples.json: the OpenAPI examples ar
     recorded = {};
     for (const sample of SAMPLES) {
       // t.call checks each answer against the document: its status, headers and body.
-      const answer = await t.call(sample.method, sample.url, { ...(sample.key ? { key: keys[sample.key] } : {}), ...(sample.body === undefined ? {} : { body: sample.body }) });
+      const answer = await t.call(sample.method, sample.url, {
+        ...(sample.key ? { key: keys[sample.key] } : {}),
+        ...(sample.body === undefined ? {} : { body: sample.body }),
+      });
       const byStatus = ((recorded[sample.operation] ??= {})[String(answer.status)] ??= {});
       byStatus[sample.name] = { summary: `${sample.method} ${decodeURIComponent(sample.url)}`, value: answer.body };
     }
@@ -115,14 +141,24 @@ describe.skipIf(!PRESENT)('schema/openapi-examples.json: the OpenAPI examples ar
   afterAll(() => t?.close());
 
   it('records a success of every /v1 route, and a refusal of every route that takes an input or a key', () => {
-    const document = JSON.parse(readFileSync('schema/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { parameters?: unknown[]; requestBody?: unknown; security: unknown[] }>> };
-    const routes = Object.entries(document.paths).flatMap(([path, item]) => (['get', 'post'] as const).filter((m) => m in item && path.startsWith('/v1/')).map((m) => ({ name: `${m.toUpperCase()} ${path}`, operation: item[m]! })));
+    const document = JSON.parse(readFileSync('schema/openapi.json', 'utf8')) as {
+      paths: Record<string, Record<string, { parameters?: unknown[]; requestBody?: unknown; security: unknown[] }>>;
+    };
+    const routes = Object.entries(document.paths).flatMap(([path, item]) =>
+      (['get', 'post'] as const)
+        .filter((m) => m in item && path.startsWith('/v1/'))
+        .map((m) => ({ name: `${m.toUpperCase()} ${path}`, operation: item[m]! })),
+    );
     expect(routes.map((r) => r.name).filter((name) => !(name in recorded))).toEqual([]);
     for (const { name, operation } of routes) {
       const statuses = Object.keys(recorded[name]!);
       expect(statuses, name).toContain('200');
       const refusable = operation.parameters !== undefined || operation.requestBody !== undefined || operation.security.length > 0;
-      if (refusable) expect(statuses.some((status) => Number(status) >= 400), `${name}: a refusal`).toBe(true);
+      if (refusable)
+        expect(
+          statuses.some((status) => Number(status) >= 400),
+          `${name}: a refusal`,
+        ).toBe(true);
     }
   });
 
@@ -132,12 +168,16 @@ describe.skipIf(!PRESENT)('schema/openapi-examples.json: the OpenAPI examples ar
   });
 
   it('are in schema/openapi.json, on their operations', () => {
-    const document = JSON.parse(readFileSync('schema/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { examples?: unknown }> }> }>> };
+    const document = JSON.parse(readFileSync('schema/openapi.json', 'utf8')) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { examples?: unknown }> }> }>>;
+    };
     for (const [operation, statuses] of Object.entries(recorded)) {
       const [method, path] = operation.split(' ') as [string, string];
       for (const status of Object.keys(statuses)) {
         const examples = document.paths[path]![method.toLowerCase()]!.responses[status]!.content!['application/json']!.examples;
-        expect(withoutRequestIds({ [operation]: { [status]: examples as never } }), `${operation} ${status}`).toEqual(withoutRequestIds({ [operation]: { [status]: statuses[status]! } }));
+        expect(withoutRequestIds({ [operation]: { [status]: examples as never } }), `${operation} ${status}`).toEqual(
+          withoutRequestIds({ [operation]: { [status]: statuses[status]! } }),
+        );
       }
     }
   });

@@ -79,13 +79,30 @@ beforeAll(async () => {
   key = await t.createKey('developer');
   dir = mkdtempSync(path.join(os.tmpdir(), 'openapi-clients-'));
   const input = path.resolve('schema/openapi.json');
-  await orval({ input: { target: input }, output: { target: path.join(dir, 'orval/api.ts'), client: 'fetch', mode: 'single', baseUrl: t.origin } }, undefined, { logLevel: 'error' });
+  await orval(
+    { input: { target: input }, output: { target: path.join(dir, 'orval/api.ts'), client: 'fetch', mode: 'single', baseUrl: t.origin } },
+    undefined,
+    { logLevel: 'error' },
+  );
   await heyApi({ input, output: path.join(dir, 'hey-api'), logs: { level: 'silent' } });
-  const files = Object.entries({ 'orval-client.ts': ORVAL_CLIENT, 'hey-api-client.ts': HEY_API_CLIENT, 'hey-api-wrong-group.ts': HEY_API_WRONG_GROUP }).map(([name, text]) => {
+  const files = Object.entries({
+    'orval-client.ts': ORVAL_CLIENT,
+    'hey-api-client.ts': HEY_API_CLIENT,
+    'hey-api-wrong-group.ts': HEY_API_WRONG_GROUP,
+  }).map(([name, text]) => {
     writeFileSync(path.join(dir, name), text);
     return path.join(dir, name);
   });
-  const program = ts.createProgram(files, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [] });
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    skipLibCheck: true,
+    types: [],
+  });
   diagnostics = new Map(files.map((file) => [path.basename(file), [] as string[]]));
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const file = d.file ? path.relative(dir, d.file.fileName) : '';

@@ -23,13 +23,25 @@ async function report(command: string, args: string[]): Promise<string> {
  */
 describe('schema/openapi.json under the linters', () => {
   it('spectral (spectral:oas): no error, and only the warnings accounted for', async () => {
-    const found = JSON.parse(await report('node_modules/.bin/spectral', ['lint', 'schema/openapi.json', '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'])) as { code: string; severity: number }[];
+    const found = JSON.parse(
+      await report('node_modules/.bin/spectral', [
+        'lint',
+        'schema/openapi.json',
+        '--ruleset',
+        '.spectral.yaml',
+        '--format',
+        'json',
+        '--quiet',
+      ]),
+    ) as { code: string; severity: number }[];
     expect(found.filter((p) => p.severity === 0)).toEqual([]);
     expect(found.map((p) => p.code).sort()).toEqual(['info-contact', 'oas3-unused-component']);
   }, 60_000);
 
   it('@redocly/cli lint (recommended): no error, and only the warnings accounted for', async () => {
-    const { problems } = JSON.parse(await report('node_modules/.bin/redocly', ['lint', 'schema/openapi.json', '--format', 'json'])) as { problems: { ruleId: string; severity: string }[] };
+    const { problems } = JSON.parse(await report('node_modules/.bin/redocly', ['lint', 'schema/openapi.json', '--format', 'json'])) as {
+      problems: { ruleId: string; severity: string }[];
+    };
     expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
     expect(problems.map((p) => p.ruleId).sort()).toEqual(['info-license', 'no-unused-components']);
   }, 60_000);

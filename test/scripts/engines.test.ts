@@ -21,10 +21,15 @@ function installedManifests(root: string): { where: string; manifest: Manifest }
     }
     for (const entry of entries) {
       if (entry.startsWith('.')) continue;
-      const dirs = entry.startsWith('@') ? readdirSync(path.join(modules, entry)).map((name) => path.join(modules, entry, name)) : [path.join(modules, entry)];
+      const dirs = entry.startsWith('@')
+        ? readdirSync(path.join(modules, entry)).map((name) => path.join(modules, entry, name))
+        : [path.join(modules, entry)];
       for (const dir of dirs) {
         try {
-          found.push({ where: path.relative(root, dir), manifest: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest });
+          found.push({
+            where: path.relative(root, dir),
+            manifest: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest,
+          });
         } catch {
           continue;
         }

@@ -18,9 +18,17 @@ describe('scripts/import-circles.ts', () => {
   it.each([
     ['value imports', { 'a.ts': "import { b } from './b';", 'b.ts': "import { a } from './a';" }, [['a.ts', 'b.ts']]],
     ['type imports', { 'a.ts': "import type { B } from './b';", 'b.ts': "import { type A } from './a';" }, [['a.ts', 'b.ts']]],
-    ['re-exports', { 'a.ts': "export { b } from './b';", 'b.ts': "export * from './c';", 'c.ts': "import type { A } from './a.ts';" }, [['a.ts', 'b.ts', 'c.ts']]],
+    [
+      're-exports',
+      { 'a.ts': "export { b } from './b';", 'b.ts': "export * from './c';", 'c.ts': "import type { A } from './a.ts';" },
+      [['a.ts', 'b.ts', 'c.ts']],
+    ],
     ['a file importing itself', { 'a.ts': "import type { A } from './a';" }, [['a.ts']]],
-    ['imports that go one way', { 'a.ts': "import { b } from './b';", 'b.ts': "import { c } from './c';", 'c.ts': "import { z } from 'zod';" }, []],
+    [
+      'imports that go one way',
+      { 'a.ts': "import { b } from './b';", 'b.ts': "import { c } from './c';", 'c.ts': "import { z } from 'zod';" },
+      [],
+    ],
   ])('finds circles of %s', (_label, sources, expected) => {
     expect(circlesOf(sources)).toEqual(expected);
   });

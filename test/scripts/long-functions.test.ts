@@ -7,7 +7,8 @@ import { longFunctions, typeScriptFiles } from '../../scripts/long-functions';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** A function of `lines` lines in all, written as `shape` declares it. */
-const functionOf = (lines: number, shape: (body: string) => string) => shape(Array.from({ length: lines - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n'));
+const functionOf = (lines: number, shape: (body: string) => string) =>
+  shape(Array.from({ length: lines - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n'));
 
 describe('scripts/long-functions.ts', () => {
   it.each([
@@ -31,7 +32,9 @@ describe('scripts/long-functions.ts', () => {
 
 describe('the source (src)', () => {
   it('has no function over 80 lines (split a longer one into named steps)', () => {
-    const found = typeScriptFiles([path.join(root, 'src')]).flatMap((file) => longFunctions(path.relative(root, file), readFileSync(file, 'utf8'), 80));
+    const found = typeScriptFiles([path.join(root, 'src')]).flatMap((file) =>
+      longFunctions(path.relative(root, file), readFileSync(file, 'utf8'), 80),
+    );
     expect(found).toEqual([]);
   });
 });

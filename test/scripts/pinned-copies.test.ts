@@ -18,21 +18,30 @@ const COPIES: ReadonlyArray<{ library: string; copy: string; guard: string }> = 
   { library: '@pothos/plugin-zod', copy: 'src/graphql/direct-resolver.ts', guard: 'test/graphql/direct-resolver.test.ts' },
   { library: 'sofa-api', copy: 'src/graphql/serialize.ts', guard: 'test/http/rest-executions.test.ts' },
   { library: '@graphql-yoga/plugin-sofa', copy: 'src/graphql/serialize.ts', guard: 'test/http/rest-executions.test.ts' },
-  { library: 'graphql-rate-limit-directive', copy: 'src/http/limits/rate-limit-directive.ts', guard: 'test/http/rate-limit-directive.test.ts' },
+  {
+    library: 'graphql-rate-limit-directive',
+    copy: 'src/http/limits/rate-limit-directive.ts',
+    guard: 'test/http/rate-limit-directive.test.ts',
+  },
   { library: '@graphql-yoga/render-graphiql', copy: 'src/http/graphiql/bundle.ts', guard: 'test/e2e/graphiql-browser.test.ts' },
 ];
 
 describe('libraries whose internals are copied', () => {
   const manifest = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
-  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version: string; dependencies?: Record<string, string> }> };
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { version: string; dependencies?: Record<string, string> }>;
+  };
 
-  it.each(COPIES.map((c) => [c.library, c.copy, c] as const))('%s (copied in %s): pinned to the installed version, named with its guard', (library, copy, { guard }) => {
-    const installed = (JSON.parse(read(`node_modules/${library}/package.json`)) as { version: string }).version;
-    expect(manifest.dependencies[library], 'an exact version in package.json, not a range').toBe(installed);
-    expect(lock.packages['']!.dependencies![library]).toBe(installed);
-    expect(lock.packages[`node_modules/${library}`]!.version).toBe(installed);
-    expect(read(copy)).toContain(`${library} ${installed}`);
-    expect(read(copy)).toContain(guard);
-    expect(existsSync(path.join(root, guard))).toBe(true);
-  });
+  it.each(COPIES.map((c) => [c.library, c.copy, c] as const))(
+    '%s (copied in %s): pinned to the installed version, named with its guard',
+    (library, copy, { guard }) => {
+      const installed = (JSON.parse(read(`node_modules/${library}/package.json`)) as { version: string }).version;
+      expect(manifest.dependencies[library], 'an exact version in package.json, not a range').toBe(installed);
+      expect(lock.packages['']!.dependencies![library]).toBe(installed);
+      expect(lock.packages[`node_modules/${library}`]!.version).toBe(installed);
+      expect(read(copy)).toContain(`${library} ${installed}`);
+      expect(read(copy)).toContain(guard);
+      expect(existsSync(path.join(root, guard))).toBe(true);
+    },
+  );
 });

@@ -33,14 +33,31 @@ async function accountsOn(options: { redisUrl?: string; keyPrefix?: string } = {
   const limiters = await createRateLimiters({ publicPerMinute: 60, keyPerSecond: 50, ...options });
   opened.push(limiters);
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  const webhooks = createWebhooks({ store: store.webhooks, secrets: () => secretBox(randomBytes(32)), resolveHost, policy: webhookUrlPolicy(config.apiEnv), clock: () => new Date() });
-  return createAccounts({ config, store, webhooks, clock: () => new Date(), limiter: (name, points, seconds) => limiters.create(name, points, seconds) });
+  const webhooks = createWebhooks({
+    store: store.webhooks,
+    secrets: () => secretBox(randomBytes(32)),
+    resolveHost,
+    policy: webhookUrlPolicy(config.apiEnv),
+    clock: () => new Date(),
+  });
+  return createAccounts({
+    config,
+    store,
+    webhooks,
+    clock: () => new Date(),
+    limiter: (name, points, seconds) => limiters.create(name, points, seconds),
+  });
 }
 
 async function failures(accounts: Accounts, count: number, email = 'ann@example.com'): Promise<string[]> {
   const codes: string[] = [];
   for (let i = 0; i < count; i++) {
-    codes.push(await accounts.logIn({ email, password: `wrong ${i} wrong ${i}` }, '192.0.2.1').then(() => 'OK', (e: { code: string }) => e.code));
+    codes.push(
+      await accounts.logIn({ email, password: `wrong ${i} wrong ${i}` }, '192.0.2.1').then(
+        () => 'OK',
+        (e: { code: string }) => e.code,
+      ),
+    );
   }
   return codes;
 }
@@ -60,12 +77,17 @@ describe('log-in', () => {
   it('an account made by the CLI without a password cannot log in with any password', async () => {
     const accounts = await accountsOn();
     await store.createAccount({ email: 'cli@example.com', plan: 'free' });
-    await expect(accounts.logIn({ email: 'cli@example.com', password: PASSWORD }, '192.0.2.1')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(accounts.logIn({ email: 'cli@example.com', password: PASSWORD }, '192.0.2.1')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 
   it('the failed-log-in counters are in memory without REDIS_URL', async () => {
     const accounts = await accountsOn();
-    expect(await failures(accounts, LOGIN_LIMITS.perEmailAndIp + 1)).toEqual([...Array(LOGIN_LIMITS.perEmailAndIp).fill('UNAUTHORIZED'), 'RATE_LIMIT_EXCEEDED']);
+    expect(await failures(accounts, LOGIN_LIMITS.perEmailAndIp + 1)).toEqual([
+      ...Array(LOGIN_LIMITS.perEmailAndIp).fill('UNAUTHORIZED'),
+      'RATE_LIMIT_EXCEEDED',
+    ]);
   });
 });
 

@@ -39,7 +39,12 @@ describe('the registry use cases', () => {
   it('lists every currency with dates from the stored history, computed once per revision', async () => {
     const { rates, currency } = service();
     const list = await currency.registry.listCurrencies();
-    expect(list.find((c) => c.code === 'HRK')).toMatchObject({ firstDate: '2022-12-28', lastDate: '2022-12-30', status: 'retired', successor: { rate: '7.53450' } });
+    expect(list.find((c) => c.code === 'HRK')).toMatchObject({
+      firstDate: '2022-12-28',
+      lastDate: '2022-12-30',
+      status: 'retired',
+      successor: { rate: '7.53450' },
+    });
     expect(list.find((c) => c.code === 'EUR')).toMatchObject({ firstDate: '2022-12-28', lastDate: '2023-01-03', status: 'active' });
     const reads = rates.reads.length;
     await currency.registry.getCurrency('usd');
@@ -131,7 +136,14 @@ describe('rates for a day, any base, an amount, the date explained', () => {
 describe('time series', () => {
   it('lists one entry per publication in the range, and exports it as CSV', async () => {
     const answer = await service().currency.series.series({ start: '2022-12-29', end: '2023-01-02', symbols: 'USD,JPY' }, 'developer');
-    expect(answer).toMatchObject({ start: '2022-12-29', end: '2023-01-02', base: 'EUR', group: 'day', symbols: ['USD', 'JPY'], nextCursor: null });
+    expect(answer).toMatchObject({
+      start: '2022-12-29',
+      end: '2023-01-02',
+      base: 'EUR',
+      group: 'day',
+      symbols: ['USD', 'JPY'],
+      nextCursor: null,
+    });
     expect([...answer.entries()].map((e) => e.period)).toEqual(['2022-12-29', '2022-12-30', '2023-01-02']);
     expect([...csvLines(answer.entries(), answer)].join('')).toBe(
       'date,base,USD,JPY\r\n2022-12-29,EUR,1.0650,141.50\r\n2022-12-30,EUR,1.0700,142.00\r\n2023-01-02,EUR,1.0680,140.00\r\n',
@@ -139,23 +151,42 @@ describe('time series', () => {
   });
 
   it('groups by month with exact means; a currency quoted on some days has its own count', async () => {
-    const answer = await service().currency.series.series({ start: '2022-01-01', end: '2023-12-31', group: 'MONTH', base: 'USD' }, 'business');
+    const answer = await service().currency.series.series(
+      { start: '2022-01-01', end: '2023-12-31', group: 'MONTH', base: 'USD' },
+      'business',
+    );
     expect(answer.symbols).toEqual(['EUR', 'JPY', 'HRK', 'RUB']);
     const [dec, jan] = [...answer.entries()];
     expect(dec).toMatchObject({ period: '2022-12', start: '2022-12-28', end: '2022-12-30', publications: 3, partial: { RUB: 1 } });
-    expect(jan).toMatchObject({ period: '2023-01', start: '2023-01-02', end: '2023-01-03', publications: 2, rates: { EUR: '0.9420984432965901627704705610877398512523' } });
+    expect(jan).toMatchObject({
+      period: '2023-01',
+      start: '2023-01-02',
+      end: '2023-01-03',
+      publications: 2,
+      rates: { EUR: '0.9420984432965901627704705610877398512523' },
+    });
     expect(Object.keys(jan!.rates)).toEqual(['EUR', 'JPY']);
   });
 
   it('clips the range to the publications held, and refuses a range without a quote of the base', async () => {
-    expect(await service().currency.series.series({ start: '1990-01-01', end: '2030-01-01' }, 'developer')).toMatchObject({ start: '2022-12-28', end: '2023-01-03' });
-    const { code, param, message } = await refusal(service().currency.series.series({ start: '2023-01-02', end: '2023-01-03', base: 'HRK' }, 'developer'));
+    expect(await service().currency.series.series({ start: '1990-01-01', end: '2030-01-01' }, 'developer')).toMatchObject({
+      start: '2022-12-28',
+      end: '2023-01-03',
+    });
+    const { code, param, message } = await refusal(
+      service().currency.series.series({ start: '2023-01-02', end: '2023-01-03', base: 'HRK' }, 'developer'),
+    );
     expect({ code, param }).toEqual({ code: 'RATE_NOT_FOUND', param: 'base' });
     expect(message).toContain('1 EUR = 7.53450 HRK');
   });
 
   it('without end, runs to the newest publication held, and its last page is never complete (it grows with each publication)', async () => {
-    expect(await service().currency.series.series({ start: '2022-12-29' }, 'developer')).toMatchObject({ start: '2022-12-29', end: '2023-01-03', nextCursor: null, complete: false });
+    expect(await service().currency.series.series({ start: '2022-12-29' }, 'developer')).toMatchObject({
+      start: '2022-12-29',
+      end: '2023-01-03',
+      nextCursor: null,
+      complete: false,
+    });
   });
 
   it.each([
@@ -188,7 +219,8 @@ describe('time series', () => {
     expect(chunks.flat()).toEqual([...answer.entries()]);
     // No budget: a chunk per publication (or none, inside a period); all the budget: one chunk.
     if (budgetMs === 1000) expect(chunks).toHaveLength(1);
-    else expect(chunks.length).toBe(group === 'day' ? PUBS.length : new Set(chunks.flat().map((e) => (e as { period: string }).period)).size);
+    else
+      expect(chunks.length).toBe(group === 'day' ? PUBS.length : new Set(chunks.flat().map((e) => (e as { period: string }).period)).size);
   });
 
   it('plans a page without reading a publication, and binds its cursor to the format', async () => {
@@ -196,12 +228,30 @@ describe('time series', () => {
     const { rates, currency } = service(old);
     const reads = rates.reads.length;
     const plan = currency.series.planSeries({ start: '2005-01-01', end: '2023-01-03' }, 'developer');
-    expect(plan).toMatchObject({ start: '2005-06-01', end: '2015-05-31', base: 'EUR', asked: undefined, complete: true, dates: ['2005-06-01'] });
+    expect(plan).toMatchObject({
+      start: '2005-06-01',
+      end: '2015-05-31',
+      base: 'EUR',
+      asked: undefined,
+      complete: true,
+      dates: ['2005-06-01'],
+    });
     expect(rates.reads.length).toBe(reads);
-    expect(currency.series.planSeries({ start: '2005-01-01', end: '2023-01-03', cursor: plan.nextCursor }, 'developer').start).toBe('2015-06-01');
-    expect(() => currency.series.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'application/x-ndjson', cursor: plan.nextCursor }, 'developer')).toThrow(/continues another query/);
+    expect(currency.series.planSeries({ start: '2005-01-01', end: '2023-01-03', cursor: plan.nextCursor }, 'developer').start).toBe(
+      '2015-06-01',
+    );
+    expect(() =>
+      currency.series.planSeries(
+        { start: '2005-01-01', end: '2023-01-03', format: 'application/x-ndjson', cursor: plan.nextCursor },
+        'developer',
+      ),
+    ).toThrow(/continues another query/);
     // CSV is one page whatever the range.
-    expect(currency.series.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv' }, 'developer')).toMatchObject({ start: '2005-06-01', end: '2023-01-03', nextCursor: null });
+    expect(currency.series.planSeries({ start: '2005-01-01', end: '2023-01-03', format: 'text/csv' }, 'developer')).toMatchObject({
+      start: '2005-06-01',
+      end: '2023-01-03',
+      nextCursor: null,
+    });
   });
 
   it('pages days over ten years with a cursor that the next call follows; yearly means are one page', async () => {
@@ -224,12 +274,22 @@ describe('conversions and the plain listing explain a missing rate too', () => {
     const currency = createCurrencyServices(rates, () => NOW, historyFacts(rates));
     const loader = new DataLoader((dates: readonly string[]) => rates.loadPublications(dates));
     // A conversion needs the rate of RUB, which nothing replaced; HRK converts at its fixed rate (legal-rate.ts).
-    const conversion = await refusal(currency.converter.convert({ value: '1', from: 'EUR', to: 'RUB', date: '2023-01-02' }, 'developer', loader));
-    expect(conversion).toEqual({ code: 'RATE_NOT_FOUND', param: 'to', message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.' });
+    const conversion = await refusal(
+      currency.converter.convert({ value: '1', from: 'EUR', to: 'RUB', date: '2023-01-02' }, 'developer', loader),
+    );
+    expect(conversion).toEqual({
+      code: 'RATE_NOT_FOUND',
+      param: 'to',
+      message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.',
+    });
     const hrk = await currency.converter.convert({ value: '1', from: 'EUR', to: 'HRK', date: '2023-01-02' }, 'developer', loader);
     expect(hrk.result.value).toBe('7.5345');
     const listing = await refusal(currency.listings.ratesFor({ symbols: 'USD,RUB' }, 'free', loader));
-    expect(listing).toEqual({ code: 'RATE_NOT_FOUND', param: 'symbols', message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.' });
+    expect(listing).toEqual({
+      code: 'RATE_NOT_FOUND',
+      param: 'symbols',
+      message: 'RUB was last quoted on 2022-12-28; the ECB has not quoted it since.',
+    });
   });
 });
 
@@ -242,7 +302,10 @@ describe('every answer that uses rates resolves its day by one rule', () => {
     return {
       conversion: currency.converter.convert(request, 'developer', loader).then((answer) => answer.rate),
       listing: currency.listings.ratesFor({ symbols: 'USD', ...(date === undefined ? {} : { date }) }, 'developer', loader),
-      expression: convertExpression({ ...request, from: 'EUR/kWh', to: 'USD/kWh' }, { plan: 'developer', rates, clock: () => NOW, publications: loader, explainer: currency.converter.explainer }).then((answer) => answer.rate!),
+      expression: convertExpression(
+        { ...request, from: 'EUR/kWh', to: 'USD/kWh' },
+        { plan: 'developer', rates, clock: () => NOW, publications: loader, explainer: currency.converter.explainer },
+      ).then((answer) => answer.rate!),
     };
   };
 

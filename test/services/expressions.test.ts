@@ -27,13 +27,16 @@ function setup(publications: Publication[] = MADE_UP_PUBLICATIONS) {
 }
 
 async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error, 'expected a refusal').toBeDefined();
   const { code, param, message } = error as { code: string; param?: string; message: string };
   return { code, param, message };
 }
 
-describe('plain catalogue units keep today\'s path', () => {
+describe("plain catalogue units keep today's path", () => {
   it.each([
     { value: '12.5', from: 'in', to: 'cm' },
     { value: '1', from: 'km/h', to: 'm/s' },
@@ -66,8 +69,9 @@ describe('two catalogue units of different categories', () => {
       param: 'to',
       message: 'Cannot convert speed (kilometer_per_hour) to mass (kilogram): speed is length·time⁻¹, mass is mass.',
     });
-    expect((await refusal(run({ value: '1', from: 'kg', to: 'USD' }))).message)
-      .toBe("Cannot convert mass (kilogram) to a currency ('USD'): mass is mass, a currency is money.");
+    expect((await refusal(run({ value: '1', from: 'kg', to: 'USD' }))).message).toBe(
+      "Cannot convert mass (kilogram) to a currency ('USD'): mass is mass, a currency is money.",
+    );
   });
 });
 
@@ -87,16 +91,25 @@ describe('expressions without a currency need no rates', () => {
     const { run, rates } = setup();
     const plain = await run({ value: '1', from: 'm/s^2', to: 'ft/s^2' });
     expect(await run({ value: '1', from: 'm/s^2', to: 'ft/s^2', date: '2024-03-28' }, 'free')).toEqual(plain);
-    expect((await run({ value: '1', from: 'in', to: 'cm', date: '2024-03-28' }, 'free')).result).toEqual({ value: '2.54', unit: 'centimeter' });
+    expect((await run({ value: '1', from: 'in', to: 'cm', date: '2024-03-28' }, 'free')).result).toEqual({
+      value: '2.54',
+      unit: 'centimeter',
+    });
     expect(rates.reads).toEqual([]);
   });
 
   it('still checks that date names a day, and says which day does not exist', async () => {
     const { run } = setup();
     expect(await refusal(run({ value: '1', from: 'in', to: 'cm', date: '2024-02-30' }))).toEqual({
-      code: 'INVALID_REQUEST', param: 'date', message: 'date 2024-02-30 does not exist: February 2024 has 29 days.',
+      code: 'INVALID_REQUEST',
+      param: 'date',
+      message: 'date 2024-02-30 does not exist: February 2024 has 29 days.',
     });
-    expect(await refusal(run({ value: '1', from: 'm/s', to: 'km/h', date: '28.03.2024' }))).toMatchObject({ code: 'INVALID_REQUEST', param: 'date', message: 'date must be a calendar date written YYYY-MM-DD.' });
+    expect(await refusal(run({ value: '1', from: 'm/s', to: 'km/h', date: '28.03.2024' }))).toMatchObject({
+      code: 'INVALID_REQUEST',
+      param: 'date',
+      message: 'date must be a calendar date written YYYY-MM-DD.',
+    });
   });
 });
 
@@ -108,7 +121,11 @@ describe('expressions with currencies use one publication and report it', () => 
       result: { value: '269.1', unit: 'USD/megawatt_hour' }, // 0.25 × 1000 × 1.0764
       category: 'derived',
       rate: {
-        date: '2024-04-02', source: 'ecb', value: '1.0764', rates: { EUR: '1', USD: '1.0764' }, fixed: [],
+        date: '2024-04-02',
+        source: 'ecb',
+        value: '1.0764',
+        rates: { EUR: '1', USD: '1.0764' },
+        fixed: [],
         // Without a date the day asked for is today in Berlin, a business day not published yet at 12:00.
         resolved: { requested: '2024-04-03', publication: '2024-04-02', carriedForward: true, reason: 'not-yet-published' },
       },
@@ -120,7 +137,11 @@ describe('expressions with currencies use one publication and report it', () => 
     const answer = await run({ value: '3.459', from: 'USD/gal', to: 'EUR/L', date: '2024-03-30' });
     expect(answer.result).toEqual({ value: '0.845223503012519997039195105768285186413', unit: 'EUR/liter' });
     expect(answer.rate).toEqual({
-      date: '2024-03-28', source: 'ecb', value: '0.9249838127832762926648783646286189991675', rates: { EUR: '1', USD: '1.0811' }, fixed: [],
+      date: '2024-03-28',
+      source: 'ecb',
+      value: '0.9249838127832762926648783646286189991675',
+      rates: { EUR: '1', USD: '1.0811' },
+      fixed: [],
       resolved: { requested: '2024-03-30', publication: '2024-03-28', carriedForward: true, reason: 'weekend' },
     });
     expect(rates.reads).toEqual([['2024-03-28']]);
@@ -176,7 +197,11 @@ describe('expressions with currencies use one publication and report it', () => 
   it.each([
     // GBP is left out of the made-up Friday-after-Easter publication: when it was last quoted
     [{ value: '1', from: 'GBP/kg', to: 'EUR/kg' }, 'from', 'GBP was last quoted on 2024-03-28; the ECB has not quoted it since.'],
-    [{ value: '1', from: 'EUR/kg', to: 'RUB/kg', date: '2024-03-28' }, 'to', 'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.'],
+    [
+      { value: '1', from: 'EUR/kg', to: 'RUB/kg', date: '2024-03-28' },
+      'to',
+      'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.',
+    ],
     // from's currencies are asked for first, as the exact conversion asks for their rates
     [{ value: '1', from: 'RUB/kg', to: 'GBP/kg' }, 'from', 'RUB was last quoted on 2024-03-27; the ECB has not quoted it since.'],
   ] as const)('%j is RATE_NOT_FOUND on %s, saying when it was last quoted', async (request, param, message) => {

@@ -3,9 +3,18 @@ import { healthReport, type RateLimitBackend } from '../../src/services/health';
 import type { RatesReader, RatesStatus } from '../../src/services/currency/rates';
 
 const ratesWith = (status: RatesStatus) => ({ status: () => status }) as unknown as RatesReader;
-const current = ratesWith({ date: '2026-04-13', fetchedAt: '2026-04-13T14:05:00.000Z', stale: false, missingPublications: 0, lastError: null });
+const current = ratesWith({
+  date: '2026-04-13',
+  fetchedAt: '2026-04-13T14:05:00.000Z',
+  stale: false,
+  missingPublications: 0,
+  lastError: null,
+});
 const stale = ratesWith({ date: '2026-04-13', fetchedAt: null, stale: true, missingPublications: 3, lastError: null });
-const limits = (countedIn: 'redis' | 'memory', redisConfigured: boolean): RateLimitBackend => ({ countedIn: () => countedIn, redisConfigured });
+const limits = (countedIn: 'redis' | 'memory', redisConfigured: boolean): RateLimitBackend => ({
+  countedIn: () => countedIn,
+  redisConfigured,
+});
 
 describe('health', () => {
   it.each([

@@ -68,7 +68,9 @@ describe('key cache by presented text', () => {
     const cache = createKeyCache(store);
     await authenticate(`Bearer ${key}`, cache, 'development');
     const flipped = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
-    expect(await failure(authenticate(`Bearer ${flipped}`, cache, 'development'))).toBe('The API key is malformed: check that it was copied completely.');
+    expect(await failure(authenticate(`Bearer ${flipped}`, cache, 'development'))).toBe(
+      'The API key is malformed: check that it was copied completely.',
+    );
     expect(await failure(authenticate(`Bearer ${key}`, cache, 'production'))).toBe(
       'The API key is not valid for this environment: this server accepts only msr_live_ keys (API_ENV=production); the key sent is a msr_test_ key.',
     );
@@ -76,7 +78,9 @@ describe('key cache by presented text', () => {
     expect(await failure(authenticate(`Bearer ${live}`, cache, 'development'))).toBe(
       'The API key is not valid for this environment: this server accepts only msr_test_ keys (API_ENV=development); the key sent is a msr_live_ key.',
     );
-    expect(await failure(authenticate(`Bearer ${generateApiKey('test')}`, cache, 'development'))).toBe('The API key is unknown or has been revoked.');
+    expect(await failure(authenticate(`Bearer ${generateApiKey('test')}`, cache, 'development'))).toBe(
+      'The API key is unknown or has been revoked.',
+    );
   });
 
   it('a malformed key costs no store call, so it keeps its 401 while the store is down', async () => {
@@ -86,7 +90,9 @@ describe('key cache by presented text', () => {
     await nextTurn();
     store.down = true;
     const reads = store.revisionReads;
-    expect(await failure(authenticate('Bearer msr_test_nonsense', cache, 'development'))).toBe('The API key is malformed: check that it was copied completely.');
+    expect(await failure(authenticate('Bearer msr_test_nonsense', cache, 'development'))).toBe(
+      'The API key is malformed: check that it was copied completely.',
+    );
     expect(store.revisionReads).toBe(reads);
     // A cached key still waits for the revision check, so a store that cannot answer is not bypassed.
     await expect(authenticate(`Bearer ${key}`, cache, 'development')).rejects.toThrow('store down');

@@ -28,7 +28,13 @@ describe('last use of keys', () => {
   it('is never written on the request path, and many uses of many keys become one batched write', async () => {
     const account = await store.createAccount({ plan: 'free' });
     const keys = await Promise.all([1, 2, 3].map(() => store.createKey(account.id, 'test')));
-    const recorder = createKeyUseRecorder(store, () => now, (e) => { throw e; });
+    const recorder = createKeyUseRecorder(
+      store,
+      () => now,
+      (e) => {
+        throw e;
+      },
+    );
     for (let i = 0; i < 100; i++) for (const { record } of keys) recorder.note(record.id);
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
@@ -41,7 +47,13 @@ describe('last use of keys', () => {
   it(`is written at most once per key per ${KEY_USE_RESOLUTION_MS / 60_000} minutes`, async () => {
     const account = await store.createAccount({ plan: 'free' });
     const { record } = await store.createKey(account.id, 'test');
-    const recorder = createKeyUseRecorder(store, () => now, (e) => { throw e; });
+    const recorder = createKeyUseRecorder(
+      store,
+      () => now,
+      (e) => {
+        throw e;
+      },
+    );
     const useAt = async (ms: number) => {
       now = new Date(Date.parse('2026-03-15T12:00:00.000Z') + ms);
       recorder.note(record.id);
@@ -51,13 +63,24 @@ describe('last use of keys', () => {
     await useAt(KEY_USE_RESOLUTION_MS - 1);
     await useAt(KEY_USE_RESOLUTION_MS);
     expect(writes).toHaveLength(2);
-    expect((await store.listKeys(account.id))[0]?.lastUsedAt).toBe(new Date(Date.parse('2026-03-15T12:00:00.000Z') + KEY_USE_RESOLUTION_MS).toISOString());
+    expect((await store.listKeys(account.id))[0]?.lastUsedAt).toBe(
+      new Date(Date.parse('2026-03-15T12:00:00.000Z') + KEY_USE_RESOLUTION_MS).toISOString(),
+    );
   });
 
   it('a failed write is reported, not thrown into a request', async () => {
     const errors: unknown[] = [];
-    const failing: AccountStore = { ...store, recordKeyUse: async () => { throw new Error('disk full'); } };
-    const recorder = createKeyUseRecorder(failing, () => now, (e) => errors.push(e));
+    const failing: AccountStore = {
+      ...store,
+      recordKeyUse: async () => {
+        throw new Error('disk full');
+      },
+    };
+    const recorder = createKeyUseRecorder(
+      failing,
+      () => now,
+      (e) => errors.push(e),
+    );
     recorder.note('key_x');
     await recorder.flush();
     expect(errors).toHaveLength(1);

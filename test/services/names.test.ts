@@ -24,7 +24,8 @@ describe('unit names come from the installed CLDR data', () => {
   it('every unit of the CLDR table has a name in every supported language', () => {
     for (const language of SUPPORTED_LANGUAGES) {
       const long = readCldrUnits(language);
-      for (const [unitId, cldrId] of Object.entries(CLDR_UNIT_IDS)) expect(long[cldrId]?.displayName, `${language} ${unitId}`).toBeTypeOf('string');
+      for (const [unitId, cldrId] of Object.entries(CLDR_UNIT_IDS))
+        expect(long[cldrId]?.displayName, `${language} ${unitId}`).toBeTypeOf('string');
     }
   });
 
@@ -104,7 +105,12 @@ describe('lookup by a localized name, in the language asked for', () => {
     ['fr', 'Schweizer Franken', []],
     ['fr', 'franc suisse', ['CHF']],
   ] as const)('currencies: %s %j → %j', (language, text, codes) => {
-    expect(names.of(language).findCurrencies(registry, text).map((e) => e.code)).toEqual(codes);
+    expect(
+      names
+        .of(language)
+        .findCurrencies(registry, text)
+        .map((e) => e.code),
+    ).toEqual(codes);
   });
 });
 

@@ -94,7 +94,9 @@ describe('PersistedDocuments', () => {
     const doc = (i: number) => `{ unit(id: "flood-${i}") { id } }`;
     for (let i = 0; i < 10; i++) store.register(documentHash(doc(i)), doc(i), 'key:free');
     // The figure: of ten new documents in the hour, three are kept, here and in the shared store.
-    const held = await Promise.all([...Array(10).keys()].map(async (i) => ((await store.find(documentHash(doc(i)))) === undefined ? [] : [i])));
+    const held = await Promise.all(
+      [...Array(10).keys()].map(async (i) => ((await store.find(documentHash(doc(i)))) === undefined ? [] : [i])),
+    );
     expect(held.flat()).toEqual([0, 1, 2]);
     expect(shared.held.size).toBe(3);
     // A document it holds already is registered again (its use refreshed) without counting.

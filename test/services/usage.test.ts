@@ -42,7 +42,13 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 describe('refusals by day', () => {
   it('are never written on the request path; a turn’s refusals become one write, summed per account and day', async () => {
     const [a, b] = [await real.createAccount({ plan: 'free' }), await real.createAccount({ plan: 'free' })];
-    const recorder = createRefusalRecorder(store, () => now, (error) => { throw error; });
+    const recorder = createRefusalRecorder(
+      store,
+      () => now,
+      (error) => {
+        throw error;
+      },
+    );
     recorder.refused(a.id, 'quota');
     recorder.refused(a.id, 'quota');
     recorder.refused(a.id, 'rate', 3);
@@ -69,7 +75,11 @@ describe('refusals by day', () => {
   it('a failed write is reported and its counts are written with the next one, none lost or doubled', async () => {
     const account = await real.createAccount({ plan: 'free' });
     const errors: unknown[] = [];
-    const recorder = createRefusalRecorder(store, () => now, (error) => errors.push(error));
+    const recorder = createRefusalRecorder(
+      store,
+      () => now,
+      (error) => errors.push(error),
+    );
     failures = 1;
     recorder.refused(account.id, 'rate', 2);
     await recorder.flush();
@@ -77,7 +87,9 @@ describe('refusals by day', () => {
     recorder.refused(account.id, 'rate');
     await recorder.flush();
     expect(writes.at(-1)).toEqual([{ accountId: account.id, day: '2026-03-31', quota: 0, rate: 3 }]);
-    expect(await real.dailyUsage(account.id, '2026-03-31', '2026-03-31')).toEqual([{ day: '2026-03-31', delivered: 0, refusedQuota: 0, refusedRate: 3 }]);
+    expect(await real.dailyUsage(account.id, '2026-03-31', '2026-03-31')).toEqual([
+      { day: '2026-03-31', delivered: 0, refusedQuota: 0, refusedRate: 3 },
+    ]);
   });
 });
 

@@ -38,9 +38,16 @@ for (const backend of BACKENDS) {
       await receiver?.stop();
       await instance?.destroy();
     });
-    const webhooks = (policy: WebhookUrlPolicy, resolve = resolveHost) => createWebhooks({ store: store.webhooks, secrets: () => secretBox(KEY), resolveHost: resolve, policy, clock });
+    const webhooks = (policy: WebhookUrlPolicy, resolve = resolveHost) =>
+      createWebhooks({ store: store.webhooks, secrets: () => secretBox(KEY), resolveHost: resolve, policy, clock });
     const dispatcher = (policy: WebhookUrlPolicy) =>
-      createWebhookDispatcher({ store: store.webhooks, secrets: () => secretBox(KEY), post: (u, h, b) => postWebhook(u, h, b, { policy, timeoutMs: 5_000 }), clock, log: silent });
+      createWebhookDispatcher({
+        store: store.webhooks,
+        secrets: () => secretBox(KEY),
+        post: (u, h, b) => postWebhook(u, h, b, { policy, timeoutMs: 5_000 }),
+        clock,
+        log: silent,
+      });
 
     it('production refuses http://, and hosts that are or resolve to loopback, private or link-local addresses (localhost included)', async () => {
       const account = await store.createAccount({ plan: 'free' });
@@ -56,7 +63,11 @@ for (const backend of BACKENDS) {
         ['https://0.0.0.0/x', /0\.0\.0\.0/],
       ];
       for (const [url, message] of refusals) {
-        await expect(production.add({ accountId: account.id, url }), url).rejects.toMatchObject({ code: 'INVALID_REQUEST', param: 'url', message: expect.stringMatching(message) });
+        await expect(production.add({ accountId: account.id, url }), url).rejects.toMatchObject({
+          code: 'INVALID_REQUEST',
+          param: 'url',
+          message: expect.stringMatching(message),
+        });
       }
       expect(await production.list(account.id)).toEqual([]);
       // Development takes a local receiver.
@@ -69,14 +80,25 @@ for (const backend of BACKENDS) {
       const account = await store.createAccount({ plan: 'free' });
       const key = await store.createKey(account.id, 'test');
       // At add time the name "resolved" to a public address.
-      await webhooks(policy, async () => ['93.184.216.34']).add({ accountId: account.id, url: receiver.url.replace('127.0.0.1', 'localhost') });
+      await webhooks(policy, async () => ['93.184.216.34']).add({
+        accountId: account.id,
+        url: receiver.url.replace('127.0.0.1', 'localhost'),
+      });
       await store.consumeQuotaUpTo(account.id, '2026-12', 1000, 850, undefined, undefined, '2026-12-01');
       await dispatcher(policy).round();
       expect(receiver.received).toHaveLength(0);
       const [listed] = await webhooks(policy).list(account.id);
-      expect(listed!.deliveries[0]).toMatchObject({ status: 'pending', lastStatus: null, lastError: expect.stringMatching(/localhost resolves to .*not a public address/) });
+      expect(listed!.deliveries[0]).toMatchObject({
+        status: 'pending',
+        lastStatus: null,
+        lastError: expect.stringMatching(/localhost resolves to .*not a public address/),
+      });
       // The same delivery in development reaches the receiver.
-      await store.webhooks.finishAttempt({ eventId: listed!.deliveries[0]!.eventId, endpointId: listed!.id, attempt: 1 }, { kind: 'retry', status: null, error: 'x', nextAttemptAt: now.toISOString() }, now.toISOString());
+      await store.webhooks.finishAttempt(
+        { eventId: listed!.deliveries[0]!.eventId, endpointId: listed!.id, attempt: 1 },
+        { kind: 'retry', status: null, error: 'x', nextAttemptAt: now.toISOString() },
+        now.toISOString(),
+      );
       await dispatcher(webhookUrlPolicy('development')).round();
       expect(receiver.received).toHaveLength(1);
       expect(key.record.id).toMatch(/^key_/);
@@ -89,9 +111,16 @@ for (const backend of BACKENDS) {
       const revoked = await store.createKey(account.id, 'test', '2026-12-05T12:00:00.000Z');
       await store.revokeKey(revoked.record.id);
       await store.createKey(account.id, 'test', '2027-06-01T00:00:00.000Z');
-      const types = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { keyId: string; daysBefore?: number } });
+      const types = () =>
+        receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { keyId: string; daysBefore?: number } });
       const d = dispatcher(webhookUrlPolicy('development'));
-      for (const at of ['2026-12-01T12:00:00.000Z', '2026-12-01T12:00:10.000Z', '2026-12-04T13:00:00.000Z', '2026-12-05T12:00:01.000Z', '2026-12-06T12:00:00.000Z']) {
+      for (const at of [
+        '2026-12-01T12:00:00.000Z',
+        '2026-12-01T12:00:10.000Z',
+        '2026-12-04T13:00:00.000Z',
+        '2026-12-05T12:00:01.000Z',
+        '2026-12-06T12:00:00.000Z',
+      ]) {
         now = new Date(at);
         // Two rounds a minute apart at each moment (the scan runs at most once a minute per dispatcher).
         await d.round();

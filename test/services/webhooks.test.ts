@@ -68,7 +68,8 @@ async function database(kind: 'sqlite' | 'postgres'): Promise<Database> {
   const fresh: FreshDatabase = await freshDatabase();
   const pool = createPostgresPool(fresh.url, { max: 1 });
   await migratePostgres(pool);
-  const storedSecret = async (id: string) => (await pool.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [id])).rows[0]!.secret;
+  const storedSecret = async (id: string) =>
+    (await pool.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [id])).rows[0]!.secret;
   return {
     env: { ...ENV, DATABASE_URL: fresh.url },
     storedSecret,
@@ -86,7 +87,8 @@ async function eventTypes(t: TestApp, accountId: string): Promise<string[]> {
 }
 
 for (const kind of ['sqlite', 'postgres'] as const) {
-  const title = kind === 'sqlite' ? 'quota alerts as signed webhooks (SQLite)' : postgresTitle('quota alerts as signed webhooks (PostgreSQL)');
+  const title =
+    kind === 'sqlite' ? 'quota alerts as signed webhooks (SQLite)' : postgresTitle('quota alerts as signed webhooks (PostgreSQL)');
   describe.skipIf(kind === 'postgres' && !TEST_DATABASE_URL)(title, () => {
     let db: Database;
     let receiver: WebhookReceiver;
@@ -127,7 +129,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.received).toHaveLength(2);
       const verifier = new Webhook(secret);
-      const payloads = receiver.received.map(({ headers, body }) => verifier.verify(body, headers) as { type: string; timestamp: string; data: Record<string, unknown> });
+      const payloads = receiver.received.map(
+        ({ headers, body }) => verifier.verify(body, headers) as { type: string; timestamp: string; data: Record<string, unknown> },
+      );
       const month = currentMonth(new Date());
       expect(payloads.map((p) => p.data).sort((a, b) => Number(a.threshold) - Number(b.threshold))).toEqual([
         { accountId: account.id, threshold: 80, used: 900, limit: 1000, period: month },
@@ -173,10 +177,17 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await eventually(async () => ((await t.app.services.webhooks.list(account.id))[0]!.deliveries[0]?.attempts ?? 0) >= 3);
       const [waiting] = await t.app.services.webhooks.list(account.id);
       expect(waiting).toMatchObject({ pending: 1, failed: 0 });
-      expect(waiting!.deliveries[0]).toMatchObject({ status: 'pending', lastStatus: null, lastError: expect.stringMatching(/ECONNREFUSED|connect/) });
+      expect(waiting!.deliveries[0]).toMatchObject({
+        status: 'pending',
+        lastStatus: null,
+        lastError: expect.stringMatching(/ECONNREFUSED|connect/),
+      });
       await receiver.start();
       await eventually(() => receiver.received.length === 1);
-      expect((new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers) as { data: { threshold: number } }).data.threshold).toBe(80);
+      expect(
+        (new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers) as { data: { threshold: number } }).data
+          .threshold,
+      ).toBe(80);
       await eventually(async () => (await t.app.services.webhooks.list(account.id))[0]!.deliveries[0]!.status === 'delivered');
       const [after] = await t.app.services.webhooks.list(account.id);
       expect(after!.deliveries[0]!.attempts).toBeGreaterThanOrEqual(4);
@@ -209,7 +220,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const now = running(second.store);
       await eventually(() => receiver.received.length === 1);
       // Recorded as delivered (else its own lease, ended for the clock below, would send it again: at least once).
-      await eventually(async () => (await second.app.services.webhooks.list(account.id))[0]!.deliveries.some((d) => d.status === 'delivered'));
+      await eventually(async () =>
+        (await second.app.services.webhooks.list(account.id))[0]!.deliveries.some((d) => d.status === 'delivered'),
+      );
       await now.stop();
       expect(receiver.received).toHaveLength(1);
       // The claimed one waits for its lease to end: a clock past it sends it too.

@@ -17,7 +17,9 @@ export function loadPersistedManifest(file: string): Map<string, string> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new PersistedManifestError(`PERSISTED_DOCUMENTS: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new PersistedManifestError(
+      `PERSISTED_DOCUMENTS: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   return parsePersistedManifest(text, file);
 }
@@ -35,10 +37,15 @@ export function parsePersistedManifest(text: string, file: string): Map<string, 
   }
   const documents = new Map<string, string>();
   for (const [hash, document] of Object.entries(parsed)) {
-    if (!isDocumentHash(hash)) throw new PersistedManifestError(`PERSISTED_DOCUMENTS: ${file}: ${JSON.stringify(hash)} is not a SHA-256 in 64 lower-case hex digits`);
-    if (typeof document !== 'string' || document === '') throw new PersistedManifestError(`PERSISTED_DOCUMENTS: ${file}: the document of ${hash} must be a non-empty string`);
+    if (!isDocumentHash(hash))
+      throw new PersistedManifestError(
+        `PERSISTED_DOCUMENTS: ${file}: ${JSON.stringify(hash)} is not a SHA-256 in 64 lower-case hex digits`,
+      );
+    if (typeof document !== 'string' || document === '')
+      throw new PersistedManifestError(`PERSISTED_DOCUMENTS: ${file}: the document of ${hash} must be a non-empty string`);
     const actual = documentHash(document);
-    if (actual !== hash) throw new PersistedManifestError(`PERSISTED_DOCUMENTS: ${file}: ${hash} is not the SHA-256 of its document (that is ${actual})`);
+    if (actual !== hash)
+      throw new PersistedManifestError(`PERSISTED_DOCUMENTS: ${file}: ${hash} is not the SHA-256 of its document (that is ${actual})`);
     documents.set(hash, document);
   }
   return documents;

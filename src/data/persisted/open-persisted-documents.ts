@@ -20,12 +20,22 @@ export interface OpenPersistedDocumentsOptions {
  * REDIS_URL, Redis for the registrations of every instance (PERSISTED_DOCUMENTS_TTL_DAYS,
  * PERSISTED_DOCUMENTS_SHARED_MB).
  */
-export function openPersistedDocuments(config: Config, { shared = true, prefix, redisWatch }: OpenPersistedDocumentsOptions = {}): PersistedDocuments {
+export function openPersistedDocuments(
+  config: Config,
+  { shared = true, prefix, redisWatch }: OpenPersistedDocumentsOptions = {},
+): PersistedDocuments {
   const { manifestFile, manifestRequired, ttlSeconds, cacheBytes, sharedBytes, registrationsPerHour } = config.persistedDocuments;
   const manifest = manifestRequired || existsSync(manifestFile) ? loadPersistedManifest(manifestFile) : new Map<string, string>();
   const redis =
     shared && config.redisUrl !== undefined
-      ? new RedisDocuments({ url: config.redisUrl, ttlSeconds, maxBytes: sharedBytes, registrationsPerHour, watch: redisWatch, ...(prefix ? { prefix } : {}) })
+      ? new RedisDocuments({
+          url: config.redisUrl,
+          ttlSeconds,
+          maxBytes: sharedBytes,
+          registrationsPerHour,
+          watch: redisWatch,
+          ...(prefix ? { prefix } : {}),
+        })
       : undefined;
   return new PersistedDocuments({ manifest, maxBytes: cacheBytes, shared: redis, registrationsPerHour });
 }

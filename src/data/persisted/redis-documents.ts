@@ -87,13 +87,26 @@ export class RedisDocuments implements SharedDocuments {
   private readonly watch: RedisWatch | undefined;
   private down = false;
 
-  constructor({ url, prefix = 'apq', ttlSeconds, maxBytes, registrationsPerHour, watch, commandTimeoutMs = REDIS_DEADLINE_MS }: RedisDocumentsOptions) {
+  constructor({
+    url,
+    prefix = 'apq',
+    ttlSeconds,
+    maxBytes,
+    registrationsPerHour,
+    watch,
+    commandTimeoutMs = REDIS_DEADLINE_MS,
+  }: RedisDocumentsOptions) {
     this.prefix = prefix;
     this.ttlSeconds = ttlSeconds;
     this.maxBytes = maxBytes;
     this.registrationsPerHour = registrationsPerHour;
     this.watch = watch;
-    this.guard = redisGuard({ ping: () => this.client.ping(), deadlineMs: commandTimeoutMs, onStall: (error) => this.failed(error), onBack: () => this.recovered() });
+    this.guard = redisGuard({
+      ping: () => this.client.ping(),
+      deadlineMs: commandTimeoutMs,
+      onStall: (error) => this.failed(error),
+      onBack: () => this.recovered(),
+    });
     this.client = createClient({
       url,
       // Fail at once while disconnected instead of queueing behind the reconnect loop.
@@ -114,7 +127,9 @@ export class RedisDocuments implements SharedDocuments {
   async get(hash: string): Promise<string | undefined> {
     if (!this.client.isReady) return undefined;
     try {
-      const value = await this.guard.run(() => this.client.eval(FIND_SCRIPT, { keys: [this.keyOf(hash), this.lruKey], arguments: [String(Date.now()), hash] }));
+      const value = await this.guard.run(() =>
+        this.client.eval(FIND_SCRIPT, { keys: [this.keyOf(hash), this.lruKey], arguments: [String(Date.now()), hash] }),
+      );
       return typeof value === 'string' ? value : undefined;
     } catch (error) {
       this.failed(error);
@@ -125,7 +140,17 @@ export class RedisDocuments implements SharedDocuments {
   async set(hash: string, document: string, registrant: string): Promise<void> {
     if (!this.client.isReady) return;
     const keys = [this.keyOf(hash), this.lruKey, `${this.prefix}:~bytes`, `${this.prefix}:~sizes`, `${this.prefix}:~count:${registrant}`];
-    const args = [document, this.ttlSeconds, Date.now(), sharedEntryBytes(document), this.maxBytes, this.registrationsPerHour, 3600, hash, `${this.prefix}:`].map(String);
+    const args = [
+      document,
+      this.ttlSeconds,
+      Date.now(),
+      sharedEntryBytes(document),
+      this.maxBytes,
+      this.registrationsPerHour,
+      3600,
+      hash,
+      `${this.prefix}:`,
+    ].map(String);
     try {
       await this.guard.run(() => this.client.eval(REGISTER_SCRIPT, { keys, arguments: args }));
     } catch (error) {

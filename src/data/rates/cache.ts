@@ -52,7 +52,12 @@ export class RatesCache {
   private readonly locks: RatesLocks;
   private readonly channel: RevisionChannel | undefined;
 
-  constructor(publications: Keyv<Rates>, meta: Keyv, closeStores: () => Promise<void>, { front, locks = LOCAL_LOCKS, channel }: RatesCacheOptions = {}) {
+  constructor(
+    publications: Keyv<Rates>,
+    meta: Keyv,
+    closeStores: () => Promise<void>,
+    { front, locks = LOCAL_LOCKS, channel }: RatesCacheOptions = {},
+  ) {
     this.publications = publications;
     this.meta = meta;
     this.closeStores = closeStores;

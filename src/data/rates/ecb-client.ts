@@ -60,7 +60,13 @@ export class EcbClient {
     if (validator?.etag) headers['if-none-match'] = validator.etag;
     if (validator?.lastModified) headers['if-modified-since'] = validator.lastModified;
     const totalTimeoutMs = file === ECB_FILES.history ? o.historyTimeoutMs : o.fileTimeoutMs;
-    const response = await httpGet(o.fetch, url, { headers, connectTimeoutMs: o.connectTimeoutMs, totalTimeoutMs, maxBytes: o.maxBytes, signal: o.signal });
+    const response = await httpGet(o.fetch, url, {
+      headers,
+      connectTimeoutMs: o.connectTimeoutMs,
+      totalTimeoutMs,
+      maxBytes: o.maxBytes,
+      signal: o.signal,
+    });
     if (response.status === 304) return { status: 'not-modified', url };
     if (response.status !== 200) {
       const retryable = response.status >= 500 || response.status === 429 || response.status === 408;

@@ -33,7 +33,10 @@ class Timeout extends Error {}
 /** One GET with a connect-ish and a total timeout and a size cap; every failure is an EcbFetchError. */
 export async function httpGet(fetchFn: typeof fetch, url: string, options: HttpGetOptions): Promise<HttpResult> {
   const headersArrived = new AbortController();
-  const timer = setTimeout(() => headersArrived.abort(new Timeout(`no response within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+  const timer = setTimeout(
+    () => headersArrived.abort(new Timeout(`no response within ${options.connectTimeoutMs} ms`)),
+    options.connectTimeoutMs,
+  );
   const total = AbortSignal.timeout(options.totalTimeoutMs);
   const signal = AbortSignal.any([headersArrived.signal, total, ...(options.signal ? [options.signal] : [])]);
   try {
@@ -48,10 +51,13 @@ export async function httpGet(fetchFn: typeof fetch, url: string, options: HttpG
     if (error instanceof EcbFetchError) throw error;
     const reason: unknown = signal.aborted ? signal.reason : error;
     const message =
-      reason instanceof Timeout ? reason.message
-      : total.aborted ? `not complete within ${options.totalTimeoutMs} ms`
-      : options.signal?.aborted ? 'aborted (shutting down)'
-      : networkMessage(error);
+      reason instanceof Timeout
+        ? reason.message
+        : total.aborted
+          ? `not complete within ${options.totalTimeoutMs} ms`
+          : options.signal?.aborted
+            ? 'aborted (shutting down)'
+            : networkMessage(error);
     throw new EcbFetchError(`GET ${url}: ${message}`, !options.signal?.aborted, { cause: error });
   } finally {
     clearTimeout(timer);

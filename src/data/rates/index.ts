@@ -55,7 +55,9 @@ export function createRatesService(deps: RatesServiceDeps): RatesService {
     signal: abort.signal,
   });
   return new EcbRatesService({
-    cache: deps.cache ?? openRatesCache(deps.config, { logger: deps.logger.child({ component: 'rates' }), pool: deps.pool, redisWatch: deps.redisWatch }),
+    cache:
+      deps.cache ??
+      openRatesCache(deps.config, { logger: deps.logger.child({ component: 'rates' }), pool: deps.pool, redisWatch: deps.redisWatch }),
     client,
     logger: deps.logger.child({ component: 'rates' }),
     clock: deps.clock ?? (() => new Date()),

@@ -33,7 +33,8 @@ export function pgLocks(pool: pg.Pool): RatesLocks {
     let locked: boolean;
     try {
       // Waiting for another process's write is not a stall: no deadline on this one.
-      if (wait) locked = (await client.query({ text: 'SELECT pg_advisory_lock($1)', values: [key], [NO_DEADLINE]: true } as pg.QueryConfig), true);
+      if (wait)
+        locked = (await client.query({ text: 'SELECT pg_advisory_lock($1)', values: [key], [NO_DEADLINE]: true } as pg.QueryConfig), true);
       else locked = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key])).rows[0]?.locked === true;
     } catch (error) {
       client.release(error as Error);

@@ -32,7 +32,10 @@ export function ratesCacheFile(config: Config): string {
  * The rates history the configuration names: PostgreSQL tables when DATABASE_URL is postgres://,
  * else the SQLite file `DATA_DIR/rates.db`; with REDIS_URL, Redis caches publications in front.
  */
-export function openRatesCache(config: Config, { prefix = 'rates', logger = pino({ level: 'silent' }), pool, redisWatch }: OpenRatesCacheOptions = {}): RatesCache {
+export function openRatesCache(
+  config: Config,
+  { prefix = 'rates', logger = pino({ level: 'silent' }), pool, redisWatch }: OpenRatesCacheOptions = {},
+): RatesCache {
   const front = config.redisUrl === undefined ? undefined : new RedisFront({ url: config.redisUrl, prefix, watch: redisWatch });
   if (config.database.kind === 'postgres') return openPostgresCache(pool ?? config.database.url, prefix, front, logger);
   return openSqliteCache(ratesCacheFile(config), prefix, front);
@@ -62,5 +65,9 @@ export function openPostgresCache(pool: pg.Pool | string, prefix = 'rates', fron
   owned?.on('error', (error) => logger?.debug({ err: error }, 'rates database connection lost'));
   const ready = tablesOnce(shared);
   const keyv = (namespace: string) => new Keyv({ store: new PgKeyvStore(shared, ready), namespace, throwOnErrors: true });
-  return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => void (await owned?.end()), { front, locks: pgLocks(shared), channel: pgRevisionChannel(shared) });
+  return new RatesCache(keyv(prefix), keyv(`${prefix}-meta`), async () => void (await owned?.end()), {
+    front,
+    locks: pgLocks(shared),
+    channel: pgRevisionChannel(shared),
+  });
 }

@@ -57,7 +57,9 @@ export class PgKeyvStore extends EventEmitter implements KeyvStoreAdapter {
   }
 
   async getMany<Value>(keys: string[]): Promise<(Value | undefined)[]> {
-    const found = new Map((await this.rows('SELECT key, value FROM rates_keyv WHERE key = ANY($1::text[])', [keys])).map((row) => [row.key, row.value]));
+    const found = new Map(
+      (await this.rows('SELECT key, value FROM rates_keyv WHERE key = ANY($1::text[])', [keys])).map((row) => [row.key, row.value]),
+    );
     return keys.map((key) => found.get(key) as Value | undefined);
   }
 

@@ -52,7 +52,13 @@ export class EcbRatesService implements RatesService {
     this.maxAge = memoizedLatestMaxAge(parts.tuning.schedule);
     this.lag = memoizedPublicationLag(parts.tuning.schedule);
     const { clock, random, tuning } = parts;
-    this.scheduler = new RefreshScheduler({ clock, random, schedule: tuning.schedule, newest: () => this.held.newest(), refresh: () => this.refresh() });
+    this.scheduler = new RefreshScheduler({
+      clock,
+      random,
+      schedule: tuning.schedule,
+      newest: () => this.held.newest(),
+      refresh: () => this.refresh(),
+    });
   }
 
   latest(): Publication | undefined {
@@ -69,7 +75,9 @@ export class EcbRatesService implements RatesService {
       return await this.held.loadPublications(dates);
     } catch (error) {
       this.parts.logger.debug({ err: error }, 'reading publications failed');
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The rates database cannot be read right now; retry later.', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The rates database cannot be read right now; retry later.', {
+        retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+      });
     }
   }
 
@@ -92,7 +100,13 @@ export class EcbRatesService implements RatesService {
   status(): RatesStatus {
     const newest = this.held.newest();
     const lag = newest === undefined ? undefined : this.lag(newest, this.parts.clock());
-    return { date: newest ?? null, fetchedAt: this.fetchedAt, stale: lag?.stale ?? true, missingPublications: lag?.missing ?? null, lastError: this.lastError };
+    return {
+      date: newest ?? null,
+      fetchedAt: this.fetchedAt,
+      stale: lag?.stale ?? true,
+      missingPublications: lag?.missing ?? null,
+      lastError: this.lastError,
+    };
   }
 
   latestMaxAgeSeconds(): number {
@@ -107,7 +121,8 @@ export class EcbRatesService implements RatesService {
     const { ratesFile, logger, tuning } = this.parts;
     // After the import: a RATES_FILE that cannot be used stops the start with its own single line.
     if (ratesFile !== undefined) await this.importRatesFile(ratesFile);
-    if (this.held.newest() === undefined) logger.info('no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them');
+    if (this.held.newest() === undefined)
+      logger.info('no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them');
     // In the background: start() must not wait for the network (none at all is a supported case).
     void this.refresh().catch(() => undefined);
     this.scheduler.start();
@@ -122,7 +137,11 @@ export class EcbRatesService implements RatesService {
           failing = false;
         },
         (error: unknown) => {
-          if (!failing) logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'rates database check failed: serving what memory holds until it answers');
+          if (!failing)
+            logger.warn(
+              { error: error instanceof Error ? error.message : String(error) },
+              'rates database check failed: serving what memory holds until it answers',
+            );
           failing = true;
         },
       );
@@ -211,7 +230,8 @@ export class EcbRatesService implements RatesService {
    */
   private async sync(force: boolean): Promise<void> {
     const reloaded = await this.held.reload(force);
-    if (reloaded && this.held.newest() !== undefined) this.logLoad(force ? 'loaded from the database' : 'reloaded from the database (another process wrote)', 'database');
+    if (reloaded && this.held.newest() !== undefined)
+      this.logLoad(force ? 'loaded from the database' : 'reloaded from the database (another process wrote)', 'database');
     const stored = await this.parts.cache.readStatus();
     if (stored.fetchedAt !== null && (this.fetchedAt === null || stored.fetchedAt > this.fetchedAt)) this.fetchedAt = stored.fetchedAt;
     this.lastError = stored.lastError;
@@ -223,7 +243,13 @@ export class EcbRatesService implements RatesService {
     const newest = this.held.newest();
     const changes = report ? ` (${report.added} added, ${report.replaced} replaced)` : '';
     this.parts.logger.info(
-      { source, newest, publications: dates.length, currencies: currencies.size, ...(report ? { added: report.added, replaced: report.replaced } : {}) },
+      {
+        source,
+        newest,
+        publications: dates.length,
+        currencies: currencies.size,
+        ...(report ? { added: report.added, replaced: report.replaced } : {}),
+      },
       `rates ${how}: newest publication ${newest ?? 'none'}, ${dates.length} publications, ${currencies.size} currencies${changes}`,
     );
   }
@@ -233,7 +259,10 @@ export class EcbRatesService implements RatesService {
     if (this.parts.abort.signal.aborted) return;
     this.lastError = error instanceof Error ? error.message : String(error);
     const newest = this.held.newest();
-    this.parts.logger.warn({ error: this.lastError }, `${what}: ${this.lastError} (serving ${newest ? `the rates held, newest ${newest}` : 'no rates yet'})`);
+    this.parts.logger.warn(
+      { error: this.lastError },
+      `${what}: ${this.lastError} (serving ${newest ? `the rates held, newest ${newest}` : 'no rates yet'})`,
+    );
     this.parts.logger.debug({ err: error }, what);
     await this.saveStatus({ lastError: this.lastError });
   }

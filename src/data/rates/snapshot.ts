@@ -14,7 +14,12 @@ export interface RatesSnapshot {
   readonly revision: string | undefined;
 }
 
-export const EMPTY_SNAPSHOT: RatesSnapshot = Object.freeze({ dates: [], latest: undefined, currencies: new Set(['EUR']), revision: undefined });
+export const EMPTY_SNAPSHOT: RatesSnapshot = Object.freeze({
+  dates: [],
+  latest: undefined,
+  currencies: new Set(['EUR']),
+  revision: undefined,
+});
 
 /** The latest date on or before `date` (all YYYY-MM-DD, so string order is date order), by binary search. */
 export function resolveDate(dates: readonly string[], date: string): string | undefined {

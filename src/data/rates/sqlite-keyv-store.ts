@@ -14,7 +14,9 @@ interface Row {
  * writer wait for the other instead of failing with SQLITE_BUSY.
  */
 export function openKeyvDatabase(file: string): Database {
-  return openSharedSqlite(file, (db) => db.exec('CREATE TABLE IF NOT EXISTS keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID'));
+  return openSharedSqlite(file, (db) =>
+    db.exec('CREATE TABLE IF NOT EXISTS keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID'),
+  );
 }
 
 /**
@@ -37,7 +39,9 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
       get: db.prepare<[string], Row>('SELECT key, value FROM keyv WHERE key = ?'),
       // One statement for any number of keys: the keys travel as one JSON array parameter.
       getMany: db.prepare<[string], Row>('SELECT key, value FROM keyv WHERE key IN (SELECT value FROM json_each(?))'),
-      put: db.prepare<[string, string]>('INSERT INTO keyv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      put: db.prepare<[string, string]>(
+        'INSERT INTO keyv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      ),
       delete: db.prepare<[string]>('DELETE FROM keyv WHERE key = ?'),
       deleteMany: db.prepare<[string]>('DELETE FROM keyv WHERE key IN (SELECT value FROM json_each(?))'),
       // `;` sorts right after `:`, so this range is exactly the keys starting with `namespace:`.

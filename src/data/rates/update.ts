@@ -16,7 +16,10 @@ export class RatesSourceError extends Error {
 export class RatesFileError extends Error {
   constructor(file: string, cause: RatesSourceError) {
     // The source's message names the file's base name or path again: once is enough here.
-    const detail = cause.message.replace(/^cannot read the rates file: /, '').replace(`${file} `, '').replace(`${path.basename(file)}: `, '');
+    const detail = cause.message
+      .replace(/^cannot read the rates file: /, '')
+      .replace(`${file} `, '')
+      .replace(`${path.basename(file)}: `, '');
     super(`RATES_FILE ${file} cannot be used: ${detail}`, { cause });
     this.name = 'RatesFileError';
   }
@@ -71,10 +74,16 @@ export function updateProblems(snapshot: RatesSnapshot, incoming: readonly Publi
  * as decimals keeps its stored strings (the history CSV writes "143.2" where the XML had "143.20");
  * a different one replaces it, as an ECB correction does. One cache read for all known days.
  */
-export async function changesOf(cache: RatesCache, snapshot: RatesSnapshot, incoming: readonly Publication[]): Promise<{ changed: Publication[]; added: number; replaced: number }> {
+export async function changesOf(
+  cache: RatesCache,
+  snapshot: RatesSnapshot,
+  incoming: readonly Publication[],
+): Promise<{ changed: Publication[]; added: number; replaced: number }> {
   const known = new Set(snapshot.dates);
   const overlap = incoming.filter((pub) => known.has(pub.date));
-  const stored = new Map((await cache.readPublications(overlap.map((pub) => pub.date))).flatMap((pub) => (pub ? [[pub.date, pub] as const] : [])));
+  const stored = new Map(
+    (await cache.readPublications(overlap.map((pub) => pub.date))).flatMap((pub) => (pub ? [[pub.date, pub] as const] : [])),
+  );
   const changed: Publication[] = [];
   let added = 0;
   let replaced = 0;

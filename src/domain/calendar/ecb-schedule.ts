@@ -82,7 +82,12 @@ export function memoizedPublicationLag(options: ScheduleOptions = DEFAULT_SCHEDU
     const t = now.getTime();
     if (!memo || memo.newest !== newest || t < memo.fromMs || t >= memo.untilMs) {
       const staleAt = nextPublicationTime(new Date(t - options.graceMs)).getTime() + options.graceMs;
-      memo = { newest, fromMs: t, untilMs: Math.min(nextPublicationTime(now).getTime(), staleAt), lag: publicationLag(newest, now, options) };
+      memo = {
+        newest,
+        fromMs: t,
+        untilMs: Math.min(nextPublicationTime(now).getTime(), staleAt),
+        lag: publicationLag(newest, now, options),
+      };
     }
     return memo.lag;
   };
@@ -120,7 +125,12 @@ export function memoizedLatestMaxAge(options: ScheduleOptions = DEFAULT_SCHEDULE
  * due, else until just after the next expected publication (an hour at most, then re-planned).
  * `random` is in [0, 1).
  */
-export function nextCheckDelayMs(newest: string | undefined, now: Date, random: number, options: ScheduleOptions = DEFAULT_SCHEDULE): number {
+export function nextCheckDelayMs(
+  newest: string | undefined,
+  now: Date,
+  random: number,
+  options: ScheduleOptions = DEFAULT_SCHEDULE,
+): number {
   if (isDue(newest, now)) return Math.round(options.pollMs * (0.8 + 0.4 * random));
   const untilNext = nextPublicationTime(now).getTime() - now.getTime();
   return Math.min(MAX_SLEEP_MS, untilNext) + Math.round(random * WAKE_JITTER_MS);

@@ -44,7 +44,9 @@ export function convertCurrency(request: ParsedCurrencyRequest, publication: Pub
 export function minorUnitsOf(code: string): number {
   const { minorUnits } = isoFacts(code);
   if (minorUnits === null) {
-    throw new ApiError('INVALID_REQUEST', `minorUnits: ISO 4217 gives ${code} no minor units; use decimals instead.`, { param: 'minorUnits' });
+    throw new ApiError('INVALID_REQUEST', `minorUnits: ISO 4217 gives ${code} no minor units; use decimals instead.`, {
+      param: 'minorUnits',
+    });
   }
   return minorUnits;
 }

@@ -1,5 +1,11 @@
 import { addDays, berlinDate, berlinInstant, weekday } from '../calendar/berlin-time';
-import { memoizedPublicationLag, nextPublicationTime, publicationLag, publicationTime, type PublicationLag } from '../calendar/ecb-schedule';
+import {
+  memoizedPublicationLag,
+  nextPublicationTime,
+  publicationLag,
+  publicationTime,
+  type PublicationLag,
+} from '../calendar/ecb-schedule';
 import { isTargetBusinessDay } from '../calendar/target-calendar';
 
 /**
@@ -103,7 +109,13 @@ export function memoizedLatestExplanation(): (newest: string, now: Date) => Late
     if (!memo || memo.newest !== newest || memo.lag !== lag || t < memo.fromMs || t >= memo.untilMs) {
       const midnight = berlinInstant(addDays(berlinDate(now), 1), 0).getTime();
       const untilMs = Math.min(midnight, nextPublicationTime(now).getTime());
-      memo = { newest, fromMs: t, untilMs, lag, value: { resolved: explainLatest(newest, now, lag), nextPublication: nextPublication(newest, now, lag) } };
+      memo = {
+        newest,
+        fromMs: t,
+        untilMs,
+        lag,
+        value: { resolved: explainLatest(newest, now, lag), nextPublication: nextPublication(newest, now, lag) },
+      };
     }
     return memo.value;
   };

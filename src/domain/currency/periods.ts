@@ -48,7 +48,11 @@ export function periodOf(date: string, group: SeriesGroup): Period {
     case 'quarter': {
       const quarter = Math.ceil(Number(date.slice(5, 7)) / 3);
       const last = quarter * 3;
-      return { key: `${date.slice(0, 4)}-Q${quarter}`, start: `${date.slice(0, 4)}-${pad2(last - 2)}-01`, end: `${date.slice(0, 4)}-${pad2(last)}-${pad2(daysInMonth(year, last))}` };
+      return {
+        key: `${date.slice(0, 4)}-Q${quarter}`,
+        start: `${date.slice(0, 4)}-${pad2(last - 2)}-01`,
+        end: `${date.slice(0, 4)}-${pad2(last)}-${pad2(daysInMonth(year, last))}`,
+      };
     }
     case 'year':
       return { key: date.slice(0, 4), start: `${date.slice(0, 4)}-01-01`, end: `${date.slice(0, 4)}-12-31` };

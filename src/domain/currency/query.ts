@@ -56,8 +56,10 @@ export function parseGroup(value: unknown): SeriesGroup {
 /** `start`, a required calendar date, and `end`, an optional one (undefined: up to the newest publication), start on or before end. */
 export function parseRange(query: { start?: unknown; end?: unknown }): { start: string; end: string | undefined } {
   const start = parseDate(query.start, 'start');
-  if (start === undefined) throw new ApiError('INVALID_REQUEST', 'start is required: a calendar date written YYYY-MM-DD.', { param: 'start' });
+  if (start === undefined)
+    throw new ApiError('INVALID_REQUEST', 'start is required: a calendar date written YYYY-MM-DD.', { param: 'start' });
   const end = parseDate(query.end, 'end');
-  if (end !== undefined && end < start) throw new ApiError('INVALID_REQUEST', `end (${end}) must not be before start (${start}).`, { param: 'end' });
+  if (end !== undefined && end < start)
+    throw new ApiError('INVALID_REQUEST', `end (${end}) must not be before start (${start}).`, { param: 'end' });
   return { start, end };
 }

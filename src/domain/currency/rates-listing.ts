@@ -36,7 +36,11 @@ function defaultCodes(publication: Publication, base: string): string[] {
  * and nothing to multiply or round, the ECB's strings as published. `missing(code, param)` is the
  * RATE_NOT_FOUND to throw for a code (or the base) the publication does not quote.
  */
-export function listCrossRates(publication: Publication, request: ListingRequest, missing: (code: string, param: string) => ApiError): CrossListing {
+export function listCrossRates(
+  publication: Publication,
+  request: ListingRequest,
+  missing: (code: string, param: string) => ApiError,
+): CrossListing {
   const base = publishedRate(publication, request.base);
   if (!base) throw missing(request.base, 'base');
   const codes = request.symbols ?? defaultCodes(publication, request.base);

@@ -103,7 +103,15 @@ export function findCurrency(registry: readonly CurrencyEntry[], code: unknown, 
   const entry = upper === undefined ? undefined : registry.find((e) => e.code === upper);
   if (!entry) {
     const shown = typeof code === 'string' ? quoteInput(code) : 'that';
-    const hint = typeof code === 'string' ? didYouMean(nearestNames(code, registry.map((e) => e.code))) : '';
+    const hint =
+      typeof code === 'string'
+        ? didYouMean(
+            nearestNames(
+              code,
+              registry.map((e) => e.code),
+            ),
+          )
+        : '';
     throw new ApiError('NOT_FOUND', `Currency ${shown} is not one this API converts${hint}.`, { param, seeAlso: 'currencies' });
   }
   return entry;

@@ -49,7 +49,11 @@ export function parseMinorUnits(value: unknown, decimals: number | undefined): b
   if (value === undefined || value === null || value === false) return false;
   if (value !== true) throw new ApiError('INVALID_REQUEST', 'minorUnits must be true or false.', { param: 'minorUnits' });
   if (decimals !== undefined) {
-    throw new ApiError('INVALID_REQUEST', 'minorUnits and decimals cannot be used together: minorUnits rounds to the currency\'s ISO 4217 minor units, decimals to a number of places.', { param: 'minorUnits' });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      "minorUnits and decimals cannot be used together: minorUnits rounds to the currency's ISO 4217 minor units, decimals to a number of places.",
+      { param: 'minorUnits' },
+    );
   }
   return true;
 }

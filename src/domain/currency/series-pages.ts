@@ -92,7 +92,14 @@ export function encodeCursor(range: SeriesRange, from: string): string {
 
 /** 128 bits of SHA-256 over the query's canonical form: the symbols upper-cased as parsed, in their order. */
 function queryDigest(range: SeriesRange): string {
-  const parts: unknown[] = [range.start, range.openEnd ? null : range.end, range.group, range.base ?? 'EUR', range.symbols ?? null, range.format ?? 'application/json'];
+  const parts: unknown[] = [
+    range.start,
+    range.openEnd ? null : range.end,
+    range.group,
+    range.base ?? 'EUR',
+    range.symbols ?? null,
+    range.format ?? 'application/json',
+  ];
   // Rounding joins the digest only when asked for: an unrounded query's cursor does not depend on it.
   if (range.rounded !== undefined) parts.push(range.rounded);
   const canonical = JSON.stringify(parts);
@@ -106,7 +113,10 @@ const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,120}$/;
  * not a cursor, for a cursor of another query, and for a first day the query cannot have given.
  */
 export function decodeCursor(cursor: unknown, range: SeriesRange): string {
-  const bad = () => new ApiError('INVALID_REQUEST', 'cursor is not a cursor of this series; repeat the query without it to start again.', { param: 'cursor' });
+  const bad = () =>
+    new ApiError('INVALID_REQUEST', 'cursor is not a cursor of this series; repeat the query without it to start again.', {
+      param: 'cursor',
+    });
   if (typeof cursor !== 'string' || !CURSOR_SHAPE.test(cursor)) throw bad();
   const [version, from = '', digest, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (version !== '2' || digest === undefined || rest.length > 0) throw bad();

@@ -36,7 +36,9 @@ function unzipMember(bytes: Uint8Array): Uint8Array {
     });
   } catch (error) {
     if (error === tooMany) {
-      throw new EcbFormatError(`zip holds more than one file (${members.map((m) => show(m.name)).join(', ')}, …); expected exactly one .csv or .xml`);
+      throw new EcbFormatError(
+        `zip holds more than one file (${members.map((m) => show(m.name)).join(', ')}, …); expected exactly one .csv or .xml`,
+      );
     }
     throw new EcbFormatError(`corrupt zip: ${(error as Error).message}`, { cause: error });
   }
@@ -54,7 +56,9 @@ function unzipMember(bytes: Uint8Array): Uint8Array {
   }
   // A shorter result means the deflate stream and the directory disagree: the zip is damaged.
   if (!data || data.length !== member.originalSize) {
-    throw new EcbFormatError(`corrupt zip member ${member.name}: inflated ${data?.length ?? 0} bytes, the directory says ${member.originalSize}`);
+    throw new EcbFormatError(
+      `corrupt zip member ${member.name}: inflated ${data?.length ?? 0} bytes, the directory says ${member.originalSize}`,
+    );
   }
   return data;
 }

@@ -93,7 +93,11 @@ export function categoryOfDimension(d: Dimension): string | undefined {
 
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const superscript = (n: number): string =>
-  (n < 0 ? '⁻' : '') + String(Math.abs(n)).split('').map((digit) => SUPERSCRIPT[Number(digit)]).join('');
+  (n < 0 ? '⁻' : '') +
+  String(Math.abs(n))
+    .split('')
+    .map((digit) => SUPERSCRIPT[Number(digit)])
+    .join('');
 
 /** "length·time⁻¹", "length²·mass·time⁻²", "dimensionless": for messages. */
 export function formatDimension(d: Dimension): string {

@@ -32,7 +32,10 @@ interface UnitNumbers {
 }
 
 const NUMBERS = new Map<string, UnitNumbers>(
-  [...UNITS, ...PREFIXED_UNITS].map((u) => [u.id, { factor: parseFactor(u.factor), symbolic: PiRational.parse(u.factor), offset: Rational.parse(u.offset) }]),
+  [...UNITS, ...PREFIXED_UNITS].map((u) => [
+    u.id,
+    { factor: parseFactor(u.factor), symbolic: PiRational.parse(u.factor), offset: Rational.parse(u.offset) },
+  ]),
 );
 
 export function unitNumbers(unit: UnitDef): UnitNumbers {

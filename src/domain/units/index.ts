@@ -4,6 +4,10 @@ export { ALIASES } from './aliases';
 export { aliasesOf, findCategory, findUnit, unitsOfCategory } from './lookup';
 export { getCategory, getUnit, listCategories, listUnits } from './queries';
 export {
-  convertUnits, convertUnitsExact, type ConvertOptions, type UnitConversion, type UnitConversionRequest,
+  convertUnits,
+  convertUnitsExact,
+  type ConvertOptions,
+  type UnitConversion,
+  type UnitConversionRequest,
 } from './convert';
 export { PI_DIGITS, parseFactor } from './factors';

@@ -9,17 +9,49 @@ import { UNITS, type UnitDef } from './catalogue';
 
 /** The SI prefixes (SI Brochure 9th ed., 2022), symbol → [name, power of ten]; `u` is also read as micro. */
 const PREFIXES: readonly (readonly [string, string, number])[] = [
-  ['Q', 'quetta', 30], ['R', 'ronna', 27], ['Y', 'yotta', 24], ['Z', 'zetta', 21], ['E', 'exa', 18], ['P', 'peta', 15],
-  ['T', 'tera', 12], ['G', 'giga', 9], ['M', 'mega', 6], ['k', 'kilo', 3], ['h', 'hecto', 2], ['da', 'deca', 1],
-  ['d', 'deci', -1], ['c', 'centi', -2], ['m', 'milli', -3], ['µ', 'micro', -6], ['μ', 'micro', -6], ['u', 'micro', -6],
-  ['n', 'nano', -9], ['p', 'pico', -12], ['f', 'femto', -15], ['a', 'atto', -18], ['z', 'zepto', -21], ['y', 'yocto', -24],
-  ['r', 'ronto', -27], ['q', 'quecto', -30],
+  ['Q', 'quetta', 30],
+  ['R', 'ronna', 27],
+  ['Y', 'yotta', 24],
+  ['Z', 'zetta', 21],
+  ['E', 'exa', 18],
+  ['P', 'peta', 15],
+  ['T', 'tera', 12],
+  ['G', 'giga', 9],
+  ['M', 'mega', 6],
+  ['k', 'kilo', 3],
+  ['h', 'hecto', 2],
+  ['da', 'deca', 1],
+  ['d', 'deci', -1],
+  ['c', 'centi', -2],
+  ['m', 'milli', -3],
+  ['µ', 'micro', -6],
+  ['μ', 'micro', -6],
+  ['u', 'micro', -6],
+  ['n', 'nano', -9],
+  ['p', 'pico', -12],
+  ['f', 'femto', -15],
+  ['a', 'atto', -18],
+  ['z', 'zepto', -21],
+  ['y', 'yocto', -24],
+  ['r', 'ronto', -27],
+  ['q', 'quecto', -30],
 ];
 
 /** The catalogue's SI units (and the litre, the tonne, the watt-hour and the electronvolt, which the SI lets take prefixes), by the symbols they are written with. */
 const PREFIXABLE: Readonly<Record<string, string>> = {
-  m: 'meter', g: 'gram', s: 'second', L: 'liter', l: 'liter', t: 'tonne', J: 'joule', Wh: 'watt_hour',
-  eV: 'electronvolt', W: 'watt', Pa: 'pascal', Hz: 'hertz', N: 'newton',
+  m: 'meter',
+  g: 'gram',
+  s: 'second',
+  L: 'liter',
+  l: 'liter',
+  t: 'tonne',
+  J: 'joule',
+  Wh: 'watt_hour',
+  eV: 'electronvolt',
+  W: 'watt',
+  Pa: 'pascal',
+  Hz: 'hertz',
+  N: 'newton',
 };
 
 function scaled(base: UnitDef, symbol: string, name: string, power: number, written: string): UnitDef {

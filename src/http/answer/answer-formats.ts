@@ -74,7 +74,10 @@ export function negotiates(route: RestRoute): boolean {
 
 // The route table declares the formats; a route that offers them is written by the export, found at start.
 for (const route of ROUTES) {
-  if (negotiates(route) && route.field !== EXPORTED_FIELD) throw new TypeError(`${route.method} ${route.path} offers formats or caches complete answers, which only Query.${EXPORTED_FIELD}'s export writes (src/http/rest/series-export.ts).`);
+  if (negotiates(route) && route.field !== EXPORTED_FIELD)
+    throw new TypeError(
+      `${route.method} ${route.path} offers formats or caches complete answers, which only Query.${EXPORTED_FIELD}'s export writes (src/http/rest/series-export.ts).`,
+    );
 }
 
 /** What an exported page says of itself: its range and base (its file name), whether it is complete, and the next page. */
@@ -86,7 +89,10 @@ interface ExportedPage {
   nextCursor: string | null;
 }
 
-const FILE_EXTENSIONS: Readonly<Record<Exclude<MediaType, 'application/json'>, string>> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+const FILE_EXTENSIONS: Readonly<Record<Exclude<MediaType, 'application/json'>, string>> = {
+  'text/csv': 'csv',
+  'application/x-ndjson': 'ndjson',
+};
 
 /** `ecb-rates-USD-2016-01-01-2025-12-31.csv`: what a saved export is called (only letters, digits and dashes). */
 function exportFileName(page: Pick<ExportedPage, 'start' | 'end' | 'base'>, mediaType: Exclude<MediaType, 'application/json'>): string {
@@ -113,7 +119,13 @@ interface WrittenPage {
  * ETag and 304 on a match; `no-store` before. A whole body has its Content-Length; a streamed one
  * is sent chunked.
  */
-export function exportParts(route: RestRoute, mediaType: MediaType, page: ExportedPage, written: WrittenPage, request: AnswerRequest): ResponseParts {
+export function exportParts(
+  route: RestRoute,
+  mediaType: MediaType,
+  page: ExportedPage,
+  written: WrittenPage,
+  request: AnswerRequest,
+): ResponseParts {
   const complete = route.cache === 'complete-answer' && page.complete && written.etag !== undefined;
   const headers: Record<string, string> = {
     'content-type': CONTENT_TYPES[mediaType],

@@ -52,7 +52,8 @@ const MAX_CODINGS = 32;
  * written), JSON and its `+json` types, NDJSON, JavaScript, SVG and TrueType fonts (GraphiQL's
  * assets). Other images and fonts (WOFF, WOFF2) and archives already are compressed.
  */
-const COMPRESSIBLE = /^\s*(?:text\/(?!event-stream\b)|application\/(?:json|x-ndjson|ndjson|javascript|[\w.-]+\+json)\b|image\/svg\+xml\b|font\/ttf\b)/i;
+const COMPRESSIBLE =
+  /^\s*(?:text\/(?!event-stream\b)|application\/(?:json|x-ndjson|ndjson|javascript|[\w.-]+\+json)\b|image\/svg\+xml\b|font\/ttf\b)/i;
 
 export function isCompressible(contentType: string | undefined): boolean {
   return contentType !== undefined && COMPRESSIBLE.test(contentType);
@@ -93,7 +94,9 @@ export function acceptedCoding(acceptEncoding: string | null | undefined): Codin
 
 function zlibStream(coding: ContentCoding): zlib.BrotliCompress | zlib.Gzip {
   if (coding === 'gzip') return zlib.createGzip({ level: GZIP_LEVEL, memLevel: STREAM_GZIP_MEM_LEVEL });
-  return zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_LGWIN]: STREAM_BROTLI_WINDOW } });
+  return zlib.createBrotliCompress({
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_LGWIN]: STREAM_BROTLI_WINDOW },
+  });
 }
 
 /**
@@ -120,7 +123,12 @@ const gzip = promisify(zlib.gzip);
 /** A whole body in a content coding, off the event loop; `kept`: at the levels of a body sent many times. */
 export function encode(body: string | Buffer, coding: ContentCoding, kept: boolean): Promise<Buffer> {
   if (coding === 'gzip') return gzip(body, { level: kept ? KEPT_GZIP_LEVEL : GZIP_LEVEL });
-  return brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: kept ? KEPT_BROTLI_QUALITY : BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  return brotli(body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: kept ? KEPT_BROTLI_QUALITY : BROTLI_QUALITY,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
 }
 
 /** What the step reads of the request. */

@@ -61,7 +61,12 @@ export function restErrorParts(error: ApiError, requestId: string): ResponsePart
   const body = JSON.stringify({ error: errorBody(error, requestId) });
   return {
     status: error.status,
-    headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...lowerCased(errorHeaders(error)) },
+    headers: {
+      'content-type': JSON_CONTENT_TYPE,
+      'cache-control': 'no-store',
+      'content-length': String(Buffer.byteLength(body)),
+      ...lowerCased(errorHeaders(error)),
+    },
     body,
   };
 }

@@ -13,7 +13,12 @@ import type { HttpRequestContext } from '../front/request-context';
  * is left to read (no key, or a charge already reported the quota). It only builds headers: the
  * key is confirmed before, as a step of its own (finish.ts).
  */
-export function limitHeaders(context: HttpRequestContext, quota: QuotaMeter, clock: () => Date, has: Readonly<Record<string, string>>): Record<string, string> | Promise<Record<string, string>> {
+export function limitHeaders(
+  context: HttpRequestContext,
+  quota: QuotaMeter,
+  clock: () => Date,
+  has: Readonly<Record<string, string>>,
+): Record<string, string> | Promise<Record<string, string>> {
   const state = requestQuota(context, quota);
   return state instanceof Promise ? state.then((read) => limitFields(context, read, clock, has)) : limitFields(context, state, clock, has);
 }
@@ -29,7 +34,12 @@ export function requestQuota(context: RequestContext, quota: QuotaMeter): QuotaS
   return quota.state(context.principal.account).then((state) => (context.quota ??= state));
 }
 
-function limitFields(context: HttpRequestContext, state: QuotaState | undefined, clock: () => Date, has: Readonly<Record<string, string>>): Record<string, string> {
+function limitFields(
+  context: HttpRequestContext,
+  state: QuotaState | undefined,
+  clock: () => Date,
+  has: Readonly<Record<string, string>>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   const rateLimit = context.rateLimitSpend.state;
   if (rateLimit && has['ratelimit'] === undefined) {

@@ -39,7 +39,12 @@ export function strongEtagOf(sha256: Hash): string {
  * A 200 with its strong validator, or, when If-None-Match matches it, 304 Not Modified: the same
  * validator and caching fields, no type and no body.
  */
-export function validatedParts(headers: Record<string, string>, body: ResponseParts['body'], etag: string, ifNoneMatch: string | null): ResponseParts {
+export function validatedParts(
+  headers: Record<string, string>,
+  body: ResponseParts['body'],
+  etag: string,
+  ifNoneMatch: string | null,
+): ResponseParts {
   headers['etag'] = etag;
   if (!etagMatches(ifNoneMatch, etag)) return { status: 200, headers, body };
   delete headers['content-type'];
@@ -76,5 +81,9 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 function isCodedEtag(candidate: string, etag: string): boolean {
-  return candidate.length > etag.length && candidate.startsWith(etag.slice(0, -1)) && CONTENT_CODINGS.some((coding) => candidate === codedEtag(etag, coding));
+  return (
+    candidate.length > etag.length &&
+    candidate.startsWith(etag.slice(0, -1)) &&
+    CONTENT_CODINGS.some((coding) => candidate === codedEtag(etag, coding))
+  );
 }

@@ -4,7 +4,10 @@
  */
 export function mergeVary(vary: string | null | undefined, names: readonly string[]): string {
   if (!vary) return names.join(', ');
-  const present = vary.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const present = vary
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (present.includes('*')) return '*';
   const seen = new Set(present.map((name) => name.toLowerCase()));
   for (const name of names) {

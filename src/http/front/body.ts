@@ -96,7 +96,10 @@ function refuseCodedBody(header: string | undefined): void {
 
 /** The codings a Content-Encoding or Transfer-Encoding list names, lower-cased, but `accepted` and empty entries. */
 export function codingsBesides(header: string, accepted: string): string[] {
-  return header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== accepted);
+  return header
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== accepted);
 }
 
 export function tooLarge(limit: number): ApiError {

@@ -50,11 +50,24 @@ export interface Finish {
    * streamed-body.ts), counts one metric and logs one access-log line with its error code (a
    * streamed body's once it has ended).
    */
-  send(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts, started: number): Promise<void>;
+  send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    place: AnswerPlace,
+    context: HttpRequestContext,
+    parts: ResponseParts,
+    started: number,
+  ): Promise<void>;
   /** A request entered the front in this turn (see outbox.ts). */
   entered(): void;
   /** The answer to a request whose serving threw: the contract's INTERNAL error, or nothing when the client has gone. */
-  unexpected(req: IncomingMessage, res: ServerResponse, place: AnswerPlace, context: HttpRequestContext, started: number): (error: unknown) => void;
+  unexpected(
+    req: IncomingMessage,
+    res: ServerResponse,
+    place: AnswerPlace,
+    context: HttpRequestContext,
+    started: number,
+  ): (error: unknown) => void;
 }
 
 /** One answer waiting in the outbox, and what its request metric and access-log line need. */
@@ -108,7 +121,9 @@ export function createFinish(options: FinishOptions): Finish {
     const done = () => written(req, place, parts.status, context, started);
     try {
       res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
-      const streaming = endOrStream(outgoing, options.log, { progressTimeoutMs: options.streamProgressTimeoutMs ?? STREAM_PROGRESS_TIMEOUT_MS });
+      const streaming = endOrStream(outgoing, options.log, {
+        progressTimeoutMs: options.streamProgressTimeoutMs ?? STREAM_PROGRESS_TIMEOUT_MS,
+      });
       if (streaming) void streaming.then(done, unexpected(req, res, place, context, started));
       else done();
     } catch (error) {
@@ -117,14 +132,19 @@ export function createFinish(options: FinishOptions): Finish {
   };
   const outbox = createOutbox(write);
 
-  const failed = (error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts) => failedLimits(options.log, error, place, context, parts);
+  const failed = (error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts) =>
+    failedLimits(options.log, error, place, context, parts);
 
   const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     stamp(parts, place, context);
     let answer = parts;
     // A key taken from the cache unconfirmed is confirmed before its answer goes: a revoked key's answer becomes UNAUTHORIZED.
     const confirming = context.confirmKey();
-    if (confirming) answer = await confirming.then(() => parts, (error: unknown) => failed(error, place, context, parts));
+    if (confirming)
+      answer = await confirming.then(
+        () => parts,
+        (error: unknown) => failed(error, place, context, parts),
+      );
     if (answer === parts) {
       try {
         const limits = limitHeaders(context, options.services.quota, options.clock, parts.headers);
@@ -144,7 +164,11 @@ export function createFinish(options: FinishOptions): Finish {
 }
 
 function codingRequest(req: IncomingMessage): CodingRequest {
-  return { method: req.method!, acceptEncoding: headerText(req.headers['accept-encoding']), ifNoneMatch: headerText(req.headers['if-none-match']) };
+  return {
+    method: req.method!,
+    acceptEncoding: headerText(req.headers['accept-encoding']),
+    ifNoneMatch: headerText(req.headers['if-none-match']),
+  };
 }
 
 /** The answer when confirming the key or reading the quota failed: the same answer without those headers, or that error. */
@@ -176,7 +200,11 @@ function endOrStream(outgoing: Outgoing, log: Logger, streamOptions: StreamOptio
 async function stream({ res, context }: Outgoing, body: StreamedBody, log: Logger, streamOptions: StreamOptions): Promise<void> {
   const end = await writeStreamed(res, body, streamOptions);
   if (end.ended === 'gone') log.debug({ requestId: context.requestId }, 'the client closed its connection during a streamed answer');
-  if (end.ended === 'stalled') log.info({ requestId: context.requestId, timeoutMs: streamOptions.progressTimeoutMs }, 'a streamed answer was cut off: its client took nothing within the progress timeout');
+  if (end.ended === 'stalled')
+    log.info(
+      { requestId: context.requestId, timeoutMs: streamOptions.progressTimeoutMs },
+      'a streamed answer was cut off: its client took nothing within the progress timeout',
+    );
   if (end.ended === 'failed') {
     // The head is sent: the answer cannot become a 500, so the connection was cut and the error is logged.
     log.error({ err: end.error, requestId: context.requestId }, 'unexpected error in a streamed answer');

@@ -74,13 +74,23 @@ const CHECK_INTERVAL_MS = 1_000;
 export function createHttpServer(options: HttpServerOptions): Server {
   const { front } = options;
   const refused = new WeakSet<Socket>();
-  const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS, ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }) };
+  const limits = {
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: CHECK_INTERVAL_MS,
+    ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }),
+  };
   const server = createServer({ requireHostHeader: false, ...limits }, frontListener(options, refused));
   server.keepAliveTimeout = (options.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_TIMEOUT_S) * 1000;
   answerClientErrors(server, front, refused, options.logger);
   refuseConnect(server, front, refused);
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    answerRefusal(front, refused, res, new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' }));
+    answerRefusal(
+      front,
+      refused,
+      res,
+      new ApiError('INVALID_REQUEST', 'The only expectation this server meets is Expect: 100-continue.', { param: 'Expect' }),
+    );
   });
   capConnections(server, front, options.maxConnections ?? Infinity, refused, options.logger);
   return server;
@@ -102,7 +112,8 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
     [MCP_PATH, front.mcp],
   ]);
   const handlerOf = (pathname: string): FrontHandler =>
-    handlers.get(pathname) ?? (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
+    handlers.get(pathname) ??
+    (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     // A connection answered on its socket (over the cap, a refused request): nothing it sends is served.
     if (refused.has(req.socket)) return;
@@ -133,11 +144,22 @@ async function metricsAnswer(req: IncomingMessage, context: HttpRequestContext, 
     return errorParts(new ApiError('NOT_FOUND', "There is no route '/metrics'. See GET /openapi.json."), context);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return errorParts(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }), context);
+    return errorParts(
+      new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on '/metrics'; use GET.`, { allow: ['GET', 'HEAD'] }),
+      context,
+    );
   }
   try {
     const text = await options.front.metrics.render();
-    return { status: 200, headers: { 'cache-control': 'no-store', 'content-type': options.front.metrics.contentType, 'content-length': String(Buffer.byteLength(text)) }, body: text };
+    return {
+      status: 200,
+      headers: {
+        'cache-control': 'no-store',
+        'content-type': options.front.metrics.contentType,
+        'content-length': String(Buffer.byteLength(text)),
+      },
+      body: text,
+    };
   } catch (error) {
     options.logger.error({ err: error, requestId: context.requestId }, 'metrics could not be collected');
     return errorParts(new ApiError('INTERNAL', 'The metrics could not be collected.'), context);

@@ -40,9 +40,22 @@ function targetAnswer(req: IncomingMessage, context: HttpRequestContext): Respon
     return undefined;
   }
   if (url === '*') {
-    if (req.method !== 'OPTIONS') return refusalParts(new ApiError('INVALID_REQUEST', `The request target '*' is only for OPTIONS; ${req.method} needs a path.`), context);
+    if (req.method !== 'OPTIONS')
+      return refusalParts(
+        new ApiError('INVALID_REQUEST', `The request target '*' is only for OPTIONS; ${req.method} needs a path.`),
+        context,
+      );
     const body = JSON.stringify({ data: { methods: SERVER_METHODS } });
-    return { status: 200, headers: { allow: SERVER_METHODS.join(', '), 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }, body };
+    return {
+      status: 200,
+      headers: {
+        allow: SERVER_METHODS.join(', '),
+        'cache-control': 'no-store',
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body,
+    };
   }
   return refusalParts(new ApiError('INVALID_REQUEST', 'The request target must be a path starting with /.'), context);
 }
@@ -61,7 +74,12 @@ function hostAnswer(req: IncomingMessage, context: HttpRequestContext): Response
     return refusalParts(new ApiError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', { param: 'Host' }), context);
   }
   if (HOST_AND_PORT.test(host) && URL.canParse(`http://${host}/`) && !repeatsHost(req.rawHeaders)) return undefined;
-  return refusalParts(new ApiError('INVALID_REQUEST', 'The request needs one Host header holding a host name or address and an optional port.', { param: 'Host' }), context);
+  return refusalParts(
+    new ApiError('INVALID_REQUEST', 'The request needs one Host header holding a host name or address and an optional port.', {
+      param: 'Host',
+    }),
+    context,
+  );
 }
 
 /** node:http keeps the first of several Host lines and drops the rest; the request is ambiguous. */

@@ -56,7 +56,9 @@ export interface ServerContext {
 export function requestContextOf(serverContext: object): HttpRequestContext {
   const context = (serverContext as ServerContext).requestContext;
   if (!(context instanceof HttpRequestContext)) {
-    throw new TypeError(`No HttpRequestContext on the server context (got ${typeof context}): every request reaches Yoga through the front, which mints it.`);
+    throw new TypeError(
+      `No HttpRequestContext on the server context (got ${typeof context}): every request reaches Yoga through the front, which mints it.`,
+    );
   }
   return context;
 }

@@ -19,7 +19,13 @@ interface Front {
  * one metric, one access-log line with its code); then the connection closes. `refused` holds the
  * sockets so answered: nothing they send afterwards is served.
  */
-export function answerOnSocket(front: Front, refused: WeakSet<Socket>, socket: Socket, error: ApiError, req = new IncomingMessage(socket)): void {
+export function answerOnSocket(
+  front: Front,
+  refused: WeakSet<Socket>,
+  socket: Socket,
+  error: ApiError,
+  req = new IncomingMessage(socket),
+): void {
   socket.on('error', () => socket.destroy());
   if (!socket.writable) return void socket.destroy();
   const res = new ServerResponse(req);
@@ -91,7 +97,11 @@ function inFlight(front: Front, refused: WeakSet<Socket>, res: ServerResponse, e
 /** CONNECT (node:http emits it apart and drops the connection without a word) gets 405 with `Allow`. */
 export function refuseConnect(server: Server, front: Front, refused: WeakSet<Socket>): void {
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: this server is not a proxy; use ${SERVER_METHODS.join(', ')}.`, { allow: SERVER_METHODS });
+    const error = new ApiError(
+      'METHOD_NOT_ALLOWED',
+      `CONNECT is not allowed: this server is not a proxy; use ${SERVER_METHODS.join(', ')}.`,
+      { allow: SERVER_METHODS },
+    );
     answerOnSocket(front, refused, socket, error, req);
   });
 }
@@ -116,6 +126,11 @@ export function capConnections(server: Server, front: Front, max: number, refuse
       warned = true;
       logger.warn({ open, max }, 'connection limit reached (MAX_CONNECTIONS): refusing new connections with 503');
     }
-    answerOnSocket(front, refused, socket, new ApiError('SERVICE_UNAVAILABLE', 'The server has too many open connections; try again shortly.', { retryAfterSeconds: 1 }));
+    answerOnSocket(
+      front,
+      refused,
+      socket,
+      new ApiError('SERVICE_UNAVAILABLE', 'The server has too many open connections; try again shortly.', { retryAfterSeconds: 1 }),
+    );
   });
 }

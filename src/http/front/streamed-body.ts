@@ -94,5 +94,7 @@ async function stopped(iterator: AsyncIterator<string | Uint8Array>, stalled: bo
 
 /** Lets a streamed body that will never be read (a HEAD answer) release what it holds; it has not started, so nothing of it runs. */
 export function discardStreamed(body: StreamedBody): void {
-  void body[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
+  void body[Symbol.asyncIterator]()
+    .return?.()
+    ?.catch(() => undefined);
 }

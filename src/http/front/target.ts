@@ -37,7 +37,8 @@ function plainPathEnd(url: string): number {
  */
 export function targetParts(url: string): { pathname: string; query: string } | undefined {
   const end = plainPathEnd(url);
-  if (end >= 0 && (end === url.length || url.charCodeAt(end) === QUESTION) && !url.includes('#', end)) return { pathname: url.slice(0, end), query: url.slice(end + 1) };
+  if (end >= 0 && (end === url.length || url.charCodeAt(end) === QUESTION) && !url.includes('#', end))
+    return { pathname: url.slice(0, end), query: url.slice(end + 1) };
   try {
     const parsed = new URL(url, 'http://localhost');
     return { pathname: parsed.pathname, query: parsed.search.slice(1) };

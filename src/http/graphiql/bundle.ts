@@ -19,7 +19,13 @@ export interface GraphiQLBundle {
 }
 
 const DATA_URI = /url\((['"]?)data:([\w/+.-]+);base64,([A-Za-z0-9+/=]+)\1\)/g;
-const EXTENSIONS: Record<string, string> = { 'font/ttf': 'ttf', 'font/woff': 'woff', 'font/woff2': 'woff2', 'image/png': 'png', 'image/svg+xml': 'svg' };
+const EXTENSIONS: Record<string, string> = {
+  'font/ttf': 'ttf',
+  'font/woff': 'woff',
+  'font/woff2': 'woff2',
+  'image/png': 'png',
+  'image/svg+xml': 'svg',
+};
 
 const asset = (a: StaticAsset) => `${ASSETS_PATH}/${a.name}`;
 

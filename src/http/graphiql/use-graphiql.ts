@@ -63,7 +63,12 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
   const graphiql = { title: options.title, defaultQuery: options.defaultQuery, endpoint: options.endpoint };
 
   const page = (request: Request, { bundle, pageEtag }: Built): Response => {
-    const headers: Record<string, string> = { 'cache-control': 'no-cache', etag: pageEtag, vary: 'Accept', 'content-security-policy': GRAPHIQL_CSP };
+    const headers: Record<string, string> = {
+      'cache-control': 'no-cache',
+      etag: pageEtag,
+      vary: 'Accept',
+      'content-security-policy': GRAPHIQL_CSP,
+    };
     if (etagMatches(request.headers.get('if-none-match'), pageEtag)) return new Response(null, { status: 304, headers });
     const body = Buffer.from(bundle.page);
     // Start compressing the two large assets now: the browser asks for them next.
@@ -91,7 +96,9 @@ export function useGraphiQL(options: GraphiQLPluginOptions): Plugin {
     const found = bundle.assets.get(url.pathname.slice(ASSETS_PATH.length + 1));
     if (!found) throw new ApiError('NOT_FOUND', `There is no GraphiQL asset ${url.pathname}.`);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, { allow: ['GET', 'HEAD'] });
+      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}; use GET, HEAD.`, {
+        allow: ['GET', 'HEAD'],
+      });
     }
     return assetResponse(request, found, encodings);
   };

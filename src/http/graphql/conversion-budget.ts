@@ -26,7 +26,11 @@ export async function budgetConversions(
     return {
       errors: [
         new GraphQLError(message, {
-          extensions: { code: 'INVALID_REQUEST', status: ERROR_STATUS.INVALID_REQUEST, http: { status: ERROR_STATUS.INVALID_REQUEST, spec: true } },
+          extensions: {
+            code: 'INVALID_REQUEST',
+            status: ERROR_STATUS.INVALID_REQUEST,
+            http: { status: ERROR_STATUS.INVALID_REQUEST, spec: true },
+          },
         }),
       ],
     };

@@ -31,13 +31,19 @@ export interface CostExtensions {
  * charge already reported the quota); otherwise the quota is read once (requestQuota), so the
  * X-Quota-* headers written next report the very same state.
  */
-export function costExtensions(context: HttpRequestContext, quota: QuotaMeter, clock: () => Date): CostExtensions | Promise<CostExtensions> {
+export function costExtensions(
+  context: HttpRequestContext,
+  quota: QuotaMeter,
+  clock: () => Date,
+): CostExtensions | Promise<CostExtensions> {
   const state = requestQuota(context, quota);
   return state instanceof Promise ? state.then((read) => extensionsOf(context, read, clock)) : extensionsOf(context, state, clock);
 }
 
 function extensionsOf(context: HttpRequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
-  const extensions: CostExtensions = { cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions } };
+  const extensions: CostExtensions = {
+    cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions },
+  };
   if (state) extensions.quota = quotaOf(state, clock());
   const expiresAt = context.principal?.expiresAt;
   if (expiresAt) extensions.key = { expiresAt };
@@ -51,7 +57,11 @@ function extensionsOf(context: HttpRequestContext, state: QuotaState | undefined
 
 /** The quota resets at an instant of the calendar (00:00 UTC on the 1st), the same for every client's clock. */
 function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quota']> {
-  return { limit: state.limit, remaining: Math.max(0, state.limit - state.used), resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z') };
+  return {
+    limit: state.limit,
+    remaining: Math.max(0, state.limit - state.used),
+    resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z'),
+  };
 }
 
 /** A single result with the request's cost extensions added to whatever extensions it has. */

@@ -55,7 +55,9 @@ function textRefusal(query: string): GraphQLError | undefined {
     return graphQLErrorOf(new ApiError('PAYLOAD_TOO_LARGE', message), { http: true });
   }
   if (nestingOf(query) > GRAPHQL_LIMITS.maxNesting) {
-    return graphQLErrorOf(new ApiError('INVALID_REQUEST', `The GraphQL document nests brackets more than ${GRAPHQL_LIMITS.maxNesting} levels deep.`));
+    return graphQLErrorOf(
+      new ApiError('INVALID_REQUEST', `The GraphQL document nests brackets more than ${GRAPHQL_LIMITS.maxNesting} levels deep.`),
+    );
   }
   return undefined;
 }

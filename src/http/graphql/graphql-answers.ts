@@ -39,13 +39,17 @@ export function graphQLAnswers(options: GraphQLAnswerOptions): FrontHandler {
   const run = async (req: IncomingMessage, res: ServerResponse, context: HttpRequestContext, started: number) => {
     const method = req.method === 'GET' ? 'GET' : 'POST';
     const read = await graphQLRequestParams(req);
-    const { result, cacheControl, subscription } = 'refusal' in read ? await execute({ params: {}, method, context, refusal: read.refusal }) : await execute({ params: read.params, method, context });
+    const { result, cacheControl, subscription } =
+      'refusal' in read
+        ? await execute({ params: {}, method, context, refusal: read.refusal })
+        : await execute({ params: read.params, method, context });
     const answer = answerOf(req, result, answerMediaType(headerText(req.headers.accept), subscription), cacheControl);
     await finish.send(req, res, GRAPHQL_PLACE, context, answer, started);
   };
 
   return (req, res, context, started) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && isPageRequest(req, options.graphiql)) return options.pages(req, res, context, started);
+    if ((req.method === 'GET' || req.method === 'HEAD') && isPageRequest(req, options.graphiql))
+      return options.pages(req, res, context, started);
     finish.entered();
     run(req, res, context, started).catch(finish.unexpected(req, res, GRAPHQL_PLACE, context, started));
   };
@@ -66,11 +70,18 @@ function isPageRequest(req: IncomingMessage, graphiql: boolean): boolean {
  * no errors leaves the request's counters out of its body in every media type; its JSON answer gets
  * the caching fields (graphQLGetAnswer). A HEAD is refused like other methods, without caching fields.
  */
-function answerOf(req: IncomingMessage, result: ExecutionResult, mediaType: AnswerMediaType, cacheControl: string | undefined): ResponseParts {
+function answerOf(
+  req: IncomingMessage,
+  result: ExecutionResult,
+  mediaType: AnswerMediaType,
+  cacheControl: string | undefined,
+): ResponseParts {
   const get = req.method === 'GET';
   if (mediaType === 'text/event-stream' || mediaType === 'multipart/mixed') {
     const cacheable = get && isCacheable(result, cacheControl);
     return streamedAnswer(cacheable ? withoutRequestCounters(result) : result, mediaType);
   }
-  return get ? graphQLGetAnswer(result, mediaType, cacheControl, headerText(req.headers['if-none-match'])) : graphQLAnswer(result, mediaType);
+  return get
+    ? graphQLGetAnswer(result, mediaType, cacheControl, headerText(req.headers['if-none-match']))
+    : graphQLAnswer(result, mediaType);
 }

@@ -31,7 +31,9 @@ const STATIC_MAX_AGE = 3_600;
 /** The fields that read the rates of one day, and the argument that names it. */
 const DAY_ARGUMENT: Readonly<Record<string, string>> = { rates: 'date', rateSeries: 'end' };
 
-const ROUTE_OF_FIELD = new Map<string, RestRoute>(ROUTES.filter((route) => route.field !== undefined && route.method === 'GET').map((route) => [route.field!, route]));
+const ROUTE_OF_FIELD = new Map<string, RestRoute>(
+  ROUTES.filter((route) => route.field !== undefined && route.method === 'GET').map((route) => [route.field!, route]),
+);
 
 export function graphQLCacheControl(
   document: DocumentNode,
@@ -42,7 +44,8 @@ export function graphQLCacheControl(
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'query') return 'no-store';
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   let scope: 'public' | 'private' = facts.keyed ? 'private' : 'public';
   let maxAge = Number.POSITIVE_INFINITY;
   for (const field of rootFields(operation.selectionSet, fragments, new Set())) {
@@ -55,7 +58,12 @@ export function graphQLCacheControl(
   return `${scope}, max-age=${Math.max(0, Math.floor(maxAge))}`;
 }
 
-function fieldFreshness(name: string, args: ReadonlyMap<string, ValueNode>, variables: Readonly<Record<string, unknown>>, facts: CacheFacts): Freshness {
+function fieldFreshness(
+  name: string,
+  args: ReadonlyMap<string, ValueNode>,
+  variables: Readonly<Record<string, unknown>>,
+  facts: CacheFacts,
+): Freshness {
   if (name === '__typename' || name === '__schema' || name === '__type') return { scope: 'public', maxAge: STATIC_MAX_AGE };
   const route = ROUTE_OF_FIELD.get(name);
   if (route === undefined) return 'no-store';
@@ -85,7 +93,11 @@ interface RootField {
 }
 
 /** Every field the root selection set may run, through fragments and inline fragments (directives are not evaluated: a skipped field counts). */
-function* rootFields(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, visited: Set<string>): Generator<RootField> {
+function* rootFields(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  visited: Set<string>,
+): Generator<RootField> {
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       yield { name: selection.name.value, args: new Map((selection.arguments ?? []).map((arg) => [arg.name.value, arg.value])) };

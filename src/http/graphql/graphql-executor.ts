@@ -100,7 +100,12 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     // The schema has no subscription type: graphql-js refuses the operation, before any hook of execution.
     if (getOperationAST(document.document, params.operationName)?.operation === 'subscription') {
       outcome.subscription = true;
-      const refused = await subscribe({ schema: options.schema, document: document.document, variableValues: params.variables, operationName: params.operationName });
+      const refused = await subscribe({
+        schema: options.schema,
+        document: document.document,
+        variableValues: params.variables,
+        operationName: params.operationName,
+      });
       if (Symbol.asyncIterator in refused) throw new TypeError('A subscription was started on a schema without a subscription type.');
       return { errors: (refused.errors ?? []).map((error) => toGraphQLError(error)) };
     }
@@ -109,7 +114,8 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
       const facts = { ...options.cacheFacts(), keyed: context.carriesKey };
       outcome.cacheControl = graphQLCacheControl(document.document, params.operationName, variables, facts);
     }
-    if (persisted.registration) await options.documents.register(persisted.registration.hash, persisted.registration.document, registrantOf(context));
+    if (persisted.registration)
+      await options.documents.register(persisted.registration.hash, persisted.registration.document, registrantOf(context));
     const budgetRefusal = await budgetConversions(document.document, params.operationName, variables, context);
     if (budgetRefusal) return budgetRefusal;
     const contextValue: GraphQLContext = { requestContext: context, services, log };
@@ -157,17 +163,29 @@ function located(error: GraphQLError, document: DocumentNode): GraphQLError {
   const lineStarts = [0];
   for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);
   const positions = error.locations!.map(({ line, column }) => (lineStarts[line - 1] ?? 0) + column - 1);
-  return new GraphQLError(error.message, { source, positions, path: error.path, originalError: error.originalError, extensions: error.extensions });
+  return new GraphQLError(error.message, {
+    source,
+    positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
 }
 
 /**
  * The operation the request runs must resolve from the document and `operationName`, and may be a
  * mutation only by POST: Yoga's rule, with its errors and HTTP statuses (400; 405 with Allow: POST). The error, or undefined.
  */
-function resolvedOperationError(document: DocumentNode, operationName: string | null | undefined, method: 'GET' | 'POST'): GraphQLError | undefined {
+function resolvedOperationError(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  method: 'GET' | 'POST',
+): GraphQLError | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) {
-    return new GraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } });
+    return new GraphQLError('Could not determine what operation to execute.', {
+      extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } },
+    });
   }
   if (operation.operation === 'mutation' && method === 'GET') {
     return new GraphQLError('Can only perform a mutation operation from a POST request.', {

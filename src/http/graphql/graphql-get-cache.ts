@@ -26,7 +26,12 @@ export interface CacheableAnswer {
  * A cacheable answer's status and headers: a strong ETag of the exact body, and 304 Not Modified
  * (the same validator and caching fields, no body) when If-None-Match holds it.
  */
-export function cacheableAnswer(body: string | Buffer, cacheControl: string, ifNoneMatch: string | null, vary: string | null = null): CacheableAnswer {
+export function cacheableAnswer(
+  body: string | Buffer,
+  cacheControl: string,
+  ifNoneMatch: string | null,
+  vary: string | null = null,
+): CacheableAnswer {
   const etag = strongEtag(body);
   const headers = { 'cache-control': cacheControl, etag, vary: mergeVary(vary, GRAPHQL_GET_VARY) };
   return { status: etagMatches(ifNoneMatch, etag) ? 304 : 200, headers };
@@ -56,11 +61,19 @@ export function isCacheable(result: ExecutionResult, cacheControl: string | unde
  * of its body and gets a strong ETag, Vary, and 304 on If-None-Match; every other answer (errors,
  * conversions, a key's account) is `no-store`, with the same Vary.
  */
-export function graphQLGetAnswer(result: ExecutionResult, mediaType: GraphQLMediaType, cacheControl: string | undefined, ifNoneMatch: string | null): ResponseParts {
+export function graphQLGetAnswer(
+  result: ExecutionResult,
+  mediaType: GraphQLMediaType,
+  cacheControl: string | undefined,
+  ifNoneMatch: string | null,
+): ResponseParts {
   const cacheable = isCacheable(result, cacheControl);
   const parts = graphQLAnswer(cacheable ? withoutRequestCounters(result) : result, mediaType);
   if (!cacheable || parts.status !== 200) {
-    return { ...parts, headers: { ...parts.headers, 'cache-control': 'no-store', vary: mergeVary(parts.headers['vary'] ?? null, GRAPHQL_GET_VARY) } };
+    return {
+      ...parts,
+      headers: { ...parts.headers, 'cache-control': 'no-store', vary: mergeVary(parts.headers['vary'] ?? null, GRAPHQL_GET_VARY) },
+    };
   }
   const answer = cacheableAnswer(parts.body ?? '', cacheControl, ifNoneMatch, parts.headers['vary'] ?? null);
   const headers = { ...parts.headers, ...answer.headers };

@@ -28,7 +28,11 @@ export type AnswerMediaType = GraphQLMediaType | 'text/event-stream' | 'multipar
  * multipart, then the regular JSON answer; for a subscription (an operation that was subscribed
  * to), no multipart.
  */
-const PROCESSORS: readonly (readonly AnswerMediaType[])[] = [['text/event-stream'], ['multipart/mixed'], ['application/graphql-response+json', 'application/json']];
+const PROCESSORS: readonly (readonly AnswerMediaType[])[] = [
+  ['text/event-stream'],
+  ['multipart/mixed'],
+  ['application/graphql-response+json', 'application/json'],
+];
 const SUBSCRIPTION_PROCESSORS = PROCESSORS.filter((mediaTypes) => !mediaTypes.includes('multipart/mixed'));
 
 /**
@@ -81,7 +85,9 @@ const invalid = (message: string) => ({ refusal: graphQLErrorOf(new ApiError('IN
 export async function graphQLRequestParams(req: IncomingMessage): Promise<RequestParams> {
   if (req.method === 'GET') return getParams(req.url!);
   if (req.method !== 'POST') {
-    const error = new GraphQLError('GraphQL only supports GET and POST requests.', { extensions: { http: { status: 405, headers: { Allow: 'GET, POST' } }, code: 'BAD_REQUEST' } });
+    const error = new GraphQLError('GraphQL only supports GET and POST requests.', {
+      extensions: { http: { status: 405, headers: { Allow: 'GET, POST' } }, code: 'BAD_REQUEST' },
+    });
     return { refusal: error };
   }
   if (!isJsonContentType(req.headers['content-type'] ?? null)) return { refusal: graphQLErrorOf(notJson(), { http: true }) };
@@ -99,7 +105,8 @@ export async function graphQLRequestParams(req: IncomingMessage): Promise<Reques
     return invalid('POST body sent invalid JSON.');
   }
   if (typeof body !== 'object' || body === null) return invalid('The POST body must be a JSON object.');
-  if (Array.isArray(body)) return { refusal: new GraphQLError('Batching is not supported.', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } }) };
+  if (Array.isArray(body))
+    return { refusal: new GraphQLError('Batching is not supported.', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } }) };
   return { params: body as GraphQLParams };
 }
 
@@ -110,7 +117,12 @@ function getParams(target: string): RequestParams {
       const text = search.get(name) || undefined;
       return text === undefined ? undefined : JSON.parse(text);
     };
-    const params = { operationName: search.get('operationName') || undefined, query: search.get('query') || undefined, variables: json('variables'), extensions: json('extensions') };
+    const params = {
+      operationName: search.get('operationName') || undefined,
+      query: search.get('query') || undefined,
+      variables: json('variables'),
+      extensions: json('extensions'),
+    };
     return { params: params as GraphQLParams };
   } catch {
     return invalid('The variables and extensions parameters must be JSON objects.');
@@ -130,12 +142,19 @@ export function paramsRefusal(given: GraphQLParams): GraphQLError | undefined {
   const params = given as Readonly<Record<string, unknown>>;
   for (const name in params) {
     if (params[name] != null && !PARAM_NAMES.has(name)) {
-      return new GraphQLError(`Unexpected parameter "${name}" in the request body.`, { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
+      return new GraphQLError(`Unexpected parameter "${name}" in the request body.`, {
+        extensions: { http: { status: 400 }, code: 'BAD_REQUEST' },
+      });
     }
   }
-  if (params['query'] == null) return new GraphQLError('Must provide query string.', { extensions: { http: { spec: true, status: 400, headers: ALLOW }, code: 'BAD_REQUEST' } });
+  if (params['query'] == null)
+    return new GraphQLError('Must provide query string.', {
+      extensions: { http: { spec: true, status: 400, headers: ALLOW }, code: 'BAD_REQUEST' },
+    });
   const wrong = (name: string, expected: string, given: string) =>
-    new GraphQLError(`Expected "${name}" param to be ${expected}, but given ${given}.`, { extensions: { http: { status: 400, headers: ALLOW }, code: 'BAD_REQUEST' } });
+    new GraphQLError(`Expected "${name}" param to be ${expected}, but given ${given}.`, {
+      extensions: { http: { status: 400, headers: ALLOW }, code: 'BAD_REQUEST' },
+    });
   if (typeof params['query'] !== 'string') return wrong('query', 'a string', typeOf(params['query']));
   for (const name of ['variables', 'extensions']) {
     const type = typeOf(params[name]);
@@ -180,7 +199,10 @@ export function graphQLAnswer(result: ExecutionResult, mediaType: GraphQLMediaTy
  * headers, and its framing of one result: a ping, one `next` event and `complete`; or the
  * boundary, one part with its type and length, and the closing boundary.
  */
-export function streamedAnswer(result: ExecutionResult, mediaType: 'text/event-stream' | 'multipart/mixed'): ResponseParts & { body: string } {
+export function streamedAnswer(
+  result: ExecutionResult,
+  mediaType: 'text/event-stream' | 'multipart/mixed',
+): ResponseParts & { body: string } {
   const sse = mediaType === 'text/event-stream';
   const regular = graphQLAnswer(result, sse ? 'application/json' : 'application/graphql-response+json');
   const { 'content-type': _type, 'content-length': _length, ...named } = regular.headers;

@@ -28,9 +28,16 @@ export interface PersistedParams {
  * refused and registers nothing) and before the document limits (which then check the document a
  * hash stood for).
  */
-export function persistedParams(params: GraphQLParams, rateLimited: boolean, documents: PersistedDocuments): PersistedParams | Promise<PersistedParams> {
+export function persistedParams(
+  params: GraphQLParams,
+  rateLimited: boolean,
+  documents: PersistedDocuments,
+): PersistedParams | Promise<PersistedParams> {
   // The parameter check that follows wants a query string, even where the request ends here.
-  const ended = (result: ExecutionResult | undefined): PersistedParams => ({ params: typeof params.query === 'string' ? params : { ...params, query: '' }, ...(result ? { result } : {}) });
+  const ended = (result: ExecutionResult | undefined): PersistedParams => ({
+    params: typeof params.query === 'string' ? params : { ...params, query: '' },
+    ...(result ? { result } : {}),
+  });
   let step;
   try {
     step = persistedQueryStep(params.query, params.extensions);
@@ -43,6 +50,7 @@ export function persistedParams(params: GraphQLParams, rateLimited: boolean, doc
   if (rateLimited) return ended(undefined);
   if (step.kind === 'register') return { params, registration: { hash: step.hash, document: step.document } };
   const found = documents.find(step.hash);
-  const serve = (document: string | undefined) => (document === undefined ? ended({ errors: [toGraphQLError(persistedQueryNotFound())] }) : { params: { ...params, query: document } });
+  const serve = (document: string | undefined) =>
+    document === undefined ? ended({ errors: [toGraphQLError(persistedQueryNotFound())] }) : { params: { ...params, query: document } };
   return found instanceof Promise ? found.then(serve) : serve(found);
 }

@@ -16,7 +16,10 @@ import type { RequestSpending } from '../limits/request-spending';
  * SOFA, an MCP call: it covers every field); else the spend, settling to the refusal the request is
  * answered with (RATE_LIMIT_EXCEEDED), or undefined when it may go on.
  */
-export function spendBeforeParse(context: HttpRequestContext, spending: Pick<RequestSpending, 'spendRequest'>): Promise<ApiError | undefined> | undefined {
+export function spendBeforeParse(
+  context: HttpRequestContext,
+  spending: Pick<RequestSpending, 'spendRequest'>,
+): Promise<ApiError | undefined> | undefined {
   if (context.rateLimitSpend.paid) return undefined;
   return spending.spendRequest(context, 'public', 'first-field').then(
     () => undefined,

@@ -24,7 +24,13 @@ export function yogaPages(options: { yoga: GraphQLYoga; finish: Finish }): Front
   const { yoga, finish } = options;
 
   /** Yoga's Response, finished: its bytes, its headers lower-cased, its cookies set apart (a list). */
-  const finishResponse = async (req: IncomingMessage, res: ServerResponse, context: HttpRequestContext, started: number, response: Response) => {
+  const finishResponse = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    context: HttpRequestContext,
+    started: number,
+    response: Response,
+  ) => {
     const body = Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string> = {};
     response.headers.forEach((value, given) => {

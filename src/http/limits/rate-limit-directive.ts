@@ -1,9 +1,27 @@
-import { defaultFieldResolver, isObjectType, type GraphQLDirective, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  isObjectType,
+  type GraphQLDirective,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { rateLimitDirective } from 'graphql-rate-limit-directive';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RATE_LIMIT_DIRECTIVE_DEFINITIONS, RATE_LIMIT_DIRECTIVE_NAMES, RATE_LIMIT_DIRECTIVE_SDL } from '../../graphql/rate-limit-directives';
-import { RATE_LIMIT_KINDS, rateLimitExceeded, rateLimitState, type RateLimiters, type RateLimitKind, type RateLimitState } from './rate-limit';
+import {
+  RATE_LIMIT_DIRECTIVE_DEFINITIONS,
+  RATE_LIMIT_DIRECTIVE_NAMES,
+  RATE_LIMIT_DIRECTIVE_SDL,
+} from '../../graphql/rate-limit-directives';
+import {
+  RATE_LIMIT_KINDS,
+  rateLimitExceeded,
+  rateLimitState,
+  type RateLimiters,
+  type RateLimitKind,
+  type RateLimitState,
+} from './rate-limit';
 
 /**
  * graphql-rate-limit-directive on the limiters of createRateLimiters: `@publicRateLimit` spends one
@@ -80,16 +98,24 @@ export function rateLimitDirectiveFor<TContext>(limiters: RateLimiters, options:
  * as they were before the library's transform). A field under both directives keeps the library's
  * resolvers.
  */
-function spendingOnlyWhenDue<TContext>(own: ReadonlyMap<string, GraphQLFieldResolver<unknown, TContext>>, limited: GraphQLSchema, fieldSpends: (context: TContext, kind: RateLimitKind) => boolean): GraphQLSchema {
+function spendingOnlyWhenDue<TContext>(
+  own: ReadonlyMap<string, GraphQLFieldResolver<unknown, TContext>>,
+  limited: GraphQLSchema,
+  fieldSpends: (context: TContext, kind: RateLimitKind) => boolean,
+): GraphQLSchema {
   return mapSchema(limited, {
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
       const type = limited.getType(typeName)!;
-      const kinds = RATE_LIMIT_KINDS.filter((kind) => getDirective(limited, field, RATE_LIMIT_DIRECTIVE_NAMES[kind]) ?? getDirective(limited, type, RATE_LIMIT_DIRECTIVE_NAMES[kind]));
+      const kinds = RATE_LIMIT_KINDS.filter(
+        (kind) =>
+          getDirective(limited, field, RATE_LIMIT_DIRECTIVE_NAMES[kind]) ?? getDirective(limited, type, RATE_LIMIT_DIRECTIVE_NAMES[kind]),
+      );
       const [kind] = kinds;
       if (kind === undefined || kinds.length > 1 || !field.resolve) return field;
       const unlimited = own.get(`${typeName}.${fieldName}`) ?? defaultFieldResolver;
       const spending = field.resolve as GraphQLFieldResolver<unknown, TContext>;
-      const resolve: GraphQLFieldResolver<unknown, TContext> = (source, args, context, info) => (fieldSpends(context, kind) ? spending : unlimited)(source, args, context, info);
+      const resolve: GraphQLFieldResolver<unknown, TContext> = (source, args, context, info) =>
+        (fieldSpends(context, kind) ? spending : unlimited)(source, args, context, info);
       return { ...field, resolve };
     },
   });
@@ -100,7 +126,8 @@ function ownResolvers<TContext>(schema: GraphQLSchema): Map<string, GraphQLField
   const resolvers = new Map<string, GraphQLFieldResolver<unknown, TContext>>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type)) continue;
-    for (const field of Object.values(type.getFields())) if (field.resolve) resolvers.set(`${type.name}.${field.name}`, field.resolve as GraphQLFieldResolver<unknown, TContext>);
+    for (const field of Object.values(type.getFields()))
+      if (field.resolve) resolvers.set(`${type.name}.${field.name}`, field.resolve as GraphQLFieldResolver<unknown, TContext>);
   }
   return resolvers;
 }

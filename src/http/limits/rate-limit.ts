@@ -67,7 +67,12 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     // The insurance limiter answers while Redis is down (commands fail at once: no offline queue)
     // or stalled (no answer within the guard's deadline), so an outage degrades to per-instance
     // counting instead of failing, or holding, every request.
-    return new RateLimiterRedis({ ...base, storeClient: guardedRedisClient(redis, guard), useRedisPackage: true, insuranceLimiter: new RateLimiterMemory(base) });
+    return new RateLimiterRedis({
+      ...base,
+      storeClient: guardedRedisClient(redis, guard),
+      useRedisPackage: true,
+      insuranceLimiter: new RateLimiterMemory(base),
+    });
   };
   const limiters = {
     public: limiterOf('public', policies.public.limit, policies.public.windowSeconds),
@@ -80,7 +85,9 @@ export async function createRateLimiters(options: RateLimitOptions): Promise<Rat
     : { public: (bucket) => limiters.public.consume(bucket), key: (bucket) => limiters.key.consume(bucket) };
 
   // The GraphQL directive consumes through `limiters` itself: its one-point consumes take the same turn.
-  const shared: Record<RateLimitKind, RateLimiterAbstract> = redis ? { public: byTurn(limiters.public, spend.public), key: byTurn(limiters.key, spend.key) } : limiters;
+  const shared: Record<RateLimitKind, RateLimiterAbstract> = redis
+    ? { public: byTurn(limiters.public, spend.public), key: byTurn(limiters.key, spend.key) }
+    : limiters;
 
   return {
     policies,
@@ -111,7 +118,8 @@ function byTurn(limiter: RateLimiterAbstract, spend: (bucket: string) => Promise
   return new Proxy(limiter, {
     get(target, prop, receiver) {
       if (prop !== 'consume') return Reflect.get(target, prop, receiver) as unknown;
-      return (key: string | number, points = 1, options?: object) => (points === 1 && options === undefined ? spend(String(key)) : target.consume(key, points, options));
+      return (key: string | number, points = 1, options?: object) =>
+        points === 1 && options === undefined ? spend(String(key)) : target.consume(key, points, options);
     },
   });
 }

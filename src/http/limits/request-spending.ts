@@ -90,7 +90,8 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
       return spend(context, kind, points);
     },
     fieldRateLimits: rateLimitDirectiveFor<HttpGraphQLContext>(limiters, {
-      bucketOf: (kind, { requestContext }) => (requestContext.rateLimitSpend.kind === kind && requestContext.rateLimitSpend.bucket) || bucketOf(requestContext, kind),
+      bucketOf: (kind, { requestContext }) =>
+        (requestContext.rateLimitSpend.kind === kind && requestContext.rateLimitSpend.bucket) || bucketOf(requestContext, kind),
       onState: (state, { requestContext }) => requestContext.rateLimitSpend.counted(1, state, false),
       fieldSpends: ({ requestContext }, kind) => requestContext.rateLimitSpend.fieldSpends(kind),
       onRefused: (kind, { requestContext }) => {

@@ -78,7 +78,8 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
     };
   } else if (route.etag) {
     responses['304'] = {
-      description: 'Not Modified: an entity tag sent in If-None-Match (a list, weak W/ forms and `*` included) matches the current ETag. No body.',
+      description:
+        'Not Modified: an entity tag sent in If-None-Match (a list, weak W/ forms and `*` included) matches the current ETag. No body.',
       headers: {
         ETag: ETAG_HEADER,
         'Cache-Control': { required: true, schema: { type: 'string', pattern: '^public, max-age=\\d+$' } },
@@ -127,7 +128,15 @@ const LINK_REASONS: Record<number, string> = {
 
 /** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
 export function transportErrorResponses(): Record<string, Json> {
-  return Object.fromEntries(TRANSPORT_STATUSES.map((status) => [String(status), errorResponse(ERROR_CODES.filter((code) => ERROR_STATUS[code] === status), REASONS[status])]));
+  return Object.fromEntries(
+    TRANSPORT_STATUSES.map((status) => [
+      String(status),
+      errorResponse(
+        ERROR_CODES.filter((code) => ERROR_STATUS[code] === status),
+        REASONS[status],
+      ),
+    ]),
+  );
 }
 
 /**
@@ -145,11 +154,16 @@ function errorSchema(codes: ErrorCode[]): Json {
 /** The headers of an answer that gives names in a language (content-language.ts): the languages used, and Vary. */
 export const LANGUAGE_HEADERS: Json = {
   'Content-Language': {
-    description: 'The languages the names of this answer are in (RFC 9110 8.5): the one chosen by `lang`, else Accept-Language, else English.',
+    description:
+      'The languages the names of this answer are in (RFC 9110 8.5): the one chosen by `lang`, else Accept-Language, else English.',
     required: false,
     schema: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*(, [A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)*$' },
   },
-  Vary: { description: 'Names follow Accept-Language when no `lang` is given; the coding follows Accept-Encoding.', required: false, schema: { type: 'string', pattern: '(^|, )(Accept-Language(, Accept-Encoding)?|Accept-Encoding)$' } },
+  Vary: {
+    description: 'Names follow Accept-Language when no `lang` is given; the coding follows Accept-Encoding.',
+    required: false,
+    schema: { type: 'string', pattern: '(^|, )(Accept-Language(, Accept-Encoding)?|Accept-Encoding)$' },
+  },
 };
 
 /** `Vary: Accept` of a route that negotiates its media type: a cache keeps one answer per format. */
@@ -160,11 +174,16 @@ export const VARY_ACCEPT_HEADER: Json = {
 };
 
 /** `Vary` of an answer that varies on its coding alone (every JSON answer, unless COMPRESSION=off). */
-export const VARY_ENCODING_HEADER: Json = { description: 'The coding follows Accept-Encoding.', required: false, schema: { type: 'string', const: 'Accept-Encoding' } };
+export const VARY_ENCODING_HEADER: Json = {
+  description: 'The coding follows Accept-Encoding.',
+  required: false,
+  schema: { type: 'string', const: 'Accept-Encoding' },
+};
 
 /** The strong validator of a route with `etag`: the same for the same bytes, in every instance. */
 export const ETAG_HEADER: Json = {
-  description: 'A strong validator of the exact body bytes (a compressed body has its own: `-br` or `-gzip` inside the quotes); send it back in If-None-Match to get 304 Not Modified.',
+  description:
+    'A strong validator of the exact body bytes (a compressed body has its own: `-br` or `-gzip` inside the quotes); send it back in If-None-Match to get 304 Not Modified.',
   required: true,
   schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
 };
@@ -220,15 +239,18 @@ export const OPENAPI_COMPONENTS: Json = {
     Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
     'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },
     RateLimit: {
-      description: 'The request rate limit after this request (draft-ietf-httpapi-ratelimit-headers, a Structured Field): `"per-key";r=49;t=1` (49 requests left, the window resets in 1 s), or `"per-ip";r=…;t=…` on a public route without a key. Sent once the request spent its limit.',
+      description:
+        'The request rate limit after this request (draft-ietf-httpapi-ratelimit-headers, a Structured Field): `"per-key";r=49;t=1` (49 requests left, the window resets in 1 s), or `"per-ip";r=…;t=…` on a public route without a key. Sent once the request spent its limit.',
       schema: { type: 'string', pattern: '^"[a-z-]+";r=\\d+;t=\\d+$' },
     },
     'RateLimit-Policy': {
-      description: 'The request rate limit that applies: `"per-key";q=50;w=1` (50 requests a second per key) or `"per-ip";q=60;w=60` (60 a minute per client IP). Sent with RateLimit.',
+      description:
+        'The request rate limit that applies: `"per-key";q=50;w=1` (50 requests a second per key) or `"per-ip";q=60;w=60` (60 a minute per client IP). Sent with RateLimit.',
       schema: { type: 'string', pattern: '^"[a-z-]+";q=\\d+;w=\\d+$' },
     },
     'Content-Encoding': {
-      description: 'The coding of the body: Brotli or gzip, as Accept-Encoding asks, when the answer is at least 1 KiB (HEAD: what the GET would be sent in). Absent: as is. An encoded answer has a validator of its own (the ETag with `-br` or `-gzip`).',
+      description:
+        'The coding of the body: Brotli or gzip, as Accept-Encoding asks, when the answer is at least 1 KiB (HEAD: what the GET would be sent in). Absent: as is. An encoded answer has a validator of its own (the ETag with `-br` or `-gzip`).',
       required: false,
       schema: { type: 'string', enum: ['br', 'gzip'] },
     },

@@ -19,14 +19,21 @@ export type RecordedExamples = Record<string, Record<string, Record<string, Reco
  * status; one naming an operation or status the document lacks stops the build, as a stale
  * recording should.
  */
-export function withResponseExamples(paths: Record<string, Record<string, unknown>>, recorded: RecordedExamples = RECORDED as RecordedExamples): void {
+export function withResponseExamples(
+  paths: Record<string, Record<string, unknown>>,
+  recorded: RecordedExamples = RECORDED as RecordedExamples,
+): void {
   for (const [operation, statuses] of Object.entries(recorded)) {
     const [method, path] = operation.split(' ') as [string, string];
     const responses = (paths[path]?.[method.toLowerCase()] as Json | undefined)?.['responses'] as Record<string, Json> | undefined;
-    if (!responses) throw new TypeError(`schema/openapi-examples.json records ${operation}, which the document lacks: record the examples again.`);
+    if (!responses)
+      throw new TypeError(`schema/openapi-examples.json records ${operation}, which the document lacks: record the examples again.`);
     for (const [status, examples] of Object.entries(statuses)) {
       const json = (responses[status]?.['content'] as Record<string, Json> | undefined)?.['application/json'];
-      if (!json) throw new TypeError(`schema/openapi-examples.json records a ${status} JSON answer of ${operation}, which the document lacks: record the examples again.`);
+      if (!json)
+        throw new TypeError(
+          `schema/openapi-examples.json records a ${status} JSON answer of ${operation}, which the document lacks: record the examples again.`,
+        );
       json['examples'] = examples;
     }
   }
@@ -41,7 +48,11 @@ export function withoutScalarSamples(schemas: Record<string, Json>, isAnswer: (n
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip);
     if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'example' && key !== 'examples').map(([key, inner]) => [key, strip(inner)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'example' && key !== 'examples')
+        .map(([key, inner]) => [key, strip(inner)]),
+    );
   };
   return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, isAnswer(name) ? (strip(schema) as Json) : schema]));
 }

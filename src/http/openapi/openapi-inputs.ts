@@ -14,7 +14,8 @@ const UNIT_TEXT_BOUNDS: Json = { type: 'string', minLength: 1, maxLength: MAX_EX
 const BOUNDS_VALUE: Json = {
   type: 'string',
   pattern: DECIMAL_PATTERN.source,
-  description: 'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
+  description:
+    'A decimal string: optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits. No exponent, "+", spaces or separators; a JSON number is refused (send a string).',
 };
 
 /**
@@ -63,8 +64,13 @@ function bounded(name: string, schema: Json, field?: string): Json {
   const bounds = (field === undefined ? undefined : FIELD_BOUNDS[field]?.[name]) ?? BOUNDS[name];
   if (!bounds) return schema;
   // A list argument's REST form is a comma list: its bounds replace the array schema.
-  if (schema['type'] === 'array' && bounds['type'] !== undefined && bounds['type'] !== 'array') return { ...bounds, ...(schema['description'] !== undefined ? { description: schema['description'] } : {}) };
-  return { ...schema, ...bounds, ...(bounds['description'] === undefined && schema['description'] !== undefined ? { description: schema['description'] } : {}) };
+  if (schema['type'] === 'array' && bounds['type'] !== undefined && bounds['type'] !== 'array')
+    return { ...bounds, ...(schema['description'] !== undefined ? { description: schema['description'] } : {}) };
+  return {
+    ...schema,
+    ...bounds,
+    ...(bounds['description'] === undefined && schema['description'] !== undefined ? { description: schema['description'] } : {}),
+  };
 }
 
 /** Every property of an object schema bounded by its name; no other member is accepted. */
@@ -92,5 +98,7 @@ export function boundedBody(field: string, schema: Json): Json {
 
 /** The input-object components (the batch item) with their bounds; every other component as it is. */
 export function boundedInputComponents(schemas: Record<string, Json>): Record<string, Json> {
-  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, name.endsWith('Input') ? boundedProperties(schema) : schema]));
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, name.endsWith('Input') ? boundedProperties(schema) : schema]),
+  );
 }

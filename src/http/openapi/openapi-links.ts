@@ -15,10 +15,34 @@ const signedOnly = 'Signed links only, signed with the other parameters (a link 
 
 /** The parameters a signed link adds to the series export. */
 const LINK_PARAMETERS: readonly Json[] = [
-  { name: FORMAT_PARAM, in: 'query', required: false, description: `${signedOnly} the media type the link answers in, whatever Accept says.`, schema: { type: 'string', enum: Object.keys(LINK_FORMATS) } },
-  { name: LINK_PARAMS.keyId, in: 'query', required: false, description: `${signedOnly} the id of the key that made the link (its plan and rate limit apply).`, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } },
-  { name: LINK_PARAMS.expires, in: 'query', required: false, description: `${signedOnly} when the link stops working, in Unix seconds.`, schema: { type: 'string', pattern: '^\\d{1,12}$' } },
-  { name: LINK_PARAMS.signature, in: 'query', required: false, description: `${signedOnly} the base64url HMAC-SHA256 of the others.`, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } },
+  {
+    name: FORMAT_PARAM,
+    in: 'query',
+    required: false,
+    description: `${signedOnly} the media type the link answers in, whatever Accept says.`,
+    schema: { type: 'string', enum: Object.keys(LINK_FORMATS) },
+  },
+  {
+    name: LINK_PARAMS.keyId,
+    in: 'query',
+    required: false,
+    description: `${signedOnly} the id of the key that made the link (its plan and rate limit apply).`,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+  },
+  {
+    name: LINK_PARAMS.expires,
+    in: 'query',
+    required: false,
+    description: `${signedOnly} when the link stops working, in Unix seconds.`,
+    schema: { type: 'string', pattern: '^\\d{1,12}$' },
+  },
+  {
+    name: LINK_PARAMS.signature,
+    in: 'query',
+    required: false,
+    description: `${signedOnly} the base64url HMAC-SHA256 of the others.`,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+  },
 ];
 
 /** The series export's operation, also opened by a signed link: its parameters, its second way in, and what it answers then. */

@@ -22,7 +22,11 @@ export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
  * `null` included when the value is empty: all but those a REST answer leaves out when null
  * (`omitted`: the fields declared REST_OMITS_NULL in src/graphql).
  */
-export function requiredMembers(schemas: Record<string, Json>, isAnswer: (name: string) => boolean, omitted: ReadonlySet<string>): Record<string, Json> {
+export function requiredMembers(
+  schemas: Record<string, Json>,
+  isAnswer: (name: string) => boolean,
+  omitted: ReadonlySet<string>,
+): Record<string, Json> {
   const result: Record<string, Json> = {};
   for (const [name, schema] of Object.entries(schemas)) {
     const properties = schema['properties'] as Record<string, Json> | undefined;
@@ -61,7 +65,9 @@ export function namedEnums(document: Json): Json {
     }
     return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, visit(inner, undefined)]));
   };
-  const visitedSchemas = Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, named.some(([n]) => n === name) ? s : visit(s, undefined)]));
+  const visitedSchemas = Object.fromEntries(
+    Object.entries(schemas).map(([name, s]) => [name, named.some(([n]) => n === name) ? s : visit(s, undefined)]),
+  );
   const { components, ...rest } = document;
   const visitedRest = visit(rest, undefined) as Json;
   return { ...visitedRest, components: { ...(components as Json), schemas: visitedSchemas } };
@@ -76,7 +82,10 @@ export function closedSetMembers(schemas: Record<string, Json>): Record<string, 
     schemas[name] = { ...object, properties: { ...properties, [member]: schema(properties[member]) } };
   };
   const described = (old: Json) => (typeof old['description'] === 'string' ? { description: old['description'] } : {});
-  patch('DateResolution', 'reason', (old) => ({ ...described(old), oneOf: [{ $ref: '#/components/schemas/CarryReason' }, { type: 'null' }] }));
+  patch('DateResolution', 'reason', (old) => ({
+    ...described(old),
+    oneOf: [{ $ref: '#/components/schemas/CarryReason' }, { type: 'null' }],
+  }));
   return schemas;
 }
 
@@ -85,7 +94,12 @@ export function describedEnums(schema: GraphQLSchema, schemas: Record<string, Js
   return Object.fromEntries(
     Object.entries(schemas).map(([name, component]) => {
       const type = schema.getType(name);
-      return [name, isEnumType(type) && type.description && component['description'] === undefined ? { ...component, description: type.description } : component];
+      return [
+        name,
+        isEnumType(type) && type.description && component['description'] === undefined
+          ? { ...component, description: type.description }
+          : component,
+      ];
     }),
   );
 }
@@ -107,6 +121,10 @@ export function exclusiveBatchBranches(schemas: Record<string, Json>): Record<st
   absent('BatchSuccess', 'data', 'error');
   absent('BatchFailure', 'error', 'data');
   const result = schemas['BatchResult']?.['properties'] as Record<string, Json> | undefined;
-  if (result?.['results']) result['results'] = { ...result['results'], description: 'One entry per item, in the order sent: `data` when it converted, `error` when it failed, never both.' };
+  if (result?.['results'])
+    result['results'] = {
+      ...result['results'],
+      description: 'One entry per item, in the order sent: `data` when it converted, `error` when it failed, never both.',
+    };
   return schemas;
 }

@@ -1,12 +1,4 @@
-import {
-  getNamedType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isUnionType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, isListType, isNonNullType, isObjectType, isUnionType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
 import { restOmittedWhenNull } from '../../graphql/serialize';
@@ -14,7 +6,18 @@ import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
 import { withSignedLinks } from './openapi-links';
-import { errorResponsesOf, transportErrorResponses, ETAG_HEADER, REQUEST_ID_HEADER, LANGUAGE_HEADERS, OPENAPI_COMPONENTS, QUOTA_HEADERS, RATE_LIMIT_HEADERS, VARY_ACCEPT_HEADER, VARY_ENCODING_HEADER } from './openapi-components';
+import {
+  errorResponsesOf,
+  transportErrorResponses,
+  ETAG_HEADER,
+  REQUEST_ID_HEADER,
+  LANGUAGE_HEADERS,
+  OPENAPI_COMPONENTS,
+  QUOTA_HEADERS,
+  RATE_LIMIT_HEADERS,
+  VARY_ACCEPT_HEADER,
+  VARY_ENCODING_HEADER,
+} from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
@@ -25,7 +28,13 @@ type Json = Record<string, unknown>;
 
 /** SOFA's own OpenAPI 3.0 document of the schema, before post-processing. */
 function sofaOpenApi(schema: GraphQLSchema): Json {
-  const router = useSofa({ basePath: '/v1', schema, routes: sofaRoutes(), customScalars: freshOnEachRead(SCALAR_JSON_SCHEMAS), ignore: everyObjectType(schema) });
+  const router = useSofa({
+    basePath: '/v1',
+    schema,
+    routes: sofaRoutes(),
+    customScalars: freshOnEachRead(SCALAR_JSON_SCHEMAS),
+    ignore: everyObjectType(schema),
+  });
   return (router as unknown as { openAPIDocument: Json }).openAPIDocument;
 }
 
@@ -36,7 +45,8 @@ function sofaOpenApi(schema: GraphQLSchema): Json {
  */
 function freshOnEachRead(schemas: Readonly<Record<string, Json>>): Record<string, Json> {
   const fresh: Record<string, Json> = {};
-  for (const [name, schema] of Object.entries(schemas)) Object.defineProperty(fresh, name, { enumerable: true, get: () => structuredClone(schema) });
+  for (const [name, schema] of Object.entries(schemas))
+    Object.defineProperty(fresh, name, { enumerable: true, get: () => structuredClone(schema) });
   return fresh;
 }
 
@@ -73,31 +83,55 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   }
   withResponseExamples(paths);
 
-  return namedEnums(upgradeExamples({
-    openapi: '3.1.0',
-    info: {
-      title: API_TITLE,
-      version: API_VERSION,
-      description:
-        'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`.',
-    },
-    servers: [{ url: '/' }],
-    tags: [
-      { name: 'Units', description: 'The 15 categories and 154 units of the catalogue: public, cacheable, with names in the language asked.' },
-      { name: 'Conversion', description: 'Exact conversions between units, unit expressions and currencies, one or up to 1000 at a time: an API key, one conversion of quota each.' },
-      { name: 'Currency', description: 'The ECB euro reference rates since 1999-01-04: latest (public), of any day and base, series and means, the currencies registry.' },
-      { name: 'Service', description: "The service's health, the key's usage, and this document." },
-    ],
-    paths,
-    components: {
-      ...OPENAPI_COMPONENTS,
-      schemas: {
-        ...WIRE_ENUMS,
-        ...withoutScalarSamples(exclusiveBatchBranches(closedSetMembers(requiredMembers(withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))), isAnswer, restOmittedWhenNull(schema)))), isAnswer),
-        ...(OPENAPI_COMPONENTS.schemas as Json),
+  return namedEnums(
+    upgradeExamples({
+      openapi: '3.1.0',
+      info: {
+        title: API_TITLE,
+        version: API_VERSION,
+        description:
+          'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`.',
       },
-    },
-  }) as Json);
+      servers: [{ url: '/' }],
+      tags: [
+        {
+          name: 'Units',
+          description: 'The 15 categories and 154 units of the catalogue: public, cacheable, with names in the language asked.',
+        },
+        {
+          name: 'Conversion',
+          description:
+            'Exact conversions between units, unit expressions and currencies, one or up to 1000 at a time: an API key, one conversion of quota each.',
+        },
+        {
+          name: 'Currency',
+          description:
+            'The ECB euro reference rates since 1999-01-04: latest (public), of any day and base, series and means, the currencies registry.',
+        },
+        { name: 'Service', description: "The service's health, the key's usage, and this document." },
+      ],
+      paths,
+      components: {
+        ...OPENAPI_COMPONENTS,
+        schemas: {
+          ...WIRE_ENUMS,
+          ...withoutScalarSamples(
+            exclusiveBatchBranches(
+              closedSetMembers(
+                requiredMembers(
+                  withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))),
+                  isAnswer,
+                  restOmittedWhenNull(schema),
+                ),
+              ),
+            ),
+            isAnswer,
+          ),
+          ...(OPENAPI_COMPONENTS.schemas as Json),
+        },
+      },
+    }) as Json,
+  );
 }
 
 /** What the path answers beyond its operations: 405 for any other method. */
@@ -140,12 +174,17 @@ function preflightOperation(route: RestRoute): Json {
     tags: [route.tag],
     security: [],
     operationId: `${route.field}Preflight`,
-    description: 'What a browser asks before a cross-origin GET with headers of its own: answered for any origin, and never refused but by the HTTP parser.',
+    description:
+      'What a browser asks before a cross-origin GET with headers of its own: answered for any origin, and never refused but by the HTTP parser.',
     responses: {
       ...transportErrorResponses(),
       '204': {
         description: 'Any origin may read this resource, without credentials.',
-        headers: Object.fromEntries(Object.entries(preflight.headers).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => [canonicalHeader(name), header(value)])),
+        headers: Object.fromEntries(
+          Object.entries(preflight.headers)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([name, value]) => [canonicalHeader(name), header(value)]),
+        ),
       },
     },
   };
@@ -165,10 +204,27 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
   return {
     operationId: route.field,
     // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
-    description: field.description && !field.deprecationReason ? field.description : `${route.summary}: answered as GET ${route.path} answers its query parameters.`,
+    description:
+      field.description && !field.deprecationReason
+        ? field.description
+        : `${route.summary}: answered as GET ${route.path} answers its query parameters.`,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } } } } : {}),
-    responses: { '200': success(route, dataSchema(field.type), true, field.args.some((arg) => arg.name === 'lang')) },
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } },
+          },
+        }
+      : {}),
+    responses: {
+      '200': success(
+        route,
+        dataSchema(field.type),
+        true,
+        field.args.some((arg) => arg.name === 'lang'),
+      ),
+    },
   };
 }
 
@@ -176,7 +232,9 @@ function openApiOperation(): Json {
   return {
     operationId: 'openapi',
     description: 'The OpenAPI 3.1 description of every REST route: public, cacheable, and the document /docs renders.',
-    responses: { '200': success(ROUTES.find((r) => r.field === undefined)!, { type: 'object', description: 'An OpenAPI 3.1 document.' }, false) },
+    responses: {
+      '200': success(ROUTES.find((r) => r.field === undefined)!, { type: 'object', description: 'An OpenAPI 3.1 document.' }, false),
+    },
   };
 }
 
@@ -184,14 +242,24 @@ function openApiOperation(): Json {
 function success(route: RestRoute, data: Json, envelope = true, names = false): Json {
   const json = { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data };
   return {
-    description: route.formats ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.` : 'OK',
+    description: route.formats
+      ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.`
+      : 'OK',
     headers: {
       'X-Request-Id': REQUEST_ID_HEADER,
       ...RATE_LIMIT_HEADERS,
       'Cache-Control': { required: true, schema: cacheControlSchema(route) },
       ...(route.shared ? SHARED_HEADERS : {}),
       ...(route.etag ? { ETag: ETAG_HEADER } : {}),
-      ...(route.cache === 'complete-answer' ? { ETag: { ...ETAG_HEADER, required: false, description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.' } } : {}),
+      ...(route.cache === 'complete-answer'
+        ? {
+            ETag: {
+              ...ETAG_HEADER,
+              required: false,
+              description: 'On a complete answer only (Cache-Control private): a strong validator of the exact bytes of this media type.',
+            },
+          }
+        : {}),
       'Content-Encoding': { $ref: '#/components/headers/Content-Encoding' },
       ...(names || route.formats ? {} : { Vary: VARY_ENCODING_HEADER }),
       ...(names ? LANGUAGE_HEADERS : {}),
@@ -207,37 +275,55 @@ const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number],
   'text/csv': {
     schema: {
       type: 'string',
-      description: 'RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped), then one row per entry. An empty cell is a currency with no rate in that entry.',
+      description:
+        'RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped), then one row per entry. An empty cell is a currency with no rate in that entry.',
     },
   },
-  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line (LF): each entry of the JSON answer with its `base`.' } },
+  'application/x-ndjson': {
+    schema: { type: 'string', description: 'One JSON object per line (LF): each entry of the JSON answer with its `base`.' },
+  },
 };
 
 const CONTENT_DISPOSITION_HEADER: Json = {
   description: 'On CSV and NDJSON: `attachment; filename="ecb-rates-<base>-<start>-<end>.<csv|ndjson>"`, the page\'s own range.',
   required: false,
-  schema: { type: 'string', pattern: '^attachment; filename="ecb-rates-[A-Z]{3}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.(csv|ndjson)"$' },
+  schema: {
+    type: 'string',
+    pattern: '^attachment; filename="ecb-rates-[A-Z]{3}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.(csv|ndjson)"$',
+  },
 };
 
 const LINK_NEXT_HEADER: Json = {
-  description: 'When the range goes on past this page: `</v1/...?...&cursor=...>; rel="next"` (RFC 8288), the same query with the next cursor.',
+  description:
+    'When the range goes on past this page: `</v1/...?...&cursor=...>; rel="next"` (RFC 8288), the same query with the next cursor.',
   required: false,
   schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
 };
 
 function cacheControlSchema(route: RestRoute): Json {
   if (route.cache === 'complete-answer') {
-    return { type: 'string', enum: ['no-store', COMPLETE_CACHE_CONTROL], description: 'Private (keyed) and long once the answer is complete; no-store while a publication may still join it.' };
+    return {
+      type: 'string',
+      enum: ['no-store', COMPLETE_CACHE_CONTROL],
+      description: 'Private (keyed) and long once the answer is complete; no-store while a publication may still join it.',
+    };
   }
   if (route.cache === 'latest-rates') {
-    return { type: 'string', pattern: '^public, max-age=\\d+$', description: 'At most 3600 s, and never past the next expected ECB publication.' };
+    return {
+      type: 'string',
+      pattern: '^public, max-age=\\d+$',
+      description: 'At most 3600 s, and never past the next expected ECB publication.',
+    };
   }
   return { type: 'string', const: cacheControl(route, () => 0) };
 }
 
 const SHARED_HEADERS: Json = {
   'Access-Control-Allow-Origin': { required: true, schema: { type: 'string', const: '*' } },
-  'Access-Control-Expose-Headers': { required: true, schema: { type: 'string', const: SHARED_CORS_HEADERS['access-control-expose-headers'] } },
+  'Access-Control-Expose-Headers': {
+    required: true,
+    schema: { type: 'string', const: SHARED_CORS_HEADERS['access-control-expose-headers'] },
+  },
 };
 
 /** The JSON schema of a field's value in a REST answer (never null there: failures are errors). */
@@ -285,4 +371,3 @@ function upgradeExamples(value: unknown): unknown {
   }
   return out;
 }
-

@@ -12,7 +12,16 @@ import type { RestExecution } from '../../config';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import { readNodeBody } from '../front/body';
-import { admitCaller, checkedArgs, failedAnswer, readRouteBody, type Endpoint, type EndpointMatch, type Endpoints, type RouteCall } from './endpoint';
+import {
+  admitCaller,
+  checkedArgs,
+  failedAnswer,
+  readRouteBody,
+  type Endpoint,
+  type EndpointMatch,
+  type Endpoints,
+  type RouteCall,
+} from './endpoint';
 import type { AnswerPlace, Finish } from '../front/finish';
 import type { FrontHandler, GraphQLYoga } from '../graphql/yoga-answers';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
@@ -78,19 +87,28 @@ export function createEdge(options: EdgeOptions): FrontHandler {
   const writer = options.finish;
   const direct = options.execution === 'direct';
   const omitted = restOmittedWhenNull(options.schema);
-  const execute = direct ? directExecution(options, prebuilt, known) : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
+  const execute = direct
+    ? directExecution(options, prebuilt, known)
+    : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
   const exportSeries = seriesExportExecution(options);
   const openapi = prebuild(options.openapi());
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */
-  const routeAnswer = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext): Promise<ResponseParts> => {
+  const routeAnswer = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    owned: RestRequest,
+    context: HttpRequestContext,
+  ): Promise<ResponseParts> => {
     const { found, pathname, query } = owned;
     if (!found) throw noRoute(pathname);
     const endpoint = found.endpoint;
     if (!endpoint) {
       if (req.method === 'OPTIONS' && found.match.routes.some((r) => r.shared)) return preflightParts();
       const allow = allowedMethods(found.match.routes);
-      throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${quoteInput(pathname)}; use ${allow}.`, { allow: allow.split(', ') });
+      throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${quoteInput(pathname)}; use ${allow}.`, {
+        allow: allow.split(', '),
+      });
     }
     const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
     // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
@@ -100,7 +118,17 @@ export function createEdge(options: EdgeOptions): FrontHandler {
     if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi, headerText(req.headers['if-none-match']));
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
     // A route with formats is an export, written in chunks the same way in both executions.
-    return (negotiates(endpoint.route) ? exportSeries : execute)({ req, res, endpoint, params: found.match.params, query: inputs, accept: link?.accept ?? headerText(req.headers.accept), body: body?.text, args, context });
+    return (negotiates(endpoint.route) ? exportSeries : execute)({
+      req,
+      res,
+      endpoint,
+      params: found.match.params,
+      query: inputs,
+      accept: link?.accept ?? headerText(req.headers.accept),
+      body: body?.text,
+      args,
+      context,
+    });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, owned: RestRequest, context: HttpRequestContext, started: number) => {
@@ -118,7 +146,13 @@ export function createEdge(options: EdgeOptions): FrontHandler {
   };
 
   /** A known target's answer: the same steps as `serve` for a pre-built GET route, none of the work already done for it. */
-  const serveKnown = async (req: IncomingMessage, res: ServerResponse, { endpoint, answer: built, languages }: KnownAnswer, context: HttpRequestContext, started: number) => {
+  const serveKnown = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    { endpoint, answer: built, languages }: KnownAnswer,
+    context: HttpRequestContext,
+    started: number,
+  ) => {
     context.confirmsBeforeAnswer = true;
     context.noteLanguages(languages);
     let parts: ResponseParts;
@@ -147,7 +181,10 @@ export function createEdge(options: EdgeOptions): FrontHandler {
 function noRoute(pathname: string): ApiError {
   const bare = pathname.replace(/\/+$/, '');
   if (bare !== pathname && bare !== '' && (matchPath(bare) !== undefined || bare === GRAPHQL_PATH)) {
-    return new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}: routes are written without a trailing slash; use ${quoteInput(bare)}.`);
+    return new ApiError(
+      'NOT_FOUND',
+      `There is no route ${quoteInput(pathname)}: routes are written without a trailing slash; use ${quoteInput(bare)}.`,
+    );
   }
   return new ApiError('NOT_FOUND', `There is no route ${quoteInput(pathname)}. See GET /openapi.json.`);
 }
@@ -180,7 +217,13 @@ function jsonAnswer(call: RouteCall, text: string): ResponseParts {
 }
 
 /** A route served outside GraphQL: the OpenAPI document, pre-built (its bytes and their compressed forms made once). */
-function documentAnswer(endpoint: Endpoint, pathname: string, query: string, document: PrebuiltAnswer, ifNoneMatch: string | null): ResponseParts {
+function documentAnswer(
+  endpoint: Endpoint,
+  pathname: string,
+  query: string,
+  document: PrebuiltAnswer,
+  ifNoneMatch: string | null,
+): ResponseParts {
   if (query !== '') throw new ApiError('INVALID_REQUEST', `${pathname} takes no query parameters.`);
   const headers = { 'cache-control': endpoint.cacheControl(), etag: document.etag };
   // Not Modified names the validator and the caching fields, never a type or length.
@@ -265,14 +308,24 @@ class KnownTargets {
 function fieldRunner(schema: GraphQLSchema) {
   const queryType = schema.getQueryType()!;
   const resolvers = new Map(Object.values(queryType.getFields()).map((field) => [field, directResolver(field)]));
-  return async (field: GraphQLField<unknown, GraphQLContext>, args: Record<string, unknown>, graphQLContext: GraphQLContext): Promise<unknown> => {
+  return async (
+    field: GraphQLField<unknown, GraphQLContext>,
+    args: Record<string, unknown>,
+    graphQLContext: GraphQLContext,
+  ): Promise<unknown> => {
     const conversions = conversionsAsked(policyOf(field), args);
     if (conversions > 0) {
       const planned = graphQLContext.requestContext.planConversions([{ responseKey: field.name, conversions }]);
       if (planned) await planned;
     }
     // A fresh info per call, as graphql-js gives: nothing that keys state by it may see two requests as one.
-    const info = { fieldName: field.name, path: { prev: undefined, key: field.name, typename: 'Query' }, returnType: field.type, parentType: queryType, schema };
+    const info = {
+      fieldName: field.name,
+      path: { prev: undefined, key: field.name, typename: 'Query' },
+      returnType: field.type,
+      parentType: queryType,
+      schema,
+    };
     return resolvers.get(field)!(undefined, args, graphQLContext, info as never);
   };
 }

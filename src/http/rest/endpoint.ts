@@ -7,7 +7,17 @@ import { isJsonContentType, notJson, parseJsonBody } from '../front/body';
 import { failureOf, restErrorParts } from '../answer/errors';
 import { checkRestInput, type QueryParams } from './rest-input';
 import type { ResponseParts } from '../answer/answer-parts';
-import { argsOfPath, cacheControl, DEFAULT_BODY_LIMIT, matchPath, pathParamOf, ROUTES, openApiPath, type RestRoute, type RouteMatch } from '../routes';
+import {
+  argsOfPath,
+  cacheControl,
+  DEFAULT_BODY_LIMIT,
+  matchPath,
+  pathParamOf,
+  ROUTES,
+  openApiPath,
+  type RestRoute,
+  type RouteMatch,
+} from '../routes';
 import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import type { RequestSpending } from '../limits/request-spending';
 import type { HttpRequestContext } from '../front/request-context';
@@ -44,7 +54,9 @@ export class Endpoints {
 
   constructor(schema: GraphQLSchema, latestMaxAge: () => number) {
     const fields = schema.getQueryType()!.getFields();
-    this.byRoute = new Map(ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fieldOf(route, fields), latestMaxAge)]));
+    this.byRoute = new Map(
+      ROUTES.map((route) => [route, compileEndpoint(route, route.field === undefined ? undefined : fieldOf(route, fields), latestMaxAge)]),
+    );
   }
 
   /** Where a (decoded-as-it-came) path and a method lead; HEAD reaches GET's endpoint (RFC 9110 9.3.2: its body is not sent). Undefined off the table (404). */
@@ -99,7 +111,13 @@ export function admitCaller(route: RestRoute, context: HttpRequestContext, spend
  * The request's inputs as the field's arguments, checked strictly (rest-input.ts); a route that takes
  * no query parameters refuses any first, naming the first one.
  */
-export function checkedArgs(endpoint: Endpoint, params: Record<string, string>, search: QueryParams, hasQuery: boolean, body: unknown): Record<string, unknown> {
+export function checkedArgs(
+  endpoint: Endpoint,
+  params: Record<string, string>,
+  search: QueryParams,
+  hasQuery: boolean,
+  body: unknown,
+): Record<string, unknown> {
   const route = endpoint.route;
   if (route.queryHint && hasQuery) throw new ApiError('INVALID_REQUEST', route.queryHint, { param: search.keys().next().value });
   return checkRestInput(route, endpoint.field!.args, argsOfPath(route, params), search, body);

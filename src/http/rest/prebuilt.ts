@@ -44,6 +44,7 @@ function resourceId(value: unknown): string | undefined {
     const ids = value.map(resourceId);
     return ids.every((id) => id !== undefined) ? `[${ids.join(',')}]` : undefined;
   }
-  if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string') return (value as { id: string }).id;
+  if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string')
+    return (value as { id: string }).id;
   return undefined;
 }

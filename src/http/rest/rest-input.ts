@@ -68,7 +68,12 @@ const NO_PARAMS: QueryParams = { keys: () => [].values(), getAll: () => [] };
 
 /** " (did you mean symbols?)": the route's inputs (not those of its path) nearest to an unknown name. */
 function nearestInput(name: string, byName: ReadonlyMap<string, unknown>, fromPath: (name: string) => boolean): string {
-  return didYouMean(nearestNames(name, [...byName.keys()].filter((input) => !fromPath(input))));
+  return didYouMean(
+    nearestNames(
+      name,
+      [...byName.keys()].filter((input) => !fromPath(input)),
+    ),
+  );
 }
 
 /**
@@ -92,13 +97,18 @@ export function checkRestInput(
   if (route.method === 'POST') {
     const first = search.keys().next();
     if (!first.done) {
-      throw new ApiError('INVALID_REQUEST', `Query parameters are not accepted on POST ${route.path}; send every field in the JSON body.`, { param: shownInput(first.value) });
+      throw new ApiError('INVALID_REQUEST', `Query parameters are not accepted on POST ${route.path}; send every field in the JSON body.`, {
+        param: shownInput(first.value),
+      });
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError('INVALID_REQUEST', 'The request body must be a JSON object.');
     }
     for (const [name, value] of Object.entries(body)) {
-      if (!byName.has(name) || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}${nearestInput(name, byName, fromPath)}.`, { param: shownInput(name) });
+      if (!byName.has(name) || fromPath(name))
+        throw new ApiError('INVALID_REQUEST', `Unknown field ${quoteInput(name)}${nearestInput(name, byName, fromPath)}.`, {
+          param: shownInput(name),
+        });
       inputs[name] = value;
     }
   } else {
@@ -109,8 +119,12 @@ export function checkRestInput(
       const name = names[i]!;
       if (names.indexOf(name) !== i) continue;
       const arg = byName.get(name);
-      if (!arg || fromPath(name)) throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}${nearestInput(name, byName, fromPath)}.`, { param: shownInput(name) });
-      if (names.indexOf(name, i + 1) >= 0) throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
+      if (!arg || fromPath(name))
+        throw new ApiError('INVALID_REQUEST', `Unknown query parameter ${quoteInput(name)}${nearestInput(name, byName, fromPath)}.`, {
+          param: shownInput(name),
+        });
+      if (names.indexOf(name, i + 1) >= 0)
+        throw new ApiError('INVALID_REQUEST', `Query parameter '${name}' is given more than once.`, { param: name });
       inputs[name] = fromQueryString(plain ? plain.values[i]! : search.getAll(name)[0]!, arg, name);
     }
   }
@@ -176,7 +190,13 @@ function compiled(args: readonly GraphQLArgument[]) {
       const inner = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
       const named = getNamedType(arg.type);
       const list = isListType(inner);
-      const query = list ? (isScalarType(named) && named.name === 'String' ? 'comma-list' : 'list') : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean') ? named.name : 'text';
+      const query = list
+        ? isScalarType(named) && named.name === 'String'
+          ? 'comma-list'
+          : 'list'
+        : isScalarType(named) && (named.name === 'Int' || named.name === 'Boolean')
+          ? named.name
+          : 'text';
       const leaf = isLeafType(inner) ? inner : undefined;
       return { name: arg.name, type: arg.type, nonNull, list, leaf, check: leaf ? undefined : checker(arg.type), query };
     });
@@ -309,7 +329,10 @@ function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {
   if (text === '') throw new ApiError('INVALID_REQUEST', `'${name}' is empty: give it a value or leave it out.`, { param: name });
   if (arg.query === 'comma-list') {
     // The REST form of a list of strings (`symbols=USD,JPY`): items trimmed, the list bounded as a text.
-    if (text.length > MAX_COMMA_LIST_LENGTH) throw new ApiError('INVALID_REQUEST', `'${name}' must be a comma-separated list of at most ${MAX_COMMA_LIST_LENGTH} characters.`, { param: name });
+    if (text.length > MAX_COMMA_LIST_LENGTH)
+      throw new ApiError('INVALID_REQUEST', `'${name}' must be a comma-separated list of at most ${MAX_COMMA_LIST_LENGTH} characters.`, {
+        param: name,
+      });
     return text.split(',').map((item) => item.trim());
   }
   if (arg.query === 'list') {

@@ -9,7 +9,11 @@ import { JSON_CONTENT_TYPE, type ResponseParts } from '../answer/answer-parts';
  * has them.
  */
 export function restSuccessParts(endpoint: Endpoint, body: string | Buffer, ifNoneMatch: string | null, etag?: string): ResponseParts {
-  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, 'cache-control': endpoint.cacheControl(), 'content-length': String(Buffer.byteLength(body)) };
+  const headers: Record<string, string> = {
+    'content-type': JSON_CONTENT_TYPE,
+    'cache-control': endpoint.cacheControl(),
+    'content-length': String(Buffer.byteLength(body)),
+  };
   if (!endpoint.route.etag) return { status: 200, headers, body };
   return validatedParts(headers, body, etag ?? strongEtag(body), ifNoneMatch);
 }

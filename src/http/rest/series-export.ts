@@ -89,10 +89,18 @@ const STREAM_CHUNK_CHARS = 8192;
 function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) {
   const { services, metrics } = options;
   const exports = services.seriesExports;
-  return async (call: RouteCall, keyId: string, plan: SeriesPlan, mediaType: StreamedType, key: string | undefined, request: AnswerRequest): Promise<ResponseParts> => {
+  return async (
+    call: RouteCall,
+    keyId: string,
+    plan: SeriesPlan,
+    mediaType: StreamedType,
+    key: string | undefined,
+    request: AnswerRequest,
+  ): Promise<ResponseParts> => {
     const route = call.endpoint.route;
     const etag = key === undefined ? undefined : exportEtag(key, plan, exports.revisionTag());
-    if (etag !== undefined && etagMatches(request.ifNoneMatch, etag)) return exportParts(route, mediaType, plan, { body: Buffer.alloc(0), etag }, request);
+    if (etag !== undefined && etagMatches(request.ifNoneMatch, etag))
+      return exportParts(route, mediaType, plan, { body: Buffer.alloc(0), etag }, request);
     // A streamed page holds what its compressor holds for as long as its client reads.
     const memory = STREAM_MEMORY_BYTES[acceptedCoding(headerText(call.req.headers['accept-encoding']))];
     const release = await exports.admit(plan, keyId, call.context, memory);
@@ -100,8 +108,14 @@ function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) 
       const stream = await services.rateSeries.streamSeries(plan);
       metrics.seriesExport('computed');
       const header = { base: stream.base, group: stream.group, symbols: stream.symbols };
-      const lines = mediaType === 'text/csv' ? (entries: SeriesEntry[]) => entries.map((entry) => csvRow(entry, header)).join('') : ndjsonLines(stream.base);
-      const keep = key === undefined || etag === undefined ? undefined : { upTo: exports.keepsUpTo, keep: (body: Buffer) => exports.keep(key, { body, etag }) };
+      const lines =
+        mediaType === 'text/csv'
+          ? (entries: SeriesEntry[]) => entries.map((entry) => csvRow(entry, header)).join('')
+          : ndjsonLines(stream.base);
+      const keep =
+        key === undefined || etag === undefined
+          ? undefined
+          : { upTo: exports.keepsUpTo, keep: (body: Buffer) => exports.keep(key, { body, etag }) };
       const body = await pageBody(exportChunks(stream, mediaType === 'text/csv' ? csvHeader(header) : '', lines, keep));
       holdUntilSent(call.res, release);
       return exportParts(route, mediaType, plan, { body, etag }, request);
@@ -206,7 +220,8 @@ function seriesWriter(schema: GraphQLSchema) {
   const serialise = (type: GraphQLOutputType, value: unknown): string => selectAllJson(schema, type, value, context)!;
   const EMPTY = '"entries":[]}';
 
-  const ndjsonLines: NdjsonLines = (base) => (entries) => entries.map((entry) => `{"base":${JSON.stringify(base)},${serialise(entryType, entry).slice(1)}\n`).join('');
+  const ndjsonLines: NdjsonLines = (base) => (entries) =>
+    entries.map((entry) => `{"base":${JSON.stringify(base)},${serialise(entryType, entry).slice(1)}\n`).join('');
 
   const json = async (answer: SeriesAnswer, gone: () => boolean): Promise<ExportBody> => {
     const chunks: Buffer[] = [];
@@ -219,7 +234,8 @@ function seriesWriter(schema: GraphQLSchema) {
       bytes += chunk.length;
     };
     const head = serialise(seriesType, { ...answer, entries: emptyEntries });
-    if (!head.endsWith(EMPTY)) throw new TypeError('RateSeries no longer ends with its entries: the export cannot write its JSON in chunks.');
+    if (!head.endsWith(EMPTY))
+      throw new TypeError('RateSeries no longer ends with its entries: the export cannot write its JSON in chunks.');
     add(`{"data":${head.slice(0, -']}'.length)}`);
     let first = true;
     for await (const entries of answer.chunks(CHUNK_BUDGET_MS)) {

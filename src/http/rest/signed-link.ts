@@ -18,9 +18,13 @@ export function admitSignedLink(query: string, context: RequestContext, links: S
   const params = new URLSearchParams(query);
   if (!links.carriesLink(params)) return undefined;
   if (context.carriesKey) {
-    throw new ApiError('INVALID_REQUEST', 'Send an API key or a signed link, not both: drop the Authorization header to use the link, or the link\'s keyId, expires and signature to use the key.', {
-      param: LINK_PARAMS.signature,
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      "Send an API key or a signed link, not both: drop the Authorization header to use the link, or the link's keyId, expires and signature to use the key.",
+      {
+        param: LINK_PARAMS.signature,
+      },
+    );
   }
   const opened = links.open(params);
   context.authenticateWith(opened.principal);

@@ -35,9 +35,15 @@ export function sofaExecution(host: SofaHost, answer: (call: RouteCall, json: st
     const route = endpoint.route;
     const url = new URL(pathFor(route, call.params), 'http://localhost');
     url.search = new URLSearchParams(call.query).toString();
-    const lists = route.method === 'GET' ? endpoint.field!.args.filter((arg) => isListType(getNullableType(arg.type)) && call.args[arg.name] != null) : [];
+    const lists =
+      route.method === 'GET'
+        ? endpoint.field!.args.filter((arg) => isListType(getNullableType(arg.type)) && call.args[arg.name] != null)
+        : [];
     if (lists.length > 0) checkedLists.set(context, Object.fromEntries(lists.map((arg) => [arg.name, call.args[arg.name]])));
-    const init: RequestInit = route.method === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body } : { method: route.method };
+    const init: RequestInit =
+      route.method === 'POST'
+        ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body }
+        : { method: route.method };
     const response = await host.handleRequest(new Request(url, init), { requestContext: context });
     // Its error is rendered by the edge, as every error is (with the caller's parameter names and this request's id).
     const error = sofaErrors.get(response);

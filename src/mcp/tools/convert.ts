@@ -28,8 +28,15 @@ interface Converted {
 const inputSchema = {
   value: z
     .union([z.string(), z.number()])
-    .describe('The amount to convert. A decimal string ("12.5", "-0.25") keeps every digit; a JSON number is read as its shortest decimal form.'),
-  from: z.string().min(1).describe('Unit id, symbol or alias ("inch", "km/h", "°F"), currency code ("USD"), or unit expression ("EUR/kWh", "m/s^2", "USD/gal").'),
+    .describe(
+      'The amount to convert. A decimal string ("12.5", "-0.25") keeps every digit; a JSON number is read as its shortest decimal form.',
+    ),
+  from: z
+    .string()
+    .min(1)
+    .describe(
+      'Unit id, symbol or alias ("inch", "km/h", "°F"), currency code ("USD"), or unit expression ("EUR/kWh", "m/s^2", "USD/gal").',
+    ),
   to: z.string().min(1).describe('What to convert to, written like `from`; it must have the same dimension.'),
   date: dateArgument.optional(),
   decimals: decimalsArgument.optional(),
@@ -52,7 +59,13 @@ export const convertTool = {
     if ('failed' in answer) return answer.failed;
     const converted = answer.data.convert ?? answer.data.convertCurrency!;
     const rate = converted.rate ?? (converted as { exchangeRate?: UsedRate | null }).exchangeRate ?? null;
-    const structured = defined({ input: converted.input, result: converted.result, category: converted.category, rate, cost: costOf(result) });
+    const structured = defined({
+      input: converted.input,
+      result: converted.result,
+      category: converted.category,
+      rate,
+      cost: costOf(result),
+    });
     return toolSuccess(conversionText(converted, rate), structured);
   },
 } satisfies ToolDefinition<typeof inputSchema>;

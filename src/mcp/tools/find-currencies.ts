@@ -16,7 +16,10 @@ interface CurrencyEntry {
 const MAX_CURRENCIES = 40;
 
 const inputSchema = {
-  query: z.string().optional().describe('A currency code ("CHF") or part of its English name ("franc", "yen"), any case. Without it, every currency.'),
+  query: z
+    .string()
+    .optional()
+    .describe('A currency code ("CHF") or part of its English name ("franc", "yen"), any case. Without it, every currency.'),
 };
 
 export const findCurrenciesTool = {
@@ -32,11 +35,15 @@ export const findCurrenciesTool = {
     if ('failed' in answer) return answer.failed;
     const needle = args.query?.trim().toLowerCase() ?? '';
     const exact = answer.data.currencies.filter((c) => c.code.toLowerCase() === needle);
-    const matches = exact.length > 0 ? exact : answer.data.currencies.filter((c) => c.code.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle));
+    const matches =
+      exact.length > 0
+        ? exact
+        : answer.data.currencies.filter((c) => c.code.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle));
     const shown = matches.slice(0, MAX_CURRENCIES);
     const listing = shown.map((c) => `${c.code} ${c.name}${statusNote(c)}`).join(', ');
     const more = matches.length > shown.length ? ` ${matches.length - shown.length} more: narrow the query.` : '';
-    const text = matches.length === 0 ? 'No currency matches: the ECB never quoted it.' : `${matches.length} currencies: ${listing}.${more}`;
+    const text =
+      matches.length === 0 ? 'No currency matches: the ECB never quoted it.' : `${matches.length} currencies: ${listing}.${more}`;
     return toolSuccess(text, { currencies: shown, total: matches.length, truncated: matches.length > shown.length });
   },
 } satisfies ToolDefinition<typeof inputSchema>;

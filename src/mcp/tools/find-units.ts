@@ -21,8 +21,14 @@ interface CategoryEntry {
 const MAX_UNITS = 40;
 
 const inputSchema = {
-  query: z.string().optional().describe('Part of a unit id, name, symbol or alias, any case ("mile", "kWh", "gallon"). Without it, every unit of `category`.'),
-  category: z.string().optional().describe('A category (dimension) id: length, mass, speed, energy, temperature... Call with no arguments to list the categories.'),
+  query: z
+    .string()
+    .optional()
+    .describe('Part of a unit id, name, symbol or alias, any case ("mile", "kWh", "gallon"). Without it, every unit of `category`.'),
+  category: z
+    .string()
+    .optional()
+    .describe('A category (dimension) id: length, mass, speed, energy, temperature... Call with no arguments to list the categories.'),
 };
 
 export const findUnitsTool = {
@@ -42,11 +48,16 @@ export const findUnitsTool = {
       return toolSuccess(text, { categories });
     }
     const needle = args.query?.trim().toLowerCase() ?? '';
-    const matches = units.filter((unit) => [unit.id, unit.name, unit.symbol, ...unit.aliases].some((word) => word.toLowerCase().includes(needle)));
+    const matches = units.filter((unit) =>
+      [unit.id, unit.name, unit.symbol, ...unit.aliases].some((word) => word.toLowerCase().includes(needle)),
+    );
     const shown = matches.slice(0, MAX_UNITS);
     const listing = shown.map((u) => `${u.id} (${u.symbol}, ${u.category})`).join(', ');
     const more = matches.length > shown.length ? ` ${matches.length - shown.length} more: narrow the query or give a category.` : '';
-    const text = matches.length === 0 ? `No unit matches; categories: ${categories.map((c) => c.id).join(', ')}.` : `${matches.length} units: ${listing}.${more}`;
+    const text =
+      matches.length === 0
+        ? `No unit matches; categories: ${categories.map((c) => c.id).join(', ')}.`
+        : `${matches.length} units: ${listing}.${more}`;
     return toolSuccess(text, { units: shown, total: matches.length, truncated: matches.length > shown.length });
   },
 } satisfies ToolDefinition<typeof inputSchema>;

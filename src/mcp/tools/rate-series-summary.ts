@@ -18,8 +18,15 @@ interface SeriesAnswer {
 export const MAX_PERIODS = 36;
 
 const inputSchema = {
-  start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD').describe('First day of the range, YYYY-MM-DD.'),
-  end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD').optional().describe('Last day of the range, YYYY-MM-DD; without it, the newest publication.'),
+  start: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
+    .describe('First day of the range, YYYY-MM-DD.'),
+  end: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
+    .optional()
+    .describe('Last day of the range, YYYY-MM-DD; without it, the newest publication.'),
   symbols: codesArgument.describe('The currencies to summarise: one code ("USD"), a comma list ("USD,JPY") or a list; at most 5.'),
   base: z.string().optional().describe('The currency the rates are expressed against; EUR by default.'),
   group: z.enum(['week', 'month', 'year']).optional().describe('The period of each mean: ISO week, month (default) or year.'),
@@ -35,13 +42,21 @@ export const rateSeriesSummaryTool = {
   async run(args, runDocument) {
     const symbols = codeList(args.symbols).slice(0, 5);
     const group = args.group ?? 'month';
-    const result = await runDocument('McpRateSeriesSummary', defined({ start: args.start, end: args.end, base: args.base, symbols, group }));
+    const result = await runDocument(
+      'McpRateSeriesSummary',
+      defined({ start: args.start, end: args.end, base: args.base, symbols, group }),
+    );
     const answer = dataOr<{ rateSeries: SeriesAnswer }>(result);
     if ('failed' in answer) return answer.failed;
     const series = answer.data.rateSeries;
     const entries = series.entries.slice(0, MAX_PERIODS);
     const truncated = series.entries.length > entries.length || series.nextCursor !== null;
-    const lines = entries.map((e) => `${e.period}: ${Object.entries(e.rates).map(([code, mean]) => `${code} ${mean}`).join(', ')}`);
+    const lines = entries.map(
+      (e) =>
+        `${e.period}: ${Object.entries(e.rates)
+          .map(([code, mean]) => `${code} ${mean}`)
+          .join(', ')}`,
+    );
     const more = truncated ? `\nMore periods than shown: ${moreAt(series, group)}` : '';
     const text = `Mean ${group}ly rates per 1 ${series.base} (${series.source}), ${series.start} to ${series.end}:\n${lines.join('\n')}${more}`;
     const { base, start, end, source, complete } = series;

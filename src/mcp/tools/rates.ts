@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { dataOr, toolSuccess } from '../tool-results';
-import { codeList, codesArgument, costOf, dateArgument, decimalsArgument, defined, explainPublication, type Resolution, type ToolDefinition } from './shared';
+import {
+  codeList,
+  codesArgument,
+  costOf,
+  dateArgument,
+  decimalsArgument,
+  defined,
+  explainPublication,
+  type Resolution,
+  type ToolDefinition,
+} from './shared';
 
 interface RatesAnswer {
   date: string;
@@ -12,9 +22,17 @@ interface RatesAnswer {
 }
 
 const inputSchema = {
-  date: dateArgument.optional().describe('A day, YYYY-MM-DD: the rates of the latest ECB publication on or before it (Developer plan). Without it, the latest publication.'),
+  date: dateArgument
+    .optional()
+    .describe(
+      'A day, YYYY-MM-DD: the rates of the latest ECB publication on or before it (Developer plan). Without it, the latest publication.',
+    ),
   base: z.string().optional().describe('The currency the rates are expressed against ("USD"); EUR by default.'),
-  symbols: codesArgument.optional().describe('Only these currencies: one code ("JPY"), a comma list ("JPY,GBP") or a list (["JPY", "GBP"]). Without it, every currency quoted that day.'),
+  symbols: codesArgument
+    .optional()
+    .describe(
+      'Only these currencies: one code ("JPY"), a comma list ("JPY,GBP") or a list (["JPY", "GBP"]). Without it, every currency quoted that day.',
+    ),
   amount: z.string().optional().describe('Multiply every rate by this amount of the base (a decimal string, "250").'),
   decimals: decimalsArgument.optional(),
 };
@@ -27,13 +45,21 @@ export const ratesTool = {
     'Without `date`, the latest publication; with it, the latest publication on or before that day, and why when that is an earlier day. Uses no conversion quota.',
   inputSchema,
   async run(args, runDocument) {
-    const variables = defined({ date: args.date, base: args.base, symbols: args.symbols === undefined ? undefined : codeList(args.symbols), amount: args.amount, decimals: args.decimals });
+    const variables = defined({
+      date: args.date,
+      base: args.base,
+      symbols: args.symbols === undefined ? undefined : codeList(args.symbols),
+      amount: args.amount,
+      decimals: args.decimals,
+    });
     const result = await runDocument('McpRates', variables);
     const answer = dataOr<{ rates: RatesAnswer }>(result);
     if ('failed' in answer) return answer.failed;
     const rates = answer.data.rates;
     const per = `${rates.amount ?? '1'} ${rates.base}`;
-    const listing = Object.entries(rates.rates).map(([code, value]) => `${code} ${value}`).join(', ');
+    const listing = Object.entries(rates.rates)
+      .map(([code, value]) => `${code} ${value}`)
+      .join(', ');
     const text = `Per ${per}, ${explainPublication(rates.date, rates.resolved)}: ${listing}.`;
     return toolSuccess(text, { ...defined({ ...rates, amount: rates.amount ?? undefined }), cost: costOf(result) });
   },

@@ -20,16 +20,19 @@ export const dateArgument = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
   .describe('A day, YYYY-MM-DD. The rates used are those of the latest ECB publication on or before it. Needs the Developer plan.');
 
-export const decimalsArgument = z.number().int().min(0).max(40).describe('Round the result once to this many places (0 to 40). Without it the result is exact (or 40 significant digits).');
+export const decimalsArgument = z
+  .number()
+  .int()
+  .min(0)
+  .max(40)
+  .describe('Round the result once to this many places (0 to 40). Without it the result is exact (or 40 significant digits).');
 
 /** One currency code, a comma list, or a list: agents write all three. */
 export const codesArgument = z.union([z.string(), z.array(z.string())]);
 
 /** A code list argument as GraphQL takes it: a list of trimmed, non-empty codes. */
 export function codeList(value: string | string[]): string[] {
-  return (Array.isArray(value) ? value : value.split(','))
-    .map((code) => code.trim())
-    .filter((code) => code !== '');
+  return (Array.isArray(value) ? value : value.split(',')).map((code) => code.trim()).filter((code) => code !== '');
 }
 
 /** An object without the members that are undefined: GraphQL variables leave absent arguments out. */

@@ -17,7 +17,11 @@ export const REDOC_OPTIONS = {
   sortPropsAlphabetically: false,
   theme: {
     colors: { primary: { main: '#1d4ed8' } },
-    typography: { fontFamily: 'system-ui, sans-serif', headings: { fontFamily: 'system-ui, sans-serif' }, code: { fontFamily: 'ui-monospace, monospace' } },
+    typography: {
+      fontFamily: 'system-ui, sans-serif',
+      headings: { fontFamily: 'system-ui, sans-serif' },
+      code: { fontFamily: 'ui-monospace, monospace' },
+    },
     sidebar: { width: '280px' },
   },
 } as const;
@@ -70,7 +74,8 @@ const EMPTY_IMAGE = `src:"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/200
 
 export function offlineRedoc(bundle: string): string {
   const parts = bundle.split(REDOC_CDN_LOGO);
-  if (parts.length !== 2) throw new Error(`Redoc's bundle names its CDN logo ${parts.length - 1} times, not once: check what it loads before serving it.`);
+  if (parts.length !== 2)
+    throw new Error(`Redoc's bundle names its CDN logo ${parts.length - 1} times, not once: check what it loads before serving it.`);
   return parts.join(EMPTY_IMAGE);
 }
 

@@ -10,7 +10,6 @@ import { csp, HTML_CSP } from '../../http/front/security-headers';
 import { FRONT_ASSETS_PATH, frontAssets, referenceAssets, type ReferenceAssets } from './assets';
 import { frontIndex, homePage, referencePage, type FrontLinks } from './views';
 
-
 /**
  * The reference's policy: the page policy plus what Redoc needs to run: inline styles (its
  * styled-components insert <style> elements), data: images (its icons are inline SVG URIs) and
@@ -61,7 +60,11 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     }
     if (path.startsWith(`${FRONT_ASSETS_PATH}/`)) {
       const name = path.slice(FRONT_ASSETS_PATH.length + 1);
-      const files = [own.stylesheet, own.favicon, ...(name.startsWith('redoc.') || name.startsWith('reference.') ? Object.values(await referenceFiles()) : [])];
+      const files = [
+        own.stylesheet,
+        own.favicon,
+        ...(name.startsWith('redoc.') || name.startsWith('reference.') ? Object.values(await referenceFiles()) : []),
+      ];
       const found = files.find((f) => f.name === name);
       if (!found) throw new ApiError('NOT_FOUND', `There is no file ${path}. The API reference is GET /docs.`);
       return assetResponse(request, found, compressed);
@@ -69,7 +72,9 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     if (url.search !== '') throw new ApiError('INVALID_REQUEST', `${path} takes no query parameters.`);
     if (path === '/docs') {
       const files = await referenceFiles();
-      return document(request, referencePage(links, [asset(files.redoc), asset(files.boot)]), 'text/html; charset=utf-8', { policy: REFERENCE_CSP });
+      return document(request, referencePage(links, [asset(files.redoc), asset(files.boot)]), 'text/html; charset=utf-8', {
+        policy: REFERENCE_CSP,
+      });
     }
     // One URL, two representations: caches keep them apart by Accept.
     return prefersHtml(request)

@@ -10,7 +10,8 @@ export interface FrontLinks {
   readonly favicon: string;
 }
 
-const DESCRIPTION = 'Exact conversion between 154 units of measurement and between currencies at the European Central Bank reference rates, over GraphQL and REST.';
+const DESCRIPTION =
+  'Exact conversion between 154 units of measurement and between currencies at the European Central Bank reference rates, over GraphQL and REST.';
 
 /** The JSON index of `/`: what this is and where everything is, the REST routes from the route table. */
 export function frontIndex(links: FrontLinks): string {
@@ -53,7 +54,11 @@ export function homePage(links: FrontLinks, origin: string): string {
   const graphiql = links.graphiql
     ? html`<li><a href="/graphql">GraphiQL</a><p>Write and run GraphQL queries in the browser, with the schema's documentation and completion.</p></li>`
     : html`<li><code>POST /graphql</code><p>The GraphQL endpoint (GraphiQL is turned off on this server).</p></li>`;
-  return page(API_TITLE, links, 'home', html`    <h1><img src="${links.favicon}" alt="">${API_TITLE}</h1>
+  return page(
+    API_TITLE,
+    links,
+    'home',
+    html`    <h1><img src="${links.favicon}" alt="">${API_TITLE}</h1>
     <p>${DESCRIPTION}</p>
     <ul class="doors">
       ${graphiql}
@@ -67,11 +72,18 @@ export function homePage(links: FrontLinks, origin: string): string {
 curl '${origin}/v1/currency/rates/latest'
 curl -H 'Authorization: Bearer msr_test_…' \\
   '${origin}/v1/convert?value=100&amp;from=USD&amp;to=EUR'</pre>
-    <p class="muted">Version ${API_VERSION} · <a href="/v1/health">health</a></p>`);
+    <p class="muted">Version ${API_VERSION} · <a href="/v1/health">health</a></p>`,
+  );
 }
 
 /** `/docs`: Redoc renders /openapi.json into #redoc; without JavaScript the page says where the document is. */
 export function referencePage(links: FrontLinks, scripts: readonly string[]): string {
-  return page(`${API_TITLE} — API reference`, links, 'reference', html`    <noscript>The reference needs JavaScript. The document it shows is <a href="/openapi.json">/openapi.json</a>; the home page is <a href="/">/</a>.</noscript>
-    <div id="redoc"></div>`, scripts);
+  return page(
+    `${API_TITLE} — API reference`,
+    links,
+    'reference',
+    html`    <noscript>The reference needs JavaScript. The document it shows is <a href="/openapi.json">/openapi.json</a>; the home page is <a href="/">/</a>.</noscript>
+    <div id="redoc"></div>`,
+    scripts,
+  );
 }

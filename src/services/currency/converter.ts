@@ -35,7 +35,10 @@ export function createCurrencyConverter(rates: RatesReader, clock: () => Date, e
     const publication = await resolvePublication(rates, clock, parsed.date, loader);
     // From the day the law replaced a currency, its successor's published rate is the one needed.
     const day = parsed.date ?? berlinDate(clock());
-    await explainer.requireQuoted(publication, [[publishedCodeOn(parsed.from, day), 'from'], [publishedCodeOn(parsed.to, day), 'to']]);
+    await explainer.requireQuoted(publication, [
+      [publishedCodeOn(parsed.from, day), 'from'],
+      [publishedCodeOn(parsed.to, day), 'to'],
+    ]);
     const conversion = convertCurrency(parsed, publication, day);
     const resolved = explainer.resolution(parsed.date, publication);
     return { parsed, publication, day, conversion: { ...conversion, rate: { ...conversion.rate, resolved } } };
@@ -53,7 +56,14 @@ export function createCurrencyConverter(rates: RatesReader, clock: () => Date, e
         input: conversion.input,
         result: conversion.result,
         category: DERIVED,
-        rate: { date: rate.date, source: rate.source, value: rate.value, rates: shownEuroRates(publication, [parsed.from, parsed.to], day), fixed: rate.fixed, resolved: rate.resolved },
+        rate: {
+          date: rate.date,
+          source: rate.source,
+          value: rate.value,
+          rates: shownEuroRates(publication, [parsed.from, parsed.to], day),
+          fixed: rate.fixed,
+          resolved: rate.resolved,
+        },
       };
     },
 

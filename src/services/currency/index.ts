@@ -19,7 +19,11 @@ export interface CurrencyServices {
  * currency was last quoted and the fixed rate to use, and build the registry; every use case shares
  * them and one explainer, so conversions, listings and unit expressions explain a date alike.
  */
-export function createCurrencyServices(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf = historyFacts(rates)): CurrencyServices {
+export function createCurrencyServices(
+  rates: RatesReader,
+  clock: () => Date,
+  facts: HistoryFactsOf = historyFacts(rates),
+): CurrencyServices {
   const explainer = createPublicationExplainer(rates, clock, facts);
   return {
     converter: createCurrencyConverter(rates, clock, explainer),

@@ -53,7 +53,9 @@ export function createRateListings(rates: RatesReader, clock: () => Date, explai
       for (const [code, param] of codes) requireKnownCurrency(code, param, rates.knownCurrencies());
       const publication = await resolvePublication(rates, clock, date, loader);
       await explainer.requireQuoted(publication, codes);
-      const listing = listCrossRates(publication, { base, symbols, ...options }, (code, param) => notQuoted(code, { date: publication.date }, undefined, param));
+      const listing = listCrossRates(publication, { base, symbols, ...options }, (code, param) =>
+        notQuoted(code, { date: publication.date }, undefined, param),
+      );
       if (date !== undefined) return { ...listing, resolved: explainer.resolution(date, publication) };
       // Without a date the publication is the latest: its explanation also says when the next one is expected.
       return { ...listing, ...latestExplanation(publication.date, clock()) };

@@ -40,7 +40,10 @@ export function directReads(rates: RatesReader): PublicationSource {
  * and the plan.
  */
 export async function resolvePublication(
-  rates: RatesReader, clock: () => Date, date: string | undefined, loader: PublicationSource,
+  rates: RatesReader,
+  clock: () => Date,
+  date: string | undefined,
+  loader: PublicationSource,
 ): Promise<Publication> {
   if (date !== undefined) requirePossibleDate(date, berlinDate(clock()));
   const latest = requireLatest(rates);
@@ -64,7 +67,11 @@ export interface PublicationExplainer {
 }
 
 /** `facts` (the quote spans of the whole history) are read only when a currency is not quoted. */
-export function createPublicationExplainer(rates: RatesReader, clock: () => Date, facts: () => Promise<HistoryFacts>): PublicationExplainer {
+export function createPublicationExplainer(
+  rates: RatesReader,
+  clock: () => Date,
+  facts: () => Promise<HistoryFacts>,
+): PublicationExplainer {
   const latestExplanation = memoizedLatestExplanation();
   const explainDate = memoizedDateExplainer();
   return {

@@ -96,7 +96,8 @@ export function createRateSeries(rates: RatesReader, clock: () => Date, facts: H
 /** The time series use case: a page planned from its query, then answered from the publications it covers. */
 function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf) {
   /** Why a currency is refused for a span (notQuoted, with the whole history's quote spans). */
-  const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> => notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
+  const missing = async (code: string, asked: Asked, param: string): Promise<ApiError> =>
+    notQuoted(code, asked, (await facts()).spans.spans.get(code), param);
 
   const plan = (query: SeriesQuery, account: PlanId): SeriesPlan => {
     const { start, end: endAsked } = parseRange(query);
@@ -107,7 +108,16 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
     const rounding = parseRounding(query.rounding);
     const rounded = decimals === undefined ? undefined : `${decimals}:${rounding}`;
     // Without `end`, the cursor's digest names no end (openEnd), and the newest publication ends the range.
-    const range: SeriesRange = { start, end: endAsked ?? start, openEnd: endAsked === undefined, group, base, symbols: asked, format: query.format, rounded };
+    const range: SeriesRange = {
+      start,
+      end: endAsked ?? start,
+      openEnd: endAsked === undefined,
+      group,
+      base,
+      symbols: asked,
+      format: query.format,
+      rounded,
+    };
     const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
     if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
     for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
@@ -125,20 +135,40 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
     const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
     // The last page of a query without `end` grows with each publication: never complete.
     const complete = isPageComplete(page, more, newest, clock()) && (more || !range.openEnd);
-    return { start: from, end: to, base, group, decimals, rounding, asked, nextCursor: more ? page.nextCursor! : null, complete, dates: datesBetween(held, from, to) };
+    return {
+      start: from,
+      end: to,
+      base,
+      group,
+      decimals,
+      rounding,
+      asked,
+      nextCursor: more ? page.nextCursor! : null,
+      complete,
+      dates: datesBetween(held, from, to),
+    };
   };
 
   const answer = async (planned: SeriesPlan): Promise<SeriesAnswer> => {
     const { start, end, base, group, decimals, rounding, asked, nextCursor, complete } = planned;
     const publications = await loadInTurns(rates, planned.dates);
-    if (publications.length === 0) throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
+    if (publications.length === 0)
+      throw new ApiError('RATE_NOT_FOUND', `There are no ECB publications from ${start} to ${end}.`, { param: 'start' });
     for (const code of [base, ...(asked ?? [])]) {
-      if (!publications.some((pub) => publishedRate(pub, code))) throw await missing(code, { start, end }, code === base ? 'base' : 'symbols');
+      if (!publications.some((pub) => publishedRate(pub, code)))
+        throw await missing(code, { start, end }, code === base ? 'base' : 'symbols');
     }
     const codes = asked ?? seriesCodes(publications, base);
     const request = { base, codes, group, decimals, rounding };
     return {
-      start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete,
+      start,
+      end,
+      base,
+      group,
+      source: 'ecb',
+      symbols: codes,
+      nextCursor,
+      complete,
       entries: () => seriesEntries(publications, request),
       chunks: (budgetMs) => entryChunks(publications, new SeriesFold(request), budgetMs),
     };
@@ -157,7 +187,17 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
     }
     const codes = asked ?? [...(base === 'EUR' ? [] : ['EUR']), ...[...survey.seen].filter((code) => code !== base)];
     const request = { base, codes, group, decimals, rounding };
-    return { start, end, base, group, source: 'ecb', symbols: codes, nextCursor, complete, chunks: (budgetMs) => foldInTurns(rates, planned.dates, new SeriesFold(request), budgetMs) };
+    return {
+      start,
+      end,
+      base,
+      group,
+      source: 'ecb',
+      symbols: codes,
+      nextCursor,
+      complete,
+      chunks: (budgetMs) => foldInTurns(rates, planned.dates, new SeriesFold(request), budgetMs),
+    };
   };
 
   return { plan, answer, stream };
@@ -174,7 +214,11 @@ function quotedBetween(spans: QuoteSpans, start: string, end: string): string[] 
  * first slice; a code that is not quoted there costs a read of the whole range, never more memory
  * than a slice. `any` tells whether a publication was found at all.
  */
-async function surveyPublications(rates: RatesReader, dates: readonly string[], wanted: readonly string[]): Promise<{ seen: ReadonlySet<string>; any: boolean }> {
+async function surveyPublications(
+  rates: RatesReader,
+  dates: readonly string[],
+  wanted: readonly string[],
+): Promise<{ seen: ReadonlySet<string>; any: boolean }> {
   const seen = new Set<string>();
   const missing = new Set(wanted.filter((code) => code !== 'EUR'));
   let any = false;
@@ -197,7 +241,12 @@ async function surveyPublications(rates: RatesReader, dates: readonly string[], 
  * folded in turns of at most about `budgetMs` of work (means of 40-digit quotients are the costly
  * part), each turn's entries one chunk.
  */
-async function* foldInTurns(rates: RatesReader, dates: readonly string[], fold: SeriesFold, budgetMs: number): AsyncGenerator<SeriesEntry[]> {
+async function* foldInTurns(
+  rates: RatesReader,
+  dates: readonly string[],
+  fold: SeriesFold,
+  budgetMs: number,
+): AsyncGenerator<SeriesEntry[]> {
   for (let i = 0; i < dates.length; i += LOAD_SLICE) {
     if (i > 0) await nextTurn();
     const slice = await rates.loadPublications(dates.slice(i, i + LOAD_SLICE));

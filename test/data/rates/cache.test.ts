@@ -18,7 +18,10 @@ const redisTitle = (title: string) => (redisUrl ? title : `${title} (skipped: se
 function contract(open: () => RatesCache) {
   it('stores publications, the index, the revision, the status and validators, and a new instance reads them', async () => {
     const writer = open();
-    const { index, revision } = await writer.writePublications([pub('2026-04-13', { USD: '1.2345', JPY: '150.00' }), pub('2026-04-10', { USD: '1.2300' })]);
+    const { index, revision } = await writer.writePublications([
+      pub('2026-04-13', { USD: '1.2345', JPY: '150.00' }),
+      pub('2026-04-10', { USD: '1.2300' }),
+    ]);
     expect(index).toEqual({ dates: ['2026-04-10', '2026-04-13'], currencies: ['JPY', 'USD'] });
     await writer.writeStatus({ fetchedAt: '2026-04-13T14:05:00.000Z', lastError: null });
     await writer.writeValidator('eurofxref-daily.xml', { etag: '"abc"', lastModified: 'Mon, 13 Apr 2026 14:00:00 GMT' });
@@ -34,7 +37,9 @@ function contract(open: () => RatesCache) {
         pub('2026-04-10', { USD: '1.2300' }),
       ]);
       expect(await reader.readStatus()).toEqual({ fetchedAt: '2026-04-13T14:05:00.000Z', lastError: null });
-      expect(await reader.readValidators()).toEqual({ 'eurofxref-daily.xml': { etag: '"abc"', lastModified: 'Mon, 13 Apr 2026 14:00:00 GMT' } });
+      expect(await reader.readValidators()).toEqual({
+        'eurofxref-daily.xml': { etag: '"abc"', lastModified: 'Mon, 13 Apr 2026 14:00:00 GMT' },
+      });
     } finally {
       await reader.close();
     }
@@ -107,7 +112,10 @@ function redisContract(open: () => RatesCache, prefix: string) {
     try {
       await cache.writePublications([pub('2026-03-03', { USD: '1.0600' }), pub('2026-03-04', { USD: '1.0700' })]);
       await client.del([redisKey('2026-03-03'), redisKey('2026-03-04')]);
-      expect(await cache.readPublications(['2026-03-03', '2026-03-04'])).toEqual([pub('2026-03-03', { USD: '1.0600' }), pub('2026-03-04', { USD: '1.0700' })]);
+      expect(await cache.readPublications(['2026-03-03', '2026-03-04'])).toEqual([
+        pub('2026-03-03', { USD: '1.0600' }),
+        pub('2026-03-04', { USD: '1.0700' }),
+      ]);
       expect(await client.mGet([redisKey('2026-03-03'), redisKey('2026-03-04')])).toEqual(['{"USD":"1.0600"}', '{"USD":"1.0700"}']);
       expect((await cache.readIndex())?.dates).toEqual(expect.arrayContaining(['2026-03-03', '2026-03-04']));
     } finally {

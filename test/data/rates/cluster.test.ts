@@ -57,7 +57,10 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('rates for a cluster on one Po
     await Promise.all([a.start(), b.start()]);
     // The listener's first LISTEN is in the background: an import before it would only be seen in an hour.
     await vi.waitFor(async () => {
-      const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = $2', [new URL(db.url).pathname.slice(1), 'LISTEN rates_revision']);
+      const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = $2', [
+        new URL(db.url).pathname.slice(1),
+        'LISTEN rates_revision',
+      ]);
       expect(rows[0]!.n).toBe(2);
     }, WAIT);
     await a.importFile(path.join(FIXTURES, 'hist-wide.csv'));
@@ -100,7 +103,11 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('rates for a cluster on one Po
       const rates = through.service();
       await rates.importFile(path.join(FIXTURES, 'hist-wide.csv'));
       await proxy.stop();
-      await expect(rates.loadPublications(['2026-04-10'])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, details: { retryAfterSeconds: 5 } });
+      await expect(rates.loadPublications(['2026-04-10'])).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        status: 503,
+        details: { retryAfterSeconds: 5 },
+      });
       expect(rates.latest()?.date).toBe('2026-04-13'); // what memory holds is still served
       await proxy.start();
       await vi.waitFor(async () => expect((await rates.loadPublications(['2026-04-10']))[0]?.rates.USD).toBe('1.23'), WAIT);

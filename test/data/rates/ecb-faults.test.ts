@@ -2,7 +2,19 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RatesService } from '../../../src/services/currency/rates';
-import { fixtureBytes, hang, historyZip, serve, stallBody, startFakeEcb, status, tempRates, type FakeEcb, type Handler, type TempRates } from './helpers';
+import {
+  fixtureBytes,
+  hang,
+  historyZip,
+  serve,
+  stallBody,
+  startFakeEcb,
+  status,
+  tempRates,
+  type FakeEcb,
+  type Handler,
+  type TempRates,
+} from './helpers';
 
 const HISTORY = 'eurofxref-hist.zip';
 const DAILY = 'eurofxref-daily.xml';
@@ -67,7 +79,15 @@ describe('refresh from the ECB (a local stand-in server)', () => {
     ['an HTML error page with status 200', serve(fixtureBytes('error-page.html'), { type: 'text/html' }), /not an ECB XML document/],
     ['an empty body', serve(''), /the file is empty/],
     ['a publication missing half its currencies', serve(fixtureBytes('daily-thin.xml')), /quotes 2 currencies, fewer than half the 5/],
-    ['a daily file older than the newest held', serve(fixtureBytes('hist-90d-one-line.xml').toString().replace(/<Cube time="2026-04-13">.*?<\/Cube>/, '')), /newest incoming day 2026-04-10 is older than the newest stored day 2026-04-13/],
+    [
+      'a daily file older than the newest held',
+      serve(
+        fixtureBytes('hist-90d-one-line.xml')
+          .toString()
+          .replace(/<Cube time="2026-04-13">.*?<\/Cube>/, ''),
+      ),
+      /newest incoming day 2026-04-10 is older than the newest stored day 2026-04-13/,
+    ],
   ];
 
   it.each(faults)('%s: the last good data stays served, lastError says why, and the next refresh recovers', async (_, fault, why) => {
@@ -114,7 +134,10 @@ describe('refresh from the ECB (a local stand-in server)', () => {
   });
 
   it('recovers by itself on the next scheduled poll once the ECB answers properly again', async () => {
-    const polling = t.service({ fetch: globalThis.fetch, tuning: { tries: 1, syncIntervalMs: 60_000, schedule: { graceMs: 7_200_000, pollMs: 40, pollMaxAgeSeconds: 60 } } });
+    const polling = t.service({
+      fetch: globalThis.fetch,
+      tuning: { tries: 1, syncIntervalMs: 60_000, schedule: { graceMs: 7_200_000, pollMs: 40, pollMaxAgeSeconds: 60 } },
+    });
     await polling.refresh(); // history; the 2026-04-14 publication is now due
     ecb.route(DAILY, status(500));
     await polling.start();

@@ -49,7 +49,14 @@ export function tempRates(env: Record<string, string> = {}): TempRates {
     dir,
     config,
     service(deps = {}) {
-      const service = createRatesService({ config, logger: silentLogger, clock: () => TUESDAY_EVENING, fetch: offline, tuning: FAST, ...deps });
+      const service = createRatesService({
+        config,
+        logger: silentLogger,
+        clock: () => TUESDAY_EVENING,
+        fetch: offline,
+        tuning: FAST,
+        ...deps,
+      });
       made.push(service);
       return service;
     },

@@ -35,13 +35,24 @@ describe('RATES_FILE at start', () => {
   it.each([
     ['a missing file', () => '/nope.zip', /^RATES_FILE \/nope\.zip cannot be used: no such file or directory \(ENOENT\)$/],
     ['a directory', () => FIXTURES, /^RATES_FILE .*ecb cannot be used: illegal operation on a directory \(EISDIR\)$/],
-    ['a file that is not an ECB file', (dir: string) => writeTo(path.join(dir, 'notes.csv'), 'hello\n'), /^RATES_FILE .*notes\.csv cannot be used: not an ECB CSV: the header must start with "Date"/],
-    ['a file the update checks refuse', (dir: string) => writeTo(path.join(dir, 'future.csv'), 'Date,USD,\n2099-01-05,1.1,\n'), /^RATES_FILE .*future\.csv cannot be used: refused: publications dated after today/],
+    [
+      'a file that is not an ECB file',
+      (dir: string) => writeTo(path.join(dir, 'notes.csv'), 'hello\n'),
+      /^RATES_FILE .*notes\.csv cannot be used: not an ECB CSV: the header must start with "Date"/,
+    ],
+    [
+      'a file the update checks refuse',
+      (dir: string) => writeTo(path.join(dir, 'future.csv'), 'Date,USD,\n2099-01-05,1.1,\n'),
+      /^RATES_FILE .*future\.csv cannot be used: refused: publications dated after today/,
+    ],
   ])('stops the start with one line naming RATES_FILE and the cause: %s', async (_, file, message) => {
     const scratch = tempRates();
     const target = file(scratch.dir);
     t = tempRates({ RATES_FILE: target });
-    const error = await t.service().start().catch((e: unknown) => e);
+    const error = await t
+      .service()
+      .start()
+      .catch((e: unknown) => e);
     await scratch.cleanup();
     expect(error).toBeInstanceOf(RatesFileError);
     expect((error as Error).message).toMatch(message);
@@ -57,7 +68,9 @@ describe('RATES_FILE at start', () => {
     const loads = at(INFO).filter((l) => /^rates /.test(l.msg));
     expect(loads).toHaveLength(1);
     expect(loads[0]).toMatchObject({ source: 'file', newest: '2026-04-13', publications: 3, currencies: 6, added: 3, replaced: 0 });
-    expect(loads[0]!.msg).toBe(`rates imported from RATES_FILE ${path.join(FIXTURES, 'hist-wide.csv')}: newest publication 2026-04-13, 3 publications, 6 currencies (3 added, 0 replaced)`);
+    expect(loads[0]!.msg).toBe(
+      `rates imported from RATES_FILE ${path.join(FIXTURES, 'hist-wide.csv')}: newest publication 2026-04-13, 3 publications, 6 currencies (3 added, 0 replaced)`,
+    );
   });
 });
 
@@ -66,7 +79,9 @@ describe('loads and refreshes in the log', () => {
     t = tempRates();
     const empty = capturingLogger();
     await t.service({ logger: empty.logger }).start();
-    expect(empty.at(INFO).map((l) => l.msg)).toContain('no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them');
+    expect(empty.at(INFO).map((l) => l.msg)).toContain(
+      'no rates held yet: the currency routes answer 503 until RATES_FILE or the ECB provides them',
+    );
 
     await t.service().importFile(path.join(FIXTURES, 'hist-wide.csv'));
     const filled = capturingLogger();
@@ -87,7 +102,9 @@ describe('loads and refreshes in the log', () => {
     const loads = at(INFO).filter((l) => l.source === 'ecb');
     expect(loads).toHaveLength(1);
     expect(loads[0]).toMatchObject({ newest: '2026-04-13', publications: 3, currencies: 6, added: 3, replaced: 0 });
-    expect(loads[0]!.msg).toMatch(/^rates refreshed from the ECB: newest publication 2026-04-13, 3 publications, 6 currencies \(3 added, 0 replaced\)$/);
+    expect(loads[0]!.msg).toMatch(
+      /^rates refreshed from the ECB: newest publication 2026-04-13, 3 publications, 6 currencies \(3 added, 0 replaced\)$/,
+    );
   });
 
   it('a failed refresh is one short warning without a stack; the stack is at debug', async () => {

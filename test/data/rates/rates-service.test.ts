@@ -53,7 +53,13 @@ describe('importFile', () => {
     expect([...rates.knownCurrencies()].sort()).toEqual(['EUR', 'GBP', 'HUF', 'ISK', 'JPY', 'USD']);
     expect(rates.resolveDate('2026-04-12')).toBe('2026-04-10');
     expect(rates.resolveDate('2026-04-08')).toBeUndefined();
-    expect(rates.status()).toMatchObject({ date: '2026-04-13', fetchedAt: TUESDAY_EVENING.toISOString(), stale: true, missingPublications: 1, lastError: null });
+    expect(rates.status()).toMatchObject({
+      date: '2026-04-13',
+      fetchedAt: TUESDAY_EVENING.toISOString(),
+      stale: true,
+      missingPublications: 1,
+      lastError: null,
+    });
   });
 
   it('lists the publication dates, as a new list whenever the rates change (what keys the currencies registry)', async () => {
@@ -119,7 +125,9 @@ describe('importFile', () => {
 
   it('refuses publications dated after today in Berlin', async () => {
     const rates = t.service({ clock: () => new Date('2026-04-12T21:59:00Z') }); // 23:59 on the 12th in Berlin
-    await expect(rates.importFile(fixture('hist-wide.csv'))).rejects.toThrow(/dated after today \(2026-04-12, Europe\/Berlin\): 2026-04-13/);
+    await expect(rates.importFile(fixture('hist-wide.csv'))).rejects.toThrow(
+      /dated after today \(2026-04-12, Europe\/Berlin\): 2026-04-13/,
+    );
     expect(rates.latest()).toBeUndefined();
   });
 });
@@ -173,7 +181,10 @@ describe('restart and shared cache', () => {
     await rates.start();
     expect(rates.latest()).toBeUndefined();
     expect(rates.knownCurrencies()).toEqual(new Set(['EUR']));
-    await vi.waitFor(() => expect(rates.status()).toMatchObject({ date: null, stale: true, lastError: expect.stringMatching(/ENETUNREACH/) }), WAIT);
+    await vi.waitFor(
+      () => expect(rates.status()).toMatchObject({ date: null, stale: true, lastError: expect.stringMatching(/ENETUNREACH/) }),
+      WAIT,
+    );
   });
 
   it('imports RATES_FILE at start', async () => {

@@ -39,7 +39,12 @@ describe.skipIf(!PRESENT)(`the rates service on the real ECB files in ${DIR}`, (
   });
 
   it('then eurofxref-daily.xml adds 2026-07-06', async () => {
-    expect(await rates.importFile(join(DIR, 'eurofxref-daily.xml'))).toMatchObject({ publications: 1, added: 1, replaced: 0, newest: '2026-07-06' });
+    expect(await rates.importFile(join(DIR, 'eurofxref-daily.xml'))).toMatchObject({
+      publications: 1,
+      added: 1,
+      replaced: 0,
+      newest: '2026-07-06',
+    });
     expect(rates.latest()?.date).toBe('2026-07-06');
     expect(Object.keys(rates.latest()!.rates)).toHaveLength(29);
   });

@@ -97,7 +97,12 @@ describe('the refresh schedule', () => {
 
   it('with nothing held, polls at once every ~5 minutes (a cold start without network keeps trying)', async () => {
     const calls: number[] = [];
-    const scheduler = new RefreshScheduler({ clock: () => new Date(), newest: () => undefined, random: () => 0.5, refresh: async () => calls.push(Date.now()) });
+    const scheduler = new RefreshScheduler({
+      clock: () => new Date(),
+      newest: () => undefined,
+      random: () => 0.5,
+      refresh: async () => calls.push(Date.now()),
+    });
     scheduler.start();
     await vi.advanceTimersByTimeAsync(16 * MINUTE);
     scheduler.stop();

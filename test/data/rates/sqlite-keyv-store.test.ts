@@ -34,7 +34,10 @@ describe('the better-sqlite3 keyv store', () => {
 
   it('getMany answers in the order asked, undefined where missing, repeated keys included', async () => {
     const k = keyv('a');
-    await k.setMany([{ key: 'b', value: 2 }, { key: 'a', value: 1 }]);
+    await k.setMany([
+      { key: 'b', value: 2 },
+      { key: 'a', value: 1 },
+    ]);
     expect(await k.getMany(['a', 'missing', 'b', 'a'])).toEqual([1, undefined, 2, 1]);
     expect(await k.hasMany(['a', 'missing'])).toEqual([true, false]);
   });

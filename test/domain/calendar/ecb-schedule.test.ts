@@ -48,9 +48,12 @@ describe('the TARGET calendar', () => {
     expect(isTargetBusinessDay(date)).toBe(false);
   });
 
-  it.each(['2024-03-28', '2024-04-02', '2024-12-24', '2024-12-27', '2024-12-31', '2026-04-13', '2026-05-04'])('%s is a business day', (date) => {
-    expect(isTargetBusinessDay(date)).toBe(true);
-  });
+  it.each(['2024-03-28', '2024-04-02', '2024-12-24', '2024-12-27', '2024-12-31', '2026-04-13', '2026-05-04'])(
+    '%s is a business day',
+    (date) => {
+      expect(isTargetBusinessDay(date)).toBe(true);
+    },
+  );
 
   it('steps over weekends and holidays', () => {
     expect(nextBusinessDay('2024-03-28')).toBe('2024-04-02');
@@ -138,15 +141,19 @@ describe('latestMaxAgeSeconds', () => {
   it('the memoized form (asked on every request) answers as the definition over a clock running forward', () => {
     const memoized = memoizedLatestMaxAge();
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 7_200_000 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 1 }), (steps, behind) => {
-        let t = new Date('2026-03-26T12:00:00Z').getTime();
-        return steps.every((step) => {
-          t += step;
-          const now = new Date(t);
-          const newest = behind ? previousBusinessDay(latestExpectedPublication(now)) : latestExpectedPublication(now);
-          return memoized(newest, now) === latestMaxAgeSeconds(newest, now);
-        });
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 7_200_000 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 1 }),
+        (steps, behind) => {
+          let t = new Date('2026-03-26T12:00:00Z').getTime();
+          return steps.every((step) => {
+            t += step;
+            const now = new Date(t);
+            const newest = behind ? previousBusinessDay(latestExpectedPublication(now)) : latestExpectedPublication(now);
+            return memoized(newest, now) === latestMaxAgeSeconds(newest, now);
+          });
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -168,14 +175,20 @@ describe('how far the rates held are behind the calendar', () => {
   it('answers as publicationLag (and isStale) over a clock running forward across publications, weekends and the grace period', () => {
     const memoized = memoizedPublicationLag();
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 5_400_000 }), { minLength: 1, maxLength: 60 }), fc.constantFrom('2026-03-26', '2026-03-27', '2026-03-30'), (steps, newest) => {
-        let t = new Date('2026-03-26T12:00:00Z').getTime();
-        return steps.every((step) => {
-          t += step;
-          const lag = memoized(newest, new Date(t));
-          return JSON.stringify(lag) === JSON.stringify(publicationLag(newest, new Date(t))) && lag.stale === isStale(newest, new Date(t));
-        });
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 5_400_000 }), { minLength: 1, maxLength: 60 }),
+        fc.constantFrom('2026-03-26', '2026-03-27', '2026-03-30'),
+        (steps, newest) => {
+          let t = new Date('2026-03-26T12:00:00Z').getTime();
+          return steps.every((step) => {
+            t += step;
+            const lag = memoized(newest, new Date(t));
+            return (
+              JSON.stringify(lag) === JSON.stringify(publicationLag(newest, new Date(t))) && lag.stale === isStale(newest, new Date(t))
+            );
+          });
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { convertCurrency, listRates, rateOf } from '../../../src/domain/currency/convert';
-import { parseCurrencyRequest, requireKnownCurrency, requirePossibleDate, type CurrencyRequest } from '../../../src/domain/currency/request';
+import {
+  parseCurrencyRequest,
+  requireKnownCurrency,
+  requirePossibleDate,
+  type CurrencyRequest,
+} from '../../../src/domain/currency/request';
 import type { Publication } from '../../../src/domain/ecb';
 import { ApiError } from '../../../src/domain/errors';
 
@@ -25,7 +30,10 @@ describe('currency conversion is value × toRate ÷ fromRate, exactly, rounded o
   });
 
   it('names codes upper-case and keeps the input value as sent', () => {
-    expect(convert({ value: '10.50', from: 'usd', to: 'jpy' })).toMatchObject({ input: { value: '10.50', unit: 'USD' }, result: { unit: 'JPY' } });
+    expect(convert({ value: '10.50', from: 'usd', to: 'jpy' })).toMatchObject({
+      input: { value: '10.50', unit: 'USD' },
+      result: { unit: 'JPY' },
+    });
   });
 
   it('rounds the result from the exact value, not from the rounded rate', () => {
@@ -72,7 +80,12 @@ describe('currency rules', () => {
   });
 
   it('lists a publication with EUR first, or the requested symbols in order', () => {
-    expect(listRates(day)).toEqual({ date: '2024-03-28', base: 'EUR', source: 'ecb', rates: { EUR: '1', USD: '1.0811', JPY: '163.45', GBP: '0.85550', ISK: '149.30' } });
+    expect(listRates(day)).toEqual({
+      date: '2024-03-28',
+      base: 'EUR',
+      source: 'ecb',
+      rates: { EUR: '1', USD: '1.0811', JPY: '163.45', GBP: '0.85550', ISK: '149.30' },
+    });
     expect(listRates(day, ['GBP', 'USD']).rates).toEqual({ GBP: '0.85550', USD: '1.0811' });
   });
 });

@@ -21,7 +21,9 @@ describe('cross rates are rate(code) ÷ rate(base), exactly, printed by the unro
     ['ISK', 'GBP', '175.9860788863109048723897911832946635731'],
     ['GBP', 'ISK', '0.005682267633487145682267633487145682267633'],
   ])('%s per %s is %s', (code, base, expected) => {
-    expect(formatCross(scaledRate(code === 'EUR' ? '1' : DAY.rates[code]!), scaledRate(base === 'EUR' ? '1' : DAY.rates[base]!))).toBe(expected);
+    expect(formatCross(scaledRate(code === 'EUR' ? '1' : DAY.rates[code]!), scaledRate(base === 'EUR' ? '1' : DAY.rates[base]!))).toBe(
+      expected,
+    );
   });
 
   it('keeps every digit of a terminating quotient, and drops trailing zeros', () => {
@@ -83,7 +85,9 @@ describe('a listing against any base, with an amount', () => {
 
   it('rounds base-EUR rates when decimals are asked for, and shows the amount as sent', () => {
     expect(list({ base: 'EUR', symbols: ['GBP'], decimals: 2 })).toEqual({ GBP: '0.86' });
-    expect(listCrossRates(DAY, { base: 'EUR', symbols: ['USD'], amount: Rational.parse('2.50'), amountText: '2.50' }, noRate)).toMatchObject({
+    expect(
+      listCrossRates(DAY, { base: 'EUR', symbols: ['USD'], amount: Rational.parse('2.50'), amountText: '2.50' }, noRate),
+    ).toMatchObject({
       amount: '2.50',
       rates: { USD: '2.8' },
     });

@@ -11,7 +11,9 @@ function instants(fromDay: string, days: number): Date[] {
   const out: number[] = [];
   for (let t = start; t < start + days * 1440 * MINUTE; t += 13 * MINUTE) out.push(t);
   for (let d = 0; d <= days; d++) {
-    const day = new Date(Date.UTC(Number(fromDay.slice(0, 4)), Number(fromDay.slice(5, 7)) - 1, Number(fromDay.slice(8, 10)) + d)).toISOString().slice(0, 10);
+    const day = new Date(Date.UTC(Number(fromDay.slice(0, 4)), Number(fromDay.slice(5, 7)) - 1, Number(fromDay.slice(8, 10)) + d))
+      .toISOString()
+      .slice(0, 10);
     for (const edge of [berlinInstant(day, 0).getTime(), berlinInstant(day, 16).getTime()]) out.push(edge - 1, edge, edge + 1);
   }
   return out.sort((a, b) => a - b).map((t) => new Date(t));
@@ -32,7 +34,10 @@ describe('memoizedLatestExplanation', () => {
       // The newest held: the expected one most of the time, one publication late now and then (overdue).
       const expected = latestExpectedPublication(now);
       const newest = now.getUTCMinutes() % 5 === 0 ? latestExpectedPublication(new Date(now.getTime() - 86_400_000 * 2)) : expected;
-      expect(memo(newest, now), now.toISOString()).toEqual({ resolved: explainLatest(newest, now), nextPublication: nextPublication(newest, now) });
+      expect(memo(newest, now), now.toISOString()).toEqual({
+        resolved: explainLatest(newest, now),
+        nextPublication: nextPublication(newest, now),
+      });
       checked++;
     }
     expect(checked).toBeGreaterThan(days * 100);

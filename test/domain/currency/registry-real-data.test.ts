@@ -102,12 +102,22 @@ describe.skipIf(!PRESENT)('the currencies registry and series against the real E
     expect(new Set(active)).toEqual(new Set(['EUR', ...Object.keys(history.at(-1)!.rates)]));
     // 42 the ECB quoted, and the 12 the euro replaced before the ECB quoted them (1999's eleven, GRD).
     expect(registry).toHaveLength(54);
-    expect(entry('DEM')).toMatchObject({ firstDate: null, lastDate: null, status: 'retired', minorUnits: 2, successor: { successor: 'EUR', rate: '1.95583', since: '1999-01-01' } });
+    expect(entry('DEM')).toMatchObject({
+      firstDate: null,
+      lastDate: null,
+      status: 'retired',
+      minorUnits: 2,
+      successor: { successor: 'EUR', rate: '1.95583', since: '1999-01-01' },
+    });
   });
 
   it('carries the fixed euro rate of HRK: 7.5345 (written 7.53450)', () => {
     const hrk = entry('HRK').successor!;
-    expect({ successor: hrk.successor, since: hrk.since, rate: Number(hrk.rate) }).toEqual({ successor: 'EUR', since: '2023-01-01', rate: 7.5345 });
+    expect({ successor: hrk.successor, since: hrk.since, rate: Number(hrk.rate) }).toEqual({
+      successor: 'EUR',
+      since: '2023-01-01',
+      rate: 7.5345,
+    });
     for (const code of ['CYP', 'MTL', 'SIT', 'SKK', 'EEK', 'LVL', 'LTL', 'HRK', 'BGN']) {
       const { successor, since } = entry(code).successor!;
       expect(successor, code).toBe('EUR');

@@ -8,7 +8,14 @@ const DAYS: SeriesEntry[] = [
   { period: '2024-03-27', start: '2024-03-27', end: '2024-03-27', publications: 1, rates: { USD: '1.2340', JPY: '150.10' } },
   { period: '2024-03-28', start: '2024-03-28', end: '2024-03-28', publications: 1, rates: { USD: '1.2350' } },
 ];
-const MONTH: SeriesEntry = { period: '2022-03', start: '2022-03-01', end: '2022-03-31', publications: 23, rates: { USD: '1.1', RUB: '110' }, partial: { RUB: 1 } };
+const MONTH: SeriesEntry = {
+  period: '2022-03',
+  start: '2022-03-01',
+  end: '2022-03-31',
+  publications: 23,
+  rates: { USD: '1.1', RUB: '110' },
+  partial: { RUB: 1 },
+};
 
 describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
   it('per publication: date,base,codes…; a missing rate is an empty cell; CRLF line ends', () => {
@@ -23,7 +30,10 @@ describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
 
   it('grouped: period,start,end,publications,base,codes…,partial', () => {
     const lines = [...csvLines([MONTH], { base: 'EUR', group: 'month', symbols: ['USD', 'RUB'] })];
-    expect(lines).toEqual(['period,start,end,publications,base,USD,RUB,partial\r\n', '2022-03,2022-03-01,2022-03-31,23,EUR,1.1,110,RUB=1\r\n']);
+    expect(lines).toEqual([
+      'period,start,end,publications,base,USD,RUB,partial\r\n',
+      '2022-03,2022-03-01,2022-03-31,23,EUR,1.1,110,RUB=1\r\n',
+    ]);
   });
 
   it.each([

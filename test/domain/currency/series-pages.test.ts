@@ -21,11 +21,32 @@ describe('a series call covers at most ten years; a cursor goes on', () => {
   });
 
   it.each([
-    ['day', [['1999-01-04', '2009-01-03'], ['2009-01-04', '2019-01-03'], ['2019-01-04', '2026-04-13']]],
-    ['month', [['1999-01-04', '2008-12-31'], ['2009-01-01', '2018-12-31'], ['2019-01-01', '2026-04-13']]],
+    [
+      'day',
+      [
+        ['1999-01-04', '2009-01-03'],
+        ['2009-01-04', '2019-01-03'],
+        ['2019-01-04', '2026-04-13'],
+      ],
+    ],
+    [
+      'month',
+      [
+        ['1999-01-04', '2008-12-31'],
+        ['2009-01-01', '2018-12-31'],
+        ['2019-01-01', '2026-04-13'],
+      ],
+    ],
     ['year', [['1999-01-04', '2026-04-13']]],
     ['quarter', [['1999-01-04', '2026-04-13']]],
-    ['week', [['1999-01-04', '2008-12-28'], ['2008-12-29', '2018-12-23'], ['2018-12-24', '2026-04-13']]],
+    [
+      'week',
+      [
+        ['1999-01-04', '2008-12-28'],
+        ['2008-12-29', '2018-12-23'],
+        ['2018-12-24', '2026-04-13'],
+      ],
+    ],
   ] as const)('pages 1999-01-04 … 2026-04-13 by %s at whole periods', (group, expected) => {
     const range: SeriesRange = { start: '1999-01-04', end: '2026-04-13', group };
     const all = pages(range);
@@ -37,7 +58,9 @@ describe('a series call covers at most ten years; a cursor goes on', () => {
   });
 
   it.each(['text/csv', 'application/x-ndjson'])('answers the whole history by day in %s in one page', (format) => {
-    expect(pages({ start: '1999-01-04', end: '2026-04-13', group: 'day', format }).map((p) => [p.from, p.to])).toEqual([['1999-01-04', '2026-04-13']]);
+    expect(pages({ start: '1999-01-04', end: '2026-04-13', group: 'day', format }).map((p) => [p.from, p.to])).toEqual([
+      ['1999-01-04', '2026-04-13'],
+    ]);
   });
 
   const range: SeriesRange = { start: '1999-01-04', end: '2026-04-13', group: 'month' };

@@ -122,14 +122,23 @@ describe('series entries', () => {
     const [feb, mar] = [...seriesEntries(PUBS, { base: 'EUR', codes: [...codes, 'XAA'], group: 'month' })];
     expect(feb).toMatchObject({ period: '2022-02', publications: 3, rates: { USD: '1.2', RUB: '95', JPY: '131' } });
     expect(feb!.partial).toBeUndefined();
-    expect(mar).toMatchObject({ period: '2022-03', start: '2022-03-01', end: '2022-03-03', publications: 3, rates: { USD: '1.5', RUB: '110', XAA: '3' } });
+    expect(mar).toMatchObject({
+      period: '2022-03',
+      start: '2022-03-01',
+      end: '2022-03-03',
+      publications: 3,
+      rates: { USD: '1.5', RUB: '110', XAA: '3' },
+    });
     expect(mar!.partial).toEqual({ RUB: 1, XAA: 1 });
   });
 
   it('by year against another base: the mean of the daily quotients, not the quotient of the means', () => {
     const [year] = [...seriesEntries(PUBS.slice(0, 2), { base: 'USD', codes: ['JPY'], group: 'year' })];
     // (130/1.1 + 131/1.2) / 2 = 113.6742…; the quotient of the means would be 130.5/1.15 = 113.478…
-    const exact = Rational.parse('130').div(Rational.parse('1.1')).add(Rational.parse('131').div(Rational.parse('1.2'))).div(Rational.of(2n));
+    const exact = Rational.parse('130')
+      .div(Rational.parse('1.1'))
+      .add(Rational.parse('131').div(Rational.parse('1.2')))
+      .div(Rational.of(2n));
     expect(year!.rates.JPY).toBe(formatDecimal(exact));
     expect(year!.rates.JPY).toBe('113.6742424242424242424242424242424242424');
   });

@@ -46,7 +46,11 @@ describe('parseEcbCsv refuses', () => {
   it.each([
     ['an empty body', '', /not an ECB document: empty CSV/],
     ['a blank body', '\n \r\n', /not an ECB document: empty CSV/],
-    ['an HTML error page', fixture('error-page.html'), /not an ECB CSV: the header must start with "Date", found "<!DOCTYPE html>" at line 1/],
+    [
+      'an HTML error page',
+      fixture('error-page.html'),
+      /not an ECB CSV: the header must start with "Date", found "<!DOCTYPE html>" at line 1/,
+    ],
     ['a header without currencies', 'Date,\n2026-04-13,\n', /the header names no currency at line 1/],
     ['a lower-case currency column', 'Date,usd,\n', /invalid currency code "usd" .* at line 1/],
     ['an EUR column', 'Date,EUR,\n', /EUR is the base currency/],

@@ -37,7 +37,9 @@ describe('parseEcbFile', () => {
   });
 
   it('prefixes errors with the file name when given', () => {
-    expect(() => parseEcbFile(fixtureBytes('bad-date.xml'), 'eurofxref-daily.xml')).toThrow(/^eurofxref-daily.xml: invalid date "2026-02-31"/);
+    expect(() => parseEcbFile(fixtureBytes('bad-date.xml'), 'eurofxref-daily.xml')).toThrow(
+      /^eurofxref-daily.xml: invalid date "2026-02-31"/,
+    );
   });
 
   it('leaves the member size limit at 64 MiB', () => {
@@ -57,8 +59,16 @@ describe('parseEcbFile refuses', () => {
     ['a zip with two members', zipSync({ 'a.csv': CSV, 'b.xml': XML }), /zip holds more than one file \("a.csv", "b.xml", …\)/],
     ['a zip whose member is not CSV or XML', zipSync({ 'rates.txt': CSV }), /zip member "rates.txt" is not a .csv or .xml file/],
     ['a truncated zip', csvZip.subarray(0, csvZip.length - 30), /corrupt zip/],
-    ['a zip declaring a member over the limit', withDeclaredSize(csvZip, MAX_INFLATED_BYTES + 1), /declares 67108865 bytes, over the 67108864-byte limit/],
-    ['a zip declaring more bytes than it holds', withDeclaredSize(csvZip, CSV.length + 10), /corrupt zip member eurofxref-hist.csv: inflated \d+ bytes, the directory says \d+/],
+    [
+      'a zip declaring a member over the limit',
+      withDeclaredSize(csvZip, MAX_INFLATED_BYTES + 1),
+      /declares 67108865 bytes, over the 67108864-byte limit/,
+    ],
+    [
+      'a zip declaring more bytes than it holds',
+      withDeclaredSize(csvZip, CSV.length + 10),
+      /corrupt zip member eurofxref-hist.csv: inflated \d+ bytes, the directory says \d+/,
+    ],
     ['a zip holding a bad CSV', zipSync({ 'x.csv': utf8('Date,USD,\n2026-02-31,1,\n') }), /invalid date "2026-02-31"/],
   ])('%s', (_, bytes, message) => {
     expect(() => parseEcbFile(bytes)).toThrow(EcbFormatError);

@@ -7,7 +7,7 @@ const DAILY_RATES = { USD: '1.2345', JPY: '150.00', GBP: '0.86420', HUF: '390.10
 
 /** The daily fixture with its rate lines replaced, for one-rule error cases. */
 function dailyWith(rateCubes: string, time = '2026-04-13'): string {
-  const start = DAILY.indexOf("\t\t<Cube time=");
+  const start = DAILY.indexOf('\t\t<Cube time=');
   const end = DAILY.indexOf('\t</Cube>\n</gesmes');
   return `${DAILY.slice(0, start)}\t\t<Cube time='${time}'>${rateCubes}</Cube>\n${DAILY.slice(end)}`;
 }
@@ -64,9 +64,21 @@ describe('parseEcbXml refuses', () => {
     ['an empty body', fixture('empty.xml'), /not an ECB document: no XML element/],
     ['a blank body', ' \n\t', /not an ECB document: no XML element/],
     ['plain text', 'Service Unavailable', /not an ECB document: text outside the root element at line 1, column 1/],
-    ['a truncated file', fixture('truncated.xml'), /truncated XML: <Cube> opened at line 8, column 3 is never closed \(the text ends at line \d+/],
-    ['a file cut inside a tag', DAILY.slice(0, DAILY.indexOf("rate='0.86420'") + 8), /truncated XML: unterminated attribute value at line 11/],
-    ['a missing </gesmes:Envelope>', DAILY.slice(0, DAILY.lastIndexOf('</gesmes')), /truncated XML: <gesmes:Envelope> opened at line 2, column 1 is never closed \(the text ends at line \d+/],
+    [
+      'a truncated file',
+      fixture('truncated.xml'),
+      /truncated XML: <Cube> opened at line 8, column 3 is never closed \(the text ends at line \d+/,
+    ],
+    [
+      'a file cut inside a tag',
+      DAILY.slice(0, DAILY.indexOf("rate='0.86420'") + 8),
+      /truncated XML: unterminated attribute value at line 11/,
+    ],
+    [
+      'a missing </gesmes:Envelope>',
+      DAILY.slice(0, DAILY.lastIndexOf('</gesmes')),
+      /truncated XML: <gesmes:Envelope> opened at line 2, column 1 is never closed \(the text ends at line \d+/,
+    ],
     ['an unclosed day Cube', DAILY.replace('\t\t</Cube>\n', ''), /closing tag <\/gesmes:Envelope> does not match <Cube> opened at line 7/],
     ['an envelope without rates', '<gesmes:Envelope><gesmes:subject>x</gesmes:subject></gesmes:Envelope>', /has no <Cube> with rates/],
     ['a second root element', `${DAILY}<gesmes:Envelope/>`, /unexpected <gesmes:Envelope> after the root element/],

@@ -5,7 +5,11 @@ import { RateTable, samePublication, type Publication } from '../../../src/domai
 const pub = (date: string, rates: Record<string, string> = { USD: '1.1' }): Publication => ({ date, rates });
 
 // Thursday, Friday (Good Friday has no publication in real data, it is just a gap here), Tuesday.
-const TABLE = RateTable.from([pub('2024-04-02', { USD: '1.08' }), pub('2024-03-27', { USD: '1.07', ISK: '150.20' }), pub('2024-03-28', { USD: '1.079' })]);
+const TABLE = RateTable.from([
+  pub('2024-04-02', { USD: '1.08' }),
+  pub('2024-03-27', { USD: '1.07', ISK: '150.20' }),
+  pub('2024-03-28', { USD: '1.079' }),
+]);
 
 describe('RateTable', () => {
   it('sorts publications by date and exposes the newest as latest', () => {
@@ -49,7 +53,10 @@ describe('RateTable', () => {
     fc.assert(
       fc.property(fc.uniqueArray(day, { maxLength: 40 }), day, (dates, query) => {
         const table = RateTable.from(dates.map((d) => pub(d)));
-        const expected = dates.filter((d) => d <= query).sort().at(-1);
+        const expected = dates
+          .filter((d) => d <= query)
+          .sort()
+          .at(-1);
         expect(table.resolve(query)?.date).toBe(expected);
       }),
     );

@@ -23,7 +23,9 @@ describe.skipIf(!PRESENT)(`the real ECB files in ${DIR}`, () => {
     history = load('eurofxref-hist.zip');
     const ms = performance.now() - started;
     table = RateTable.from(history);
-    console.info(`parsed eurofxref-hist.zip (6983 days) in ${ms.toFixed(0)} ms, table built in ${(performance.now() - started - ms).toFixed(0)} ms`);
+    console.info(
+      `parsed eurofxref-hist.zip (6983 days) in ${ms.toFixed(0)} ms, table built in ${(performance.now() - started - ms).toFixed(0)} ms`,
+    );
   });
 
   it('the history zip has 6983 publications from 1999-01-04 to 2026-04-13', () => {

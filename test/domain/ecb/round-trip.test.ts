@@ -25,20 +25,27 @@ describe('any set of publications', () => {
 
   it('survives being written as the wide CSV, with LF or CRLF', () => {
     fc.assert(
-      fc.property(publications.filter((pubs) => pubs.length > 0), fc.constantFrom('\n', '\r\n'), (pubs, eol) => {
-        expect(parseEcbCsv(renderCsv(pubs, eol))).toEqual(pubs);
-      }),
+      fc.property(
+        publications.filter((pubs) => pubs.length > 0),
+        fc.constantFrom('\n', '\r\n'),
+        (pubs, eol) => {
+          expect(parseEcbCsv(renderCsv(pubs, eol))).toEqual(pubs);
+        },
+      ),
     );
   });
 
   it('parses the same from a file as from text', () => {
     fc.assert(
-      fc.property(publications.filter((pubs) => pubs.length > 0), (pubs) => {
-        const csv = renderCsv(pubs);
-        const xml = renderXml(pubs, { quote: '"', indented: false });
-        expect(parseEcbFile(new TextEncoder().encode(csv))).toEqual(parseEcbCsv(csv));
-        expect(parseEcbFile(new TextEncoder().encode(xml))).toEqual(parseEcbXml(xml));
-      }),
+      fc.property(
+        publications.filter((pubs) => pubs.length > 0),
+        (pubs) => {
+          const csv = renderCsv(pubs);
+          const xml = renderXml(pubs, { quote: '"', indented: false });
+          expect(parseEcbFile(new TextEncoder().encode(csv))).toEqual(parseEcbCsv(csv));
+          expect(parseEcbFile(new TextEncoder().encode(xml))).toEqual(parseEcbXml(xml));
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -56,16 +63,25 @@ function onlyFormatErrors(parse: () => unknown): void {
 describe('garbage input', () => {
   it('makes parseEcbXml throw EcbFormatError and nothing else', () => {
     const unit = fc.constantFrom(...'<>/=\'" ?!-abcCube:time'.split(''));
-    fc.assert(fc.property(fc.string({ unit, maxLength: 80 }), (text) => onlyFormatErrors(() => parseEcbXml(text))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 80 }), (text) => onlyFormatErrors(() => parseEcbXml(text))),
+      { numRuns: 2000 },
+    );
   });
 
   it('makes parseEcbCsv throw EcbFormatError and nothing else', () => {
     const unit = fc.constantFrom(...'Date,USD N/A\r\n0123456789.-'.split(''));
-    fc.assert(fc.property(fc.string({ unit, maxLength: 80 }), (text) => onlyFormatErrors(() => parseEcbCsv(`Date,${text}`))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 80 }), (text) => onlyFormatErrors(() => parseEcbCsv(`Date,${text}`))),
+      { numRuns: 2000 },
+    );
   });
 
   it('makes parseEcbFile throw EcbFormatError and nothing else, zip magic included', () => {
     const zipLike = fc.uint8Array({ maxLength: 200 }).map((tail) => Uint8Array.of(0x50, 0x4b, 3, 4, ...tail));
-    fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }), zipLike), (bytes) => onlyFormatErrors(() => parseEcbFile(bytes))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }), zipLike), (bytes) => onlyFormatErrors(() => parseEcbFile(bytes))),
+      { numRuns: 2000 },
+    );
   });
 });

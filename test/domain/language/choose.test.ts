@@ -4,16 +4,51 @@ import { SUPPORTED_LANGUAGES } from '../../../src/domain/language/supported';
 
 describe('closestSupported: the same language, its script and region where the supported tag names one', () => {
   it.each([
-    ['de', 'de'], ['DE', 'de'], ['de-CH', 'de'], ['de-Latn-AT', 'de'], ['fr-CH', 'fr'], ['en', 'en'], ['en-US', 'en'],
-    ['en-GB', 'en-GB'], ['en-gb', 'en-GB'], ['pt', 'pt'], ['pt-BR', 'pt'], ['pt-PT', 'pt-PT'], ['ja', 'ja'], ['ja-JP', 'ja'],
-    ['zh', 'zh-Hans'], ['zh-CN', 'zh-Hans'], ['zh-Hans', 'zh-Hans'], ['zh-TW', 'zh-Hant'], ['zh-HK', 'zh-Hant'],
-    ['zh-Hant-TW', 'zh-Hant'], ['zh-Hant', 'zh-Hant'], ['iw', 'he'], ['nb-NO', 'nb'], ['es-419', 'es'], ['de-u-co-phonebk', 'de'],
+    ['de', 'de'],
+    ['DE', 'de'],
+    ['de-CH', 'de'],
+    ['de-Latn-AT', 'de'],
+    ['fr-CH', 'fr'],
+    ['en', 'en'],
+    ['en-US', 'en'],
+    ['en-GB', 'en-GB'],
+    ['en-gb', 'en-GB'],
+    ['pt', 'pt'],
+    ['pt-BR', 'pt'],
+    ['pt-PT', 'pt-PT'],
+    ['ja', 'ja'],
+    ['ja-JP', 'ja'],
+    ['zh', 'zh-Hans'],
+    ['zh-CN', 'zh-Hans'],
+    ['zh-Hans', 'zh-Hans'],
+    ['zh-TW', 'zh-Hant'],
+    ['zh-HK', 'zh-Hant'],
+    ['zh-Hant-TW', 'zh-Hant'],
+    ['zh-Hant', 'zh-Hant'],
+    ['iw', 'he'],
+    ['nb-NO', 'nb'],
+    ['es-419', 'es'],
+    ['de-u-co-phonebk', 'de'],
   ])('%s → %s', (tag, expected) => {
     expect(closestSupported(tag)).toBe(expected);
   });
 
   it.each([
-    'xx-invalid', 'xx', 'tlh', 'en_US', 'de-', '-de', '', ' de', 'de ', '*', 'de;q=1', 'a'.repeat(65), 'en-' + 'x'.repeat(70), '12', 'de-CH-CH',
+    'xx-invalid',
+    'xx',
+    'tlh',
+    'en_US',
+    'de-',
+    '-de',
+    '',
+    ' de',
+    'de ',
+    '*',
+    'de;q=1',
+    'a'.repeat(65),
+    'en-' + 'x'.repeat(70),
+    '12',
+    'de-CH-CH',
   ])('%j has no supported language', (tag) => {
     expect(closestSupported(tag)).toBeUndefined();
   });
@@ -54,8 +89,14 @@ describe('chooseLanguage: lang, else Accept-Language, else English; never an err
     [{ lang: 'xx-invalid' }, { used: 'en', source: 'lang', asked: 'xx-invalid', exact: false }],
     [{ lang: 'not a tag' }, { used: 'en', source: 'lang', asked: 'not a tag', exact: false }],
     [{ lang: '' }, { used: 'en', source: 'lang', asked: '', exact: false }],
-    [{ lang: 'ja', header: 'de' }, { used: 'ja', source: 'lang', asked: 'ja', exact: true }],
-    [{ lang: 'xx', header: 'de' }, { used: 'en', source: 'lang', asked: 'xx', exact: false }],
+    [
+      { lang: 'ja', header: 'de' },
+      { used: 'ja', source: 'lang', asked: 'ja', exact: true },
+    ],
+    [
+      { lang: 'xx', header: 'de' },
+      { used: 'en', source: 'lang', asked: 'xx', exact: false },
+    ],
     [{ header: 'fr-CH, de;q=0.8' }, { used: 'fr', source: 'accept-language', asked: 'fr-CH', exact: false }],
     [{ header: 'tlh, de;q=0.8' }, { used: 'de', source: 'accept-language', asked: 'de', exact: true }],
     [{ header: 'en-GB,en;q=0.9' }, { used: 'en-GB', source: 'accept-language', asked: 'en-GB', exact: true }],

@@ -18,7 +18,13 @@ describe('the CLDR table names catalogue units only, each CLDR unit once', () =>
 
 describe('unitNamesOf keeps the catalogue units CLDR has, with their nominative count patterns', () => {
   const long = {
-    'length-meter': { displayName: 'Meter', 'unitPattern-count-one': '{0} Meter', 'dative-count-other': '{0} Metern', 'unitPattern-count-other': '{0} Meter', perUnitPattern: '{0} pro Meter' },
+    'length-meter': {
+      displayName: 'Meter',
+      'unitPattern-count-one': '{0} Meter',
+      'dative-count-other': '{0} Metern',
+      'unitPattern-count-other': '{0} Meter',
+      perUnitPattern: '{0} pro Meter',
+    },
     'speed-kilometer-per-hour': { displayName: 'Kilometer pro Stunde', 'unitPattern-count-other': '{0} Kilometer pro Stunde' },
     'length-furlong': { displayName: 'Furlong' },
     'mass-gram': { 'unitPattern-count-other': '{0} g' },

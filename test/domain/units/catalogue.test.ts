@@ -1,8 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  CATALOGUE_JSON, CATALOGUE_MODULE, exactFactor, readCatalogueJson, renderCatalogue,
-} from '../../../scripts/generate-catalogue';
+import { CATALOGUE_JSON, CATALOGUE_MODULE, exactFactor, readCatalogueJson, renderCatalogue } from '../../../scripts/generate-catalogue';
 import { formatDecimal } from '../../../src/domain/decimal';
 import { Rational } from '../../../src/domain/rational';
 import { CATEGORIES, UNITS } from '../../../src/domain/units/catalogue';
@@ -10,11 +8,24 @@ import { parseFactor } from '../../../src/domain/units/factors';
 import { sharedDataPresent } from '../../helpers/shared-data';
 
 const UNIT_COUNTS: Record<string, number> = {
-  length: 16, mass: 14, volume: 18, area: 10, temperature: 5, time: 12, speed: 5, pressure: 12,
-  energy: 13, power: 9, data: 14, angle: 7, frequency: 6, force: 8, fuel_economy: 5,
+  length: 16,
+  mass: 14,
+  volume: 18,
+  area: 10,
+  temperature: 5,
+  time: 12,
+  speed: 5,
+  pressure: 12,
+  energy: 13,
+  power: 9,
+  data: 14,
+  angle: 7,
+  frequency: 6,
+  force: 8,
+  fuel_economy: 5,
 };
 
-describe('the catalogue holds the contract\'s 15 categories and 154 units', () => {
+describe("the catalogue holds the contract's 15 categories and 154 units", () => {
   it('has 15 categories and 154 units with unique ids and symbols', () => {
     expect(CATEGORIES).toHaveLength(15);
     expect(UNITS).toHaveLength(154);
@@ -65,8 +76,15 @@ describe.skipIf(!sharedDataPresent(CATALOGUE_JSON))(
     it.each(json.units.map((u, i) => [u.id, u, i] as const))('unit %s matches field by field', (_id, u, i) => {
       const unit = UNITS[i]!;
       expect(unit).toEqual({
-        id: u.id, name: u.name, symbol: u.symbol, category: u.category, kind: u.kind, factor: exactFactor(u),
-        offset: u.kind === 'affine' ? u.offset : '0', exact: u.exact, definition: u.definition,
+        id: u.id,
+        name: u.name,
+        symbol: u.symbol,
+        category: u.category,
+        kind: u.kind,
+        factor: exactFactor(u),
+        offset: u.kind === 'affine' ? u.offset : '0',
+        exact: u.exact,
+        definition: u.definition,
       });
       // The exact factor printed to 40 significant digits is the catalogue's own factor_decimal.
       expect(formatDecimal(parseFactor(unit.factor))).toBe(u.factor_decimal);

@@ -5,7 +5,7 @@ import { expectApiError } from '../helpers';
 const request = (overrides: Partial<Record<keyof UnitConversionRequest, unknown>>): UnitConversionRequest =>
   ({ value: '1', from: 'meter', to: 'foot', ...overrides }) as UnitConversionRequest;
 
-describe('convertUnits refuses bad input with the contract\'s codes', () => {
+describe("convertUnits refuses bad input with the contract's codes", () => {
   it.each([
     [{ value: '1e5' }, 'INVALID_REQUEST', 'value'],
     [{ value: 12.5 }, 'INVALID_REQUEST', 'value'],
@@ -46,10 +46,18 @@ describe('convertUnits refuses bad input with the contract\'s codes', () => {
     ['rpm', 'degree', 'Cannot convert frequency (revolution_per_minute) to angle (degree): frequency is time⁻¹, angle is angle.'],
     ['km/L', 'L', 'Cannot convert fuel_economy (kilometer_per_liter) to volume (liter): fuel_economy is length⁻², volume is length³.'],
     // A reciprocal unit counts the inverse of its category's dimension (litres per distance is an area), which is said.
-    ['L/100 km', 'L', 'Cannot convert fuel_economy (liter_per_100_kilometers) to volume (liter): fuel_economy is length⁻² ' +
-      '(liter_per_100_kilometers counts its reciprocal, length²), volume is length³.'],
-    ['m²', 'gal (US)/100 mi', 'Cannot convert area (square_meter) to fuel_economy (gallon_us_per_100_miles): area is length², ' +
-      'fuel_economy is length⁻² (gallon_us_per_100_miles counts its reciprocal, length²).'],
+    [
+      'L/100 km',
+      'L',
+      'Cannot convert fuel_economy (liter_per_100_kilometers) to volume (liter): fuel_economy is length⁻² ' +
+        '(liter_per_100_kilometers counts its reciprocal, length²), volume is length³.',
+    ],
+    [
+      'm²',
+      'gal (US)/100 mi',
+      'Cannot convert area (square_meter) to fuel_economy (gallon_us_per_100_miles): area is length², ' +
+        'fuel_economy is length⁻² (gallon_us_per_100_miles counts its reciprocal, length²).',
+    ],
   ])('%s -> %s names both categories, units and dimensions', (from, to, message) => {
     const error = expectApiError(() => convertUnits(request({ from, to })), 'INCOMPATIBLE_UNITS', 'to');
     expect(error.message).toBe(message);
@@ -87,8 +95,22 @@ describe('convertUnits with isCurrency: a unit with a currency is INCOMPATIBLE_U
   const isCurrency = (token: string) => ['USD', 'EUR'].includes(token.toUpperCase());
 
   it.each([
-    ['meter', 'USD', 'INCOMPATIBLE_UNITS', 'to', "Cannot convert length (meter) to a currency ('USD'): length is length, a currency is money.", undefined],
-    ['usd', 'kg', 'INCOMPATIBLE_UNITS', 'from', "Cannot convert a currency ('usd') to mass (kilogram): a currency is money, mass is mass.", undefined],
+    [
+      'meter',
+      'USD',
+      'INCOMPATIBLE_UNITS',
+      'to',
+      "Cannot convert length (meter) to a currency ('USD'): length is length, a currency is money.",
+      undefined,
+    ],
+    [
+      'usd',
+      'kg',
+      'INCOMPATIBLE_UNITS',
+      'from',
+      "Cannot convert a currency ('usd') to mass (kilogram): a currency is money, mass is mass.",
+      undefined,
+    ],
     ['USD', 'EUR', 'UNKNOWN_UNIT', 'from', "'USD' and 'EUR' are currencies, not units.", undefined],
     ['USD', 'nope', 'UNKNOWN_UNIT', 'to', "Unit 'nope' is not known.", 'units'],
   ] as const)('%s -> %s is %s on %s', (from, to, code, param, message, seeAlso) => {

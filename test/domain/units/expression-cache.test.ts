@@ -45,5 +45,4 @@ describe('parsed expressions are cached by their text', () => {
     for (let i = 0; i <= EXPRESSION_CACHE_SIZE + 50; i++) parseExpression(`m^${i % 13}*s^-${i % 11}*kg^${i % 7}*zz${i}`, 'from');
     expect(cachedExpressions()).toBe(EXPRESSION_CACHE_SIZE);
   });
-
 });

@@ -46,7 +46,9 @@ describe('the three examples, computed by hand', () => {
       result: { value: '32.17404855643044619422572178477690288714', unit: 'foot/second^2' },
       category: 'derived',
     });
-    expect(convert({ value: '9.80665', from: 'm/s^2', to: 'ft/s^2', decimals: 40 }).result.value).toBe('32.1740485564304461942257217847769028871391');
+    expect(convert({ value: '9.80665', from: 'm/s^2', to: 'ft/s^2', decimals: 40 }).result.value).toBe(
+      '32.1740485564304461942257217847769028871391',
+    );
     expect(convert({ value: '9.80665', from: 'm/s^2', to: 'ft/s^2', decimals: 2, rounding: 'UP' }).result.value).toBe('32.18');
   });
 });
@@ -64,7 +66,12 @@ describe('conversions between expressions', () => {
     [{ value: '100', from: 'km/h', to: 'm s^-1' }, '27.77777777777777777777777777777777777778', 'meter/second', 'speed'],
     // a whole reciprocal unit converts against an expression through its category's base unit
     [{ value: '10', from: 'L/100 km', to: 'mi/gal' }, '23.52145833333333333333333333333333333333', 'mile/gallon_us', 'fuel_economy'],
-    [{ value: '23.52145833333333333333333333333333333333', from: 'mi/gal', to: 'L/100 km', decimals: 6 }, '10.000000', 'liter_per_100_kilometers', 'fuel_economy'],
+    [
+      { value: '23.52145833333333333333333333333333333333', from: 'mi/gal', to: 'L/100 km', decimals: 6 },
+      '10.000000',
+      'liter_per_100_kilometers',
+      'fuel_economy',
+    ],
     // a whole affine unit converts as an absolute temperature, as it does alone
     [{ value: '25', from: '°C', to: 'K*m/m' }, '298.15', 'kelvin', 'temperature'],
     [{ value: '1', from: 'GBP/kg', to: 'JPY/lb' }, '86.66238793278784336645236703682057276447', 'JPY/pound', 'derived'],
@@ -84,20 +91,24 @@ describe('conversions between expressions', () => {
   });
 
   it('needs no rates at all without currencies', () => {
-    expect(convertUnitExpressions({ value: '1', from: 'm/s^2', to: 'ft/s^2' }, { isCurrency: () => false }).result.value)
-      .toBe('3.280839895013123359580052493438320209974');
+    expect(convertUnitExpressions({ value: '1', from: 'm/s^2', to: 'ft/s^2' }, { isCurrency: () => false }).result.value).toBe(
+      '3.280839895013123359580052493438320209974',
+    );
   });
 
   it('answers INCOMPATIBLE_UNITS with both dimensions written out', () => {
     const error = expectApiError(() => convert({ value: '1', from: 'km/h', to: 'kg' }), 'INCOMPATIBLE_UNITS', 'to');
     expect(error.message).toBe("Cannot convert 'km/h' to 'kg': 'km/h' is length·time⁻¹, 'kg' is mass.");
-    expect(expectApiError(() => convert({ value: '1', from: 'EUR/kWh', to: 'USD/kg' }), 'INCOMPATIBLE_UNITS', 'to').message)
-      .toBe("Cannot convert 'EUR/kWh' to 'USD/kg': 'EUR/kWh' is length⁻²·mass⁻¹·time²·money, 'USD/kg' is mass⁻¹·money.");
-    expect(expectApiError(() => convert({ value: '1', from: 'm/m', to: 's' }), 'INCOMPATIBLE_UNITS', 'to').message)
-      .toBe("Cannot convert 'm/m' to 's': 'm/m' is dimensionless, 's' is time.");
+    expect(expectApiError(() => convert({ value: '1', from: 'EUR/kWh', to: 'USD/kg' }), 'INCOMPATIBLE_UNITS', 'to').message).toBe(
+      "Cannot convert 'EUR/kWh' to 'USD/kg': 'EUR/kWh' is length⁻²·mass⁻¹·time²·money, 'USD/kg' is mass⁻¹·money.",
+    );
+    expect(expectApiError(() => convert({ value: '1', from: 'm/m', to: 's' }), 'INCOMPATIBLE_UNITS', 'to').message).toBe(
+      "Cannot convert 'm/m' to 's': 'm/m' is dimensionless, 's' is time.",
+    );
     // A whole reciprocal unit converts within its category's dimension; the message says what it counts.
-    expect(expectApiError(() => convert({ value: '1', from: 'L/100 km', to: 'm^2' }), 'INCOMPATIBLE_UNITS', 'to').message)
-      .toBe("Cannot convert 'L/100 km' to 'm^2': 'L/100 km' is length⁻² (liter_per_100_kilometers counts its reciprocal, length²), 'm^2' is length².");
+    expect(expectApiError(() => convert({ value: '1', from: 'L/100 km', to: 'm^2' }), 'INCOMPATIBLE_UNITS', 'to').message).toBe(
+      "Cannot convert 'L/100 km' to 'm^2': 'L/100 km' is length⁻² (liter_per_100_kilometers counts its reciprocal, length²), 'm^2' is length².",
+    );
     // turn/min is an angle per time; the catalogue counts rpm as a frequency (1/60 Hz)
     expectApiError(() => convert({ value: '1', from: 'turn/min', to: 'rpm' }), 'INCOMPATIBLE_UNITS', 'to');
   });
@@ -117,12 +128,15 @@ describe('conversions between expressions', () => {
 });
 
 describe('every catalogue unit alone', () => {
-  it.each(UNITS.map((u) => [u.id, u]))('%s is itself by id, symbol and every alias, and converts to itself as convertUnits does', (_, unit) => {
-    for (const name of [unit.id, unit.id.toUpperCase(), unit.symbol, ...aliasesOf(unit.id)]) {
-      const expression = parseExpression(name, 'from');
-      expect(expression).toMatchObject({ kind: 'unit', canonical: unit.id, category: unit.category });
-    }
-    const value = unit.kind === 'affine' ? '300' : '12.5';
-    expect(convert({ value, from: unit.symbol, to: unit.id })).toEqual(convertUnits({ value, from: unit.symbol, to: unit.id }));
-  });
+  it.each(UNITS.map((u) => [u.id, u]))(
+    '%s is itself by id, symbol and every alias, and converts to itself as convertUnits does',
+    (_, unit) => {
+      for (const name of [unit.id, unit.id.toUpperCase(), unit.symbol, ...aliasesOf(unit.id)]) {
+        const expression = parseExpression(name, 'from');
+        expect(expression).toMatchObject({ kind: 'unit', canonical: unit.id, category: unit.category });
+      }
+      const value = unit.kind === 'affine' ? '300' : '12.5';
+      expect(convert({ value, from: unit.symbol, to: unit.id })).toEqual(convertUnits({ value, from: unit.symbol, to: unit.id }));
+    },
+  );
 });

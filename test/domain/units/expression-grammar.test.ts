@@ -146,7 +146,10 @@ describe('what the grammar refuses, and why', () => {
     ['usd/gal', "Unit 'usd' in 'usd/gal' is not known (did you mean USD? Currency codes are written in upper case)."],
     ['XYZ/kg', "'XYZ' in 'XYZ/kg' is neither a unit nor a currency the ECB has quoted."],
     ['EUX/kg', "'EUX' in 'EUX/kg' is neither a unit nor a currency the ECB has quoted (did you mean EUR?)."],
-    ['GPB/kWh', "'GPB' in 'GPB/kWh' is neither a unit nor a currency the ECB has quoted (did you mean GBP, GB (gigabyte) or PB (petabyte)?)."],
+    [
+      'GPB/kWh',
+      "'GPB' in 'GPB/kWh' is neither a unit nor a currency the ECB has quoted (did you mean GBP, GB (gigabyte) or PB (petabyte)?).",
+    ],
   ])('%j is UNKNOWN_UNIT: %s', (text, message) => {
     const error = expectApiError(() => read(text), 'UNKNOWN_UNIT', 'from');
     expect(error.message).toBe(message);
@@ -168,43 +171,82 @@ describe('what the grammar refuses, and why', () => {
 });
 
 describe('messages never repeat a key or a long input whole', () => {
-  it.each(['msr_live_abcdefghijklmnop*m', '(msr_live_abc^4)^4', 'm^2msr_live_abc', '(m)msr_live_abc', `${'1'.repeat(60)}*m`])('%j', (text) => {
-    let message = '';
-    try {
-      const expression = parseExpression(text, 'from');
-      resolveExpression(expression, 'from', isCurrency);
-    } catch (error) {
-      message = (error as Error).message;
-    }
-    expect(message).not.toBe('');
-    expect(message).not.toMatch(/msr_live/);
-    expect(message).not.toMatch(/1{40}/);
-  });
+  it.each(['msr_live_abcdefghijklmnop*m', '(msr_live_abc^4)^4', 'm^2msr_live_abc', '(m)msr_live_abc', `${'1'.repeat(60)}*m`])(
+    '%j',
+    (text) => {
+      let message = '';
+      try {
+        const expression = parseExpression(text, 'from');
+        resolveExpression(expression, 'from', isCurrency);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).not.toBe('');
+      expect(message).not.toMatch(/msr_live/);
+      expect(message).not.toMatch(/1{40}/);
+    },
+  );
 });
 
 describe('whitespace is the space and the tab; every other character \\s matches is refused', () => {
   /** Every character of JavaScript's \s but the space and the tab (the Basic Multilingual Plane holds them all). */
   const OTHERS = [
-    '\n', '\v', '\f', '\r', '\u00A0', '\u1680', '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006',
-    '\u2007', '\u2008', '\u2009', '\u200A', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000', '\uFEFF',
+    '\n',
+    '\v',
+    '\f',
+    '\r',
+    '\u00A0',
+    '\u1680',
+    '\u2000',
+    '\u2001',
+    '\u2002',
+    '\u2003',
+    '\u2004',
+    '\u2005',
+    '\u2006',
+    '\u2007',
+    '\u2008',
+    '\u2009',
+    '\u200A',
+    '\u2028',
+    '\u2029',
+    '\u202F',
+    '\u205F',
+    '\u3000',
+    '\uFEFF',
   ];
   const hex = (c: string) => `U\\+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
   it('the table is every such character', () => {
-    const all = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter((c) => /\s/.test(c) && c !== ' ' && c !== '\t');
+    const all = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter(
+      (c) => /\s/.test(c) && c !== ' ' && c !== '\t',
+    );
     expect(all).toEqual(OTHERS);
   });
 
-  it.each(OTHERS.flatMap((c) => [[`kg${c}m`, c, 3], [`${c}kg*m`, c, 1], [`kg*m${c}`, c, 5], [`fl oz${c}/h`, c, 6]] as const))(
-    '%j is INVALID_REQUEST, naming the character and where it is', (text, c, position) => {
-      const error = expectApiError(() => read(text), 'INVALID_REQUEST', 'from');
-      expect(error.message).toMatch(new RegExp(`${hex(c)} at character ${position} is not whitespace here: separate names with a space, a tab or '\\*'`));
-    },
-  );
+  it.each(
+    OTHERS.flatMap(
+      (c) =>
+        [
+          [`kg${c}m`, c, 3],
+          [`${c}kg*m`, c, 1],
+          [`kg*m${c}`, c, 5],
+          [`fl oz${c}/h`, c, 6],
+        ] as const,
+    ),
+  )('%j is INVALID_REQUEST, naming the character and where it is', (text, c, position) => {
+    const error = expectApiError(() => read(text), 'INVALID_REQUEST', 'from');
+    expect(error.message).toMatch(
+      new RegExp(`${hex(c)} at character ${position} is not whitespace here: separate names with a space, a tab or '\\*'`),
+    );
+  });
 
-  it.each([['kg m', 'kilogram*meter'], ['kg\tm', 'kilogram*meter'], [' \tkg \t* m\t', 'kilogram*meter'], ['USD/fl oz', 'USD/fluid_ounce_us']])(
-    'a space and a tab separate: %j is %s', (text, canonical) => {
-      expect(read(text).canonical).toBe(canonical);
-    },
-  );
+  it.each([
+    ['kg m', 'kilogram*meter'],
+    ['kg\tm', 'kilogram*meter'],
+    [' \tkg \t* m\t', 'kilogram*meter'],
+    ['USD/fl oz', 'USD/fluid_ounce_us'],
+  ])('a space and a tab separate: %j is %s', (text, canonical) => {
+    expect(read(text).canonical).toBe(canonical);
+  });
 });

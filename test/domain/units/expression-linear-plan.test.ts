@@ -12,14 +12,14 @@ const sameCategory = (id: string) => multipliable.filter((u) => u.category === U
 
 /** `from` as a product of units with exponents; `to` the same with each unit swapped for one of its category. */
 const pair = fc
-  .array(fc.tuple(fc.constantFrom(...multipliable), fc.integer({ min: -3, max: 3 }).filter((e) => e !== 0)), { minLength: 1, maxLength: 4 })
-  .chain((terms) =>
+  .array(
     fc.tuple(
-      fc.constant(terms),
-      fc.tuple(...terms.map(([u]) => fc.constantFrom(...sameCategory(u.id)))),
-      fc.boolean(),
+      fc.constantFrom(...multipliable),
+      fc.integer({ min: -3, max: 3 }).filter((e) => e !== 0),
     ),
+    { minLength: 1, maxLength: 4 },
   )
+  .chain((terms) => fc.tuple(fc.constant(terms), fc.tuple(...terms.map(([u]) => fc.constantFrom(...sameCategory(u.id)))), fc.boolean()))
   .map(([terms, swapped, whole]) => {
     // By id: a symbol may carry an exponent of its own (yd²), which another would follow.
     const write = (units: readonly { id: string }[]) => terms.map(([, e], i) => `${units[i]!.id}${e === 1 ? '' : `^${e}`}`).join('*');
@@ -53,11 +53,16 @@ describe('the linear plan of a pair of expressions', () => {
   });
 
   it('leaves currencies, reciprocal and affine whole units to the exact path', () => {
-    const none = (from: string, to: string) => convertLinearExpressions('1', parseExpression(from, 'from'), parseExpression(to, 'to'), undefined, 'HALF_UP');
+    const none = (from: string, to: string) =>
+      convertLinearExpressions('1', parseExpression(from, 'from'), parseExpression(to, 'to'), undefined, 'HALF_UP');
     expect(none('EUR/kWh', 'USD/MWh')).toBeUndefined();
     expect(none('L/100 km', 'mi/gal')).toBeUndefined();
     expect(none('°C', 'K')).toBeUndefined();
     expect(none('km/h', 'kg')).toBeUndefined();
-    expect(none('kW*h', 'MJ')).toEqual({ input: { value: '1', unit: 'hour*kilowatt' }, result: { value: '3.6', unit: 'megajoule' }, category: 'energy' });
+    expect(none('kW*h', 'MJ')).toEqual({
+      input: { value: '1', unit: 'hour*kilowatt' },
+      result: { value: '3.6', unit: 'megajoule' },
+      category: 'energy',
+    });
   });
 });

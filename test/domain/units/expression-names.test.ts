@@ -24,10 +24,21 @@ const asCompound = (text: string) => {
 
 describe('dimensions of the categories', () => {
   it.each([
-    ['length', 'length'], ['mass', 'mass'], ['volume', 'length³'], ['area', 'length²'], ['temperature', 'temperature'],
-    ['time', 'time'], ['speed', 'length·time⁻¹'], ['pressure', 'length⁻¹·mass·time⁻²'], ['energy', 'length²·mass·time⁻²'],
-    ['power', 'length²·mass·time⁻³'], ['data', 'data'], ['angle', 'angle'], ['frequency', 'time⁻¹'],
-    ['force', 'length·mass·time⁻²'], ['fuel_economy', 'length⁻²'],
+    ['length', 'length'],
+    ['mass', 'mass'],
+    ['volume', 'length³'],
+    ['area', 'length²'],
+    ['temperature', 'temperature'],
+    ['time', 'time'],
+    ['speed', 'length·time⁻¹'],
+    ['pressure', 'length⁻¹·mass·time⁻²'],
+    ['energy', 'length²·mass·time⁻²'],
+    ['power', 'length²·mass·time⁻³'],
+    ['data', 'data'],
+    ['angle', 'angle'],
+    ['frequency', 'time⁻¹'],
+    ['force', 'length·mass·time⁻²'],
+    ['fuel_economy', 'length⁻²'],
   ])('%s is %s', (category, written) => {
     expect(formatDimension(categoryDimension(category).dimension)).toBe(written);
     expect(categoryOfDimension(categoryDimension(category).dimension)).toBe(category);
@@ -40,9 +51,25 @@ describe('dimensions of the categories', () => {
 
 describe('catalogue units defined by other units agree with the expressions that define them', () => {
   it.each([
-    ['N', 'kg*m/s^2'], ['J', 'N*m'], ['W', 'J/s'], ['Pa', 'N/m^2'], ['Hz', '1/s'], ['kWh', 'kW*h'], ['Wh', 'W*h'],
-    ['mL', 'cm^3'], ['psi', 'lbf/in^2'], ['slug', 'lbf*s^2/ft'], ['mph', 'mi/h'], ['kn', 'nmi/h'], ['erg', 'dyn*cm'],
-    ['dyn', 'g*cm/s^2'], ['mpg (imp)', 'mi/imp gal'], ['mpg (US)', 'mi/gal'], ['km/L', 'km L^-1'], ['km²', 'km*km'], ['mm²', 'mm^2'],
+    ['N', 'kg*m/s^2'],
+    ['J', 'N*m'],
+    ['W', 'J/s'],
+    ['Pa', 'N/m^2'],
+    ['Hz', '1/s'],
+    ['kWh', 'kW*h'],
+    ['Wh', 'W*h'],
+    ['mL', 'cm^3'],
+    ['psi', 'lbf/in^2'],
+    ['slug', 'lbf*s^2/ft'],
+    ['mph', 'mi/h'],
+    ['kn', 'nmi/h'],
+    ['erg', 'dyn*cm'],
+    ['dyn', 'g*cm/s^2'],
+    ['mpg (imp)', 'mi/imp gal'],
+    ['mpg (US)', 'mi/gal'],
+    ['km/L', 'km L^-1'],
+    ['km²', 'km*km'],
+    ['mm²', 'mm^2'],
   ])('%s is %s', (name, text) => {
     expect(asCompound(text)).toEqual(inBaseUnits(findUnit(name)!));
   });
@@ -54,7 +81,9 @@ describe('catalogue units defined by other units agree with the expressions that
   );
 
   it('covers the slash, superscript and "·" names of the catalogue', () => {
-    expect(operatorNames.map(([name]) => name)).toEqual(expect.arrayContaining(['m/s', 'km/h', 'ft/s', 'BTU/h', 'km/L', 'm³', 'mi²', 'ft·lbf']));
+    expect(operatorNames.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['m/s', 'km/h', 'ft/s', 'BTU/h', 'km/L', 'm³', 'mi²', 'ft·lbf']),
+    );
   });
 
   it.each(operatorNames)('(%s) read as operators is the unit itself', (name, unit) => {
@@ -65,13 +94,28 @@ describe('catalogue units defined by other units agree with the expressions that
 describe('names the tokenizer reads whole', () => {
   it('are the names with a space or parentheses, and the reciprocal names with a slash', () => {
     expect(WHOLE_NAMES.map((n) => n.text).sort()).toEqual(
-      ['L/100 km', 'fl oz', 'gal (US)/100 mi', 'gal/100mi', 'imp fl oz', 'imp gal', 'imp pt', 'l/100km', 'mpg (US)', 'mpg (imp)', 'oz t'].sort(),
+      [
+        'L/100 km',
+        'fl oz',
+        'gal (US)/100 mi',
+        'gal/100mi',
+        'imp fl oz',
+        'imp gal',
+        'imp pt',
+        'l/100km',
+        'mpg (US)',
+        'mpg (imp)',
+        'oz t',
+      ].sort(),
     );
   });
 
-  it.each(WHOLE_NAMES.filter((n) => n.unit.kind === 'linear').map((n) => [n.text, n.unit]))('%s inside an expression is %s', (text, unit) => {
-    expect(compound(`${text}*s/s`).canonical).toBe((unit as UnitDef).id);
-  });
+  it.each(WHOLE_NAMES.filter((n) => n.unit.kind === 'linear').map((n) => [n.text, n.unit]))(
+    '%s inside an expression is %s',
+    (text, unit) => {
+      expect(compound(`${text}*s/s`).canonical).toBe((unit as UnitDef).id);
+    },
+  );
 });
 
 describe('currency codes and unit names', () => {
@@ -95,7 +139,9 @@ describe('a temperature scale with an offset inside an expression', () => {
       throw new Error('expected a refusal');
     })();
     expect(error.message).toContain(`${scale}/min would mix up temperatures`);
-    expect(error.message).toContain(`write temperature differences in ${difference} (a difference of 1 ${scale} is ${step}), as in ${example}`);
+    expect(error.message).toContain(
+      `write temperature differences in ${difference} (a difference of 1 ${scale} is ${step}), as in ${example}`,
+    );
   });
 });
 

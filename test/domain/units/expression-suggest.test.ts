@@ -6,8 +6,16 @@ const chars = (s: string) => Array.from(s);
 
 describe('edit distance (optimal string alignment)', () => {
   it.each([
-    ['', '', 0], ['a', '', 1], ['kilometr', 'kilometer', 1], ['kilomteer', 'kilometer', 1], ['kilomtere', 'kilometer', 2], ['gramm', 'gram', 1],
-    ['abc', 'cba', 2], ['ca', 'abc', 3], ['µm', 'um', 1], ['m³', 'm3', 1],
+    ['', '', 0],
+    ['a', '', 1],
+    ['kilometr', 'kilometer', 1],
+    ['kilomteer', 'kilometer', 1],
+    ['kilomtere', 'kilometer', 2],
+    ['gramm', 'gram', 1],
+    ['abc', 'cba', 2],
+    ['ca', 'abc', 3],
+    ['µm', 'um', 1],
+    ['m³', 'm3', 1],
   ])('%j to %j is %i', (a, b, d) => {
     expect(editDistance(chars(a), chars(b), 10)).toBe(d);
     expect(editDistance(chars(b), chars(a), 10)).toBe(d);
@@ -18,7 +26,16 @@ describe('edit distance (optimal string alignment)', () => {
     expect(editDistance(chars('a'), chars('abcdef'), 2)).toBe(3);
   });
 
-  it.each([[1, 0], [2, 0], [3, 1], [5, 1], [6, 2], [9, 2], [10, 3], [40, 3]])('a name of %i characters allows %i edits', (n, d) => {
+  it.each([
+    [1, 0],
+    [2, 0],
+    [3, 1],
+    [5, 1],
+    [6, 2],
+    [9, 2],
+    [10, 3],
+    [40, 3],
+  ])('a name of %i characters allows %i edits', (n, d) => {
     expect(allowedDistance(n)).toBe(d);
   });
 });

@@ -6,7 +6,9 @@ import { PI_DIGITS, parseFactor } from '../../../src/domain/units/factors';
 describe('PI_DIGITS is pi to 200 places, so radian results are right to the 40th digit', () => {
   it('matches decimal.js acos(-1) computed at 220 significant digits, truncated', () => {
     const Wide = Decimal.clone({ precision: 220 });
-    const pi = Wide.acos(-1).toSignificantDigits(PI_DIGITS.length - 1, Decimal.ROUND_DOWN).toFixed();
+    const pi = Wide.acos(-1)
+      .toSignificantDigits(PI_DIGITS.length - 1, Decimal.ROUND_DOWN)
+      .toFixed();
     expect(PI_DIGITS).toBe(pi);
     expect(PI_DIGITS.length - 2).toBeGreaterThanOrEqual(120); // at least 120 correct digits, as the brief requires
   });

@@ -18,19 +18,42 @@ describe('findUnit: id in any case, then symbol in exact case, then alias in any
   });
 
   it.each([
-    ['feet', 'foot'], ['FEET', 'foot'], ['ft', 'foot'], ['in', 'inch'], ['lbs', 'pound'], ['°C', 'celsius'],
-    ['degC', 'celsius'], ['DEGF', 'fahrenheit'], ['km/h', 'kilometer_per_hour'], ['KPH', 'kilometer_per_hour'],
-    ['mph', 'mile_per_hour'], ['PSI', 'psi'], ['kWh', 'kilowatt_hour'], ['KWH', 'kilowatt_hour'], ['µm', 'micrometer'],
-    ['um', 'micrometer'], ['metre', 'meter'], ['Litres', 'liter'], ['gramme', 'gram'], ['L/100 km', 'liter_per_100_kilometers'],
-    ['MB', 'megabyte'], ['mbar', 'millibar'], ['mW', 'milliwatt'], ['MW', 'megawatt'], ['Hz', 'hertz'], ['HERTZ', 'hertz'],
+    ['feet', 'foot'],
+    ['FEET', 'foot'],
+    ['ft', 'foot'],
+    ['in', 'inch'],
+    ['lbs', 'pound'],
+    ['°C', 'celsius'],
+    ['degC', 'celsius'],
+    ['DEGF', 'fahrenheit'],
+    ['km/h', 'kilometer_per_hour'],
+    ['KPH', 'kilometer_per_hour'],
+    ['mph', 'mile_per_hour'],
+    ['PSI', 'psi'],
+    ['kWh', 'kilowatt_hour'],
+    ['KWH', 'kilowatt_hour'],
+    ['µm', 'micrometer'],
+    ['um', 'micrometer'],
+    ['metre', 'meter'],
+    ['Litres', 'liter'],
+    ['gramme', 'gram'],
+    ['L/100 km', 'liter_per_100_kilometers'],
+    ['MB', 'megabyte'],
+    ['mbar', 'millibar'],
+    ['mW', 'milliwatt'],
+    ['MW', 'megawatt'],
+    ['Hz', 'hertz'],
+    ['HERTZ', 'hertz'],
   ])('reads %j as %s', (token, id) => {
     expect(findUnit(token)?.id).toBe(id);
   });
 
   it.each(['mb', 'mw', 'KM', 'IN', 'hZ', ' meter', 'meter ', 'in ', 'USD', '', 'meter\n', 'constructor', '__proto__'])(
-    'does not know %j (symbols are case-sensitive; tokens are not trimmed)', (token) => {
+    'does not know %j (symbols are case-sensitive; tokens are not trimmed)',
+    (token) => {
       expect(findUnit(token)).toBeUndefined();
-    });
+    },
+  );
 });
 
 describe('aliases are few and unambiguous', () => {
@@ -50,9 +73,10 @@ describe('aliases are few and unambiguous', () => {
     expect(clashes).toEqual([]);
   });
 
-  it('never equal a unit id (any case) or another unit\'s symbol (any case)', () => {
+  it("never equal a unit id (any case) or another unit's symbol (any case)", () => {
     const clashes = ALL_ALIASES.filter(({ id, alias }) =>
-      UNITS.some((u) => u.id === alias.toLowerCase() || (u.id !== id && u.symbol.toLowerCase() === alias.toLowerCase())));
+      UNITS.some((u) => u.id === alias.toLowerCase() || (u.id !== id && u.symbol.toLowerCase() === alias.toLowerCase())),
+    );
     expect(clashes).toEqual([]);
   });
 

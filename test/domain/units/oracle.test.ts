@@ -14,16 +14,24 @@ import { sharedDataPresent } from '../../helpers/shared-data';
  * Each result is one division of exact products (the catalogue's recommended arithmetic), so
  * terminating results come out exact and the rest correctly rounded before the final rounding.
  */
-interface OracleUnit { kind: string; n: OracleDecimal; d: OracleDecimal; piPower: number; offset: OracleDecimal }
+interface OracleUnit {
+  kind: string;
+  n: OracleDecimal;
+  d: OracleDecimal;
+  piPower: number;
+  offset: OracleDecimal;
+}
 
 const PI = Oracle.acos(-1);
 const PRESENT = sharedDataPresent(CATALOGUE_JSON);
 const json = PRESENT ? readCatalogueJson() : { categories: [], units: [] };
-const ORACLE_UNITS = new Map<string, OracleUnit>(json.units.map((u) => {
-  const overPi = /^(.+)\/pi$/.exec(u.factor_expr ?? '');
-  const [n, d = '1'] = overPi ? [overPi[1]!] : u.factor_fraction!.split('/');
-  return [u.id, { kind: u.kind, n: new Oracle(n!), d: new Oracle(d), piPower: overPi ? -1 : 0, offset: new Oracle(u.offset ?? 0) }];
-}));
+const ORACLE_UNITS = new Map<string, OracleUnit>(
+  json.units.map((u) => {
+    const overPi = /^(.+)\/pi$/.exec(u.factor_expr ?? '');
+    const [n, d = '1'] = overPi ? [overPi[1]!] : u.factor_fraction!.split('/');
+    return [u.id, { kind: u.kind, n: new Oracle(n!), d: new Oracle(d), piPower: overPi ? -1 : 0, offset: new Oracle(u.offset ?? 0) }];
+  }),
+);
 
 /** The converted value, or 'INVALID' where the contract refuses the value. */
 function oracleConvert(value: string, fromId: string, toId: string): OracleDecimal | 'INVALID' {
@@ -60,27 +68,35 @@ describe.skipIf(!PRESENT)('conversions agree with decimal.js at 200 digits (need
 
   it.each(CATEGORIES.map((c) => [c.id, c.units]))('every pair of %s units, on fixed values', (_id, units) => {
     const mismatches: string[] = [];
-    for (const from of units) for (const to of units) for (const value of VALUES) {
-      const [got, want] = [actual(value, from, to), expected(value, from, to)];
-      if (got !== want) mismatches.push(`${value} ${from} -> ${to}: got ${got}, want ${want}`);
-    }
+    for (const from of units)
+      for (const to of units)
+        for (const value of VALUES) {
+          const [got, want] = [actual(value, from, to), expected(value, from, to)];
+          if (got !== want) mismatches.push(`${value} ${from} -> ${to}: got ${got}, want ${want}`);
+        }
     expect(mismatches).toEqual([]);
   });
 
   it('random pairs, values, decimals and rounding modes', () => {
-    fc.assert(fc.property(sameCategoryPair, decimalValue, decimalsOption, roundingMode, ([from, to], value, decimals, mode) => {
-      expect(actual(value, from.id, to.id, decimals, mode)).toBe(expected(value, from.id, to.id, decimals, mode));
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(sameCategoryPair, decimalValue, decimalsOption, roundingMode, ([from, to], value, decimals, mode) => {
+        expect(actual(value, from.id, to.id, decimals, mode)).toBe(expected(value, from.id, to.id, decimals, mode));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 
 describe('units of different categories never convert', () => {
   it('is INCOMPATIBLE_UNITS on param to for any two units of different categories', () => {
-    fc.assert(fc.property(anyUnit, anyUnit, decimalValue, (from, to, value) => {
-      fc.pre(from.category !== to.category);
-      expect(() => convertUnits({ value, from: from.id, to: to.id })).toThrow(
-        expect.objectContaining({ code: 'INCOMPATIBLE_UNITS', param: 'to' }),
-      );
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(anyUnit, anyUnit, decimalValue, (from, to, value) => {
+        fc.pre(from.category !== to.category);
+        expect(() => convertUnits({ value, from: from.id, to: to.id })).toThrow(
+          expect.objectContaining({ code: 'INCOMPATIBLE_UNITS', param: 'to' }),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });

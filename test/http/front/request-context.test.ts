@@ -35,7 +35,7 @@ function servicesRecording() {
 const init = { authorization: KEY, clientBucket: () => '203.0.113.7' };
 
 describe('which context takes a key unconfirmed', () => {
-  it('the use cases\' context checks the key in full: nothing waits for a confirmation', async () => {
+  it("the use cases' context checks the key in full: nothing waits for a confirmation", async () => {
     const { calls, services } = servicesRecording();
     const context = new RequestContext(services, init);
     expect(await context.authenticate()).toBe(principal);
@@ -43,7 +43,7 @@ describe('which context takes a key unconfirmed', () => {
     expect(context.confirmKey()).toBeUndefined();
   });
 
-  it('the front\'s context takes it from the cache when its answer is held, and confirms it before the answer', async () => {
+  it("the front's context takes it from the cache when its answer is held, and confirms it before the answer", async () => {
     const { calls, services } = servicesRecording();
     const context = new HttpRequestContext(services, init);
     context.confirmsBeforeAnswer = true;
@@ -54,7 +54,7 @@ describe('which context takes a key unconfirmed', () => {
     expect(context.unconfirmedRevision).toBeUndefined();
   });
 
-  it('the front\'s context whose answer is not held checks the key in full', async () => {
+  it("the front's context whose answer is not held checks the key in full", async () => {
     const { calls, services } = servicesRecording();
     await new HttpRequestContext(services, init).authenticate();
     expect(calls).toEqual(['full check']);
@@ -71,15 +71,16 @@ describe('which context takes a key unconfirmed', () => {
   });
 });
 
-describe('the transport\'s own state', () => {
-  it('keeps the longest Retry-After of the answer\'s errors, ignoring what is not a positive number', () => {
+describe("the transport's own state", () => {
+  it("keeps the longest Retry-After of the answer's errors, ignoring what is not a positive number", () => {
     const context = new HttpRequestContext(servicesRecording().services, init);
     for (const seconds of [5, 60, Number.NaN, -1, 0, 30]) context.noteRetryAfter(seconds);
     expect(context.retryAfter).toBe(60);
   });
 
-  it('is not part of the use cases\' context', () => {
+  it("is not part of the use cases' context", () => {
     const context = new RequestContext(servicesRecording().services, init);
-    for (const member of ['rateLimitSpend', 'confirmsBeforeAnswer', 'retryAfter', 'errorCode', 'noteRetryAfter']) expect(member in context).toBe(false);
+    for (const member of ['rateLimitSpend', 'confirmsBeforeAnswer', 'retryAfter', 'errorCode', 'noteRetryAfter'])
+      expect(member in context).toBe(false);
   });
 });

@@ -99,7 +99,11 @@ describe('GraphiQL assets under /graphql/assets/', () => {
     const res = await get(font, { 'accept-encoding': 'br' });
     expect(res.headers.get('content-type')).toBe('font/woff2');
     expect(res.headers.get('content-encoding')).toBeNull();
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 4).toString()).toBe('wOF2');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('wOF2');
   });
 
   it('weigh under 2 MB on the wire for everything the page names, with brotli and with gzip', async () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../../src/domain/plans';
 import { createTestApp } from '../../helpers/app';
-import { BATCH_ITEMS, batchAccountsFor, batchItems, checkBatchAnswer, expectedConversion, MAX_ITEMS_PER_SECOND } from '../../../scripts/bench/batch';
+import {
+  BATCH_ITEMS,
+  batchAccountsFor,
+  batchItems,
+  checkBatchAnswer,
+  expectedConversion,
+  MAX_ITEMS_PER_SECOND,
+} from '../../../scripts/bench/batch';
 
 describe('bench batch request', () => {
   it('holds 1,000 items with 1,000 distinct values over several categories', () => {
@@ -55,7 +62,11 @@ describe('bench batch request', () => {
   });
 
   it('gives the batch row enough business accounts for a million items a second over the whole load', () => {
-    for (const [warmup, duration] of [[2, 10], [0, 1], [5, 60]] as const) {
+    for (const [warmup, duration] of [
+      [2, 10],
+      [0, 1],
+      [5, 60],
+    ] as const) {
       const accounts = batchAccountsFor(warmup, duration);
       expect(accounts * PLANS.business.monthlyQuota).toBeGreaterThanOrEqual(MAX_ITEMS_PER_SECOND * (warmup + duration + 1));
     }

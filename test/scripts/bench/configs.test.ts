@@ -11,7 +11,9 @@ describe('bench configurations', () => {
   });
 
   it('reads --database postgres --redis as one configuration, --configs as several in order', () => {
-    expect(configsFrom({ database: 'postgres', redis: true }, ENV)).toEqual([{ name: 'postgres+redis', database: 'postgres', redis: true }]);
+    expect(configsFrom({ database: 'postgres', redis: true }, ENV)).toEqual([
+      { name: 'postgres+redis', database: 'postgres', redis: true },
+    ]);
     expect(configsFrom({ configs: 'sqlite,postgres+redis' }, ENV).map((c) => c.name)).toEqual(['sqlite', 'postgres+redis']);
   });
 

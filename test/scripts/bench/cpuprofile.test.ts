@@ -73,7 +73,11 @@ describe('layer of a frame', () => {
 
 describe('groups of layers', () => {
   it('count a sample once for a group however many of its layers are on the stack', () => {
-    const s = summarise(PROFILE, undefined, { 'handler and domain': ['@whatwg-node/*', 'src/domain'], memory: ['(garbage collector)'], absent: ['fets'] });
+    const s = summarise(PROFILE, undefined, {
+      'handler and domain': ['@whatwg-node/*', 'src/domain'],
+      memory: ['(garbage collector)'],
+      absent: ['fets'],
+    });
     expect(s.groups).toEqual([
       { name: 'handler and domain', self: 4, inclusive: 4 },
       { name: 'memory', self: 1, inclusive: 1 },

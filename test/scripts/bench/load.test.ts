@@ -3,7 +3,14 @@ import { combine, type Slice } from '../../../scripts/bench/load';
 
 const TARGET = { id: 'rest', label: 'GET /v1/convert', kind: 'app' as const, itemsPerRequest: undefined };
 
-const slice = (seconds: number, mean: number, sd: number, cpuMicros: number | undefined, latencies: number[] = [], statuses: Record<string, number> = { 200: mean * seconds }): Slice => ({
+const slice = (
+  seconds: number,
+  mean: number,
+  sd: number,
+  cpuMicros: number | undefined,
+  latencies: number[] = [],
+  statuses: Record<string, number> = { 200: mean * seconds },
+): Slice => ({
   seconds,
   mean,
   sd,

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../../scripts/bench/load';
 import { formatMemory, formatReport, ratios, runInfo } from '../../../scripts/bench/report';
 
-const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, itemsPerRequest?: number, serverCpuMicros?: number): Measurement => ({
+const row = (
+  id: string,
+  kind: Measurement['kind'],
+  requestsPerSecond: number,
+  itemsPerRequest?: number,
+  serverCpuMicros?: number,
+): Measurement => ({
   id,
   label: id,
   kind,
@@ -21,12 +27,22 @@ const row = (id: string, kind: Measurement['kind'], requestsPerSecond: number, i
   serverCpuMicros,
 });
 
-const ROWS = [row('baseline', 'baseline', 40_000, undefined, 20), row('express', 'peer', 8_000, undefined, 100), row('rest', 'app', 20_000, undefined, 50), row('batch', 'app', 200, 1000, 4000)];
+const ROWS = [
+  row('baseline', 'baseline', 40_000, undefined, 20),
+  row('express', 'peer', 8_000, undefined, 100),
+  row('rest', 'app', 20_000, undefined, 50),
+  row('batch', 'app', 200, 1000, 4000),
+];
 
 describe('bench report ratios', () => {
   it('compares a row at a fixed offered rate with the baseline and peer at the same rate, not the saturating ones', () => {
     const paced = (r: Measurement): Measurement => ({ ...r, id: `${r.id}@1000`, offeredRate: 1000 });
-    const rows = [...ROWS, paced(row('baseline', 'baseline', 1000, undefined, 30)), paced(row('express', 'peer', 1000, undefined, 120)), paced(row('rest', 'app', 1000, undefined, 60))];
+    const rows = [
+      ...ROWS,
+      paced(row('baseline', 'baseline', 1000, undefined, 30)),
+      paced(row('express', 'peer', 1000, undefined, 120)),
+      paced(row('rest', 'app', 1000, undefined, 60)),
+    ];
     const r = new Map(ratios(rows).map((x) => [x.id, x]));
     expect(r.get('rest@1000')?.cpuVsBaseline).toBe(0.5);
     expect(r.get('rest@1000')?.vsPeer).toBe(1);
@@ -50,7 +66,7 @@ describe('bench report ratios', () => {
     expect(r.get('batch')?.vsPeer).toBe(25);
   });
 
-  it('divides the baseline\'s server CPU per request by each row\'s per item', () => {
+  it("divides the baseline's server CPU per request by each row's per item", () => {
     const r = new Map(ratios(ROWS).map((x) => [x.id, x]));
     expect(r.get('baseline')?.cpuVsBaseline).toBe(1);
     expect(r.get('rest')?.cpuVsBaseline).toBe(0.4);
@@ -72,6 +88,8 @@ describe('bench report ratios', () => {
   });
 
   it('says why there are no memory figures', () => {
-    expect(formatMemory({ skipped: '/x/eurofxref-hist.zip is absent' })).toEqual(['memory: not measured (/x/eurofxref-hist.zip is absent)']);
+    expect(formatMemory({ skipped: '/x/eurofxref-hist.zip is absent' })).toEqual([
+      'memory: not measured (/x/eurofxref-hist.zip is absent)',
+    ]);
   });
 });

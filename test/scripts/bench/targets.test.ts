@@ -15,7 +15,10 @@ describe('the GraphQL row compares its bodies without their extensions', () => {
 describe('the series rows hold a ten-year answer to what the ECB published', () => {
   /** A made-up answer of the series route's shape: 2,001 days from 2015-01-02, USD in each. */
   const answer = (change: (entries: { period: string; rates: Record<string, string> }[]) => void = () => undefined) => {
-    const entries = Array.from({ length: 2001 }, (_, i) => ({ period: i === 0 ? '2015-01-02' : `made-up-${i}`, rates: { USD: i === 5 ? '1' : '1.0389' } }));
+    const entries = Array.from({ length: 2001 }, (_, i) => ({
+      period: i === 0 ? '2015-01-02' : `made-up-${i}`,
+      rates: { USD: i === 5 ? '1' : '1.0389' },
+    }));
     change(entries);
     return { data: { group: 'day', entries } };
   };

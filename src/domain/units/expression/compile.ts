@@ -56,7 +56,8 @@ export function wholeUnit(source: string, unit: UnitDef): WholeUnit {
 const unitPowers = new Map<UnitDef, (PiRational | undefined)[]>();
 
 export function unitPower(unit: UnitDef, exponent: number): PiRational {
-  if (!Number.isInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT) throw new RangeError(`unitPower: exponent ${exponent} is out of range`);
+  if (!Number.isInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT)
+    throw new RangeError(`unitPower: exponent ${exponent} is out of range`);
   let row = unitPowers.get(unit);
   if (row === undefined) unitPowers.set(unit, (row = []));
   const index = exponent + MAX_EXPONENT;
@@ -72,17 +73,23 @@ export function unitPower(unit: UnitDef, exponent: number): PiRational {
 function refuseInCompound(param: string, source: string, atom: Atom & { kind: 'unit' }): void {
   const { unit, text } = atom;
   if (unit.kind === 'reciprocal') {
-    throw expressionError(param, source,
+    throw expressionError(
+      param,
+      source,
       `'${text}' (${unit.id}) is a reciprocal unit, which cannot be part of an expression; convert it alone, ` +
-        'to another unit of its category or to an expression such as mi/gal');
+        'to another unit of its category or to an expression such as mi/gal',
+    );
   }
   if (unit.kind === 'affine' && !unitNumbers(unit).offset.isZero()) {
     const difference = differenceUnit(unit);
     const step = formatDecimal(unitNumbers(unit).factor.div(unitNumbers(difference).factor));
-    throw expressionError(param, source,
+    throw expressionError(
+      param,
+      source,
       `'${text}' (${unit.id}) cannot be part of an expression, because its zero is not absolute zero: ` +
         `${unit.symbol}/min would mix up temperatures and temperature differences; write temperature differences in ${difference.symbol} ` +
-        `(a difference of 1 ${unit.symbol} is ${step} ${difference.symbol}), as in ${difference.symbol}/min`);
+        `(a difference of 1 ${unit.symbol} is ${step} ${difference.symbol}), as in ${difference.symbol}/min`,
+    );
   }
 }
 
@@ -113,7 +120,11 @@ export function compileTerms(source: string, param: string, terms: readonly Term
   for (const [key, { atom, exponent }] of merged) {
     if (exponent === 0 || atom.kind === 'unknown') continue;
     if (Math.abs(exponent) > MAX_EXPONENT) {
-      throw expressionError(param, source, `${key} comes to the power ${exponent} in all, out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`);
+      throw expressionError(
+        param,
+        source,
+        `${key} comes to the power ${exponent} in all, out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`,
+      );
     }
     parts.push({ name: key, exponent });
     if (atom.kind === 'unit') {

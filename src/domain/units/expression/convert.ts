@@ -79,12 +79,19 @@ export const currenciesOf = (...expressions: CompiledExpression[]): string[] =>
   [...new Set(expressions.flatMap((e) => (e.kind === 'unit' ? [] : e.currencies.map((c) => c.code))))].sort();
 
 /** The exact value of `value` `from` in `to`; `rateOf` is asked only for the currencies that occur. */
-export function convertExpressionExact(value: Rational, from: CompiledExpression, to: CompiledExpression, rateOf?: RateOf): ExactExpressionConversion {
+export function convertExpressionExact(
+  value: Rational,
+  from: CompiledExpression,
+  to: CompiledExpression,
+  rateOf?: RateOf,
+): ExactExpressionConversion {
   requireSameDimension(from, to);
   // Two whole units convert as they do alone (π to PI_DIGITS), so their answer is today's, digit for digit.
-  if (from.kind === 'unit' && to.kind === 'unit') return { value: PiRational.of(convertUnitsExact(value, from.unit, to.unit)), money: undefined };
+  if (from.kind === 'unit' && to.kind === 'unit')
+    return { value: PiRational.of(convertUnitsExact(value, from.unit, to.unit)), money: undefined };
   const currencies = currenciesOf(from, to);
-  if (currencies.length > 0 && rateOf === undefined) throw new TypeError('convertExpressionExact: currencies occur but no rates were given');
+  if (currencies.length > 0 && rateOf === undefined)
+    throw new TypeError('convertExpressionExact: currencies occur but no rates were given');
   const fromMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(from, 'from', rateOf!);
   const toMoney = currencies.length === 0 ? Rational.ONE : moneyFactor(to, 'to', rateOf!);
   const exact = fromBase(toBase(PiRational.of(value), from, fromMoney), to, toMoney);
@@ -132,7 +139,11 @@ function pairFactor(from: LinearSide, to: LinearSide): PiRational {
  * the same rational (value × from's factor ÷ to's), so the same digits.
  */
 export function convertLinearExpressions(
-  text: string, from: CompiledExpression, to: CompiledExpression, decimals: number | undefined, rounding: RoundingMode,
+  text: string,
+  from: CompiledExpression,
+  to: CompiledExpression,
+  decimals: number | undefined,
+  rounding: RoundingMode,
 ): ExpressionConversion | undefined {
   const a = linearSide(from);
   const b = a === undefined ? undefined : linearSide(to);
@@ -142,9 +153,10 @@ export function convertLinearExpressions(
   const digits = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
   const places = dot < 0 ? 0 : text.length - dot - 1;
   const { coefficient: q, piPower } = factor;
-  const printed = piPower === 0
-    ? formatFraction(digits * q.num, pow10(places) * q.den, decimals, rounding)
-    : formatPiRational(factor.mul(Rational.of(digits, pow10(places))), decimals, rounding);
+  const printed =
+    piPower === 0
+      ? formatFraction(digits * q.num, pow10(places) * q.den, decimals, rounding)
+      : formatPiRational(factor.mul(Rational.of(digits, pow10(places))), decimals, rounding);
   return {
     input: { value: text, unit: from.canonical },
     result: { value: printed, unit: to.canonical },
@@ -184,8 +196,12 @@ export function convertUnitExpressions(request: ExpressionConversionRequest, opt
 }
 
 export function conversionAnswer(
-  text: string, from: CompiledExpression, to: CompiledExpression, exact: ExactExpressionConversion,
-  decimals: number | undefined, rounding: Parameters<typeof formatDecimal>[2],
+  text: string,
+  from: CompiledExpression,
+  to: CompiledExpression,
+  exact: ExactExpressionConversion,
+  decimals: number | undefined,
+  rounding: Parameters<typeof formatDecimal>[2],
 ): ExpressionConversion {
   const answer: ExpressionConversion = {
     input: { value: text, unit: from.canonical },

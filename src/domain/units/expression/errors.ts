@@ -9,5 +9,7 @@ const escapeLineBreaks = (source: string): string =>
 
 /** INVALID_REQUEST naming the side (`from` or `to`) and the expression, then what is wrong with it. */
 export function expressionError(param: string, source: string, problem: string): ApiError {
-  return new ApiError('INVALID_REQUEST', `${param} ${quoteInput(escapeLineBreaks(source))} is not a valid unit expression: ${problem}.`, { param });
+  return new ApiError('INVALID_REQUEST', `${param} ${quoteInput(escapeLineBreaks(source))} is not a valid unit expression: ${problem}.`, {
+    param,
+  });
 }

@@ -42,7 +42,9 @@ export function parseTerms(source: string, param: string): Term[] {
       const e = exponent * k;
       if (Math.abs(e) > MAX_EXPONENT) {
         const name = atom.kind === 'currency' ? atom.code : 'text' in atom ? atom.text : '1';
-        throw fail(`the exponent of ${quoteInput(name)} comes to ${e}, out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`);
+        throw fail(
+          `the exponent of ${quoteInput(name)} comes to ${e}, out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`,
+        );
       }
       return { atom, exponent: e };
     });
@@ -50,7 +52,9 @@ export function parseTerms(source: string, param: string): Term[] {
   /** What stopped an expression early: inside the parenthesis `open`, or at the top when undefined. */
   const unexpected = (token: Token | undefined, open: Token | undefined) => {
     if (token?.type === 'name' || token?.type === 'open') {
-      return fail(`${token.type === 'name' ? quoteInput(token.text) : "'('"} at character ${token.pos + 1} follows a unit without an operator (write * or a space between two units)`);
+      return fail(
+        `${token.type === 'name' ? quoteInput(token.text) : "'('"} at character ${token.pos + 1} follows a unit without an operator (write * or a space between two units)`,
+      );
     }
     if (open !== undefined) return fail(`the '(' at character ${open.pos + 1} is not closed`);
     return fail(`the ')' at character ${token!.pos + 1} has no matching '('`);
@@ -61,7 +65,8 @@ export function parseTerms(source: string, param: string): Term[] {
     if (token?.type === 'name') {
       i += 1;
       const atom: Atom = token.unit !== undefined ? { kind: 'unit', unit: token.unit, text: token.text } : classifyName(token.text);
-      if (atom.kind === 'number') throw fail(`${quoteInput(atom.text)} is a number, not a unit (the only number allowed is 1, as in 1/s; put the quantity in value)`);
+      if (atom.kind === 'number')
+        throw fail(`${quoteInput(atom.text)} is a number, not a unit (the only number allowed is 1, as in 1/s; put the quantity in value)`);
       return atom.kind === 'one' ? [] : [{ atom, exponent: 1 }];
     }
     if (token?.type === 'open') {

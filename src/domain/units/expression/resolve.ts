@@ -13,16 +13,20 @@ import { suggestUnits } from './suggest';
 /** True for an upper-case code the ECB has quoted (EUR included). */
 export type IsCurrency = (code: string) => boolean;
 
-function unknownName(expression: CompiledExpression, param: string, name: string, isCurrency: IsCurrency, currencyShaped: boolean): ApiError {
+function unknownName(
+  expression: CompiledExpression,
+  param: string,
+  name: string,
+  isCurrency: IsCurrency,
+  currencyShaped: boolean,
+): ApiError {
   const where = name === expression.source ? '' : ` in ${quoteInput(expression.source)}`;
   const upper = name.toUpperCase();
   const currency = /^[A-Za-z]{3}$/.test(name) && upper !== name && isCurrency(upper);
   // Three upper-case letters read as a currency code: the nearest codes come first (GPB: GBP).
   const codes = currencyShaped ? nearestNames(name, CURRENCY_CODES) : [];
   const suggestions = [...codes, ...suggestUnits(name)].slice(0, 3);
-  const hint = currency
-    ? ` (did you mean ${upper}? Currency codes are written in upper case)`
-    : didYouMean(suggestions);
+  const hint = currency ? ` (did you mean ${upper}? Currency codes are written in upper case)` : didYouMean(suggestions);
   const subject = currencyShaped ? quoteInput(name) : `Unit ${quoteInput(name)}`;
   const known = currencyShaped ? 'neither a unit nor a currency the ECB has quoted' : 'not known';
   return new ApiError('UNKNOWN_UNIT', `${subject}${where} is ${known}${hint}.`, { param, seeAlso: 'units' });

@@ -44,7 +44,10 @@ export function suggestUnits(name: string): string[] {
     const held = best.get(candidate.unit);
     if (held === undefined || compare(scored, held) < 0) best.set(candidate.unit, scored);
   }
-  return [...best.values()].sort(compare).slice(0, MAX_SUGGESTIONS).map((s) => shown(s.candidate));
+  return [...best.values()]
+    .sort(compare)
+    .slice(0, MAX_SUGGESTIONS)
+    .map((s) => shown(s.candidate));
 }
 
 interface Scored {

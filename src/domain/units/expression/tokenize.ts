@@ -14,7 +14,13 @@ export type Token =
   | { readonly type: 'exp'; readonly value: number; readonly pos: number };
 
 const OPERATORS: Readonly<Record<string, 'mul' | 'div' | 'open' | 'close'>> = {
-  '*': 'mul', '·': 'mul', '⋅': 'mul', '×': 'mul', '/': 'div', '(': 'open', ')': 'close',
+  '*': 'mul',
+  '·': 'mul',
+  '⋅': 'mul',
+  '×': 'mul',
+  '/': 'div',
+  '(': 'open',
+  ')': 'close',
 };
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const SUPERSCRIPT_SIGNS = '⁻⁺';
@@ -28,7 +34,12 @@ const OTHER_SPACE = /[^\S \t]/;
 
 const codePoint = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 const isNameChar = (c: string): boolean =>
-  !isSpace(c) && !OTHER_SPACE.test(c) && !Object.hasOwn(OPERATORS, c) && c !== '^' && !SUPERSCRIPT_DIGITS.includes(c) && !SUPERSCRIPT_SIGNS.includes(c);
+  !isSpace(c) &&
+  !OTHER_SPACE.test(c) &&
+  !Object.hasOwn(OPERATORS, c) &&
+  c !== '^' &&
+  !SUPERSCRIPT_DIGITS.includes(c) &&
+  !SUPERSCRIPT_SIGNS.includes(c);
 
 export function tokenize(source: string, param: string): Token[] {
   const fail = (problem: string) => expressionError(param, source, problem);
@@ -43,7 +54,9 @@ export function tokenize(source: string, param: string): Token[] {
     const value = digits.length > 3 ? Infinity : Number(digits);
     if (value > MAX_EXPONENT) {
       const shown = digits.length > 12 ? `${digits.slice(0, 12)}…` : digits;
-      throw fail(`the exponent ${sign === '-' ? '-' : ''}${shown} is out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`);
+      throw fail(
+        `the exponent ${sign === '-' ? '-' : ''}${shown} is out of range (exponents are integers from -${MAX_EXPONENT} to ${MAX_EXPONENT})`,
+      );
     }
     return { type: 'exp', value: sign === '-' ? -value : value, pos };
   };
