@@ -60,8 +60,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...SOLO], isolate: false, sequence: { groupOrder: 0 } },
       },
-      { extends: true, test: { name: 'slow', include: SLOW, exclude: SOLO, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'solo', include: SOLO, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'slow', include: SLOW, exclude: SOLO, isolate: false, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'solo', include: SOLO, maxWorkers: 1, isolate: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -18,7 +18,13 @@ import { useNoGraphQLOverYoga, yogaPages } from './http/graphql/yoga-answers';
 import { graphQLAnswers } from './http/graphql/graphql-answers';
 import { GRAPHQL_PATH } from './http/graphql/graphql-http';
 import { createGraphQLExecutor } from './http/graphql/graphql-executor';
-import { graphQLContextFactory, requestContexts, requestContextServices, type ServerContext } from './http/front/request-context';
+import {
+  graphQLContextFactory,
+  requestContexts,
+  requestContextServices,
+  type RequestOrigin,
+  type ServerContext,
+} from './http/front/request-context';
 import { sofaRoutes } from './http/routes';
 import { spendBeforeParse } from './http/graphql/request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
@@ -86,13 +92,25 @@ export function createApp({
   const spending = requestSpending({ limiters, metrics, refusals: services.refusals });
   const executable = spending.fieldRateLimits.transformer(schema);
   /** Each request's context, minted once by the front. */
-  const contextOf = requestContexts(requestContextServices(services), trust);
+  const contexts = requestContexts(requestContextServices(services), trust);
+  const contextOf = (origin: RequestOrigin) => {
+    const context = contexts(origin);
+    context.spendsWith((points) => spending.spendMore(context, points));
+    return context;
+  };
   const openapi = openApiText(schema);
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });
   const yoga = createYogaServer({ config, services, executable, logger, trust });
-  const finish = createFinish({ services, log: logger, clock, metrics, compression: config.compression });
+  const finish = createFinish({
+    services,
+    log: logger,
+    clock,
+    metrics,
+    compression: config.compression,
+    streamProgressTimeoutMs: config.streamProgressTimeoutMs,
+  });
   const edge = createEdge({
     schema,
     endpoints,

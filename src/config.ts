@@ -48,6 +48,9 @@ const schema = z.object({
   KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_ACCOUNT_BOUNDS.liveKeys),
   EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
   EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
+  EXPORTS_PER_INSTANCE: z.coerce.number().int().min(1).max(100_000).default(32),
+  EXPORT_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(128),
+  STREAM_PROGRESS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
   REST_FAST_LANE: z.enum(['on', 'off']).optional(),
@@ -58,6 +61,8 @@ const schema = z.object({
   PERSISTED_DOCUMENTS: z.string().min(1).optional(),
   PERSISTED_DOCUMENTS_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
+  PERSISTED_DOCUMENTS_SHARED_MB: z.coerce.number().int().min(1).max(65_536).default(64),
+  PERSISTED_DOCUMENTS_PER_KEY_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
   MCP_ALLOWED_HOSTS: z
     .string()
     .regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names')
@@ -112,6 +117,12 @@ export interface Config {
   exportsInFlight: number;
   /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
   exportCacheBytes: number;
+  /** EXPORTS_PER_INSTANCE: series exports this instance computes or sends at once, whatever their keys; the next gets 503. */
+  exportsPerInstance: number;
+  /** EXPORT_MEMORY_MB, in bytes: what the exports in flight on this instance may hold at once (each counted at its estimate); the next gets 503. */
+  exportMemoryBytes: number;
+  /** STREAM_PROGRESS_TIMEOUT_SECONDS, in ms: a client of a streamed answer that takes nothing for this long has its connection closed. */
+  streamProgressTimeoutMs: number;
   /** REST_EXECUTION: how a REST route's field is executed, its resolver called directly or SOFA through Yoga. */
   restExecution: RestExecution;
   /** COMPRESSION: gzip and Brotli by Accept-Encoding (`on`); `off` sends every answer as it is, for a proxy in front that compresses. */
@@ -154,6 +165,10 @@ export interface PersistedDocumentsConfig {
   ttlSeconds: number;
   /** PERSISTED_DOCUMENTS_CACHE_MB, in bytes: what an instance keeps of registered documents in memory. */
   cacheBytes: number;
+  /** PERSISTED_DOCUMENTS_SHARED_MB, in bytes: what the registered documents take in Redis at most (least recently used out first). */
+  sharedBytes: number;
+  /** PERSISTED_DOCUMENTS_PER_KEY_HOUR: new documents one key (or client IP) may register per hour. */
+  registrationsPerHour: number;
 }
 
 /** The manifest read when PERSISTED_DOCUMENTS is not set (relative to the working directory), if it exists. */
@@ -217,6 +232,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     accountBounds: { webhookEndpoints: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT, liveKeys: e.KEYS_PER_ACCOUNT },
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
+    exportsPerInstance: e.EXPORTS_PER_INSTANCE,
+    exportMemoryBytes: e.EXPORT_MEMORY_MB * 1024 * 1024,
+    streamProgressTimeoutMs: Math.round(e.STREAM_PROGRESS_TIMEOUT_SECONDS * 1000),
     restExecution: e.REST_EXECUTION ?? (e.REST_FAST_LANE === 'off' ? 'sofa' : 'direct'),
     compression: e.COMPRESSION === 'on',
     graphiql: e.GRAPHIQL === 'on',
@@ -227,6 +245,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       manifestRequired: e.PERSISTED_DOCUMENTS !== undefined,
       ttlSeconds: e.PERSISTED_DOCUMENTS_TTL_DAYS * 24 * 3600,
       cacheBytes: e.PERSISTED_DOCUMENTS_CACHE_MB * 1024 * 1024,
+      sharedBytes: e.PERSISTED_DOCUMENTS_SHARED_MB * 1024 * 1024,
+      registrationsPerHour: e.PERSISTED_DOCUMENTS_PER_KEY_HOUR,
     },
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),

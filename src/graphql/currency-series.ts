@@ -91,7 +91,7 @@ builder.queryFields((t) => ({
     type: RateSeriesRef,
     nullable: true,
     description:
-      "ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Over REST a page that must be computed costs one request of the key's rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) exports computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After.",
+      "ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Here as over REST, a page that must be computed costs one request of the key's rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) pages computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After, and an instance at most EXPORTS_PER_INSTANCE, past which it answers 503 SERVICE_UNAVAILABLE with Retry-After.",
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
       end: t.arg({ type: 'Date', required: false, description: 'Last day of the range; without it, the newest publication held.' }),
@@ -119,8 +119,8 @@ builder.queryFields((t) => ({
       seriesCalls.set(ctx.requestContext, calls);
       if (calls > 1)
         throw new ApiError('INVALID_REQUEST', 'A document may ask for one rateSeries; send another request for another series.');
-      const caller = await ctx.requestContext.caller();
-      return ctx.services.rateSeries.series(args, caller.principal.account.plan);
+      const { principal } = await ctx.requestContext.caller();
+      return ctx.services.seriesExports.page(args, principal.account.plan, principal.keyId, ctx.requestContext);
     },
   }),
 }));

@@ -139,17 +139,8 @@ export function createServices({
     rates,
     currencyRegistry: currency.registry,
     rateListings: currency.listings,
-    rateSeries: currency.series,
-    seriesLinks: createSeriesLinks({
-      secrets: webhookSecrets,
-      store,
-      series: currency.series,
-      apiEnv: config.apiEnv,
-      clock,
-      onUse: (keyId) => keyUse.note(keyId),
-    }),
+    ...seriesServices({ config, store, rates, clock, webhookSecrets }, currency.series, keyUse),
     names: createNames(),
-    seriesExports: createSeriesExports({ rates, cacheBytes: config.exportCacheBytes, inFlightPerKey: config.exportsInFlight }),
     quota,
     keyUse,
     refusals,
@@ -171,6 +162,31 @@ export function createServices({
     }),
     ...keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics }),
     health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
+  };
+}
+
+/** The series, its signed links (their use noted as the key's) and its exports, with their slots and cache. */
+function seriesServices(
+  { config, store, rates, clock, webhookSecrets }: Pick<ServiceDependencies, 'config' | 'store' | 'rates' | 'clock' | 'webhookSecrets'>,
+  series: AppServices['rateSeries'],
+  keyUse: ReturnType<typeof createKeyUseRecorder>,
+): Pick<AppServices, 'rateSeries' | 'seriesLinks' | 'seriesExports'> {
+  return {
+    rateSeries: series,
+    seriesLinks: createSeriesLinks({
+      secrets: webhookSecrets,
+      store,
+      series,
+      apiEnv: config.apiEnv,
+      clock,
+      onUse: (keyId) => keyUse.note(keyId),
+    }),
+    seriesExports: createSeriesExports({
+      rates,
+      series,
+      cacheBytes: config.exportCacheBytes,
+      slots: { perHolder: config.exportsInFlight, perInstance: config.exportsPerInstance, memoryBytes: config.exportMemoryBytes },
+    }),
   };
 }
 

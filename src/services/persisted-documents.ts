@@ -1,4 +1,5 @@
 import { ByteLru } from './byte-lru';
+import { RegistrationAllowance } from './registration-allowance';
 
 /**
  * Where registered documents are shared between instances (Redis): a cache that may be lost or
@@ -7,7 +8,8 @@ import { ByteLru } from './byte-lru';
  */
 export interface SharedDocuments {
   get(hash: string): Promise<string | undefined>;
-  set(hash: string, document: string): Promise<void>;
+  /** Keeps a registration of `registrant` (counted against its bound there too, when new), within the store's own byte budget. */
+  set(hash: string, document: string, registrant: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,7 +20,15 @@ export interface PersistedDocumentsOptions {
   maxBytes: number;
   /** Registered documents shared with the other instances (Redis), when configured. */
   shared?: SharedDocuments | undefined;
+  /** New documents one registrant (a key, or a client IP's bucket) may register per hour (default REGISTRATIONS_PER_HOUR). */
+  registrationsPerHour?: number;
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number;
 }
+
+/** New documents one key (or client IP) may register in an hour, by default: far more than an application has documents. */
+export const REGISTRATIONS_PER_HOUR = 100;
+const HOUR_MS = 3_600_000;
 
 /** Accounted bytes of one registered entry: the text and the hash as UTF-16, and the map entry around them. */
 export function entryBytes(document: string): number {
@@ -38,11 +48,13 @@ export class PersistedDocuments {
   private readonly manifest: ReadonlyMap<string, string>;
   private readonly registered: ByteLru<string>;
   private readonly shared: SharedDocuments | undefined;
+  private readonly allowance: RegistrationAllowance;
 
-  constructor({ manifest = new Map(), maxBytes, shared }: PersistedDocumentsOptions) {
+  constructor({ manifest = new Map(), maxBytes, shared, registrationsPerHour = REGISTRATIONS_PER_HOUR, now }: PersistedDocumentsOptions) {
     this.manifest = manifest;
     this.registered = new ByteLru<string>(maxBytes);
     this.shared = shared;
+    this.allowance = new RegistrationAllowance(registrationsPerHour, HOUR_MS, now);
   }
 
   /** The document of `hash`, or undefined when no store holds it (or the shared one did not answer in time). */
@@ -55,11 +67,17 @@ export class PersistedDocuments {
     });
   }
 
-  /** Keeps a document under its hash (already checked to be its SHA-256) here and in the shared store. */
-  register(hash: string, document: string): Promise<void> | undefined {
+  /**
+   * Keeps a document under its hash (already checked to be its SHA-256) here and in the shared
+   * store, for `registrant` (a key's id, or a client IP's bucket). A document this instance does
+   * not hold yet counts against the registrant's registrations this hour: past them it is run but
+   * not kept (the client sends it again next time, as the protocol foresees).
+   */
+  register(hash: string, document: string, registrant: string): Promise<void> | undefined {
     if (this.manifest.has(hash)) return undefined;
+    if (this.registered.get(hash) === undefined && !this.allowance.take(registrant)) return undefined;
     this.registered.set(hash, document, entryBytes(document));
-    return this.shared?.set(hash, document);
+    return this.shared?.set(hash, document, registrant);
   }
 
   /** Accounted bytes of this instance's registrations (the manifest is not counted: it is fixed at start-up). */

@@ -77,6 +77,9 @@ export class RequestContext {
   private loader: PublicationLoader | undefined;
   private heldReads: (() => void)[] | undefined;
   private allowances: ReadonlyMap<string, number> | undefined;
+  /** What is given back once the answer has been sent (holdUntilAnswered); undefined once it has. */
+  private heldUntilAnswered: (() => void)[] | undefined = [];
+  private spend: ((points: number) => Promise<void>) | undefined;
 
   constructor(
     private readonly services: RequestContextServices,
@@ -101,6 +104,35 @@ export class RequestContext {
       if (!this.languages.some((c) => c.used === choice.used && c.source === choice.source && c.asked === choice.asked))
         this.languages.push(choice);
     }
+  }
+
+  /** Whether the request's key is the one a signed link names (authenticateWith), not one it sent. */
+  get viaLink(): boolean {
+    return this.linkedKey !== undefined;
+  }
+
+  /** The front's spend of this request's rate limit: where spendRequests spends. */
+  spendsWith(spend: (points: number) => Promise<void>): void {
+    this.spend = spend;
+  }
+
+  /** Spends `points` more requests of the bucket this request spends from (a series page's cost); RATE_LIMIT_EXCEEDED past it. */
+  spendRequests(points: number): Promise<void> {
+    if (!this.spend) throw new TypeError('spendRequests on a request context the front did not give a rate limit (spendsWith).');
+    return this.spend(points);
+  }
+
+  /** Calls `release` once the request's answer has been sent or its client has gone (answered()); at once when that is past. */
+  holdUntilAnswered(release: () => void): void {
+    if (this.heldUntilAnswered) this.heldUntilAnswered.push(release);
+    else release();
+  }
+
+  /** The request's answer has been sent, or its client has gone: what it held is given back. */
+  answered(): void {
+    const held = this.heldUntilAnswered ?? [];
+    this.heldUntilAnswered = undefined;
+    for (const release of held) release();
   }
 
   /** The caller's key, authenticated once per request; rejects with UNAUTHORIZED when absent or invalid. */

@@ -1,7 +1,11 @@
-import { ApiError } from '../domain/errors';
+import { exportCost } from '../domain/currency/series-export';
+import type { SeriesEntry } from '../domain/currency/series';
+import type { PlanId } from '../domain/plans';
 import { ByteLru } from './byte-lru';
 import { revisionKey } from './currency/history';
 import type { RatesReader } from './currency/rates';
+import type { RateSeries, SeriesAnswer, SeriesPlan, SeriesQuery } from './currency/series';
+import { createExportSlots, type ExportSlots, type ExportSlotsOptions } from './export-slots';
 
 /** A series page as written in one media type, and the strong validator of its bytes. */
 export interface ExportBody {
@@ -9,8 +13,21 @@ export interface ExportBody {
   readonly etag: string;
 }
 
-/** Seconds a key refused for its exports in flight is told to wait: an export takes about that long. */
-export const EXPORT_RETRY_AFTER_SECONDS = 1;
+/** What an export needs of the request that asks for it (a RequestContext gives all three). */
+export interface ExportRequest {
+  /** Asked through a signed link: the export takes the key's link slots. */
+  readonly viaLink: boolean;
+  /** Spends `points` more of the request's rate limit; RATE_LIMIT_EXCEEDED past it. */
+  spendRequests(points: number): Promise<void>;
+  /** Calls `release` once the request's answer has been sent, or its client has gone. */
+  holdUntilAnswered(release: () => void): void;
+}
+
+/** Milliseconds of computing per chunk of a page; the event loop serves other requests between chunks. */
+export const CHUNK_BUDGET_MS = 1.5;
+
+/** Bytes a page held in memory takes per rate (its entry objects and strings), as the slots count it before it is computed. */
+const BYTES_PER_RATE = 96;
 
 export interface SeriesExports {
   /** A complete page as written, kept from an earlier answer under the same rates; undefined otherwise. */
@@ -18,10 +35,19 @@ export interface SeriesExports {
   /** Keeps a complete page as written, until the rates change or it is the least recently used past the bound. */
   keep(key: string, body: ExportBody): void;
   /**
-   * One of the key's export slots (EXPORTS_IN_FLIGHT on this instance), or RATE_LIMIT_EXCEEDED with
-   * Retry-After when they are all taken; the function returned gives the slot back (once).
+   * Admits a page to be computed for the key `keyId`: one of its export slots (export-slots.ts:
+   * RATE_LIMIT_EXCEEDED past the key's, SERVICE_UNAVAILABLE past the instance's), for a page that
+   * holds about `bytes` while in flight (pageBytes when absent), then the page's cost spent: one
+   * request per 10,000 rates beyond the one its admission spent, before any rate is read. Answers
+   * the function that gives the slot back (once).
    */
-  claim(keyId: string): () => void;
+  admit(plan: SeriesPlan, keyId: string, request: ExportRequest, bytes?: number): Promise<() => void>;
+  /**
+   * The page a GraphQL `rateSeries` field answers: planned, served from the cache when complete
+   * and computed before under the same rates, else admitted as `admit` admits it and computed a
+   * chunk at a time; the slot is held until the request's answer is sent.
+   */
+  page(query: SeriesQuery, account: PlanId, keyId: string, request: ExportRequest): Promise<SeriesAnswer>;
   /**
    * What names the rates held, for a validator made without the bytes: the reader's revision
    * (the same on every instance of one database), else the newest publication and how many
@@ -30,23 +56,28 @@ export interface SeriesExports {
   revisionTag(): string;
   /** The most bytes of a written page that `keep` keeps (a larger one is not worth collecting). */
   readonly keepsUpTo: number;
+  /** The slots of the exports in flight. */
+  readonly slots: ExportSlots;
 }
 
 export interface SeriesExportsOptions {
   rates: RatesReader;
-  /** Bytes of written pages kept at most (LRU). */
+  series: Pick<RateSeries, 'planSeries' | 'answerSeries'>;
+  /** Bytes of pages kept at most (LRU), as written and as GraphQL answers them. */
   cacheBytes: number;
-  inFlightPerKey: number;
+  slots: ExportSlotsOptions;
 }
 
 /**
- * What keeps series exports cheap: complete pages written once per rates revision (a page that
- * can no longer change is the same bytes until the rates do), and a bound on each key's exports in
- * flight. The cache is emptied when the rates announce a new revision, and a page kept under
- * another revision (a reader that announces none) is never served.
+ * What keeps series exports cheap, for REST and GraphQL alike: complete pages kept once per rates
+ * revision (a page that can no longer change is the same until the rates do), a cost in requests
+ * spent before a page is computed, and a bound on the exports in flight (per key, per instance).
+ * The cache is emptied when the rates announce a new revision, and a page kept under another
+ * revision (a reader that announces none) is never served.
  */
-export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: SeriesExportsOptions): SeriesExports {
-  const pages = new ByteLru<ExportBody>(cacheBytes);
+export function createSeriesExports({ rates, series, cacheBytes, slots: slotOptions }: SeriesExportsOptions): SeriesExports {
+  const pages = new ByteLru<ExportBody | SeriesAnswer>(cacheBytes);
+  const slots = createExportSlots(slotOptions);
   let revision = revisionKey(rates);
   let changes = 0;
   const current = (): void => {
@@ -57,43 +88,73 @@ export function createSeriesExports({ rates, cacheBytes, inFlightPerKey }: Serie
     pages.clear();
   };
   rates.onRevision?.(current);
-  const inFlight = new Map<string, number>();
+  const ratesOf = (plan: SeriesPlan) => plan.dates.length * Math.max(1, plan.asked?.length ?? rates.knownCurrencies().size - 1);
+
+  const admit: SeriesExports['admit'] = async (plan, keyId, request, bytes = ratesOf(plan) * BYTES_PER_RATE) => {
+    const release = slots.claim({ keyId, viaLink: request.viaLink }, bytes);
+    try {
+      const cost = exportCost(plan.dates.length, plan.asked?.length ?? rates.knownCurrencies().size - 1);
+      if (cost > 1) await request.spendRequests(cost - 1);
+      return release;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
 
   return {
     cached(key) {
       current();
-      return pages.get(key);
+      const page = pages.get(key);
+      return page && 'body' in page ? page : undefined;
     },
     keep(key, body) {
       current();
       pages.set(key, body, body.body.length);
+    },
+    admit,
+    async page(query, account, keyId, request) {
+      const plan = series.planSeries(query, account);
+      const key = plan.complete ? JSON.stringify(['graphql', ...pageKey(plan)]) : undefined;
+      current();
+      const kept = key === undefined ? undefined : pages.get(key);
+      if (kept && !('body' in kept)) return kept;
+      const release = await admit(plan, keyId, request);
+      request.holdUntilAnswered(release);
+      try {
+        const answer = await heldAnswer(await series.answerSeries(plan));
+        if (key !== undefined) pages.set(key, answer, ratesOf(plan) * BYTES_PER_RATE);
+        return answer;
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
     revisionTag() {
       current();
       return rates.revision?.() ?? `${rates.latest()?.date ?? ''}#${changes}`;
     },
     keepsUpTo: pages.largestKept,
-    claim(keyId) {
-      const held = inFlight.get(keyId) ?? 0;
-      if (held >= inFlightPerKey) {
-        const exports = inFlightPerKey === 1 ? 'one export' : `${inFlightPerKey} exports`;
-        throw new ApiError(
-          'RATE_LIMIT_EXCEEDED',
-          `Too many series exports at once: at most ${exports} in flight per key. Retry in ${EXPORT_RETRY_AFTER_SECONDS} second.`,
-          {
-            retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
-          },
-        );
-      }
-      inFlight.set(keyId, held + 1);
-      let given = false;
-      return () => {
-        if (given) return;
-        given = true;
-        const left = (inFlight.get(keyId) ?? 1) - 1;
-        if (left > 0) inFlight.set(keyId, left);
-        else inFlight.delete(keyId);
-      };
+    slots,
+  };
+}
+
+/** Everything a complete page depends on besides its media type and the rates revision (the cache's own). */
+export function pageKey(plan: SeriesPlan): unknown[] {
+  return [plan.start, plan.end, plan.base, plan.group, plan.asked ?? null, plan.nextCursor, plan.decimals ?? null, plan.rounding];
+}
+
+/** A page with its entries computed once, a chunk at a time (yielding between chunks), and held: it may be answered many times. */
+async function heldAnswer(answer: SeriesAnswer): Promise<SeriesAnswer> {
+  const entries: SeriesEntry[] = [];
+  for await (const chunk of answer.chunks(CHUNK_BUDGET_MS)) for (const entry of chunk) entries.push(entry);
+  return {
+    ...answer,
+    entries: function* () {
+      yield* entries;
+    },
+    chunks: async function* () {
+      yield entries;
     },
   };
 }

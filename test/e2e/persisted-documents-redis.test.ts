@@ -23,7 +23,8 @@ interface Instance {
 
 /** An instance whose persisted documents are shared through `url` under `prefix`. */
 async function instance(url: string, prefix: string): Promise<Instance> {
-  const redis = new RedisDocuments({ url, prefix, ttlSeconds: loadConfig({}).persistedDocuments.ttlSeconds });
+  const { ttlSeconds, sharedBytes, registrationsPerHour } = loadConfig({}).persistedDocuments;
+  const redis = new RedisDocuments({ url, prefix, ttlSeconds, maxBytes: sharedBytes, registrationsPerHour });
   const app = await createTestApp(
     { PUBLIC_RATE_LIMIT: '100000' },
     { persistedDocuments: new PersistedDocuments({ maxBytes: PERSISTED_DOCUMENTS_BYTES, shared: redis }) },

@@ -69,3 +69,31 @@ export function revisableRates(publications: Publication[]) {
   };
   return reader;
 }
+
+/** A reader whose publication reads wait at a gate once it is closed: an export held in flight for as long as a test needs. */
+export function gatedRates(publications: Publication[]) {
+  const inner = tableRates(publications);
+  let gate: { opened: Promise<void>; open: () => void } | undefined;
+  let waiting = 0;
+  const reader: RatesReader & { close(): void; open(): void; waiting(): number } = {
+    ...inner,
+    loadPublications: async (dates) => {
+      if (gate) {
+        waiting += 1;
+        await gate.opened;
+        waiting -= 1;
+      }
+      return inner.loadPublications(dates);
+    },
+    close() {
+      let open!: () => void;
+      gate = { opened: new Promise((resolve) => (open = resolve)), open };
+    },
+    open() {
+      gate?.open();
+      gate = undefined;
+    },
+    waiting: () => waiting,
+  };
+  return reader;
+}

@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { acceptedCoding, compressChunks, createCompression, isCompressible, type CodingRequest } from '../../src/http/answer/compression';
 import type { ResponseParts } from '../../src/http/answer/answer-parts';
@@ -188,6 +188,23 @@ describe('compressChunks: a streamed body through a zlib stream', () => {
     const encoded = await collect(compressChunks(madeUpLines(2000), coding));
     expect(encoded.length).toBeLessThan(expected.length / 3);
     expect(decode(encoded).toString()).toBe(expected);
+  });
+
+  /** The window a Brotli stream declares in its first bits (RFC 7932 9.1), read least significant bit first. */
+  const brotliWindowBits = (stream: Buffer): number => {
+    const byte = stream[0]!;
+    if ((byte & 1) === 0) return 16;
+    const n = (byte >> 1) & 7;
+    if (n !== 0) return 17 + n;
+    const m = (byte >> 4) & 7;
+    return m === 0 ? 17 : 8 + m;
+  };
+
+  it('streams Brotli with a window of 2^18 bytes: a stream held open by a slow reader keeps a few MB, not the 16 MB of the default 2^22', async () => {
+    const encoded = await collect(compressChunks(madeUpLines(2000), 'br'));
+    expect(brotliWindowBits(encoded)).toBe(18);
+    // The same reader on a whole body at the default window declares 22: the check reads what it means to.
+    expect(brotliWindowBits(brotliCompressSync(Buffer.from(expected)))).toBe(22);
   });
 
   it('fails when its source fails', async () => {

@@ -209,7 +209,12 @@ describe('the operator manifest', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
     const file = path.join(dir, 'persisted-documents.json');
     writeFileSync(file, JSON.stringify({ [documentHash(MANIFEST_DOC)]: MANIFEST_DOC }));
-    const env = { PUBLIC_RATE_LIMIT: '100000', PERSISTED_DOCUMENTS: file, PERSISTED_DOCUMENTS_CACHE_MB: '1' };
+    const env = {
+      PUBLIC_RATE_LIMIT: '100000',
+      PERSISTED_DOCUMENTS: file,
+      PERSISTED_DOCUMENTS_CACHE_MB: '1',
+      PERSISTED_DOCUMENTS_PER_KEY_HOUR: '100000',
+    };
     documents = openPersistedDocuments(loadConfig({ DATA_DIR: dir, ...env }), { shared: false });
     m = await createTestApp(env, { persistedDocuments: documents, clock: CLOCK });
     mServer = frontServer(m.app);
@@ -263,5 +268,41 @@ describe('APQ and the rate limit', () => {
     expect(json(refusedLookup).errors![0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(refusedLookup.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(held.registeredBytes).toBe(0);
+  });
+});
+
+describe('APQ registrations per key', () => {
+  let k: TestApp;
+  let kServer: ReturnType<typeof frontServer>;
+  beforeAll(async () => {
+    k = await createTestApp(
+      { PUBLIC_RATE_LIMIT: '100000', KEY_RATE_LIMIT: '100000', PERSISTED_DOCUMENTS_PER_KEY_HOUR: '3' },
+      { clock: CLOCK },
+    );
+    kServer = frontServer(k.app);
+  });
+  afterAll(async () => {
+    await kServer.close();
+    await k.close();
+  });
+
+  it('keeps PERSISTED_DOCUMENTS_PER_KEY_HOUR new documents of a key an hour: the next are run but not kept; another key still registers', async () => {
+    const to = await kServer.origin();
+    const [flooding, other] = [await k.createKey('free'), await k.createKey('free')];
+    const documents = Array.from({ length: 5 }, (_, i) => `{ __typename } # made-up document ${i}`);
+    for (const document of documents) {
+      const answer = await post(
+        { query: document, extensions: persisted(documentHash(document)) },
+        { authorization: `Bearer ${flooding}` },
+        to,
+      );
+      expect(json(answer).data).toEqual({ __typename: 'Query' });
+    }
+    const found = async (document: string) =>
+      json(await post({ extensions: persisted(documentHash(document)) }, {}, to)).errors === undefined;
+    expect(await Promise.all(documents.map(found))).toEqual([true, true, true, false, false]);
+    const another = '{ __typename } # made-up document of another key';
+    await post({ query: another, extensions: persisted(documentHash(another)) }, { authorization: `Bearer ${other}` }, to);
+    expect(await found(another)).toBe(true);
   });
 });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Publication } from '../../src/domain/ecb';
-import type { RatesReader } from '../../src/services/currency/rates';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { revisableRates, tableRates } from '../helpers/table-rates';
+import { gatedRates, revisableRates, tableRates } from '../helpers/table-rates';
 
 /** Made-up publications in the ECB's form (not real ECB data): one in 2010, then March and April 2024. */
 const PUBLICATIONS: Publication[] = [
@@ -28,34 +27,6 @@ function manyPublications(count: number, codes: readonly string[]): Publication[
     });
   }
   return out;
-}
-
-/** A reader whose publication reads wait at a gate once it is closed: an export held in flight for as long as a test needs. */
-function gatedRates(publications: Publication[]) {
-  const inner = tableRates(publications);
-  let gate: { opened: Promise<void>; open: () => void } | undefined;
-  let waiting = 0;
-  const reader: RatesReader & { close(): void; open(): void; waiting(): number } = {
-    ...inner,
-    loadPublications: async (dates) => {
-      if (gate) {
-        waiting += 1;
-        await gate.opened;
-        waiting -= 1;
-      }
-      return inner.loadPublications(dates);
-    },
-    close() {
-      let open!: () => void;
-      gate = { opened: new Promise((resolve) => (open = resolve)), open };
-    },
-    open() {
-      gate?.open();
-      gate = undefined;
-    },
-    waiting: () => waiting,
-  };
-  return reader;
 }
 
 async function until(condition: () => boolean): Promise<void> {

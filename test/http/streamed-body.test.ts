@@ -1,4 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStreamed, type StreamEnd } from '../../src/http/front/streamed-body';
 
@@ -27,7 +28,7 @@ describe('writeStreamed on a real node:http server', () => {
   beforeAll(async () => {
     server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      ended = writeStreamed(res, current.body);
+      ended = writeStreamed(res, current.body, { progressTimeoutMs: 60_000 });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -75,5 +76,59 @@ describe('writeStreamed on a real node:http server', () => {
     const end = await ended;
     expect(end.ended).toBe('failed');
     expect(String((end as { error: unknown }).error)).toMatch(/made-up failure half-way/);
+  });
+});
+
+describe('writeStreamed with a client that stops reading', () => {
+  let server: Server;
+  let port: number;
+  let current: { body: AsyncGenerator<Buffer>; state: { pulled: number; closed: boolean } };
+  let settle: (end: StreamEnd) => void;
+  /** The end of the next request's stream (each test makes one request). */
+  const nextEnd = () => new Promise<StreamEnd>((resolve) => (settle = resolve));
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      void writeStreamed(res, current.body, { progressTimeoutMs: 600 }).then(settle);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('closes the connection of a reader that takes no bytes for the progress timeout, and closes the body', async () => {
+    current = madeUpBody(100_000);
+    const ended = nextEnd();
+    const socket = connect(port, '127.0.0.1');
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Reads the head, then no more: the kernel's buffers fill and the server's writes wait.
+    socket.once('data', () => socket.pause());
+    const started = Date.now();
+    expect(await ended).toEqual({ ended: 'stalled' });
+    expect(current.state.closed).toBe(true);
+    socket.resume();
+    await closed;
+    // A few timeouts of 600 ms while the kernel's buffers filled, not the 6.5 GB on offer.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(current.state.pulled).toBeLessThan(100_000);
+  });
+
+  it('does not cut a reader that keeps taking bytes, however slowly', async () => {
+    current = madeUpBody(64);
+    const ended = nextEnd();
+    const socket = connect(port, '127.0.0.1');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    let bytes = 0;
+    // Takes a little every 50 ms (well inside the 600 ms timeout), so each wait for 'drain' sees progress.
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      socket.pause();
+      setTimeout(() => socket.resume(), 50);
+    });
+    await new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    expect(await ended).toEqual({ ended: 'whole' });
+    expect(bytes).toBeGreaterThan(64 * 65_536);
   });
 });

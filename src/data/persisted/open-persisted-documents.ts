@@ -16,18 +16,26 @@ export interface OpenPersistedDocumentsOptions {
 /**
  * The persisted-document store of a configuration: the manifest (PERSISTED_DOCUMENTS, or the
  * default file when present; a wrong entry throws PersistedManifestError), this instance's bounded
- * registrations (PERSISTED_DOCUMENTS_CACHE_MB) and, with REDIS_URL, Redis for the registrations of
- * every instance (PERSISTED_DOCUMENTS_TTL_DAYS).
+ * registrations (PERSISTED_DOCUMENTS_CACHE_MB, PERSISTED_DOCUMENTS_PER_KEY_HOUR) and, with
+ * REDIS_URL, Redis for the registrations of every instance (PERSISTED_DOCUMENTS_TTL_DAYS,
+ * PERSISTED_DOCUMENTS_SHARED_MB).
  */
 export function openPersistedDocuments(
   config: Config,
   { shared = true, prefix, redisWatch }: OpenPersistedDocumentsOptions = {},
 ): PersistedDocuments {
-  const { manifestFile, manifestRequired, ttlSeconds, cacheBytes } = config.persistedDocuments;
+  const { manifestFile, manifestRequired, ttlSeconds, cacheBytes, sharedBytes, registrationsPerHour } = config.persistedDocuments;
   const manifest = manifestRequired || existsSync(manifestFile) ? loadPersistedManifest(manifestFile) : new Map<string, string>();
   const redis =
     shared && config.redisUrl !== undefined
-      ? new RedisDocuments({ url: config.redisUrl, ttlSeconds, watch: redisWatch, ...(prefix ? { prefix } : {}) })
+      ? new RedisDocuments({
+          url: config.redisUrl,
+          ttlSeconds,
+          maxBytes: sharedBytes,
+          registrationsPerHour,
+          watch: redisWatch,
+          ...(prefix ? { prefix } : {}),
+        })
       : undefined;
-  return new PersistedDocuments({ manifest, maxBytes: cacheBytes, shared: redis });
+  return new PersistedDocuments({ manifest, maxBytes: cacheBytes, shared: redis, registrationsPerHour });
 }

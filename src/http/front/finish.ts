@@ -4,7 +4,7 @@ import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import { failureOf, restErrorParts } from '../answer/errors';
 import { isStreamed, type ResponseParts, type StreamedBody } from '../answer/answer-parts';
-import { discardStreamed, writeStreamed } from './streamed-body';
+import { discardStreamed, writeStreamed, type StreamOptions } from './streamed-body';
 import { languageHeaders } from '../answer/content-language';
 import { createCompression, type CodingRequest } from '../answer/compression';
 import { headerText, pathOf } from './target';
@@ -21,7 +21,12 @@ export interface FinishOptions {
   metrics: Pick<Metrics, 'request'>;
   /** COMPRESSION: answers are compressed by Accept-Encoding (compression.ts) unless this is false. */
   compression?: boolean;
+  /** STREAM_PROGRESS_TIMEOUT_SECONDS, in ms: a streamed body's client that takes nothing for this long is cut off (default 30 s). */
+  streamProgressTimeoutMs?: number;
 }
+
+/** A client of a streamed body that takes nothing for this long is cut off, when the finish is given no other figure. */
+export const STREAM_PROGRESS_TIMEOUT_MS = 30_000;
 
 /** Where an answer is counted (its request-metric label), the CORS fields it carries, and what a failure of its limit headers does to it. */
 export interface AnswerPlace {
@@ -81,7 +86,9 @@ export function createFinish(options: FinishOptions): Finish {
   const logging = () => options.log.isLevelEnabled('info');
   const record = (req: IncomingMessage, label: string, status: number, started: number) =>
     options.metrics.request(label, req.method!, status, (performance.now() - started) / 1000);
+  /** An answer has left (or was cut): it is counted and logged, and what its request held until then is given back. */
   const written = (req: IncomingMessage, place: AnswerPlace, status: number, context: HttpRequestContext, started: number) => {
+    context.answered();
     record(req, place.label, status, started);
     if (logging()) logRequest(options.log, { method: req.method!, path: pathOf(req.url!), status, context });
   };
@@ -92,6 +99,7 @@ export function createFinish(options: FinishOptions): Finish {
       // the server's, and no one left to answer.
       options.log.debug({ err: error, requestId: context.requestId }, 'the client closed its connection before the answer');
       res.end();
+      context.answered();
       record(req, place.label, res.statusCode, started);
       return;
     }
@@ -113,7 +121,9 @@ export function createFinish(options: FinishOptions): Finish {
     const done = () => written(req, place, parts.status, context, started);
     try {
       res.writeHead(parts.status, STATUS_CODES[parts.status], parts.headers);
-      const streaming = endOrStream(outgoing, options.log);
+      const streaming = endOrStream(outgoing, options.log, {
+        progressTimeoutMs: options.streamProgressTimeoutMs ?? STREAM_PROGRESS_TIMEOUT_MS,
+      });
       if (streaming) void streaming.then(done, unexpected(req, res, place, context, started));
       else done();
     } catch (error) {
@@ -122,27 +132,9 @@ export function createFinish(options: FinishOptions): Finish {
   };
   const outbox = createOutbox(write);
 
-  const failed = (error: unknown, place: AnswerPlace, context: HttpRequestContext, parts: ResponseParts) =>
-    failedLimits(options.log, error, place, context, parts);
-
   const send: Finish['send'] = async (req, res, place, context, parts, started) => {
     stamp(parts, place, context);
-    let answer = parts;
-    // A key taken from the cache unconfirmed is confirmed before its answer goes: a revoked key's answer becomes UNAUTHORIZED.
-    const confirming = context.confirmKey();
-    if (confirming)
-      answer = await confirming.then(
-        () => parts,
-        (error: unknown) => failed(error, place, context, parts),
-      );
-    if (answer === parts) {
-      try {
-        const limits = limitHeaders(context, options.services.quota, options.clock, parts.headers);
-        Object.assign(parts.headers, limits instanceof Promise ? await limits : limits);
-      } catch (error) {
-        answer = failed(error, place, context, parts);
-      }
-    }
+    let answer = await confirmedWithLimits(options, place, context, parts);
     if (compress) {
       const encoded = compress(codingRequest(req), answer);
       answer = encoded instanceof Promise ? await encoded : encoded;
@@ -151,6 +143,34 @@ export function createFinish(options: FinishOptions): Finish {
   };
 
   return { send, entered: outbox.entered, unexpected };
+}
+
+/**
+ * The answer once its key is confirmed (a key taken from the cache unconfirmed: a revoked key's
+ * answer becomes UNAUTHORIZED), with its limit and quota headers; or the failure either step gave.
+ */
+async function confirmedWithLimits(
+  options: FinishOptions,
+  place: AnswerPlace,
+  context: HttpRequestContext,
+  parts: ResponseParts,
+): Promise<ResponseParts> {
+  const failed = (error: unknown) => failedLimits(options.log, error, place, context, parts);
+  const confirming = context.confirmKey();
+  if (confirming) {
+    const confirmed = await confirming.then(
+      () => parts,
+      (error: unknown) => failed(error),
+    );
+    if (confirmed !== parts) return confirmed;
+  }
+  try {
+    const limits = limitHeaders(context, options.services.quota, options.clock, parts.headers);
+    Object.assign(parts.headers, limits instanceof Promise ? await limits : limits);
+    return parts;
+  } catch (error) {
+    return failed(error);
+  }
 }
 
 function codingRequest(req: IncomingMessage): CodingRequest {
@@ -174,22 +194,27 @@ function failedLimits(log: Logger, error: unknown, place: AnswerPlace, context: 
  * comes, returning the promise of that body's end. On HEAD, node:http sends the headers
  * (Content-Length included) and drops a whole body itself; a streamed one is never started.
  */
-function endOrStream(outgoing: Outgoing, log: Logger): Promise<void> | undefined {
+function endOrStream(outgoing: Outgoing, log: Logger, streamOptions: StreamOptions): Promise<void> | undefined {
   const { req, res, parts } = outgoing;
   if (!isStreamed(parts.body)) {
     res.end(parts.body);
     return undefined;
   }
-  if (req.method !== 'HEAD') return stream(outgoing, parts.body, log);
+  if (req.method !== 'HEAD') return stream(outgoing, parts.body, log, streamOptions);
   discardStreamed(parts.body);
   res.end();
   return undefined;
 }
 
 /** Writes a streamed body after its head; resolves once it has ended, however it ended (its metric and log line follow). */
-async function stream({ res, context }: Outgoing, body: StreamedBody, log: Logger): Promise<void> {
-  const end = await writeStreamed(res, body);
+async function stream({ res, context }: Outgoing, body: StreamedBody, log: Logger, streamOptions: StreamOptions): Promise<void> {
+  const end = await writeStreamed(res, body, streamOptions);
   if (end.ended === 'gone') log.debug({ requestId: context.requestId }, 'the client closed its connection during a streamed answer');
+  if (end.ended === 'stalled')
+    log.info(
+      { requestId: context.requestId, timeoutMs: streamOptions.progressTimeoutMs },
+      'a streamed answer was cut off: its client took nothing within the progress timeout',
+    );
   if (end.ended === 'failed') {
     // The head is sent: the answer cannot become a 500, so the connection was cut and the error is logged.
     log.error({ err: end.error, requestId: context.requestId }, 'unexpected error in a streamed answer');

@@ -114,7 +114,8 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
       const facts = { ...options.cacheFacts(), keyed: context.carriesKey };
       outcome.cacheControl = graphQLCacheControl(document.document, params.operationName, variables, facts);
     }
-    if (persisted.registration) await options.documents.register(persisted.registration.hash, persisted.registration.document);
+    if (persisted.registration)
+      await options.documents.register(persisted.registration.hash, persisted.registration.document, registrantOf(context));
     const budgetRefusal = await budgetConversions(document.document, params.operationName, variables, context);
     if (budgetRefusal) return budgetRefusal;
     const contextValue: GraphQLContext = { requestContext: context, services, log };
@@ -212,4 +213,10 @@ function markValidationError(error: GraphQLError): void {
   const http = (extensions['http'] ||= {}) as HttpExtension;
   http.spec = http.spec == null ? true : http.spec;
   http.status ||= 400;
+}
+
+/** Who a registration is counted against: the bucket the request spent its rate limit from (its key's, or its client IP's). */
+function registrantOf(context: HttpRequestContext): string {
+  const spend = context.rateLimitSpend;
+  return spend.kind === 'key' && spend.bucket !== undefined ? `key:${spend.bucket}` : `ip:${context.clientBucket}`;
 }

@@ -15,12 +15,13 @@ import type { HttpGraphQLContext, HttpRequestContext } from '../front/request-co
  * | surface                         | admits   | bucket                                       | its spend covers          |
  * |---------------------------------|----------|----------------------------------------------|---------------------------|
  * | REST keyed route, MCP           | `key`    | the key's (UNAUTHORIZED first without one)   | the request               |
+ * | a series export's signed link   | `key`    | the key's links' (`<key id>:links`)          | the request               |
  * | REST public route               | `public` | the key's when it authenticates, else the IP's | the request             |
  * | GraphQL, before parse           | `public` | the key's when it authenticates, else the IP's | its first field of that kind |
  * | GraphiQL's page and assets      | none     | nothing is spent                              |                           |
  *
  * A REST request spends before its inputs are checked; a series export spends its further pages'
- * cost from the same bucket (spendMore). A GraphQL document with N rate-limited fields spends N:
+ * cost from the same bucket (spendMore), as a GraphQL rateSeries does. A GraphQL document with N rate-limited fields spends N:
  * the first before it is parsed, each further field through the rate-limit directive (a public
  * field of a request that spends its key's limit spends nothing).
  */
@@ -119,8 +120,13 @@ async function bucketKind(context: RequestContext, access: RateLimitKind): Promi
   );
 }
 
-/** The request's bucket of `kind`: its key's id (authenticated first), or its client IP's bucket. */
+/**
+ * The request's bucket of `kind`: its key's (authenticated first), or its client IP's bucket. A
+ * request made through a signed link spends its key's links' bucket, a budget of its own: holders
+ * of a link can never spend the requests of the key's owner.
+ */
 function bucketOf(context: RequestContext, kind: RateLimitKind): string | Promise<string> {
   if (kind === 'public') return context.clientBucket;
-  return context.principal?.keyId ?? context.authenticate().then((principal) => principal.keyId);
+  const bucket = (keyId: string) => (context.viaLink ? `${keyId}:links` : keyId);
+  return context.principal ? bucket(context.principal.keyId) : context.authenticate().then((principal) => bucket(principal.keyId));
 }

@@ -51,8 +51,8 @@ interface EdgeOptions {
   services: AppServices;
   /** The front's one finish: every answer of the edge leaves through it. */
   finish: Finish;
-  /** The request rate limit: one request spent at admission (throws RATE_LIMIT_EXCEEDED), more for a request that costs more than one (a series export). */
-  spending: Pick<RequestSpending, 'spendRequest' | 'spendMore'>;
+  /** The request rate limit: one request spent at admission (throws RATE_LIMIT_EXCEEDED); a series export spends its cost through its request context. */
+  spending: Pick<RequestSpending, 'spendRequest'>;
   log: Logger;
   clock: () => Date;
   /** Where series exports are counted. */
@@ -90,7 +90,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
   const execute = direct
     ? directExecution(options, prebuilt, known)
     : sofaExecution(options.yoga, (call, json) => jsonAnswer(call, withoutOmittedNulls(json, omitted)));
-  const exportSeries = seriesExportExecution({ ...options, spendRequests: options.spending.spendMore });
+  const exportSeries = seriesExportExecution(options);
   const openapi = prebuild(options.openapi());
 
   /** What a path and method lead to: 404 off the table, 405 (or a shared path's preflight) for another method, else the endpoint's answer. */

@@ -1,37 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { getNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
-import { csvHeader, csvRow, exportCost } from '../../domain/currency/series-export';
+import { csvHeader, csvRow } from '../../domain/currency/series-export';
 import type { SeriesEntry } from '../../domain/currency/series';
 import type { GraphQLContext } from '../../graphql/context';
 import { selectAllJson } from '../../graphql/serialize';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import type { SeriesAnswer, SeriesPlan, SeriesStream } from '../../services/currency/series';
-import type { ExportBody } from '../../services/series-exports';
+import { CHUNK_BUDGET_MS, pageKey, type ExportBody } from '../../services/series-exports';
+import { acceptedCoding, STREAM_MEMORY_BYTES } from '../answer/compression';
 import { EXPORTED_FIELD, exportParts, negotiate, type AnswerRequest, type MediaType } from '../answer/answer-formats';
 import type { RouteCall } from './endpoint';
 import type { ResponseParts, StreamedBody } from '../answer/answer-parts';
 import { etagMatches, strongEtagOf } from '../answer/shared-resource';
 import { headerText } from '../front/target';
-import type { HttpRequestContext } from '../front/request-context';
-
-/** Milliseconds of computing per chunk (writing it adds a fraction); the event loop serves other requests between chunks. */
-const CHUNK_BUDGET_MS = 1.5;
 
 interface SeriesExportOptions {
   schema: GraphQLSchema;
-  services: Pick<AppServices, 'rateSeries' | 'seriesExports' | 'rates'>;
+  services: Pick<AppServices, 'rateSeries' | 'seriesExports'>;
   metrics: Pick<Metrics, 'seriesExport'>;
-  /** Spends `points` more requests of the key's rate limit (RATE_LIMIT_EXCEEDED past the window). */
-  spendRequests(context: HttpRequestContext, points: number): Promise<void>;
 }
 
 /**
  * The series route, in both REST executions: its page planned from the checked arguments and the
  * negotiated media type (a cursor is bound to both); a complete page served from the export cache
- * when it was written before under the same rates; otherwise, within the key's exports in flight
- * and after its cost is spent, computed. JSON (a page of at most ten years) is computed a chunk of
+ * when it was written before under the same rates; otherwise admitted by the service (a slot of
+ * the key's exports in flight, of its links' when asked through a signed link, and of the
+ * instance's; its cost spent) and computed. JSON (a page of at most ten years) is computed a chunk of
  * publications at a time, yielding between chunks, and sent whole; CSV and NDJSON (any range, up
  * to the whole history) are streamed as they are read (streamedExport). The slot is held until the
  * answer is sent.
@@ -53,9 +49,8 @@ export function seriesExportExecution(options: SeriesExportOptions) {
       return asKept(exportParts(route, mediaType, plan, kept, request));
     }
     if (mediaType !== 'application/json') return streamed(call, principal.keyId, plan, mediaType, key, request);
-    const release = services.seriesExports.claim(principal.keyId);
+    const release = await services.seriesExports.admit(plan, principal.keyId, call.context);
     try {
-      await spendCost(options, call, plan);
       const answer = await services.rateSeries.answerSeries(plan);
       const body = await write.json(answer, () => call.req.socket.destroyed);
       metrics.seriesExport('computed');
@@ -77,13 +72,6 @@ export function seriesExportExecution(options: SeriesExportOptions) {
 function asKept(parts: ResponseParts): ResponseParts {
   parts.prebuilt = true;
   return parts;
-}
-
-/** The admission spent one request; the page's rates pay for the rest, before any is computed. */
-async function spendCost(options: SeriesExportOptions, call: RouteCall, plan: SeriesPlan): Promise<void> {
-  const currencies = plan.asked?.length ?? options.services.rates.knownCurrencies().size - 1;
-  const cost = exportCost(plan.dates.length, currencies);
-  if (cost > 1) await options.spendRequests(call.context, cost - 1);
 }
 
 /** Characters of rows collected before they are written: chunks of a few KB, whatever the range. */
@@ -113,9 +101,10 @@ function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) 
     const etag = key === undefined ? undefined : exportEtag(key, plan, exports.revisionTag());
     if (etag !== undefined && etagMatches(request.ifNoneMatch, etag))
       return exportParts(route, mediaType, plan, { body: Buffer.alloc(0), etag }, request);
-    const release = exports.claim(keyId);
+    // A streamed page holds what its compressor holds for as long as its client reads.
+    const memory = STREAM_MEMORY_BYTES[acceptedCoding(headerText(call.req.headers['accept-encoding']))];
+    const release = await exports.admit(plan, keyId, call.context, memory);
     try {
-      await spendCost(options, call, plan);
       const stream = await services.rateSeries.streamSeries(plan);
       metrics.seriesExport('computed');
       const header = { base: stream.base, group: stream.group, symbols: stream.symbols };
@@ -210,17 +199,7 @@ async function* continued(first: Buffer, chunks: AsyncGenerator<Buffer, Buffer>)
 
 /** Everything a complete page's bytes depend on besides the rates revision (the cache's own). */
 function cacheKey(plan: SeriesPlan, mediaType: MediaType): string {
-  return JSON.stringify([
-    mediaType,
-    plan.start,
-    plan.end,
-    plan.base,
-    plan.group,
-    plan.asked ?? null,
-    plan.nextCursor,
-    plan.decimals ?? null,
-    plan.rounding,
-  ]);
+  return JSON.stringify([mediaType, ...pageKey(plan)]);
 }
 
 function holdUntilSent(res: ServerResponse, release: () => void): void {
