@@ -38,28 +38,36 @@ describe('the persisted-documents manifest', () => {
 });
 
 describe('the persisted documents configuration', () => {
-  it('defaults to schema/persisted-documents.json when present, 4 MB of registrations and 7 days in Redis', () => {
+  it('defaults to schema/persisted-documents.json when present, 4 MB of registrations, 7 days and 64 MB in Redis, 100 new documents a key an hour', () => {
     const { persistedDocuments } = loadConfig({});
     expect(persistedDocuments).toEqual({
       manifestFile: path.resolve('schema/persisted-documents.json'),
       manifestRequired: false,
       ttlSeconds: 7 * 86_400,
       cacheBytes: 4 * 1024 * 1024,
+      sharedBytes: 64 * 1024 * 1024,
+      registrationsPerHour: 100,
     });
   });
 
-  it('reads PERSISTED_DOCUMENTS, PERSISTED_DOCUMENTS_TTL_DAYS and PERSISTED_DOCUMENTS_CACHE_MB, and names a bad one', () => {
+  it('reads PERSISTED_DOCUMENTS and its TTL_DAYS, CACHE_MB, SHARED_MB and PER_KEY_HOUR, and names a bad one', () => {
     const config = loadConfig({
       PERSISTED_DOCUMENTS: 'tools.json',
       PERSISTED_DOCUMENTS_TTL_DAYS: '30',
       PERSISTED_DOCUMENTS_CACHE_MB: '16',
+      PERSISTED_DOCUMENTS_SHARED_MB: '8',
+      PERSISTED_DOCUMENTS_PER_KEY_HOUR: '5',
     });
     expect(config.persistedDocuments).toEqual({
       manifestFile: path.resolve('tools.json'),
       manifestRequired: true,
       ttlSeconds: 30 * 86_400,
       cacheBytes: 16 * 1024 * 1024,
+      sharedBytes: 8 * 1024 * 1024,
+      registrationsPerHour: 5,
     });
+    expect(() => loadConfig({ PERSISTED_DOCUMENTS_SHARED_MB: '0' })).toThrow(/PERSISTED_DOCUMENTS_SHARED_MB/);
+    expect(() => loadConfig({ PERSISTED_DOCUMENTS_PER_KEY_HOUR: 'many' })).toThrow(/PERSISTED_DOCUMENTS_PER_KEY_HOUR/);
     expect(() => loadConfig({ PERSISTED_DOCUMENTS_TTL_DAYS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ PERSISTED_DOCUMENTS_CACHE_MB: 'lots' })).toThrow(/PERSISTED_DOCUMENTS_CACHE_MB/);
   });
