@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -25,7 +26,6 @@ const SOLO = [
   'test/hostile/stall-guard.test.ts',
   'test/http/series-exports-real-data.test.ts',
   'test/http/series-stream-memory-real-data.test.ts',
-  'test/services/webhook-fairness.test.ts',
 ];
 const SLOW = [
   'test/e2e/**/*.test.ts',
@@ -39,6 +39,32 @@ const SLOW = [
   'test/schema/openapi-client-types.test.ts',
   'test/schema/openapi-generated-clients.test.ts',
 ];
+/** Suites that mostly wait (an idle connection of 65 s): started first, so their wait runs beside the rest. */
+const WAITING = ['test/e2e/keep-alive.test.ts'];
+
+/**
+ * Longest first, by kind rather than by a cache a fresh clone does not have: in each group, the
+ * waiting suites, then the slow project (real processes, browsers), then the fast one, each in
+ * vitest's own order. Vitest's default runs one project after the other, so a fresh clone would
+ * start its 65 s wait only once every fast file had run.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const rank = (spec: TestSpecification) =>
+      WAITING.some((file) => spec.moduleId.endsWith(file)) ? 0 : spec.project.name === 'fast' ? 2 : 1;
+    return ordered
+      .map((spec, index) => ({ spec, index }))
+      .sort(
+        (a, b) =>
+          a.spec.project.config.sequence.groupOrder - b.spec.project.config.sequence.groupOrder ||
+          rank(a.spec) - rank(b.spec) ||
+          a.index - b.index,
+      )
+      .map(({ spec }) => spec);
+  }
+}
+
 /** Workers for the fast and slow projects together. */
 const WORKERS = Math.max(2, availableParallelism() + 1);
 
@@ -54,6 +80,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     maxWorkers: WORKERS,
     projects: [
       {
