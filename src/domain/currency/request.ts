@@ -1,6 +1,6 @@
 import { calendarDateProblem, isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
-import { ApiError } from '../errors';
+import { ApiError, refusalWithNextStep } from '../errors';
 import { didYouMean, nearestNames } from '../nearest-names';
 import { quoteInput } from '../quote-input';
 import { planAllowsHistory, type PlanId } from '../plans';
@@ -98,7 +98,13 @@ export function requirePossibleDate(date: string, today: string, param = 'date')
 /** PLAN_REQUIRED when a date (history) is asked for on a plan without it. */
 export function requireHistoryPlan(date: string | undefined, plan: PlanId): void {
   if (date !== undefined && !planAllowsHistory(plan)) {
-    throw new ApiError('PLAN_REQUIRED', 'Historical rates (date) need the Developer plan or higher.', { param: 'date' });
+    throw refusalWithNextStep(
+      'PLAN_REQUIRED',
+      'Historical rates (date) need the Developer plan or higher; without date, the latest rates answer.',
+      {
+        param: 'date',
+      },
+    );
   }
 }
 
