@@ -76,12 +76,14 @@ export function parseDate(date: unknown, param = 'date'): string | undefined {
 
 /**
  * UNKNOWN_CURRENCY for a code neither quoted by the ECB nor replaced by law (the static lists, plus
- * anything seen in data), with the known codes nearest to it: "GPB" (did you mean GBP?).
+ * anything seen in data), with the known codes nearest to it: "GPB" (did you mean GBP?), and the
+ * registry to look codes up in. The same words as an unknown code in a path (findCurrency), whose
+ * code is NOT_FOUND instead: a query or body input is a bad argument, a path names a resource.
  */
 export function requireKnownCurrency(code: string, param: string, seen: ReadonlySet<string>): void {
   if (!CURRENCY_CODES.has(code) && !seen.has(code)) {
     const hint = didYouMean(nearestNames(code, new Set([...CURRENCY_CODES, ...seen])));
-    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported${hint}.`, { param });
+    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported${hint}.`, { param, seeAlso: 'currencies' });
   }
 }
 
