@@ -16,11 +16,7 @@ describe('an error as a client reads it', () => {
   it.each([
     ['units', "Unit 'foo' is not known.", "Unit 'foo' is not known. See the `units` field."],
     ['categories', "Category 'x' does not exist.", "Category 'x' does not exist. See the `categories` field."],
-    [
-      'currencies',
-      "Currency 'XYZ' is not supported.",
-      "Currency 'XYZ' is not supported. See the `currencies` field.",
-    ],
+    ['currencies', "Currency 'XYZ' is not supported.", "Currency 'XYZ' is not supported. See the `currencies` field."],
   ] as const)('names the GraphQL field of the %s listing in GraphQL, never a route', (seeAlso, message, shown) => {
     const text = clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }), 'graphql');
     expect(text).toBe(shown);

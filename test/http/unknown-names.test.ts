@@ -55,3 +55,29 @@ describe('a temperature written as a bare letter gets the unit with the degree s
     expect(body.errors[0].message).toContain(`did you mean ${suggestion}?`);
   });
 });
+
+describe('a rounding that is not one of the modes lists them all', () => {
+  const LISTED = `"half_up" is not one of HALF_UP, HALF_EVEN, DOWN, UP, FLOOR, CEILING (did you mean HALF_UP?).`;
+  it('in a query string, a body and a batch item', async () => {
+    const get = await t.call('GET', '/v1/convert?value=1&from=m&to=ft&rounding=half_up', { key });
+    expect(get.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'rounding', message: `'rounding' is invalid: ${LISTED}` });
+    const post = await t.call('POST', '/v1/convert', { key, body: { value: '1', from: 'm', to: 'ft', rounding: 'half_up' } });
+    expect(post.body.error.message).toBe(`'rounding' is invalid: ${LISTED}`);
+    const batch = await t.call('POST', '/v1/batch', { key, body: { items: [{ value: '1', from: 'm', to: 'ft', rounding: 'half_up' }] } });
+    expect(batch.body.error).toMatchObject({ param: 'items[0].rounding', message: `'items[0].rounding' is invalid: ${LISTED}` });
+  });
+});
+
+describe('GraphQL’s Decimal says which common mistake a value is', () => {
+  it.each([
+    ['1'.repeat(41), 'it has 41 digits before the point, at most 40'],
+    ['1e30', 'exponent notation (such as 1e30) is not accepted: write every digit out'],
+    ['1,5', 'the decimal separator is a point, not a comma: write 1.5'],
+  ])('%s: %s', async (value, mistake) => {
+    const rule = 'A Decimal is an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits';
+    const literal = await t.graphql(`{ convert(value: "${value}", from: "m", to: "ft") { category } }`, {}, key);
+    expect(literal.body.errors[0]).toMatchObject({ message: `${rule}; ${mistake}.`, extensions: { code: 'INVALID_REQUEST' } });
+    const variable = await t.graphql('query ($v: Decimal!) { convert(value: $v, from: "m", to: "ft") { category } }', { v: value }, key);
+    expect(variable.body.errors[0].message).toContain(`${rule}; ${mistake}.`);
+  });
+});
