@@ -183,6 +183,7 @@ describe('the other tools', () => {
     expect(categories.structured.categories).toHaveLength(15);
     const yen = await call(client, 'find_currencies', { query: 'yen' });
     expect(yen.structured.currencies.map((c: { code: string }) => c.code)).toEqual(['JPY']);
+    expect(yen.content[0]).toMatchObject({ text: expect.stringMatching(/^1 currency: JPY /) });
     const francs = await call(client, 'find_currencies', { query: 'franc' });
     expect(francs.content[0]).toMatchObject({ text: expect.stringContaining('FRF French Franc (replaced by EUR on 1999-01-01)') });
     const usd = await call(client, 'find_currencies', { query: 'usd' });
