@@ -18,7 +18,9 @@ function reference(arg: GraphQLArgument, value: unknown) {
   try {
     return {
       value: coerceInputValue(value, arg.type, (_path, _invalid, error) => {
-        throw new ApiError('INVALID_REQUEST', describeCoercionError(arg.name, error.message, enumValuesAt(arg.type, [])), { param: arg.name });
+        throw new ApiError('INVALID_REQUEST', describeCoercionError(arg.name, error.message, enumValuesAt(arg.type, [])), {
+          param: arg.name,
+        });
       }),
     };
   } catch (error) {
