@@ -50,7 +50,7 @@ export function secondsToNextMonth(now: Date): number {
 
 /** QUOTA_EXCEEDED, to be retried after the seconds to the next UTC month (the edge sends Retry-After). */
 export function quotaExceeded(now: Date, limit?: number): ApiError {
-  const reset = startOfNextMonth(now).toISOString().replace('.000Z', 'Z');
+  const reset = startOfNextMonth(now).toISOString();
   const what = limit === undefined ? 'The monthly quota' : `The monthly quota of ${groupThousands(limit)} conversions`;
   return refusalWithNextStep('QUOTA_EXCEEDED', `${what} is used up; it resets at ${reset}.`, {
     retryAfterSeconds: secondsToNextMonth(now),

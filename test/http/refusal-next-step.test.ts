@@ -59,3 +59,15 @@ describe('a refusal the caller cannot fix by an argument ends with one next step
     expect(graphql.body.errors[0]).toMatchObject({ message: rest.body.error.message, extensions: { code: 'QUOTA_EXCEEDED' } });
   });
 });
+
+describe('one timestamp format across answers', () => {
+  it('the quota reset reads the same in /v1/usage, GraphQL extensions and the QUOTA_EXCEEDED message', async () => {
+    const key = await usedUpKey();
+    const usage = await t.call('GET', '/v1/usage', { key });
+    const reset = usage.body.data.quota.reset;
+    expect(reset).toBe('2024-05-01T00:00:00.000Z');
+    const graphql = await t.graphql('{ convert(value: "1", from: "mile", to: "km") { category } }', {}, key);
+    expect(graphql.body.extensions.quota.resetsAt).toBe(reset);
+    expect(graphql.body.errors[0].message).toContain(`it resets at ${reset}.`);
+  });
+});
