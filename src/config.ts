@@ -8,8 +8,18 @@ import { parseSecretBoxKey } from './domain/secret-box';
  * The whole configuration, read from the environment once at start-up (contract section 1).
  * Nothing else in the code base reads `process.env`.
  */
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().min(1).max(1_000_000);
+/**
+ * A whole number from `min` to `max`; whatever is wrong with a value (not a number, a fraction, out
+ * of range), the message says what is wanted: "must be a whole number from 1 to 1000000" (written
+ * as the variable takes it, without separators).
+ */
+function wholeNumber(min: number, max: number, what = 'a whole number') {
+  const error = `must be ${what} from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+const port = wholeNumber(0, 65535, 'a port number');
+const positiveInt = wholeNumber(1, 1_000_000);
 
 const schema = z.object({
   PORT: port.default(8080),
@@ -43,13 +53,13 @@ const schema = z.object({
   PUBLIC_RATE_LIMIT: positiveInt.default(60),
   KEY_RATE_LIMIT: positiveInt.default(50),
   MAX_CONNECTIONS: positiveInt.default(4096),
-  KEEP_ALIVE_TIMEOUT: z.coerce.number().int().min(1).max(3600).optional(),
-  WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints),
-  KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_ACCOUNT_BOUNDS.liveKeys),
-  EXPORTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(2),
-  EXPORT_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(48),
-  EXPORTS_PER_INSTANCE: z.coerce.number().int().min(1).max(100_000).default(32),
-  EXPORT_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(128),
+  KEEP_ALIVE_TIMEOUT: wholeNumber(1, 3600).optional(),
+  WEBHOOK_ENDPOINTS_PER_ACCOUNT: wholeNumber(1, 1000).default(DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints),
+  KEYS_PER_ACCOUNT: wholeNumber(1, 100_000).default(DEFAULT_ACCOUNT_BOUNDS.liveKeys),
+  EXPORTS_IN_FLIGHT: wholeNumber(1, 1000).default(2),
+  EXPORT_CACHE_MB: wholeNumber(0, 65_536).default(48),
+  EXPORTS_PER_INSTANCE: wholeNumber(1, 100_000).default(32),
+  EXPORT_MEMORY_MB: wholeNumber(1, 65_536).default(128),
   STREAM_PROGRESS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   REST_EXECUTION: z.enum(['direct', 'sofa']).optional(),
   /** The former name of REST_EXECUTION (on = direct, off = sofa): still read, with a warning naming the new one. */
@@ -59,10 +69,10 @@ const schema = z.object({
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   PERSISTED_DOCUMENTS: z.string().min(1).optional(),
-  PERSISTED_DOCUMENTS_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
-  PERSISTED_DOCUMENTS_CACHE_MB: z.coerce.number().int().min(1).max(1024).default(4),
-  PERSISTED_DOCUMENTS_SHARED_MB: z.coerce.number().int().min(1).max(65_536).default(64),
-  PERSISTED_DOCUMENTS_PER_KEY_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
+  PERSISTED_DOCUMENTS_TTL_DAYS: wholeNumber(1, 365).default(7),
+  PERSISTED_DOCUMENTS_CACHE_MB: wholeNumber(1, 1024).default(4),
+  PERSISTED_DOCUMENTS_SHARED_MB: wholeNumber(1, 65_536).default(64),
+  PERSISTED_DOCUMENTS_PER_KEY_HOUR: wholeNumber(1, 100_000).default(100),
   MCP_ALLOWED_HOSTS: z
     .string()
     .regex(/^[^\s,]+(\s*,\s*[^\s,]+)*$/, 'must be a comma list of host names')

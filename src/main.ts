@@ -7,7 +7,7 @@ import { parseTrustProxy } from './domain/client-ip';
 import { listenErrorMessage, startLine } from './http/front/listen';
 import { createHttpServer } from './http/front/node-server';
 import { createRateLimiters } from './http/limits/rate-limit';
-import { createLogger } from './logger';
+import { createLogger, flushLogSync } from './logger';
 import { redisOutageLog } from './redis-outage';
 import { createMetrics } from './metrics';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
@@ -121,9 +121,15 @@ const server = createHttpServer({
 });
 
 // A busy port, a privileged one or an address this machine does not have: one line naming PORT/HOST, exit 1.
+// It is the last line of the start: the background work that logs stops first, and what the logger
+// still buffers is written before it.
 const onListenError = (error: NodeJS.ErrnoException) => {
-  process.stderr.write(`${listenErrorMessage(error, config.host, config.port)}\n`);
-  process.exit(1);
+  const line = listenErrorMessage(error, config.host, config.port);
+  void Promise.allSettled([webhooks.stop(), rates.stop()]).then(() => {
+    flushLogSync(logger);
+    process.stderr.write(`${line}\n`);
+    process.exit(1);
+  });
 };
 server.once('error', onListenError);
 server.listen(config.port, config.host, () => {

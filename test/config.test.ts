@@ -72,3 +72,16 @@ describe('WEBHOOK_ENDPOINTS_PER_ACCOUNT and KEYS_PER_ACCOUNT', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });
 });
+
+describe('a bad number says what the variable wants, whatever is wrong with it', () => {
+  it.each(['abc', '70000', '1.5', '-1'])('PORT=%s', (value) => {
+    expect(() => loadConfig({ PORT: value })).toThrow(`Invalid configuration: PORT must be a port number from 0 to 65535 (got "${value}")`);
+  });
+
+  it.each([
+    ['KEY_RATE_LIMIT', 'x', 'a whole number from 1 to 1000000'],
+    ['KEYS_PER_ACCOUNT', 'many', 'a whole number from 1 to 100000'],
+  ])('%s=%s: must be %s', (name, value, wanted) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name} must be ${wanted} (got "${value}")`);
+  });
+});

@@ -17,6 +17,7 @@ import { parseGrace, parseKeyExpiry } from '../domain/key-lifetime';
 import { currentMonth } from '../domain/quota';
 import { usageReport } from '../services/usage';
 import { setAccountPassword } from '../services/accounts';
+import { listAccountKeys, showAccount } from './account-listings';
 import type { ImportReport, RatesService } from '../services/currency/rates';
 
 /**
@@ -82,6 +83,14 @@ const COMMANDS: Record<string, Command> = {
       return { id: account.id, email: account.email, plan: account.plan };
     },
   },
+  'account show': {
+    synopsis: "account show --email E   (id, plan, created, this month's usage and limit)",
+    options: { email: str },
+    async run({ values, deps }) {
+      const account = await accountByEmail(deps, required(values, 'email'));
+      return showAccount(deps.store, account, clockOf(deps)());
+    },
+  },
   'account password': {
     synopsis: "account password --email E   (the new password on stdin; ends the account's sessions)",
     options: { email: str },
@@ -123,6 +132,13 @@ const COMMANDS: Record<string, Command> = {
         accountId: account.id,
         ...(record.expiresAt !== null && { expiresAt: record.expiresAt }),
       };
+    },
+  },
+  'key list': {
+    synopsis: "key list --email E   (the account's keys: id, env, created, last used, last 4 characters, revoked, expires)",
+    options: { email: str },
+    async run({ values, deps }) {
+      return listAccountKeys(deps.store, await accountByEmail(deps, required(values, 'email')));
     },
   },
   'key revoke': {

@@ -17,6 +17,38 @@ export const DECIMAL_PATTERN = /^-?\d{1,40}(\.\d{1,40})?$/;
 const MAX_VALUE_LENGTH = 82;
 const EXAMPLE = '"12.5"';
 
+const EXPONENT_FORM = /^[-+]?(\d+(\.\d*)?|\.\d+)[eE][-+]?\d+$/;
+const GROUPED_THOUSANDS = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
+const DECIMAL_COMMA = /^-?\d+,\d+$/;
+const DIGITS = /^-?(\d+)(?:\.(\d+))?$/;
+
+/** The shape of a decimal input, as every message about a malformed one states it. */
+export const DECIMAL_SHAPE = 'an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits';
+
+/**
+ * What is wrong with a value that is not decimal text, when it is a common mistake: more than 40
+ * digits on a side, exponent notation, a decimal comma or grouped thousands; undefined otherwise.
+ * Echoes digits only (what it suggests is made of the input's digits).
+ */
+export function decimalTextMistake(value: string): string | undefined {
+  if (value.length > 200) return `it has ${value.length} characters`;
+  if (EXPONENT_FORM.test(value)) return 'exponent notation (such as 1e30) is not accepted: write every digit out';
+  if (GROUPED_THOUSANDS.test(value)) return `thousands separators are not accepted: write ${value.replaceAll(',', '')}`;
+  if (DECIMAL_COMMA.test(value)) return `the decimal separator is a point, not a comma: write ${value.replace(',', '.')}`;
+  const digits = DIGITS.exec(value);
+  if (digits === null) return undefined;
+  const [, whole = '', fraction = ''] = digits;
+  if (whole.length > 40) return `it has ${whole.length} digits before the point, at most 40`;
+  if (fraction.length > 40) return `it has ${fraction.length} digits after the point, at most 40`;
+  return undefined;
+}
+
+/** Says what a decimal input is, and what is wrong with this one when that is a common mistake. */
+export function decimalTextRule(value: string, subject: string): string {
+  const mistake = decimalTextMistake(value);
+  return `${subject} ${DECIMAL_SHAPE}${mistake === undefined ? '' : `; ${mistake}`}.`;
+}
+
 /** True for a value the contract accepts as input (length checked before the regex runs). */
 export function isDecimalText(value: string): boolean {
   return value.length <= MAX_VALUE_LENGTH && DECIMAL_PATTERN.test(value);
@@ -31,12 +63,7 @@ export function parseDecimalValue(value: unknown, param = 'value'): Rational {
     throw new ApiError('INVALID_REQUEST', `${param} ${what}: a decimal string such as ${EXAMPLE}.`, { param });
   }
   if (!isDecimalText(value)) {
-    throw new ApiError(
-      'INVALID_REQUEST',
-      `${param} must be a decimal string: an optional "-", 1 to 40 digits, optionally "." and 1 to 40 digits ` +
-        '(no exponent, "+", spaces or separators).',
-      { param },
-    );
+    throw new ApiError('INVALID_REQUEST', decimalTextRule(value, `${param} must be a decimal string:`), { param });
   }
   return Rational.parse(value);
 }

@@ -114,4 +114,26 @@ export interface ErrorBody {
   requestId: string;
 }
 
+/**
+ * Who changes an account's plan: no account changes its own (not through the API, not on the
+ * account page); the operator of the server does, with the CLI. Callers are told whom to ask, never
+ * the operator's command line. Every surface that speaks of a plan change says these words.
+ */
+export const PLAN_CHANGE = 'ask the operator of this server';
+
+/**
+ * The next step of a refusal that the caller cannot fix by correcting an argument: the end of its
+ * message on every surface (REST, GraphQL, batch items), what MCP's tools give as `whatToDo`, and
+ * the words of the account page.
+ */
+export const NEXT_STEP = {
+  PLAN_REQUIRED: `To use it, ${PLAN_CHANGE} to move the account to the developer plan.`,
+  QUOTA_EXCEEDED: `Wait for the reset, or ${PLAN_CHANGE} to move the account to a larger plan.`,
+} as const satisfies Partial<Record<ErrorCode, string>>;
+
+/** A refusal whose message ends with its code's next step (NEXT_STEP). */
+export function refusalWithNextStep(code: keyof typeof NEXT_STEP, message: string, options: ApiErrorOptions = {}): ApiError {
+  return new ApiError(code, `${message} ${NEXT_STEP[code]}`, options);
+}
+
 export const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged with this requestId.';

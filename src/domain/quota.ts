@@ -1,5 +1,5 @@
 import { isCalendarDate } from './dates';
-import { ApiError } from './errors';
+import { refusalWithNextStep, type ApiError } from './errors';
 
 /**
  * The monthly quota's calendar (contract section 6): a quota month is a UTC calendar month, so it
@@ -50,9 +50,11 @@ export function secondsToNextMonth(now: Date): number {
 
 /** QUOTA_EXCEEDED, to be retried after the seconds to the next UTC month (the edge sends Retry-After). */
 export function quotaExceeded(now: Date, limit?: number): ApiError {
-  const reset = startOfNextMonth(now).toISOString().replace('.000Z', 'Z');
+  const reset = startOfNextMonth(now).toISOString();
   const what = limit === undefined ? 'The monthly quota' : `The monthly quota of ${groupThousands(limit)} conversions`;
-  return new ApiError('QUOTA_EXCEEDED', `${what} is used up; it resets at ${reset}.`, { retryAfterSeconds: secondsToNextMonth(now) });
+  return refusalWithNextStep('QUOTA_EXCEEDED', `${what} is used up; it resets at ${reset}.`, {
+    retryAfterSeconds: secondsToNextMonth(now),
+  });
 }
 
 /** A whole number as en-US writes it (1,000,000): toLocaleString's digits without Intl's cost on a refusal. */

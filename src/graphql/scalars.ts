@@ -1,5 +1,5 @@
 import { GraphQLError, Kind } from 'graphql';
-import { isDecimalText } from '../domain/decimal';
+import { decimalTextRule, isDecimalText } from '../domain/decimal';
 import { isCalendarDate, missingDayReason } from '../domain/dates';
 import { builder } from './builder';
 
@@ -9,7 +9,7 @@ function decimalString(value: unknown): string {
     throw new GraphQLError(`A Decimal must be a string such as "12.5"${typeof value === 'number' ? ', not a number' : ''}.`);
   }
   if (!isDecimalText(value)) {
-    throw new GraphQLError('A Decimal is an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits.');
+    throw new GraphQLError(decimalTextRule(value, 'A Decimal is'));
   }
   return value;
 }

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
-import type { ErrorCode } from '../domain/errors';
+import { NEXT_STEP, type ErrorCode } from '../domain/errors';
 import { toApiError } from '../http/answer/errors';
 
 /** What a tool tells an agent that made a mistake or was refused: enough to fix the call or to know what to do. */
@@ -27,9 +27,8 @@ const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
   UNKNOWN_CURRENCY: 'Look the currency up with find_currencies (by code or name).',
   RATE_NOT_FOUND:
     'Pick a date from 1999-01-04 to today on which the currency was quoted (find_currencies gives each one its first and last date).',
-  PLAN_REQUIRED: "Leave out `date` to use the latest rates, or move the key's account to the Developer plan (on /account).",
-  QUOTA_EXCEEDED:
-    "The account's monthly conversions are used up: wait for the next month (retryAfterSeconds), or move the account to a larger plan on /account.",
+  PLAN_REQUIRED: NEXT_STEP.PLAN_REQUIRED,
+  QUOTA_EXCEEDED: NEXT_STEP.QUOTA_EXCEEDED,
   RATE_LIMIT_EXCEEDED: 'Too many calls in a short time: wait retryAfterSeconds, then call again.',
   SERVICE_UNAVAILABLE: 'The server has no exchange rates loaded yet: try again after retryAfterSeconds; unit conversions work meanwhile.',
   INTERNAL: 'An unexpected error on the server: try again later; it is logged with its request id.',
@@ -62,7 +61,10 @@ export function toolFailure(error: GraphQLError | GraphQLFormattedError): CallTo
     if (dimensions !== undefined) failure.dimensions = dimensions;
   }
   if (apiError.details.retryAfterSeconds !== undefined) failure.retryAfterSeconds = apiError.details.retryAfterSeconds;
-  const text = `${failure.code}: ${failure.message} ${failure.whatToDo}`;
+  // A message that ends with its next step (NEXT_STEP) already says what to do.
+  const text = failure.message.endsWith(failure.whatToDo)
+    ? `${failure.code}: ${failure.message}`
+    : `${failure.code}: ${failure.message} ${failure.whatToDo}`;
   return { content: [{ type: 'text', text }], structuredContent: { error: failure }, isError: true };
 }
 

@@ -1,4 +1,5 @@
 import { groupThousands } from '../domain/quota';
+import { counted } from '../domain/counted';
 import type { DailyUsage } from '../services/account-store';
 import { html, type SafeHtml } from './html';
 
@@ -97,5 +98,4 @@ function legend(days: readonly DailyUsage[]): SafeHtml {
   return html`<g class="legend">${SERIES.map((s, i) => html`<rect x="${PLOT.left + i * width}" y="8" width="14" height="14" fill="${s.colour}"/><text x="${PLOT.left + i * width + 20}" y="20">${s.label} (${groupThousands(sum(days, s.field))})</text>`)}</g>`;
 }
 
-const counted = (n: number, noun: string) => `${groupThousands(n)} ${noun}${n === 1 ? '' : 's'}`;
 const round = (n: number) => Math.round(n * 10) / 10;

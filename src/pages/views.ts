@@ -1,4 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '../domain/passwords';
+import { NEXT_STEP, PLAN_CHANGE } from '../domain/errors';
 import { groupThousands } from '../domain/quota';
 import type { AccountOverview, AccountSession, Flash } from '../services/accounts';
 import { html } from './html';
@@ -53,10 +54,10 @@ ${flash?.newKey ? newKeySection(flash.newKey, origin) : ''}
 ${flash?.newWebhook ? newWebhookSection(flash.newWebhook) : ''}
 <p>Signed in as <strong>${session.account.email ?? session.account.id}</strong>.</p>
 <h2>Plan and usage</h2>
-<p>Plan: <strong>${overview.plan}</strong>. To change plans, ask whoever runs this server.</p>
+<p>Plan: <strong>${overview.plan}</strong>. To change plans, ${PLAN_CHANGE}.</p>
 <p id="usage">${groupThousands(usage.used)} of ${groupThousands(usage.limit)} conversions used this month (${usage.month}); resets on ${usage.resetsAt.slice(0, 10)} at 00:00 UTC.</p>
 <progress aria-labelledby="usage" max="${usage.limit}" value="${Math.min(usage.used, usage.limit)}">${Math.floor((usage.used / usage.limit) * 100)}%</progress>
-<p id="quota-remaining">${groupThousands(usage.remaining)} conversions remain this month.</p>
+<p id="quota-remaining">${groupThousands(usage.remaining)} conversions remain this month.${usage.remaining === 0 ? ` ${NEXT_STEP.QUOTA_EXCEEDED}` : ''}</p>
 <h3 id="usage-days">The last ${overview.days.length} days</h3>
 <figure class="chart" aria-labelledby="usage-days">
 ${usageChart(overview.days)}

@@ -4,7 +4,15 @@ import { dirname, join } from 'node:path';
 import type { CurrencyEntry } from '../domain/currency/registry';
 import type { SupportedLanguage } from '../domain/language/supported';
 import { currencyNamer, type LocalizedName } from '../domain/names/localized';
-import { countText, nameKey, searchableNames, unitNamesOf, type CldrUnitEntry, type UnitName } from '../domain/names/unit-names';
+import {
+  countText,
+  nameKey,
+  searchableNames,
+  singularName,
+  unitNamesOf,
+  type CldrUnitEntry,
+  type UnitName,
+} from '../domain/names/unit-names';
 import { findUnit, UNITS, type CategoryDef, type UnitDef } from '../domain/units';
 
 /** The names of one language: the catalogue's units and categories, the registry's currencies. */
@@ -86,7 +94,9 @@ function languageNames(language: SupportedLanguage, units: ReadonlyMap<string, U
     language,
     unit: (unit) => {
       const name = units.get(unit.id);
-      return name === undefined ? fallback(unit.name) : { text: name.displayName, language, localized: true };
+      if (name === undefined) return fallback(unit.name);
+      // English names a unit in the singular, as `name` does; CLDR's English display name is a plural.
+      return { text: (english ? singularName(name) : undefined) ?? name.displayName, language, localized: true };
     },
     // CLDR names units, not quantities: a category keeps this API's English name.
     category: (category) => fallback(category.name),

@@ -257,6 +257,59 @@ describe('usage', () => {
   });
 });
 
+describe('key list and account show', () => {
+  it('key list prints the account’s keys with the ids rotate, revoke and usage take, never a key or a hash', async () => {
+    const { json: first } = await admin('key create --plan developer --email ann@example.com');
+    const { json: second } = await admin('key create --plan developer --email ann@example.com --expires 2026-06-01T00:00:00Z');
+    await admin(`key revoke --id ${first.id}`);
+    const r = await admin('key list --email Ann@Example.com');
+    expect(r).toMatchObject({ code: 0, stderr: '', json: { accountId: first.accountId, email: 'ann@example.com' } });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.json.keys).toEqual([
+      expect.objectContaining({ id: first.id, env: 'test', tail: first.key.slice(-4), revokedAt: expect.any(String), expiresAt: null }),
+      expect.objectContaining({ id: second.id, tail: second.key.slice(-4), revokedAt: null, expiresAt: '2026-06-01T00:00:00.000Z' }),
+    ]);
+    expect(Object.keys(r.json.keys[0]).sort()).toEqual(
+      ['createdAt', 'env', 'expiresAt', 'id', 'lastUsedAt', 'replacedBy', 'revokedAt', 'tail'].sort(),
+    );
+    expect(r.stdout).not.toContain(first.key);
+    expect(r.stdout).not.toContain(second.key);
+  });
+
+  it('account show prints the account with this month’s usage and limit', async () => {
+    const { json: created } = await admin('key create --plan free --email ann@example.com');
+    await store.consumeQuotaUpTo(created.accountId, '2026-03', 1000, 5, undefined, undefined, '2026-03-31');
+    expect(await admin('account show --email ann@example.com')).toMatchObject({
+      code: 0,
+      stderr: '',
+      json: {
+        id: created.accountId,
+        email: 'ann@example.com',
+        plan: 'free',
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        month: '2026-03',
+        used: 5,
+        limit: 1000,
+        keys: 1,
+      },
+    });
+  });
+
+  it.each(['key list', 'account show'])('%s with an unknown email is NOT_FOUND on stderr, exit 1', async (command) => {
+    expect(await admin(`${command} --email nobody@example.com`)).toMatchObject({
+      code: 1,
+      stdout: '',
+      error: { code: 'NOT_FOUND', message: "No account has the email 'nobody@example.com'." },
+    });
+  });
+
+  it('--help lists both', async () => {
+    const { stdout } = await admin('--help');
+    expect(stdout).toContain('key list --email E');
+    expect(stdout).toContain('account show --email E');
+  });
+});
+
 describe('usage errors', () => {
   it('--help prints the usage text and exits 0', async () => {
     const r = await admin('--help');

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  decimalTextMistake,
+  decimalTextRule,
   DECIMAL_PATTERN,
   ROUNDING_MODES,
   formatDecimal,
@@ -354,5 +356,28 @@ describe('formatScaled prints n / 10^scale exactly as formatFraction does', () =
     expect(() => formatScaled(1n, -1)).toThrow(RangeError);
     expect(() => formatScaled(1n, 0, 41)).toThrow(RangeError);
     expect(() => formatScaled(1n, 0, 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('a malformed value says which common mistake it is', () => {
+  it.each([
+    ['1'.repeat(41), 'it has 41 digits before the point, at most 40'],
+    [`1.${'5'.repeat(41)}`, 'it has 41 digits after the point, at most 40'],
+    ['1e30', 'exponent notation (such as 1e30) is not accepted: write every digit out'],
+    ['-2.5E-3', 'exponent notation (such as 1e30) is not accepted: write every digit out'],
+    ['1,5', 'the decimal separator is a point, not a comma: write 1.5'],
+    ['1,000,000', 'thousands separators are not accepted: write 1000000'],
+  ])('%s: %s', (value, mistake) => {
+    expect(decimalTextMistake(value)).toBe(mistake);
+    expect(() => parseDecimalValue(value)).toThrow(
+      `value must be a decimal string: an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits; ${mistake}.`,
+    );
+  });
+
+  it.each(['abc', '+1', '1.', ' 1'])('%j: the rule alone', (value) => {
+    expect(decimalTextMistake(value)).toBeUndefined();
+    expect(decimalTextRule(value, 'A Decimal is')).toBe(
+      'A Decimal is an optional "-", 1 to 40 digits, then optionally "." and 1 to 40 digits.',
+    );
   });
 });

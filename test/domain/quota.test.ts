@@ -66,7 +66,9 @@ describe('quotaExceeded', () => {
     const error = quotaExceeded(new Date('2026-03-31T23:00:00.000Z'), 1000);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', status: 429, details: { retryAfterSeconds: 3600 } });
-    expect(error.message).toBe('The monthly quota of 1,000 conversions is used up; it resets at 2026-04-01T00:00:00Z.');
+    expect(error.message).toBe(
+      'The monthly quota of 1,000 conversions is used up; it resets at 2026-04-01T00:00:00.000Z. Wait for the reset, or ask the operator of this server to move the account to a larger plan.',
+    );
   });
 });
 

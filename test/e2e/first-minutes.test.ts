@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +114,24 @@ describe('a start that cannot work stops with one line and exit 1', () => {
     busyPort = (blocker.address() as { port: number }).port;
   });
   afterAll(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+
+  it('a busy port: the fatal line is the last line of the log, after what the start logged', async () => {
+    // stdout and stderr into one file, as a terminal or a log collector shows them.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'measurement-fatal-'));
+    const file = path.join(dir, 'log');
+    const fd = openSync(file, 'w');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: env({ PORT: String(busyPort), DATA_DIR: dir }),
+      stdio: ['ignore', fd, fd],
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    closeSync(fd);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    rmSync(dir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.at(-1)).toBe(`PORT ${busyPort} on HOST 127.0.0.1 is already in use: stop the other server or set PORT to a free port.`);
+  });
 
   it.each([
     [

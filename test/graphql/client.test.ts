@@ -43,7 +43,7 @@ describe('graphql-request against the server', () => {
     );
     expect(extensions).toEqual({
       cost: { requestedConversions: 3, chargedConversions: 2 },
-      quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00Z' },
+      quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00.000Z' },
       rateLimit: { policy: 'per-key', limit: 50, windowSeconds: 1, remaining: expect.any(Number), resetSeconds: 1 },
     });
     expect(headers.get('x-quota-remaining')).toBe('998');

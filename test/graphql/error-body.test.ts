@@ -7,7 +7,7 @@ describe('an error as a client reads it', () => {
   it.each([
     ['units', "Unit 'foo' is not known.", "Unit 'foo' is not known. See GET /v1/units."],
     ['categories', "Category 'x' does not exist.", "Category 'x' does not exist. See GET /v1/categories."],
-    ['currencies', "Currency 'XYZ' is not one this API converts.", "Currency 'XYZ' is not one this API converts. See GET /v1/currencies."],
+    ['currencies', "Currency 'XYZ' is not supported.", "Currency 'XYZ' is not supported. See GET /v1/currencies."],
   ] as const)('names the REST route of the %s listing after the message', (seeAlso, message, shown) => {
     expect(clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }))).toBe(shown);
     expect(clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }), 'rest')).toBe(shown);
@@ -16,11 +16,7 @@ describe('an error as a client reads it', () => {
   it.each([
     ['units', "Unit 'foo' is not known.", "Unit 'foo' is not known. See the `units` field."],
     ['categories', "Category 'x' does not exist.", "Category 'x' does not exist. See the `categories` field."],
-    [
-      'currencies',
-      "Currency 'XYZ' is not one this API converts.",
-      "Currency 'XYZ' is not one this API converts. See the `currencies` field.",
-    ],
+    ['currencies', "Currency 'XYZ' is not supported.", "Currency 'XYZ' is not supported. See the `currencies` field."],
   ] as const)('names the GraphQL field of the %s listing in GraphQL, never a route', (seeAlso, message, shown) => {
     const text = clientMessage(new ApiError('UNKNOWN_UNIT', message, { seeAlso }), 'graphql');
     expect(text).toBe(shown);

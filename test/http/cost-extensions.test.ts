@@ -41,7 +41,7 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
       expect(body.errors.map((e: any) => e.extensions.code)).toEqual(['INCOMPATIBLE_UNITS']);
       expect(body.extensions).toEqual({
         cost: { requestedConversions: 3, chargedConversions: 2 },
-        quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00Z' },
+        quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00.000Z' },
         rateLimit: { policy: 'per-key', limit: 50, windowSeconds: 1, remaining: expect.any(Number), resetSeconds: 1 },
       });
       // The headers of the same answer tell the same.
@@ -76,7 +76,7 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
         ['c', 'QUOTA_EXCEEDED'],
       ]);
       expect(body.extensions.cost).toEqual({ requestedConversions: 3, chargedConversions: 0 });
-      expect(body.extensions.quota).toEqual({ limit: 1000, remaining: 0, resetsAt: '2024-05-01T00:00:00Z' });
+      expect(body.extensions.quota).toEqual({ limit: 1000, remaining: 0, resetsAt: '2024-05-01T00:00:00.000Z' });
     });
 
     it('counts batch items, and charges only the items that converted', async () => {
@@ -95,7 +95,7 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
       const key = await t.createKey('developer');
       const { headers, body } = await post('{ rates(symbols: "USD") { date } }', { key, accept });
       expect(body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0 });
-      expect(body.extensions.quota).toEqual({ limit: 100000, remaining: 100000, resetsAt: '2024-05-01T00:00:00Z' });
+      expect(body.extensions.quota).toEqual({ limit: 100000, remaining: 100000, resetsAt: '2024-05-01T00:00:00.000Z' });
       expect(headers.get('x-quota-remaining')).toBe('100000');
     });
 

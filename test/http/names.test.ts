@@ -101,7 +101,7 @@ describe.each([
         expect([de.body.data.localName.text, ja.body.data.localName.text, none.body.data.localName.text]).toEqual([
           'Meter',
           'メートル',
-          'meters',
+          'meter',
         ]);
         expect([de.headers.get('content-language'), ja.headers.get('content-language'), none.headers.get('content-language')]).toEqual([
           'de',
@@ -115,7 +115,7 @@ describe.each([
     it('a category with its units names them in one language', async () => {
       const res = await get('/v1/categories/speed?lang=en-GB');
       expect(res.body.data.units.find((u: { id: string }) => u.id === 'meter_per_second').localName).toEqual({
-        text: 'metres per second',
+        text: 'metre per second',
         language: 'en-GB',
         localized: true,
       });

@@ -126,11 +126,11 @@ describe('typos of currency codes and parameter names get suggestions, REST and 
     expect(rest.body.error).toMatchObject({
       code: 'UNKNOWN_CURRENCY',
       param: 'to',
-      message: "Currency 'GPB' is not supported (did you mean GBP?).",
+      message: "Currency 'GPB' is not supported (did you mean GBP?). See GET /v1/currencies.",
     });
     const { body } = await t.graphql('{ convertCurrency(value: "1", from: "USD", to: "GPB") { result { value } } }', {}, free);
     expect(body.errors[0]).toMatchObject({
-      message: "Currency 'GPB' is not supported (did you mean GBP?).",
+      message: "Currency 'GPB' is not supported (did you mean GBP?). See the `currencies` field.",
       extensions: { code: 'UNKNOWN_CURRENCY', param: 'to' },
     });
     const listing = await t.call('GET', '/v1/currency/rates?symbols=USD,GPB', { key: free });

@@ -177,7 +177,7 @@ describe('the REST edge answers every failure with the contract error body', () 
   it.each([
     ['/v1/units/#?a=1', 400, 'INVALID_REQUEST', "Unknown query parameter 'a'."],
     ['/v1/categories/#?__proto__=1', 400, 'INVALID_REQUEST', "Unknown query parameter '__proto__'."],
-    ['/v1/units/meter#x', 404, 'NOT_FOUND', "Unit 'meter#x' does not exist. See GET /v1/units."],
+    ['/v1/units/meter#x', 404, 'NOT_FOUND', "Unit 'meter#x' does not exist (did you mean meter?). See GET /v1/units."],
     ['/v1/categories#?a=1', 404, 'NOT_FOUND', "There is no route '/v1/categories%23'. See GET /openapi.json."],
   ])('a `#` sent as %%23 is part of the path: GET %s', async (url, status, code, message) => {
     const res = await t.call('GET', url, { key });

@@ -3,7 +3,7 @@ import { coerceInputValue, getNamedType, isEnumType, isLeafType, isNonNullType, 
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors';
 import { schema } from '../../src/graphql';
-import { checkRestInput, describeCoercionError, queryParams } from '../../src/http/rest/rest-input';
+import { checkRestInput, describeCoercionError, enumValuesAt, queryParams } from '../../src/http/rest/rest-input';
 import type { RestRoute } from '../../src/http/routes';
 import { anyJson, hostileText, PROTOTYPE_KEYS } from '../hostile/values';
 
@@ -18,7 +18,9 @@ function reference(arg: GraphQLArgument, value: unknown) {
   try {
     return {
       value: coerceInputValue(value, arg.type, (_path, _invalid, error) => {
-        throw new ApiError('INVALID_REQUEST', describeCoercionError(arg.name, error.message), { param: arg.name });
+        throw new ApiError('INVALID_REQUEST', describeCoercionError(arg.name, error.message, enumValuesAt(arg.type, [])), {
+          param: arg.name,
+        });
       }),
     };
   } catch (error) {
@@ -68,7 +70,7 @@ function referenceObject(arg: GraphQLArgument, value: unknown) {
     const problems: ApiError[] = [];
     const coerced: unknown = coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
-      problems.push(new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param }));
+      problems.push(new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message, enumValuesAt(arg.type, path)), { param }));
     });
     if (problems.length > 0) throw problems.find((p) => p.message.includes('is invalid: unknown field')) ?? problems[0]!;
     return { value: coerced };

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEXT_STEP } from '../../src/domain/errors';
 import { currentMonth } from '../../src/domain/quota';
 import { keyEnvFor } from '../../src/domain/keys';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -124,7 +125,10 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     const answer = await call(client, 'convert', { value: '1', from: 'USD', to: 'JPY', date: '2024-01-05' });
     expect(answer.isError).toBe(true);
     expect(answer.structured.error).toMatchObject({ code: 'PLAN_REQUIRED', parameter: 'date' });
-    expect(answer.structured.error.whatToDo).toContain('Developer plan');
+    expect(answer.structured.error.whatToDo).toBe(NEXT_STEP.PLAN_REQUIRED);
+    expect(answer.structured.error.message).toMatch(/Developer plan or higher.* To use it, ask the operator of this server/);
+    // The next step is said once: the message ends with it.
+    expect(answer.content).toEqual([{ type: 'text', text: `PLAN_REQUIRED: ${answer.structured.error.message}` }]);
     await client.close();
   });
 
@@ -135,7 +139,8 @@ describe('the MCP endpoint over Streamable HTTP', () => {
     const answer = await call(client, 'convert', { value: '1', from: 'mile', to: 'km' });
     expect(answer.isError).toBe(true);
     expect(answer.structured.error).toMatchObject({ code: 'QUOTA_EXCEEDED', retryAfterSeconds: 23 * 86400 + 12 * 3600 });
-    expect(answer.structured.error.whatToDo).toContain('larger plan');
+    expect(answer.structured.error.whatToDo).toBe(NEXT_STEP.QUOTA_EXCEEDED);
+    expect(answer.structured.error.message.endsWith(NEXT_STEP.QUOTA_EXCEEDED)).toBe(true);
     await client.close();
   });
 
@@ -178,6 +183,7 @@ describe('the other tools', () => {
     expect(categories.structured.categories).toHaveLength(15);
     const yen = await call(client, 'find_currencies', { query: 'yen' });
     expect(yen.structured.currencies.map((c: { code: string }) => c.code)).toEqual(['JPY']);
+    expect(yen.content[0]).toMatchObject({ text: expect.stringMatching(/^1 currency: JPY /) });
     const francs = await call(client, 'find_currencies', { query: 'franc' });
     expect(francs.content[0]).toMatchObject({ text: expect.stringContaining('FRF French Franc (replaced by EUR on 1999-01-01)') });
     const usd = await call(client, 'find_currencies', { query: 'usd' });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { NEXT_STEP, PLAN_CHANGE } from '../../src/domain/errors';
 import { hashApiKey } from '../../src/domain/keys';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionTokenHash } from '../../src/domain/sessions';
 import { LOGIN_LIMITS, SIGNUP_LIMIT } from '../../src/services/accounts';
@@ -54,8 +55,9 @@ describe('the page', () => {
     expect(page.text).toContain('Plan: <strong>free</strong>');
     expect(page.text).toContain('1 of 1,000 conversions used this month (2026-03); resets on 2026-04-01 at 00:00 UTC.');
     expect(page.text).toMatch(/<progress aria-labelledby="usage" max="1000" value="1">/);
-    // An end user is told whom to ask, not the operator's command line.
-    expect(page.text).toContain('To change plans, ask whoever runs this server.');
+    // An end user is told whom to ask (the words of the API's refusals), not the operator's command line.
+    expect(page.text).toContain(`To change plans, ${PLAN_CHANGE}.`);
+    expect(page.text).not.toContain(NEXT_STEP.QUOTA_EXCEEDED);
     expect(page.text).not.toMatch(/admin |--email|--plan/);
     expect(page.text).toContain(`<code>${id}</code>`);
     expect(page.text).toContain(`…${key.slice(-4)}`);
@@ -66,6 +68,13 @@ describe('the page', () => {
       /<g data-day="2026-03-15"><title>15 Mar: 1 delivered, 0 refused for the quota, 0 refused for the rate limit<\/title><rect class="delivered" /,
     );
     expect(page.text).toContain('<desc id="usage-chart-desc">From 14 Feb to 15 Mar 2026 (UTC): 1 conversion delivered');
+  });
+
+  it('a used-up quota: the page says what to do in the words of the QUOTA_EXCEEDED refusal', async () => {
+    const { client, app } = await signedUp({}, () => new Date('2026-03-15T12:00:00Z'));
+    await app.store.consumeQuota((await accountOf(app, 'ann@example.com')).id, '2026-03', 1000, 1000);
+    const page = await client.get('/account');
+    expect(page.text).toContain(`0 conversions remain this month. ${NEXT_STEP.QUOTA_EXCEEDED}</p>`);
   });
 
   it('escapes what users write', async () => {

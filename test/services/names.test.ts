@@ -13,8 +13,12 @@ describe('unit names come from the installed CLDR data', () => {
   it.each([
     ['de', 'kilometer_per_hour', 'Kilometer pro Stunde'],
     ['de', 'meter', 'Meter'],
-    ['en-GB', 'meter', 'metres'],
-    ['en', 'meter', 'meters'],
+    // English names a unit in the singular, as `name` does (CLDR's English display names are plurals).
+    ['en-GB', 'meter', 'metre'],
+    ['en', 'meter', 'meter'],
+    ['en', 'foot', 'foot'],
+    ['en-GB', 'foot', 'foot'],
+    ['en', 'kilometer_per_hour', 'kilometer per hour'],
     ['fr', 'kilometer_per_hour', 'kilomètres par heure'],
     ['ja', 'kilometer', 'キロメートル'],
   ] as const)('%s %s → %j', (language, unitId, text) => {

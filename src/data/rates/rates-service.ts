@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { counted } from '../../domain/counted';
 import type { Logger } from 'pino';
 import type { Publication } from '../../domain/ecb';
 import type { ImportReport, Progress, RatesService, RatesStatus } from '../../services/currency/rates';
@@ -250,7 +251,7 @@ export class EcbRatesService implements RatesService {
         currencies: currencies.size,
         ...(report ? { added: report.added, replaced: report.replaced } : {}),
       },
-      `rates ${how}: newest publication ${newest ?? 'none'}, ${dates.length} publications, ${currencies.size} currencies${changes}`,
+      `rates ${how}: newest publication ${newest ?? 'none'}, ${counted(dates.length, 'publication')}, ${counted(currencies.size, 'currency', 'currencies')}${changes}`,
     );
   }
 

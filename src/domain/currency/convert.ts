@@ -32,12 +32,22 @@ export function convertCurrency(request: ParsedCurrencyRequest, publication: Pub
   const from = euroRate(publication, request.from, day, 'from');
   const to = euroRate(publication, request.to, day, 'to');
   const cross = to.perEuro.div(from.perEuro);
+  const source = rateSource([from, to]);
   const decimals = request.minorUnits ? minorUnitsOf(request.to) : request.decimals;
   return {
     input: { value: request.text, unit: request.from },
     result: { value: formatDecimal(request.value.mul(cross), decimals, request.rounding), unit: request.to },
-    rate: { date: publication.date, source: rateSource([from, to]), value: formatDecimal(cross), fixed: fixedRates([from, to]) },
+    rate: { date: lawAlone(source) ? day : publication.date, source, value: formatDecimal(cross), fixed: fixedRates([from, to]) },
   };
+}
+
+/**
+ * True when a rate rests on the law alone (DEM to EUR after 1999, DEM to FRF): an irrevocable fixed
+ * rate, the same on every day, needs no publication, so it is the day asked's own rate, never an
+ * older publication's carried forward, nor stale when the publications held are behind.
+ */
+export function lawAlone(source: string): boolean {
+  return !source.split('; ').includes(RATE_SOURCE);
 }
 
 /** ISO 4217 minor units of a currency converted to; a code with none known cannot be rounded to them. */

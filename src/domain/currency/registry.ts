@@ -112,7 +112,7 @@ export function findCurrency(registry: readonly CurrencyEntry[], code: unknown, 
             ),
           )
         : '';
-    throw new ApiError('NOT_FOUND', `Currency ${shown} is not one this API converts${hint}.`, { param, seeAlso: 'currencies' });
+    throw new ApiError('NOT_FOUND', `Currency ${shown} is not supported${hint}.`, { param, seeAlso: 'currencies' });
   }
   return entry;
 }

@@ -1,6 +1,6 @@
 import { calendarDateProblem, isCalendarDate } from '../dates';
 import { parseDecimalValue, parseDecimals, parseRounding, type RoundingMode } from '../decimal';
-import { ApiError } from '../errors';
+import { ApiError, refusalWithNextStep } from '../errors';
 import { didYouMean, nearestNames } from '../nearest-names';
 import { quoteInput } from '../quote-input';
 import { planAllowsHistory, type PlanId } from '../plans';
@@ -76,12 +76,14 @@ export function parseDate(date: unknown, param = 'date'): string | undefined {
 
 /**
  * UNKNOWN_CURRENCY for a code neither quoted by the ECB nor replaced by law (the static lists, plus
- * anything seen in data), with the known codes nearest to it: "GPB" (did you mean GBP?).
+ * anything seen in data), with the known codes nearest to it: "GPB" (did you mean GBP?), and the
+ * registry to look codes up in. The same words as an unknown code in a path (findCurrency), whose
+ * code is NOT_FOUND instead: a query or body input is a bad argument, a path names a resource.
  */
 export function requireKnownCurrency(code: string, param: string, seen: ReadonlySet<string>): void {
   if (!CURRENCY_CODES.has(code) && !seen.has(code)) {
     const hint = didYouMean(nearestNames(code, new Set([...CURRENCY_CODES, ...seen])));
-    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported${hint}.`, { param });
+    throw new ApiError('UNKNOWN_CURRENCY', `Currency ${quoteInput(code)} is not supported${hint}.`, { param, seeAlso: 'currencies' });
   }
 }
 
@@ -98,7 +100,13 @@ export function requirePossibleDate(date: string, today: string, param = 'date')
 /** PLAN_REQUIRED when a date (history) is asked for on a plan without it. */
 export function requireHistoryPlan(date: string | undefined, plan: PlanId): void {
   if (date !== undefined && !planAllowsHistory(plan)) {
-    throw new ApiError('PLAN_REQUIRED', 'Historical rates (date) need the Developer plan or higher.', { param: 'date' });
+    throw refusalWithNextStep(
+      'PLAN_REQUIRED',
+      'Historical rates (date) need the Developer plan or higher; without date, the latest rates answer.',
+      {
+        param: 'date',
+      },
+    );
   }
 }
 

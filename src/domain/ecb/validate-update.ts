@@ -1,4 +1,5 @@
 import type { Publication } from './types';
+import { counted } from '../counted';
 
 export interface UpdateCheckOptions {
   /** The file holds only the newest days (daily or 90-day feed), so it must not end before the stored data does. */
@@ -34,7 +35,9 @@ export function validateUpdate(current: StoredRates, incoming: readonly Publicat
   const thin = incoming.filter((pub) => Object.keys(pub.rates).length * 2 < reference);
   for (const pub of thin.slice(0, MAX_LISTED)) {
     const count = Object.keys(pub.rates).length;
-    problems.push(`${pub.date} quotes ${count} currencies, fewer than half the ${reference} of the latest stored day (${latest.date})`);
+    problems.push(
+      `${pub.date} quotes ${counted(count, 'currency', 'currencies')}, fewer than half the ${reference} of the latest stored day (${latest.date})`,
+    );
   }
   if (thin.length > MAX_LISTED) problems.push(`… and ${thin.length - MAX_LISTED} more days with too few currencies`);
 

@@ -17,6 +17,18 @@ export interface UnitName {
 const PATTERN_PREFIX = 'unitPattern-count-';
 
 /**
+ * The name of one unit, from the pattern of a count of one ("{0} foot": "foot"). English CLDR
+ * display names are plurals ("feet", "meters"), where this API's English names are singular
+ * ("foot"); undefined when the pattern is not the count and a name.
+ */
+export function singularName(name: UnitName): string | undefined {
+  const one = name.patterns.one;
+  if (one === undefined || !one.includes('{0}')) return undefined;
+  const text = one.replace('{0}', '').trim();
+  return text === '' ? undefined : text;
+}
+
+/**
  * The names of the catalogue's units that CLDR has, from one locale's `units.long` (only the
  * catalogue's units are kept, only the nominative patterns: the rest of the file is dropped).
  */

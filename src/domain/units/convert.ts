@@ -9,6 +9,8 @@ import type { UnitDef } from './catalogue';
 import { describeUnitDimension, formatDimension, MONEY } from './dimensions';
 import { unitNumbers } from './factors';
 import { findUnit } from './lookup';
+import { didYouMean } from '../nearest-names';
+import { suggestUnits } from './expression/suggest';
 
 export interface UnitConversionRequest {
   /** Decimal string, as sent. */
@@ -49,7 +51,10 @@ function resolveUnit(token: unknown, param: 'from' | 'to', options: ConvertOptio
   const unit = findUnit(token);
   if (unit !== undefined) return unit;
   if (options.isCurrency?.(token) === true) return { currency: token };
-  throw new ApiError('UNKNOWN_UNIT', `Unit ${quoteInput(token)} is not known.`, { param, seeAlso: 'units' });
+  throw new ApiError('UNKNOWN_UNIT', `Unit ${quoteInput(token)} is not known${didYouMean(suggestUnits(token))}.`, {
+    param,
+    seeAlso: 'units',
+  });
 }
 
 function currencyError(from: Resolved, to: Resolved): ApiError {

@@ -2,6 +2,8 @@ import { ApiError } from '../errors';
 import { quoteInput } from '../quote-input';
 import { CATEGORIES, UNITS, type CategoryDef, type UnitDef } from './catalogue';
 import { findCategory, findUnit, unitsOfCategory } from './lookup';
+import { didYouMean } from '../nearest-names';
+import { suggestUnits } from './expression/suggest';
 
 /**
  * The catalogue as the API answers it. A lookup by path (`/v1/units/{id}`) that finds nothing is
@@ -28,6 +30,11 @@ export function listUnits(category?: string | null): UnitDef[] {
 
 export function getUnit(id: string): UnitDef {
   const unit = findUnit(id);
-  if (!unit) throw new ApiError('NOT_FOUND', `Unit ${quoteInput(id)} does not exist.`, { param: 'id', seeAlso: 'units' });
+  if (!unit) {
+    throw new ApiError('NOT_FOUND', `Unit ${quoteInput(id)} does not exist${didYouMean(suggestUnits(id))}.`, {
+      param: 'id',
+      seeAlso: 'units',
+    });
+  }
   return unit;
 }

@@ -60,7 +60,7 @@ function quotaOf(state: QuotaState, now: Date): NonNullable<CostExtensions['quot
   return {
     limit: state.limit,
     remaining: Math.max(0, state.limit - state.used),
-    resetsAt: startOfNextMonth(now).toISOString().replace('.000Z', 'Z'),
+    resetsAt: startOfNextMonth(now).toISOString(),
   };
 }
 

@@ -162,7 +162,7 @@ function coerceChecked(checks: readonly ArgCheck[], inputs: Record<string, unkno
     const problems: ApiError[] = [];
     const result: unknown = coerceInputValue(value, arg.type, (path, _invalid, error) => {
       const param = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${key}`), arg.name);
-      problems.push(new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message), { param }));
+      problems.push(new ApiError('INVALID_REQUEST', describeCoercionError(param, error.message, enumValuesAt(arg.type, path)), { param }));
     });
     if (problems.length > 0) throw problems.find((p) => UNKNOWN_FIELD_MESSAGE.test(p.message)) ?? problems[0]!;
     coerced[arg.name] = result;
@@ -321,7 +321,10 @@ function parseLeaf(type: GraphQLScalarType | GraphQLEnumType, value: unknown, pa
     message = error instanceof GraphQLError ? error.message : `Expected type "${type.name}". ` + (error as Error).message;
   }
   if (message === undefined && parsed === undefined) message = `Expected type "${type.name}".`;
-  if (message !== undefined) throw new ApiError('INVALID_REQUEST', describeCoercionError(param, message), { param });
+  if (message !== undefined) {
+    const values = isEnumType(type) ? type.getValues().map((v) => v.name) : undefined;
+    throw new ApiError('INVALID_REQUEST', describeCoercionError(param, message, values), { param });
+  }
   return parsed;
 }
 
@@ -357,8 +360,30 @@ function fromQueryString(text: string, arg: ArgCheck, name: string): unknown {
 const UNKNOWN_FIELD = /^Field "(\w+)" is not defined by type "\w+"\.(?: Did you mean (.*)\?)?$/;
 const UNKNOWN_FIELD_MESSAGE = /is invalid: unknown field '/;
 
-/** A GraphQL coercion message as a REST error message for `param` (exported for the equivalence test). */
-export function describeCoercionError(param: string, message: string): string {
+/** The values of the enum at `path` inside `type` (list indexes, input object fields), if an enum is there. */
+export function enumValuesAt(type: GraphQLInputType, path: readonly (string | number)[]): string[] | undefined {
+  let at: GraphQLInputType | undefined = type;
+  for (const key of path) {
+    if (at !== undefined && isNonNullType(at)) at = at.ofType;
+    if (typeof key === 'number') at = at !== undefined && isListType(at) ? at.ofType : undefined;
+    else at = at !== undefined && isInputObjectType(at) ? at.getFields()[key]?.type : undefined;
+  }
+  if (at !== undefined && isNonNullType(at)) at = at.ofType;
+  return at !== undefined && isEnumType(at) ? at.getValues().map((v) => v.name) : undefined;
+}
+
+const UNKNOWN_ENUM_VALUE = /^Value (".*") does not exist in "\w+" enum\.(?: Did you mean the enum value "(\w+)"\?)?/;
+
+/**
+ * A GraphQL coercion message as a REST error message for `param` (exported for the equivalence
+ * test); a value that is not one of an enum's (`enumValues`) lists them all, the nearest first said.
+ */
+export function describeCoercionError(param: string, message: string, enumValues?: readonly string[]): string {
+  const notInEnum = enumValues === undefined ? null : UNKNOWN_ENUM_VALUE.exec(message);
+  if (notInEnum) {
+    const near = notInEnum[2] === undefined ? '' : ` (did you mean ${notInEnum[2]}?)`;
+    return `'${param}' is invalid: ${notInEnum[1]} is not one of ${enumValues!.join(', ')}${near}.`;
+  }
   const unknown = UNKNOWN_FIELD.exec(message);
   if (unknown) {
     const near = [...(unknown[2] ?? '').matchAll(/"(\w+)"/g)].map((m) => m[1]!);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { counted } from '../../domain/counted';
 import { dataOr, toolSuccess } from '../tool-results';
 import { type ToolDefinition } from './shared';
 
@@ -43,7 +44,9 @@ export const findCurrenciesTool = {
     const listing = shown.map((c) => `${c.code} ${c.name}${statusNote(c)}`).join(', ');
     const more = matches.length > shown.length ? ` ${matches.length - shown.length} more: narrow the query.` : '';
     const text =
-      matches.length === 0 ? 'No currency matches: the ECB never quoted it.' : `${matches.length} currencies: ${listing}.${more}`;
+      matches.length === 0
+        ? 'No currency matches: the ECB never quoted it.'
+        : `${counted(matches.length, 'currency', 'currencies')}: ${listing}.${more}`;
     return toolSuccess(text, { currencies: shown, total: matches.length, truncated: matches.length > shown.length });
   },
 } satisfies ToolDefinition<typeof inputSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { counted } from '../../domain/counted';
 import { dataOr, toolSuccess } from '../tool-results';
 import { defined, type ToolDefinition } from './shared';
 
@@ -44,7 +45,7 @@ export const findUnitsTool = {
     if ('failed' in answer) return answer.failed;
     const { categories, units } = answer.data;
     if (args.query === undefined && args.category === undefined) {
-      const text = `${categories.length} categories: ${categories.map((c) => c.id).join(', ')}. Call again with a category or a query to list units.`;
+      const text = `${counted(categories.length, 'category', 'categories')}: ${categories.map((c) => c.id).join(', ')}. Call again with a category or a query to list units.`;
       return toolSuccess(text, { categories });
     }
     const needle = args.query?.trim().toLowerCase() ?? '';
@@ -57,7 +58,7 @@ export const findUnitsTool = {
     const text =
       matches.length === 0
         ? `No unit matches; categories: ${categories.map((c) => c.id).join(', ')}.`
-        : `${matches.length} units: ${listing}.${more}`;
+        : `${counted(matches.length, 'unit')}: ${listing}.${more}`;
     return toolSuccess(text, { units: shown, total: matches.length, truncated: matches.length > shown.length });
   },
 } satisfies ToolDefinition<typeof inputSchema>;

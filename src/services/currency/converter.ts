@@ -1,6 +1,6 @@
 import { berlinDate } from '../../domain/calendar/berlin-time';
 import { publishedCodeOn, shownEuroRates } from '../../domain/currency/legal-rate';
-import { convertCurrency, type CurrencyConversion } from '../../domain/currency/convert';
+import { convertCurrency, lawAlone, type CurrencyConversion } from '../../domain/currency/convert';
 import { parseCurrencyRequest, requireHistoryPlan, requireKnownCurrency, type CurrencyRequest } from '../../domain/currency/request';
 import type { DateResolution } from '../../domain/currency/explain-date';
 import type { PlanId } from '../../domain/plans';
@@ -40,7 +40,10 @@ export function createCurrencyConverter(rates: RatesReader, clock: () => Date, e
       [publishedCodeOn(parsed.to, day), 'to'],
     ]);
     const conversion = convertCurrency(parsed, publication, day);
-    const resolved = explainer.resolution(parsed.date, publication);
+    // A rate on the law alone is the day asked's own: no publication is carried forward to it.
+    const resolved: DateResolution = lawAlone(conversion.rate.source)
+      ? { requested: day, publication: day, carriedForward: false }
+      : explainer.resolution(parsed.date, publication);
     return { parsed, publication, day, conversion: { ...conversion, rate: { ...conversion.rate, resolved } } };
   };
 

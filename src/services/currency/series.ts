@@ -10,7 +10,7 @@ import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../../
 import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../../domain/currency/series-pages';
 import { parseDecimals, parseRounding, type RoundingMode } from '../../domain/decimal';
 import type { Publication } from '../../domain/ecb';
-import { ApiError } from '../../domain/errors';
+import { ApiError, refusalWithNextStep } from '../../domain/errors';
 import { planAllowsHistory, type PlanId } from '../../domain/plans';
 import { allDates, datesBetween, type HistoryFactsOf } from './history';
 import { requireLatest } from './publication';
@@ -176,7 +176,7 @@ function planOf(rates: RatesReader, clock: () => Date, query: SeriesQuery, accou
     rounded,
   };
   const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
-  if (!planAllowsHistory(account)) throw new ApiError('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
+  if (!planAllowsHistory(account)) throw refusalWithNextStep('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
   for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
   const newest = requireLatest(rates).date;
   const end = endAsked ?? (newest < start ? start : newest);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLDR_UNIT_IDS } from '../../../src/domain/names/cldr-units';
-import { countText, nameKey, searchableNames, unitNamesOf, type UnitName } from '../../../src/domain/names/unit-names';
+import { countText, nameKey, searchableNames, singularName, unitNamesOf, type UnitName } from '../../../src/domain/names/unit-names';
 import { UNITS } from '../../../src/domain/units';
 
 const METER_DE: UnitName = { displayName: 'Meter', patterns: { one: '{0} Meter', other: '{0} Meter' } };
@@ -73,5 +73,16 @@ describe('names are looked up by NFKC, language lower case and single spaces', (
   it('a unit is found by its display name and each counted form', () => {
     expect(searchableNames(METRE_GB)).toEqual(['metres', 'metre']);
     expect(searchableNames(METR_CS)).toEqual(['metry', 'metr', 'metru', 'metrů']);
+  });
+});
+
+describe('singularName', () => {
+  it.each([
+    [{ one: '{0} foot', other: '{0} feet' }, 'foot'],
+    [{ one: '{0} metre', other: '{0} metres' }, 'metre'],
+    [{ other: '{0} feet' }, undefined],
+    [{ one: 'foot' }, undefined],
+  ])('%j: %j', (patterns, singular) => {
+    expect(singularName({ displayName: 'feet', patterns })).toBe(singular);
   });
 });

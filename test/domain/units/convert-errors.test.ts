@@ -32,7 +32,7 @@ describe("convertUnits refuses bad input with the contract's codes", () => {
 
   it('says which unit is unknown and points to the unit listing (the edge names its route), without echoing megabytes', () => {
     const unknown = expectApiError(() => convertUnits(request({ from: 'foo' })), 'UNKNOWN_UNIT', 'from');
-    expect(unknown.message).toBe("Unit 'foo' is not known.");
+    expect(unknown.message).toBe("Unit 'foo' is not known (did you mean foot?).");
     expect(unknown.details).toEqual({ seeAlso: 'units' });
     const long = expectApiError(() => convertUnits(request({ to: 'x'.repeat(100_000) })), 'UNKNOWN_UNIT', 'to');
     expect(long.message.length).toBeLessThan(120);

@@ -30,7 +30,23 @@ const UNIT_ORDER = new Map(UNITS.map((u, i) => [u, i]));
 /** "kilometer", or "km (kilometer)" when the closest name is not the id. */
 const shown = (c: Candidate): string => (c.rank === 0 ? c.text : `${c.text} (${c.unit.id})`);
 
+/**
+ * Units whose symbol is a degree sign and letters, by those letters: "C" is one edit from nothing
+ * (one-letter names get no near names), yet almost always means °C.
+ */
+const BY_DEGREE_LETTERS: ReadonlyMap<string, Candidate> = new Map(
+  CANDIDATES.filter((c) => c.rank === 1 && c.text.startsWith('°') && c.text.length > 1).map((c) => [c.text.slice(1), c]),
+);
+
+/** The near names of `name`, best first; a degree unit written without its sign comes first. */
 export function suggestUnits(name: string): string[] {
+  const degree = BY_DEGREE_LETTERS.get(name);
+  const near = nearUnits(name);
+  if (degree === undefined) return near;
+  return [shown(degree), ...near.filter((s) => !s.endsWith(`(${degree.unit.id})`) && s !== degree.unit.id)].slice(0, MAX_SUGGESTIONS);
+}
+
+function nearUnits(name: string): string[] {
   const written = Array.from(name);
   const chars = Array.from(name.toLowerCase());
   if (chars.length === 0 || chars.length > MAX_COMPARED_LENGTH) return [];
