@@ -1,15 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStore, sqliteImmediateTransaction, type KyselyStoreOptions } from './kysely-store';
-import type { StoreTables } from './store-tables';
+import { toAccount, toKey, type StoreTables } from './store-tables';
 import { migrate } from './migrations';
 import { openSharedSqlite } from './sqlite-file';
 import { quotaEvents } from './store-webhooks';
 import { newEventId } from '../domain/webhooks';
 import type { AccountStore } from '../services/account-store';
 import { isQuotaMonth, isUsageDay } from '../domain/quota';
-import type { KeyEnv } from '../domain/keys';
-import type { PlanId } from '../domain/plans';
 
 export type SqliteStoreOptions = KyselyStoreOptions;
 
@@ -95,16 +93,8 @@ function keyLookups(handle: BetterSqlite3.Database): Pick<AccountStore, 'keysRev
       const row = activeKey.get(hash);
       if (!row) return undefined;
       return {
-        key: {
-          id: row.id,
-          accountId: row.account_id,
-          env: row.env as KeyEnv,
-          createdAt: row.created_at,
-          revokedAt: row.revoked_at,
-          replacedBy: row.replaced_by,
-          expiresAt: row.expires_at,
-        },
-        account: { id: row.account_id, email: row.email, plan: row.plan as PlanId, createdAt: row.account_created_at },
+        key: toKey(row),
+        account: toAccount({ id: row.account_id, email: row.email, plan: row.plan, created_at: row.account_created_at }),
       };
     },
   };
