@@ -1,4 +1,5 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { HeldSources } from './services/currency/held-sources';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { AccountStore } from './services/account-store';
@@ -49,6 +50,8 @@ export interface AppDependencies {
   store: AccountStore;
   logger: Logger;
   rates: RatesReader;
+  /** The publications of the sources other than the ECB, and which sources to serve; the ECB alone without. */
+  sources?: HeldSources;
   /** Request rate limiters (memory, or Redis for several instances): see createRateLimiters. */
   limiters: RateLimiters;
   /** The time, for everything that depends on it ("today" in Berlin, quota months). */
@@ -79,13 +82,14 @@ export function createApp({
   store,
   logger,
   rates,
+  sources,
   limiters,
   clock = () => new Date(),
   metrics = createMetrics(),
   persistedDocuments,
   webhookSecrets = webhookSecretBox(config),
 }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
+  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost, sources });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   /** The request rate limit: each request's bucket decided once, every spend on its record, the fields' directive. */

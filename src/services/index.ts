@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { ECB_ONLY, type HeldSources } from './currency/held-sources';
 import type { AccountStore } from './account-store';
 import type { Principal } from './auth';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export interface AppServices {
   /** Signed links to series exports: made with a key, fetched without one until they expire. */
   readonly seriesLinks: SeriesLinks;
   readonly rates: RatesReader;
+  /** The sources other than the ECB, as held, and which ones this instance serves. */
+  readonly sources: HeldSources;
   /** Unit, category and currency names in the supported languages (CLDR and ICU). */
   readonly names: Names;
   readonly quota: QuotaMeter;
@@ -91,6 +94,8 @@ export interface ServiceDependencies {
   webhookSecrets: () => SecretBox;
   /** The addresses a webhook URL's host resolves to, for the production URL rules. */
   resolveHost: (host: string) => Promise<string[]>;
+  /** The publications of the sources other than the ECB, and which sources this instance serves (the ECB alone without). */
+  sources?: HeldSources;
 }
 
 export function createServices({
@@ -103,11 +108,12 @@ export function createServices({
   metrics,
   webhookSecrets,
   resolveHost,
+  sources = ECB_ONLY,
 }: ServiceDependencies): AppServices {
   // The quote spans of the whole history, computed once per rates revision, for every currency use case.
   const facts = historyFacts(rates);
   precomputeOnRevision(rates, facts);
-  const currency = createCurrencyServices(rates, clock, facts);
+  const currency = createCurrencyServices(rates, clock, facts, sources);
   const keys = createKeyCache(store);
   const refusals = createRefusalRecorder(store, clock, (error) =>
     logger.warn({ err: error }, 'could not record refused requests in the daily usage'),
@@ -137,6 +143,7 @@ export function createServices({
     config,
     store,
     rates,
+    sources,
     currencyRegistry: currency.registry,
     rateListings: currency.listings,
     ...seriesServices({ config, store, rates, clock, webhookSecrets }, currency.series, keyUse),

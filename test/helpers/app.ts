@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { HeldSources } from '../../src/services/currency/held-sources';
 import type { Logger } from 'pino';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,6 +61,8 @@ export interface TestAppOverrides {
   logger?: Logger;
   /** The persisted GraphQL documents (APQ); by default the app's own, in memory. */
   persistedDocuments?: PersistedDocuments;
+  /** The sources other than the ECB (the ECB alone by default). */
+  sources?: HeldSources;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
@@ -77,6 +80,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     logger,
     ...(overrides.clock ? { clock: overrides.clock } : {}),
     ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}),
+    ...(overrides.sources ? { sources: overrides.sources } : {}),
   });
   // The document /openapi.json serves, read directly so that fetching it spends no rate limit.
   const contract = OpenApiContract.of(openApiText(schema));
