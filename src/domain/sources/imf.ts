@@ -1,7 +1,7 @@
 import { IMF_CURRENCY_NAMES } from './imf-names';
 import { calendarDate, FeedCollector, figureValue, RowRejected, show } from './feed-collector';
 import { utf8Text } from './feed-json';
-import { FeedFormatError, type ParsedFeed, type SourceFigure } from './types';
+import { FeedFormatError, type ParsedFeed, type SourceFigure, type SourcePublication } from './types';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAY = /^([A-Z][a-z]+) (\d{2}), (\d{4})$/;
@@ -12,6 +12,8 @@ const DOLLARS_PER_UNIT = '(1)';
 
 /** What a section title says of the rows under it (the same title with " Continued" carries on). */
 interface Section {
+  /** Which collector gathers it: the two SDR sections are kept apart until they are merged. */
+  readonly part: 'representative' | 'sdrPerUnit' | 'unitsPerSdr';
   readonly table: 'representative' | 'sdr';
   readonly base: 'USD' | 'XDR';
   readonly direction: (name: string) => SourceFigure['direction'];
@@ -20,10 +22,15 @@ interface Section {
 const SECTIONS: readonly [string, Section][] = [
   [
     'Representative Exchange Rates for Selected Currencies',
-    { table: 'representative', base: 'USD', direction: (name) => (name.endsWith(DOLLARS_PER_UNIT) ? 'base-per-units' : 'units-per-base') },
+    {
+      part: 'representative',
+      table: 'representative',
+      base: 'USD',
+      direction: (name) => (name.endsWith(DOLLARS_PER_UNIT) ? 'base-per-units' : 'units-per-base'),
+    },
   ],
-  ['SDRs per Currency unit', { table: 'sdr', base: 'XDR', direction: () => 'base-per-units' }],
-  ['Currency units per SDR', { table: 'sdr', base: 'XDR', direction: () => 'units-per-base' }],
+  ['SDRs per Currency unit', { part: 'sdrPerUnit', table: 'sdr', base: 'XDR', direction: () => 'base-per-units' }],
+  ['Currency units per SDR', { part: 'unitsPerSdr', table: 'sdr', base: 'XDR', direction: () => 'units-per-base' }],
 ];
 
 function sectionOf(title: string): Section | undefined {
@@ -62,8 +69,11 @@ export function parseImf(body: Uint8Array): ParsedFeed {
   if (!sectionOf(lines[first]!.trim())) {
     throw new FeedFormatError('imf', first + 1, `not an IMF rms_mth report: ${show(lines[first]!.trim())}`);
   }
-  const feed = new FeedCollector('imf', 'USD');
-  const sdr = new FeedCollector('imf', 'XDR');
+  const parts = {
+    representative: new FeedCollector('imf', 'USD'),
+    sdrPerUnit: new FeedCollector('imf', 'XDR'),
+    unitsPerSdr: new FeedCollector('imf', 'XDR'),
+  };
   let section: Section | undefined;
   let days: string[] | undefined;
   for (let i = first; i < lines.length; i++) {
@@ -85,11 +95,11 @@ export function parseImf(body: Uint8Array): ParsedFeed {
       continue;
     }
     if (!days || !section) throw new FeedFormatError('imf', line, 'a row before any "Currency" header of days');
-    const into = section.table === 'sdr' ? sdr : feed;
+    const into = parts[section.part];
     const [current, columns] = [section, days];
     into.row(line, () => readRow(into, current, columns, cells, line));
   }
-  return merge(feed.result(), sdr.result());
+  return merge(parts.representative.result(), parts.sdrPerUnit.result(), parts.unitsPerSdr.result());
 }
 
 function readRow(feed: FeedCollector, section: Section, days: string[], cells: string[], line: number): void {
@@ -108,9 +118,28 @@ function readRow(feed: FeedCollector, section: Section, days: string[], cells: s
   });
 }
 
-function merge(a: ParsedFeed, b: ParsedFeed): ParsedFeed {
-  const publications = [...a.publications, ...b.publications].sort((x, y) =>
+/**
+ * One publication per table and day. Where a report holds both SDR sections, a currency's "SDRs per
+ * Currency unit" figure is kept and its "Currency units per SDR" one (the IMF's rounded reciprocal
+ * of it) only fills in a currency the other section lacks that day.
+ */
+function merge(representative: ParsedFeed, sdrPerUnit: ParsedFeed, unitsPerSdr: ParsedFeed): ParsedFeed {
+  const sdr = new Map(unitsPerSdr.publications.map((p) => [p.date, p]));
+  for (const p of sdrPerUnit.publications) {
+    const other = sdr.get(p.date);
+    sdr.set(p.date, other ? { ...p, figures: sortedByCode({ ...other.figures, ...p.figures }) } : p);
+  }
+  const publications = [...representative.publications, ...sdr.values()].sort((x, y) =>
     x.date === y.date ? (x.table < y.table ? -1 : 1) : x.date < y.date ? -1 : 1,
   );
-  return { publications, skipped: [...a.skipped, ...b.skipped].sort((x, y) => x.line - y.line) };
+  const skipped = [...representative.skipped, ...sdrPerUnit.skipped, ...unitsPerSdr.skipped].sort((x, y) => x.line - y.line);
+  return { publications, skipped };
+}
+
+function sortedByCode(figures: SourcePublication['figures']): SourcePublication['figures'] {
+  return Object.fromEntries(
+    Object.keys(figures)
+      .sort()
+      .map((code) => [code, figures[code]!]),
+  );
 }
