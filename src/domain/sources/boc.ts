@@ -8,7 +8,7 @@ const SERIES = /^FX([A-Z]{3})CAD$/;
 
 /**
  * Reads a Bank of Canada Valet group answer (`observations/group/FX_RATES_DAILY/json`): each
- * observation holds its day `d` and, per series it has that day, `{ "v": "1.3716" }`. A series
+ * observation holds its day `d` and, per series it has that day, `{ "v": "1.2345" }`. A series
  * absent from a day has no figure that day.
  */
 export function parseBoc(body: Uint8Array): ParsedFeed {

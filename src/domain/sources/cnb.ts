@@ -6,7 +6,7 @@ import { FeedFormatError, type ParsedFeed } from './types';
 /**
  * Reads the Czech National Bank's `cnbapi/exrates/daily-year` (or `daily`) answer:
  * `{ "rates": [{ currencyCode, amount, validFor, rate }] }`, `amount` units costing `rate` korunas.
- * `rate` is a JSON number, read as the text the bank wrote ("24.170" stays "24.170").
+ * `rate` is a JSON number, read as the text the bank wrote ("0.1000" stays "0.1000").
  */
 export function parseCnb(body: Uint8Array): ParsedFeed {
   const doc = feedJson('cnb', body);

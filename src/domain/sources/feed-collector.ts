@@ -17,7 +17,7 @@ export function show(text: string): string {
 
 /**
  * The published text of a figure as its value. The only change made is a decimal comma read as a
- * point ("53,8359" → "53.8359"); the result must be a plain decimal above zero, so an exponent, a
+ * point ("12,3456" → "12.3456"); the result must be a plain decimal above zero, so an exponent, a
  * sign, a space or a grouping separator is refused rather than reinterpreted.
  */
 export function figureValue(text: string): string {

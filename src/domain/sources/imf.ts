@@ -5,7 +5,7 @@ import { FeedFormatError, type ParsedFeed, type SourceFigure, type SourcePublica
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAY = /^([A-Z][a-z]+) (\d{2}), (\d{4})$/;
-/** The IMF groups thousands with a comma ("1,435.400000") and always prints a decimal point. */
+/** The IMF groups thousands with a comma ("1,234.500000") and always prints a decimal point. */
 const GROUPED = /^\d{1,3}(,\d{3})+\.\d+$/;
 /** A representative-rate row marked (1) is in US dollars per currency unit; the others in units per dollar. */
 const DOLLARS_PER_UNIT = '(1)';

@@ -1,5 +1,5 @@
 /**
- * A JSON reader that keeps every number as the text the publisher wrote ("13.797", "0.1000"),
+ * A JSON reader that keeps every number as the text the publisher wrote ("0.1000", "2.50"),
  * since a float cannot hold most decimal fractions, and knows the line each object or array starts
  * on, so a skipped row can be named by its line. Strings are decoded by JSON.parse itself.
  */

@@ -16,21 +16,21 @@ const daily = (...valutes: string[]) =>
 
 describe('Bank of Russia XML_daily: `Nominal` units cost `Value` roubles, decimal comma', () => {
   it('reads a decimal comma and Nominal 10, decoding the windows-1251 bytes', () => {
-    const feed = parseFeed('cbr', daily(valute('R1', 'AAA', '10', '96,5699')));
+    const feed = parseFeed('cbr', daily(valute('R1', 'AAA', '10', '87,6543')));
     expect(feed.publications).toEqual([
       {
         source: 'cbr',
         table: '',
         date: '2030-01-02',
         base: 'RUB',
-        figures: { AAA: { value: '96.5699', units: '10', direction: 'base-per-units' } },
+        figures: { AAA: { value: '87.6543', units: '10', direction: 'base-per-units' } },
       },
     ]);
   });
 
   it.each([
-    ['100', '57,0006', { value: '57.0006', units: '100', direction: 'base-per-units' }],
-    ['1', '53.8359', { value: '53.8359', units: '1', direction: 'base-per-units' }],
+    ['100', '45,0010', { value: '45.0010', units: '100', direction: 'base-per-units' }],
+    ['1', '61.2345', { value: '61.2345', units: '1', direction: 'base-per-units' }],
   ])('Nominal %s, Value %s', (nominal, value, figure) => {
     expect(parseFeed('cbr', daily(valute('R1', 'AAA', nominal, value))).publications[0]!.figures.AAA).toEqual(figure);
   });

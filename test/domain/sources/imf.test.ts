@@ -11,7 +11,7 @@ describe('IMF representative rates: units per US dollar, rows marked (1) US doll
   it('reads plain rows as units-per-base, (1) rows as base-per-units, NA as no figure, and drops the dollar', () => {
     const feed = parseFeed(
       'imf',
-      tsv(REP, HEADER, 'Euro(1)\t1.169800\t1.160600', 'Japanese yen\t156.400000\tNA', 'U.S. dollar\t1.000000\t1.000000', '', 'Notes:', 'x'),
+      tsv(REP, HEADER, 'Euro(1)\t1.250000\t1.240000', 'Japanese yen\t123.450000\tNA', 'U.S. dollar\t1.000000\t1.000000', '', 'Notes:', 'x'),
     );
     expect(feed.skipped).toEqual([]);
     expect(feed.publications).toEqual([
@@ -21,8 +21,8 @@ describe('IMF representative rates: units per US dollar, rows marked (1) US doll
         date: '2030-01-02',
         base: 'USD',
         figures: {
-          EUR: { value: '1.169800', units: '1', direction: 'base-per-units' },
-          JPY: { value: '156.400000', units: '1', direction: 'units-per-base' },
+          EUR: { value: '1.250000', units: '1', direction: 'base-per-units' },
+          JPY: { value: '123.450000', units: '1', direction: 'units-per-base' },
         },
       },
       {
@@ -30,14 +30,14 @@ describe('IMF representative rates: units per US dollar, rows marked (1) US doll
         table: 'representative',
         date: '2030-01-03',
         base: 'USD',
-        figures: { EUR: { value: '1.160600', units: '1', direction: 'base-per-units' } },
+        figures: { EUR: { value: '1.240000', units: '1', direction: 'base-per-units' } },
       },
     ]);
   });
 
-  it('drops the thousands comma of "1,435.400000"; a comma that groups no thousands is skipped', () => {
-    const feed = parseFeed('imf', tsv(REP, HEADER, 'Korean won\t1,435.400000\t1,43'));
-    expect(feed.publications[0]!.figures.KRW!.value).toBe('1435.400000');
+  it('drops the thousands comma of "1,234.500000"; a comma that groups no thousands is skipped', () => {
+    const feed = parseFeed('imf', tsv(REP, HEADER, 'Korean won\t1,234.500000\t1,43'));
+    expect(feed.publications[0]!.figures.KRW!.value).toBe('1234.500000');
     expect(feed.skipped).toEqual([{ line: 3, reason: expect.stringMatching(/groups no thousands/) }]);
   });
 
@@ -76,7 +76,7 @@ describe('IMF SDR values: table "sdr", base XDR', () => {
   it('reads "SDRs per Currency unit" as base-per-units, the US dollar included', () => {
     const feed = parseFeed(
       'imf',
-      tsv('SDRs per Currency unit for January 2030', HEADER, 'U.S. dollar\t0.7296240000\tNA', 'Euro\t0.8535140000\t0.8512590000'),
+      tsv('SDRs per Currency unit for January 2030', HEADER, 'U.S. dollar\t0.6500000000\tNA', 'Euro\t0.7700000000\t0.7600000000'),
     );
     expect(feed.publications[0]).toEqual({
       source: 'imf',
@@ -84,15 +84,15 @@ describe('IMF SDR values: table "sdr", base XDR', () => {
       date: '2030-01-02',
       base: 'XDR',
       figures: {
-        EUR: { value: '0.8535140000', units: '1', direction: 'base-per-units' },
-        USD: { value: '0.7296240000', units: '1', direction: 'base-per-units' },
+        EUR: { value: '0.7700000000', units: '1', direction: 'base-per-units' },
+        USD: { value: '0.6500000000', units: '1', direction: 'base-per-units' },
       },
     });
   });
 
   it('reads "Currency units per SDR" as units-per-base', () => {
-    const feed = parseFeed('imf', tsv('Currency units per SDR for January 2030', HEADER, 'Euro\t1.171630\t1.174730'));
-    expect(feed.publications[0]!.figures.EUR).toEqual({ value: '1.171630', units: '1', direction: 'units-per-base' });
+    const feed = parseFeed('imf', tsv('Currency units per SDR for January 2030', HEADER, 'Euro\t1.298700\t1.315800'));
+    expect(feed.publications[0]!.figures.EUR).toEqual({ value: '1.298700', units: '1', direction: 'units-per-base' });
   });
 
   it('keeps the SDRs-per-unit figure where a report holds both SDR sections, the other only filling gaps', () => {
@@ -101,12 +101,12 @@ describe('IMF SDR values: table "sdr", base XDR', () => {
       tsv(
         'Currency units per SDR for January 2030',
         HEADER,
-        'Euro\t1.171630\t1.174730',
+        'Euro\t1.298700\t1.315800',
         'Japanese yen\t214.000\t215.000',
         '',
         'SDRs per Currency unit for January 2030',
         HEADER,
-        'Euro\t0.8535140000\tNA',
+        'Euro\t0.7700000000\tNA',
       ),
     );
     expect(feed.publications.map((p) => [p.table, p.date, p.figures])).toEqual([
@@ -114,7 +114,7 @@ describe('IMF SDR values: table "sdr", base XDR', () => {
         'sdr',
         '2030-01-02',
         {
-          EUR: { value: '0.8535140000', units: '1', direction: 'base-per-units' },
+          EUR: { value: '0.7700000000', units: '1', direction: 'base-per-units' },
           JPY: { value: '214.000', units: '1', direction: 'units-per-base' },
         },
       ],
@@ -122,7 +122,7 @@ describe('IMF SDR values: table "sdr", base XDR', () => {
         'sdr',
         '2030-01-03',
         {
-          EUR: { value: '1.174730', units: '1', direction: 'units-per-base' },
+          EUR: { value: '1.315800', units: '1', direction: 'units-per-base' },
           JPY: { value: '215.000', units: '1', direction: 'units-per-base' },
         },
       ],

@@ -9,9 +9,9 @@ const cnbRow = (code: string, amount: string, rate: string, day = '2030-01-02') 
 
 describe('CNB: `amount` units cost `rate` korunas, the rate read as its JSON text', () => {
   it.each([
-    ['13.797', '13.797'],
+    ['13.579', '13.579'],
     ['0.1000', '0.1000'],
-    ['24.170', '24.170'],
+    ['21.470', '21.470'],
     ['12345678901234567890.123', '12345678901234567890.123'],
   ])('keeps %s exactly', (text, value) => {
     const feed = parseFeed('cnb', cnb(cnbRow('AAA', '1', text)));
@@ -92,7 +92,7 @@ describe('Bank of Canada: FX<CCY>CAD series, CAD per one unit, value strings', (
   it('reads each series of each day; a series absent on a day has no figure', () => {
     const feed = parseFeed(
       'boc',
-      boc('{"d":"2030-01-02","FXAAACAD":{"v":"1.2300"},"FXBBBCAD":{"v":"0.000081"}},{"d":"2030-01-03","FXAAACAD":{"v":"1.2400"}}'),
+      boc('{"d":"2030-01-02","FXAAACAD":{"v":"1.2300"},"FXBBBCAD":{"v":"0.000062"}},{"d":"2030-01-03","FXAAACAD":{"v":"1.2400"}}'),
     );
     expect(feed.publications.map((p) => [p.date, p.base, p.figures])).toEqual([
       [
@@ -100,7 +100,7 @@ describe('Bank of Canada: FX<CCY>CAD series, CAD per one unit, value strings', (
         'CAD',
         {
           AAA: { value: '1.2300', units: '1', direction: 'base-per-units' },
-          BBB: { value: '0.000081', units: '1', direction: 'base-per-units' },
+          BBB: { value: '0.000062', units: '1', direction: 'base-per-units' },
         },
       ],
       ['2030-01-03', 'CAD', { AAA: { value: '1.2400', units: '1', direction: 'base-per-units' } }],
@@ -126,11 +126,11 @@ describe('NBP: tables A and B, `mid` złoty per one unit, the table and its effe
     `{"table":"${id}","no":"1/${id}/NBP/2030","effectiveDate":"${day}","rates":[${rates}]}`;
   it('makes one publication per table and day', () => {
     const body = utf8(
-      `[${table('B', '2030-01-02', '{"currency":"x","code":"AAA","mid":0.056600}')},${table('A', '2030-01-02', '{"currency":"y","code":"BBB","mid":3.6000}')}]`,
+      `[${table('B', '2030-01-02', '{"currency":"x","code":"AAA","mid":0.043200}')},${table('A', '2030-01-02', '{"currency":"y","code":"BBB","mid":3.6000}')}]`,
     );
     expect(parseFeed('nbp', body).publications.map((p) => [p.table, p.date, p.figures])).toEqual([
       ['A', '2030-01-02', { BBB: { value: '3.6000', units: '1', direction: 'base-per-units' } }],
-      ['B', '2030-01-02', { AAA: { value: '0.056600', units: '1', direction: 'base-per-units' } }],
+      ['B', '2030-01-02', { AAA: { value: '0.043200', units: '1', direction: 'base-per-units' } }],
     ]);
   });
 
@@ -144,14 +144,14 @@ describe('NBU: `units` units cost `rate` hryvnias, days written DD.MM.YYYY', () 
   const row = (day: string, code: string, rate: string, units: string) =>
     `{"exchangedate":"${day}","r030":1,"cc":"${code}","txt":"x","enname":"x","rate":${rate},"units":${units},"rate_per_unit":0.5,"group":"1","calcdate":"01.01.2030","special":null}`;
   it('reads the day, the units and the rate text', () => {
-    const feed = parseFeed('nbu', utf8(`[\n${row('02.01.2030', 'AAA', '13.9110', '10')}\n]`));
+    const feed = parseFeed('nbu', utf8(`[\n${row('02.01.2030', 'AAA', '12.3450', '10')}\n]`));
     expect(feed.publications).toEqual([
       {
         source: 'nbu',
         table: '',
         date: '2030-01-02',
         base: 'UAH',
-        figures: { AAA: { value: '13.9110', units: '10', direction: 'base-per-units' } },
+        figures: { AAA: { value: '12.3450', units: '10', direction: 'base-per-units' } },
       },
     ]);
   });

@@ -31,8 +31,8 @@ describe('Norges Bank: BASE_CUR priced in NOK, 10^UNIT_MULT units', () => {
     ['0', '1'],
     ['2', '100'],
   ])('UNIT_MULT %s gives units %s', (mult, units) => {
-    const feed = parseFeed('nb', nb(`B,AAA,NOK,SP,4,false,${mult},C,2030-01-02,2.8570`));
-    expect(feed.publications[0]!.figures.AAA).toEqual({ value: '2.8570', units, direction: 'base-per-units' });
+    const feed = parseFeed('nb', nb(`B,AAA,NOK,SP,4,false,${mult},C,2030-01-02,3.1410`));
+    expect(feed.publications[0]!.figures.AAA).toEqual({ value: '3.1410', units, direction: 'base-per-units' });
   });
 
   it('reads an empty OBS_VALUE as no figure that day, not an error', () => {
@@ -78,14 +78,14 @@ describe('Norges Bank: BASE_CUR priced in NOK, 10^UNIT_MULT units', () => {
 
 describe('Bank of Israel: BASE_CURRENCY priced in ILS (COUNTER_CURRENCY), 10^UNIT_MULT units', () => {
   it('reads its own column names and UNIT_MULT 1 as ten units', () => {
-    const body = utf8(`${BOI_HEADER}\r\nRER_AAA_ILS,D,AAA,ILS,ILS,OF00,BOI_MRKT,V,F,Y,1,,2030-01-02,0.0003,YP\r\n`);
+    const body = utf8(`${BOI_HEADER}\r\nRER_AAA_ILS,D,AAA,ILS,ILS,OF00,BOI_MRKT,V,F,Y,1,,2030-01-02,0.0004,YP\r\n`);
     expect(parseFeed('boi', body).publications).toEqual([
       {
         source: 'boi',
         table: '',
         date: '2030-01-02',
         base: 'ILS',
-        figures: { AAA: { value: '0.0003', units: '10', direction: 'base-per-units' } },
+        figures: { AAA: { value: '0.0004', units: '10', direction: 'base-per-units' } },
       },
     ]);
   });
