@@ -1,5 +1,6 @@
 import { asObject, type JsonDocument, type JsonValue } from './json-text';
-import { calendarDate, FeedCollector, figureValue, show } from './feed-collector';
+import { isCalendarDate } from '../dates';
+import { FeedCollector, figureValue, show } from './feed-collector';
 import { feedJson, numberMember, requiredArray, rowObject, stringMember } from './feed-json';
 import { FeedFormatError, type ParsedFeed } from './types';
 
@@ -28,13 +29,14 @@ function readTable(doc: JsonDocument, feed: FeedCollector, item: JsonValue): voi
     throw new FeedFormatError('nbp', line, `not an NBP table of mid rates (table ${show(String(id))})`);
   }
   const date = table.effectiveDate;
-  if (typeof date !== 'string') throw new FeedFormatError('nbp', line, 'the table has no effectiveDate');
+  if (typeof date !== 'string' || !isCalendarDate(date))
+    throw new FeedFormatError('nbp', line, 'the table has no effectiveDate that is a calendar day');
   for (const entry of requiredArray('nbp', doc, table.rates, `table ${id} "rates"`)) {
     const entryLine = doc.lineOf(entry);
     feed.row(entryLine, () => {
       const row = rowObject(entry);
       const figure = { value: figureValue(numberMember(row, 'mid')), units: '1', direction: 'base-per-units' as const };
-      feed.add({ line: entryLine, table: id, date: calendarDate(date), code: stringMember(row, 'code'), figure });
+      feed.add({ line: entryLine, table: id, date, code: stringMember(row, 'code'), figure });
     });
   }
 }

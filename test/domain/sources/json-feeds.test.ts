@@ -137,6 +137,7 @@ describe('NBP: tables A and B, `mid` złoty per one unit, the table and its effe
   it('fails the import on table C (bid and ask, no mid) and on an empty answer', () => {
     expectFormatError(() => parseFeed('nbp', utf8(`[${table('C', '2030-01-02', '')}]`)), 1, /not an NBP table of mid rates/);
     expectFormatError(() => parseFeed('nbp', utf8('[]')), 1, /no table/);
+    expectFormatError(() => parseFeed('nbp', utf8(`[${table('A', '2030-02-30', '')}]`)), 1, /no effectiveDate that is a calendar day/);
   });
 });
 
