@@ -38,6 +38,7 @@ import { useFrontDoor } from './pages/front/front-door';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/currency/rates';
+import type { SourceRatesService } from './services/currency/source-rates';
 import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
 import type { SecretBox } from './domain/secret-box';
@@ -49,6 +50,8 @@ export interface AppDependencies {
   store: AccountStore;
   logger: Logger;
   rates: RatesReader;
+  /** The sources besides the ECB, started and stopped beside the ECB rates (main.ts); none by default. */
+  sources?: SourceRatesService;
   /** Request rate limiters (memory, or Redis for several instances): see createRateLimiters. */
   limiters: RateLimiters;
   /** The time, for everything that depends on it ("today" in Berlin, quota months). */
@@ -79,13 +82,14 @@ export function createApp({
   store,
   logger,
   rates,
+  sources,
   limiters,
   clock = () => new Date(),
   metrics = createMetrics(),
   persistedDocuments,
   webhookSecrets = webhookSecretBox(config),
 }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
+  const services = createServices({ config, store, rates, sources, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   /** The request rate limit: each request's bucket decided once, every spend on its record, the fields' directive. */

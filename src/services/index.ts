@@ -22,6 +22,7 @@ import { createQuotaMeter, type QuotaMeter } from './quota';
 import { createRefusalRecorder, usageReport, type RefusalRecorder, type UsageReport } from './usage';
 import type { Account } from './account-store';
 import type { RatesReader } from './currency/rates';
+import type { SourceRatesService } from './currency/source-rates';
 import { createWebhooks, type Webhooks } from './webhooks';
 import type { SecretBox } from '../domain/secret-box';
 import { webhookUrlPolicy } from '../domain/webhook-urls';
@@ -42,6 +43,8 @@ export interface AppServices {
   /** Signed links to series exports: made with a key, fetched without one until they expire. */
   readonly seriesLinks: SeriesLinks;
   readonly rates: RatesReader;
+  /** The sources besides the ECB (their history and freshness); undefined when the app was built without them. */
+  readonly sources: SourceRatesService | undefined;
   /** Unit, category and currency names in the supported languages (CLDR and ICU). */
   readonly names: Names;
   readonly quota: QuotaMeter;
@@ -82,6 +85,8 @@ export interface ServiceDependencies {
   config: Config;
   store: AccountStore;
   rates: RatesReader;
+  /** The sources besides the ECB (RATE_SOURCES); none in apps built without them. */
+  sources?: SourceRatesService | undefined;
   clock: () => Date;
   logger: Logger;
   limiters: LimiterFactory;
@@ -97,6 +102,7 @@ export function createServices({
   config,
   store,
   rates,
+  sources,
   clock,
   logger,
   limiters,
@@ -161,7 +167,8 @@ export function createServices({
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
     ...keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics }),
-    health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
+    sources,
+    health: () => healthReport(rates, limiters, () => store.databaseHealth?.(), sources),
   };
 }
 

@@ -13,6 +13,7 @@ import { openApiText } from '../../src/http/openapi/openapi';
 import { createRateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/currency/rates';
+import type { SourceRatesService } from '../../src/services/currency/source-rates';
 import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import { OpenApiContract } from './contract';
 import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';
@@ -55,6 +56,8 @@ export interface TestAppOverrides {
   store?: AccountStore;
   /** The rates the app reads; none loaded by default. */
   rates?: RatesReader;
+  /** The sources besides the ECB; none by default. */
+  sources?: SourceRatesService;
   clock?: () => Date;
   /** Where the app logs (silent by default). */
   logger?: Logger;
@@ -75,6 +78,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     rates,
     limiters,
     logger,
+    ...(overrides.sources ? { sources: overrides.sources } : {}),
     ...(overrides.clock ? { clock: overrides.clock } : {}),
     ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}),
   });
