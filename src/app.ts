@@ -1,4 +1,5 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { HeldSources } from './services/currency/held-sources';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { AccountStore } from './services/account-store';
@@ -38,7 +39,6 @@ import { useFrontDoor } from './pages/front/front-door';
 import { createMetrics, type Metrics } from './metrics';
 import { createServices, type AppServices } from './services';
 import type { RatesReader } from './services/currency/rates';
-import type { SourceRatesService } from './services/currency/source-rates';
 import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
 import type { SecretBox } from './domain/secret-box';
@@ -50,8 +50,8 @@ export interface AppDependencies {
   store: AccountStore;
   logger: Logger;
   rates: RatesReader;
-  /** The sources besides the ECB, started and stopped beside the ECB rates (main.ts); none by default. */
-  sources?: SourceRatesService;
+  /** The publications of the sources other than the ECB, and which sources to serve; the ECB alone without. */
+  sources?: HeldSources;
   /** Request rate limiters (memory, or Redis for several instances): see createRateLimiters. */
   limiters: RateLimiters;
   /** The time, for everything that depends on it ("today" in Berlin, quota months). */
@@ -89,7 +89,7 @@ export function createApp({
   persistedDocuments,
   webhookSecrets = webhookSecretBox(config),
 }: AppDependencies): App {
-  const services = createServices({ config, store, rates, sources, clock, logger, limiters, metrics, webhookSecrets, resolveHost });
+  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost, sources });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   /** The request rate limit: each request's bucket decided once, every spend on its record, the fields' directive. */

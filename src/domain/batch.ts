@@ -13,6 +13,8 @@ export interface BatchItem {
   /** A currency item only: round to the ISO 4217 minor units of `to`. */
   minorUnits?: boolean | null | undefined;
   date?: string | null | undefined;
+  /** The source whose figures price a currency item (absent: the contract's order). */
+  source?: string | null | undefined;
 }
 
 export const MAX_BATCH_ITEMS = 1000;

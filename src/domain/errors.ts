@@ -42,7 +42,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** A listing that helps the caller on from an error; the edge names its route (REST) or field (GraphQL) after the message. */
-export type SeeAlso = 'units' | 'categories' | 'currencies';
+export type SeeAlso = 'units' | 'categories' | 'currencies' | 'sources';
 
 /** Which API a caller uses: an error's hint names that API's way to the listing (a REST route, a GraphQL field). */
 export type Surface = 'rest' | 'graphql';

@@ -24,6 +24,10 @@ const BatchItemInput = builder.inputType('BatchItemInput', {
       required: false,
       description: 'YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above).',
     }),
+    source: t.string({
+      required: false,
+      description: 'A currency item only: the source whose figures to use (GET /v1/sources), as for `convertCurrency`.',
+    }),
   }),
 });
 

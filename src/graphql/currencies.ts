@@ -1,4 +1,6 @@
 import type { DateResolution, NextPublication } from '../domain/currency/explain-date';
+import { SOURCES } from '../domain/sources/catalog';
+import type { SourceId } from '../domain/sources/types';
 import type { CurrencyEntry } from '../domain/currency/registry';
 import type { Succession } from '../domain/currency/successions';
 import { named, type Named } from '../services/names';
@@ -59,8 +61,11 @@ export const NextPublicationRef = builder.objectRef<NextPublication>('NextPublic
 
 /** Where the rates of a listing (`Rates`, `RateSeries`) come from: one source, named on the wire as it is here. */
 export const RatesSourceEnum = builder.enumType('RatesSource', {
-  description: 'Where listed rates come from. `ecb`: the euro foreign exchange reference rates of the European Central Bank.',
-  values: { ecb: { value: 'ecb' } },
+  description:
+    'A publisher of official rates (GET /v1/sources, `sources`). Each figure served is one publication of one of them, as published.',
+  values: Object.fromEntries(
+    SOURCES.map((s) => [s.id, { value: s.id, description: `${s.publisher}: ${s.tables.map((t) => t.schedule.description).join(' ')}` }]),
+  ) as Record<SourceId, { value: SourceId; description: string }>,
 });
 
 const SuccessionKindEnum = builder.enumType('SuccessionKind', {

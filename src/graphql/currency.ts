@@ -2,7 +2,9 @@ import { GraphQLError } from 'graphql';
 import type { CurrencyConversion } from '../domain/currency/convert';
 import type { DateResolution } from '../domain/currency/explain-date';
 import type { RatesAnswer } from '../services/currency/listings';
+import type { FigureUsed, LegUsed } from '../domain/sources/answer';
 import { builder } from './builder';
+import { addSourceRateFields } from './source-figures';
 import { DateResolutionRef, NextPublicationRef, RatesSourceEnum, SuccessionRef } from './currencies';
 import { policy } from './field-policy';
 import { ExpressionRateRef, QuantityRef, RoundingEnum, decimalsRule } from './units';
@@ -32,7 +34,7 @@ const RESOLVED_TEXT =
   'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.';
 
 /** The rate of a conversion; the currency service adds how the day asked for resolved. */
-type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution };
+type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution; figures?: readonly FigureUsed[]; legs?: readonly LegUsed[] };
 
 const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
   description: 'The rate a currency conversion used: the ECB reference rates, and the fixed rates of currencies replaced by law.',
@@ -69,6 +71,13 @@ builder.objectField(ExpressionRateRef, 'resolved', (t) =>
 builder.objectField(ExpressionRateRef, 'fixed', (t) =>
   t.field({ type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }),
 );
+
+addSourceRateFields(RateRef);
+addSourceRateFields(ExpressionRateRef);
+
+/** The `source` argument of every field that prices currencies. */
+export const SOURCE_ARG_TEXT =
+  "Use this source's figures only: ecb, boc, nb, cnb, nbp, cbr, boi, imf or nbu (GET /v1/sources, `sources`). Without it: the ECB when it quotes both currencies that day, else the first source in `sources` order that quotes both, else two sources joined through a currency both quote.";
 
 export const CurrencyConversionRef = builder.objectRef<CurrencyConversion>('CurrencyConversion').implement({
   description: 'The result of a currency conversion: value × toRate ÷ fromRate, exactly, rounded once if `decimals` is set.',
@@ -130,6 +139,7 @@ builder.queryFields((t) => ({
         required: false,
         description: 'Use the rates in effect on this day (the latest publication on or before it).',
       }),
+      source: t.arg.string({ required: false, description: SOURCE_ARG_TEXT }),
     },
     resolve: async (_, args, ctx, info) =>
       ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),

@@ -9,11 +9,17 @@ import { redactMessage } from '../domain/quote-input';
  * errors too, and graphql sits below http (http/errors.ts adds the HTTP headers).
  */
 const HINTS: Readonly<Record<Surface, Readonly<Record<SeeAlso, string>>>> = {
-  rest: { units: 'See GET /v1/units.', categories: 'See GET /v1/categories.', currencies: 'See GET /v1/currencies.' },
+  rest: {
+    units: 'See GET /v1/units.',
+    categories: 'See GET /v1/categories.',
+    currencies: 'See GET /v1/currencies.',
+    sources: 'See GET /v1/sources.',
+  },
   graphql: {
     units: 'See the `units` field.',
     categories: 'See the `categories` field.',
     currencies: 'See the `currencies` field.',
+    sources: 'See the `sources` field.',
   },
 };
 

@@ -5,6 +5,7 @@
  * currency occurs, and then from one publication, resolved as every currency answer resolves it.
  */
 import { convertUnitsOrExplain } from '../domain/conversion';
+import type { FigureUsed, LegUsed } from '../domain/sources/answer';
 import { knownCurrency } from '../domain/currency/codes';
 import { euroRate, fixedRates, publishedCodeOn, rateSource, shownEuroRates } from '../domain/currency/legal-rate';
 import type { Succession } from '../domain/currency/successions';
@@ -45,6 +46,10 @@ export interface ExpressionRate {
   fixed: readonly Succession[];
   /** The day asked for (without `date`, today in Berlin), the publication used, and whether it is an earlier day's. */
   resolved: DateResolution;
+  /** The published figures used when another source than the ECB priced the rate (then `rates` is empty). */
+  figures?: readonly FigureUsed[];
+  /** Each source's step when two were joined. */
+  legs?: readonly LegUsed[];
 }
 
 /** The contract's Conversion (units as canonical expressions), plus `rate` when a currency occurs. */

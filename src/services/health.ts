@@ -1,12 +1,19 @@
 import type { DatabaseHealth } from './account-store';
 import { API_VERSION } from '../version';
 import type { RatesReader, RatesStatus } from './currency/rates';
-import type { SourceStatus } from './currency/source-rates';
+import type { HeldSources } from './currency/held-sources';
+import type { FeedSourceId, SourceStatus } from './currency/source-rates';
 
-/** What health reads of the sources besides the ECB: the enabled ones and their freshness. */
+/** What health reads of the sources besides the ECB: the ones fetched and their freshness. */
 export interface SourcesReader {
-  readonly enabled: readonly SourceStatus['source'][];
-  status(source: SourceStatus['source']): SourceStatus;
+  readonly fetched: readonly FeedSourceId[];
+  status(source: FeedSourceId): SourceStatus;
+}
+
+/** The freshness side of the held sources, when they have one (the service does; a fixed history in tests does not). */
+export function sourcesReaderOf(held: HeldSources): SourcesReader | undefined {
+  const candidate = held as Partial<SourcesReader>;
+  return Array.isArray(candidate.fetched) && typeof candidate.status === 'function' ? (candidate as SourcesReader) : undefined;
 }
 
 /** Where request rate limits are counted: what health needs of the limiters. */
@@ -45,7 +52,7 @@ export function healthReport(
   const ratesOk = status.date !== null && !status.stale;
   const limitsOk = !limits.redisConfigured || rateLimits === 'redis';
   const ok = ratesOk && limitsOk && db?.reachable !== false;
-  const sourceStatuses = sources?.enabled.map((source) => sources.status(source)) ?? [];
+  const sourceStatuses = sources?.fetched.map((source) => sources.status(source)) ?? [];
   return {
     status: ok ? 'ok' : 'degraded',
     version: API_VERSION,

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { ECB_ONLY, type HeldSources } from './currency/held-sources';
 import type { AccountStore } from './account-store';
 import type { Principal } from './auth';
 import type { Logger } from 'pino';
@@ -15,14 +16,13 @@ import type { RateSeries } from './currency/series';
 import { createSeriesExports, type SeriesExports } from './series-exports';
 import { createSeriesLinks, type SeriesLinks } from './series-links';
 import { historyFacts, precomputeOnRevision } from './currency/history';
-import { healthReport, type HealthReport, type RateLimitBackend } from './health';
+import { healthReport, sourcesReaderOf, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createNames, type Names } from './names';
 import { createQuotaMeter, type QuotaMeter } from './quota';
 import { createRefusalRecorder, usageReport, type RefusalRecorder, type UsageReport } from './usage';
 import type { Account } from './account-store';
 import type { RatesReader } from './currency/rates';
-import type { SourceRatesService } from './currency/source-rates';
 import { createWebhooks, type Webhooks } from './webhooks';
 import type { SecretBox } from '../domain/secret-box';
 import { webhookUrlPolicy } from '../domain/webhook-urls';
@@ -43,8 +43,8 @@ export interface AppServices {
   /** Signed links to series exports: made with a key, fetched without one until they expire. */
   readonly seriesLinks: SeriesLinks;
   readonly rates: RatesReader;
-  /** The sources besides the ECB (their history and freshness); undefined when the app was built without them. */
-  readonly sources: SourceRatesService | undefined;
+  /** The sources other than the ECB, as held, and which ones this instance serves. */
+  readonly sources: HeldSources;
   /** Unit, category and currency names in the supported languages (CLDR and ICU). */
   readonly names: Names;
   readonly quota: QuotaMeter;
@@ -85,8 +85,6 @@ export interface ServiceDependencies {
   config: Config;
   store: AccountStore;
   rates: RatesReader;
-  /** The sources besides the ECB (RATE_SOURCES); none in apps built without them. */
-  sources?: SourceRatesService | undefined;
   clock: () => Date;
   logger: Logger;
   limiters: LimiterFactory;
@@ -96,24 +94,26 @@ export interface ServiceDependencies {
   webhookSecrets: () => SecretBox;
   /** The addresses a webhook URL's host resolves to, for the production URL rules. */
   resolveHost: (host: string) => Promise<string[]>;
+  /** The publications of the sources other than the ECB, and which sources this instance serves (the ECB alone without). */
+  sources?: HeldSources;
 }
 
 export function createServices({
   config,
   store,
   rates,
-  sources,
   clock,
   logger,
   limiters,
   metrics,
   webhookSecrets,
   resolveHost,
+  sources = ECB_ONLY,
 }: ServiceDependencies): AppServices {
   // The quote spans of the whole history, computed once per rates revision, for every currency use case.
   const facts = historyFacts(rates);
   precomputeOnRevision(rates, facts);
-  const currency = createCurrencyServices(rates, clock, facts);
+  const currency = createCurrencyServices(rates, clock, facts, sources);
   const keys = createKeyCache(store);
   const refusals = createRefusalRecorder(store, clock, (error) =>
     logger.warn({ err: error }, 'could not record refused requests in the daily usage'),
@@ -143,6 +143,7 @@ export function createServices({
     config,
     store,
     rates,
+    sources,
     currencyRegistry: currency.registry,
     rateListings: currency.listings,
     ...seriesServices({ config, store, rates, clock, webhookSecrets }, currency.series, keyUse),
@@ -167,8 +168,7 @@ export function createServices({
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
     ...keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics }),
-    sources,
-    health: () => healthReport(rates, limiters, () => store.databaseHealth?.(), sources),
+    health: () => healthReport(rates, limiters, () => store.databaseHealth?.(), sourcesReaderOf(sources)),
   };
 }
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { HeldSources } from '../../src/services/currency/held-sources';
 import type { Logger } from 'pino';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,6 @@ import { openApiText } from '../../src/http/openapi/openapi';
 import { createRateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/currency/rates';
-import type { SourceRatesService } from '../../src/services/currency/source-rates';
 import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import { OpenApiContract } from './contract';
 import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';
@@ -56,13 +56,13 @@ export interface TestAppOverrides {
   store?: AccountStore;
   /** The rates the app reads; none loaded by default. */
   rates?: RatesReader;
-  /** The sources besides the ECB; none by default. */
-  sources?: SourceRatesService;
   clock?: () => Date;
   /** Where the app logs (silent by default). */
   logger?: Logger;
   /** The persisted GraphQL documents (APQ); by default the app's own, in memory. */
   persistedDocuments?: PersistedDocuments;
+  /** The sources other than the ECB (the ECB alone by default). */
+  sources?: HeldSources;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
@@ -78,9 +78,9 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     rates,
     limiters,
     logger,
-    ...(overrides.sources ? { sources: overrides.sources } : {}),
     ...(overrides.clock ? { clock: overrides.clock } : {}),
     ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}),
+    ...(overrides.sources ? { sources: overrides.sources } : {}),
   });
   // The document /openapi.json serves, read directly so that fetching it spends no rate limit.
   const contract = OpenApiContract.of(openApiText(schema));

@@ -102,7 +102,7 @@ export const both = r.data !== undefined && r.error.code;
 const LISTING_ENUMS = `import type { components } from './api';
 declare const s: components['schemas']['RateSeries'];
 export const group: 'day' | 'week' | 'month' | 'quarter' | 'year' = s.group;
-export const source: 'ecb' = s.source;
+export const source: 'ecb' | 'boc' | 'nb' | 'cnb' | 'nbp' | 'boi' | 'nbu' | 'cbr' | 'imf' = s.source;
 `;
 const WRONG_REASON = `import type { components } from './api';\nexport const why: components['schemas']['CarryReason'] = 'holidays';\n`;
 const WRONG_GROUP = `${FETCH_CLIENT}

@@ -34,7 +34,8 @@ const NO_STATUS: StoredSourceStatus = Object.freeze({ fetchedAt: null, lastError
  * status health reports. The history is one immutable SourceHistory, replaced whole on a change.
  */
 export class SourcesService implements SourceRatesService {
-  readonly enabled: readonly FeedSourceId[];
+  readonly fetched: readonly FeedSourceId[];
+  private readonly served: readonly SourceId[];
   private readonly parts: SourcesServiceParts;
   private held: SourceHistory = SourceHistory.EMPTY;
   private readonly revisions = new Map<FeedSourceId, string | undefined>();
@@ -50,7 +51,12 @@ export class SourcesService implements SourceRatesService {
 
   constructor(parts: SourcesServiceParts) {
     this.parts = parts;
-    this.enabled = parts.enabled;
+    this.fetched = parts.enabled;
+    this.served = Object.freeze(['ecb', ...parts.enabled] as const);
+  }
+
+  enabled(): readonly SourceId[] {
+    return this.served;
   }
 
   history(): SourceHistory {
@@ -82,7 +88,7 @@ export class SourcesService implements SourceRatesService {
       throw new Error(`cannot read the sources' rates: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     const { clock, random, tuning, logger } = this.parts;
-    for (const source of this.enabled) {
+    for (const source of this.fetched) {
       const loop = new SourceLoop({
         refresh: () => this.refresh(source),
         delayAfter: (failed) => nextFetchDelayMs(source, this.held, clock(), random, tuning, failed),
@@ -188,14 +194,14 @@ export class SourcesService implements SourceRatesService {
   /** Reloads the sources whose revision moved (all of them when forced), and every stored status. */
   private async sync(force: boolean): Promise<void> {
     const { store } = this.parts;
-    const revisions = await store.readRevisions(this.enabled);
-    for (const [i, source] of this.enabled.entries()) {
+    const revisions = await store.readRevisions(this.fetched);
+    for (const [i, source] of this.fetched.entries()) {
       if (!force && this.revisions.get(source) === revisions[i]) continue;
       this.swap(await store.readPublications(source));
       this.revisions.set(source, revisions[i]);
     }
-    const statuses = await store.readStatuses(this.enabled);
-    for (const [i, source] of this.enabled.entries()) this.statuses.set(source, statuses[i]!);
+    const statuses = await store.readStatuses(this.fetched);
+    for (const [i, source] of this.fetched.entries()) this.statuses.set(source, statuses[i]!);
   }
 
   private async saveStatus(source: FeedSourceId, status: Partial<StoredSourceStatus>): Promise<void> {

@@ -14,9 +14,10 @@ import { isTargetBusinessDay } from '../calendar/target-calendar';
  * yet (before 16:00, or late); any other business day without a publication is the ECB's own gap.
  * `stale` comes first: the rates held are behind the calendar (a publication past its 16:00 plus
  * the grace is missing) and the day asked is on or after the first missing one, so the answer
- * uses an older publication than the ECB has made.
+ * uses an older publication than the ECB has made. `weekly-table` is a weekly publisher's figure
+ * standing for its week (NBP's table B), never the ECB's.
  */
-export const CARRY_REASONS = ['weekend', 'holiday', 'not-yet-published', 'no-publication', 'stale'] as const;
+export const CARRY_REASONS = ['weekend', 'holiday', 'not-yet-published', 'no-publication', 'stale', 'weekly-table'] as const;
 export type CarryReason = (typeof CARRY_REASONS)[number];
 
 /** What a date resolved to: the day asked for, the publication used, and whether it is an earlier day's. */

@@ -1,37 +1,77 @@
 import { berlinDate } from '../../domain/calendar/berlin-time';
 import { publishedCodeOn, shownEuroRates } from '../../domain/currency/legal-rate';
 import { convertCurrency, lawAlone, type CurrencyConversion } from '../../domain/currency/convert';
-import { parseCurrencyRequest, requireHistoryPlan, requireKnownCurrency, type CurrencyRequest } from '../../domain/currency/request';
+import { CURRENCY_CODES } from '../../domain/currency/codes';
+import {
+  parseCurrencyRequest,
+  requireHistoryPlan,
+  requireKnownCurrency,
+  type CurrencyRequest,
+  type ParsedCurrencyRequest,
+} from '../../domain/currency/request';
+import { ApiError } from '../../domain/errors';
+import type { SourceId } from '../../domain/sources/types';
 import type { DateResolution } from '../../domain/currency/explain-date';
 import type { PlanId } from '../../domain/plans';
 import { DERIVED } from '../../domain/units/expression';
 import type { ExpressionConversionAnswer } from '../expressions';
 import { resolvePublication, type PublicationExplainer, type PublicationLoader } from './publication';
 import type { RatesReader } from './rates';
+import { ECB_ONLY, parseSource, sourceCodes, type HeldSources } from './held-sources';
+import { noRoute, quoteFromSources, quotingSources, type SourceConversion } from './source-quote';
 
 /** A conversion whose rate says how the day asked for resolved to the publication used. */
-export type ExplainedConversion = CurrencyConversion & { rate: CurrencyConversion['rate'] & { resolved: DateResolution } };
+export type ExplainedConversion =
+  | (CurrencyConversion & { rate: CurrencyConversion['rate'] & { resolved: DateResolution } })
+  | SourceConversion;
+
+/** A currency conversion's inputs, and the source whose figures to use (absent: the contract's order). */
+export type SourcedCurrencyRequest = CurrencyRequest & { source?: unknown };
 
 /** Converts an amount between two currencies at a publication's rates, uncharged (services/conversions.ts charges it). */
 export interface CurrencyConverter {
   /** A currency conversion; `loader` batches the publication reads of one request. */
-  convert(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExplainedConversion>;
+  convert(request: SourcedCurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExplainedConversion>;
   /**
    * The same conversion (same checks, value, rate, publication and explanation) in the shape of a unit
    * conversion whose units are currencies, as `convert` answers a unit expression with currencies.
    */
-  convertAsUnits(request: CurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExpressionConversionAnswer>;
+  convertAsUnits(request: SourcedCurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExpressionConversionAnswer>;
   /** How a conversion explains a publication's date and a currency it does not quote; unit expressions say the same. */
   readonly explainer: PublicationExplainer;
 }
 
-export function createCurrencyConverter(rates: RatesReader, clock: () => Date, explainer: PublicationExplainer): CurrencyConverter {
-  /** The conversion, and what it was computed on (the publication, the day asked for), for either shape of answer. */
-  const quote = async (request: CurrencyRequest, plan: PlanId, loader: PublicationLoader) => {
-    const parsed = parseCurrencyRequest(request);
-    requireHistoryPlan(parsed.date, plan);
-    requireKnownCurrency(parsed.from, 'from', rates.knownCurrencies());
-    requireKnownCurrency(parsed.to, 'to', rates.knownCurrencies());
+/** A conversion on the sources' figures in the unit conversion's shape: no euro rates, the figures instead. */
+function sourcedAsUnits(conversion: SourceConversion): ExpressionConversionAnswer {
+  const { rate } = conversion;
+  return {
+    input: conversion.input,
+    result: conversion.result,
+    category: DERIVED,
+    rate: {
+      date: rate.date,
+      source: rate.source,
+      value: rate.value,
+      rates: {},
+      fixed: [],
+      resolved: rate.resolved,
+      figures: rate.figures,
+      ...(rate.legs ? { legs: rate.legs } : {}),
+    },
+  };
+}
+
+/** Whether the ECB path can price the code at all: a code it has quoted or the law replaced. */
+const ecbKnows = (rates: RatesReader, code: string): boolean => CURRENCY_CODES.has(code) || rates.knownCurrencies().has(code);
+
+export function createCurrencyConverter(
+  rates: RatesReader,
+  clock: () => Date,
+  explainer: PublicationExplainer,
+  held: HeldSources = ECB_ONLY,
+): CurrencyConverter {
+  /** The conversion on the ECB's publication, and what it was computed on (the publication, the day asked for). */
+  const quoteEcb = async (parsed: ParsedCurrencyRequest, loader: PublicationLoader) => {
     const publication = await resolvePublication(rates, clock, parsed.date, loader);
     // From the day the law replaced a currency, its successor's published rate is the one needed.
     const day = parsed.date ?? berlinDate(clock());
@@ -47,14 +87,58 @@ export function createCurrencyConverter(rates: RatesReader, clock: () => Date, e
     return { parsed, publication, day, conversion: { ...conversion, rate: { ...conversion.rate, resolved } } };
   };
 
+  const deps = { rates, held, clock };
+  const asked = (parsed: ParsedCurrencyRequest) => (parsed.date === undefined ? 'in their latest publications' : `on ${parsed.date}`);
+
+  /** The ECB's answer when it prices the pair (so every ECB answer stays as it is), else the sources', else the ECB's refusal with the sources that quote the pair. */
+  const quoteAny = async (parsed: ParsedCurrencyRequest, source: SourceId | undefined, loader: PublicationLoader) => {
+    if (ecbKnows(rates, parsed.from) && ecbKnows(rates, parsed.to)) {
+      try {
+        return await quoteEcb(parsed, loader);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'RATE_NOT_FOUND' || held.enabled().length === 1) throw error;
+        const sourced = source === 'ecb' ? undefined : await quoteFromSources(deps, parsed, loader);
+        if (sourced) return { parsed, conversion: sourced };
+        const quoting = await quotingSources(deps, parsed, loader);
+        if (quoting.length === 0) throw error;
+        throw new ApiError(
+          'RATE_NOT_FOUND',
+          `${error.message} Sources that quote both ${asked(parsed)}: ${quoting.join(', ')}.`,
+          error.details,
+        );
+      }
+    }
+    if (source === 'ecb') throw noRoute(parsed.from, parsed.to, asked(parsed), await quotingSources(deps, parsed, loader), 'ecb');
+    const sourced = await quoteFromSources(deps, parsed, loader);
+    if (!sourced) throw noRoute(parsed.from, parsed.to, asked(parsed), []);
+    return { parsed, conversion: sourced };
+  };
+
+  /** The conversion, and what it was computed on, for either shape of answer. */
+  const quote = async (request: SourcedCurrencyRequest, plan: PlanId, loader: PublicationLoader) => {
+    const parsed = parseCurrencyRequest(request);
+    const source = parseSource(request.source, held);
+    requireHistoryPlan(parsed.date, plan);
+    const seen = sourceCodes(held.history());
+    requireKnownCurrency(parsed.from, 'from', seen.size === 0 ? rates.knownCurrencies() : new Set([...rates.knownCurrencies(), ...seen]));
+    requireKnownCurrency(parsed.to, 'to', seen.size === 0 ? rates.knownCurrencies() : new Set([...rates.knownCurrencies(), ...seen]));
+    if (source === undefined || source === 'ecb') return quoteAny(parsed, source, loader);
+    const sourced = await quoteFromSources(deps, parsed, loader, source);
+    if (!sourced) throw noRoute(parsed.from, parsed.to, asked(parsed), await quotingSources(deps, parsed, loader), source);
+    return { parsed, conversion: sourced };
+  };
+
   return {
     async convert(request, plan, loader) {
       return (await quote(request, plan, loader)).conversion;
     },
 
     async convertAsUnits(request, plan, loader) {
-      const { parsed, publication, day, conversion } = await quote(request, plan, loader);
+      const quoted = await quote(request, plan, loader);
+      const { conversion } = quoted;
       const { rate } = conversion;
+      if (!('publication' in quoted)) return sourcedAsUnits(conversion as SourceConversion);
+      const { parsed, publication, day } = quoted;
       return {
         input: conversion.input,
         result: conversion.result,

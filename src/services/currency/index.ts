@@ -1,4 +1,5 @@
 import { createCurrencyConverter, type CurrencyConverter } from './converter';
+import { ECB_ONLY, type HeldSources } from './held-sources';
 import { historyFacts, type HistoryFactsOf } from './history';
 import { createRateListings, type RateListings } from './listings';
 import { createPublicationExplainer } from './publication';
@@ -23,10 +24,11 @@ export function createCurrencyServices(
   rates: RatesReader,
   clock: () => Date,
   facts: HistoryFactsOf = historyFacts(rates),
+  sources: HeldSources = ECB_ONLY,
 ): CurrencyServices {
   const explainer = createPublicationExplainer(rates, clock, facts);
   return {
-    converter: createCurrencyConverter(rates, clock, explainer),
+    converter: createCurrencyConverter(rates, clock, explainer, sources),
     registry: createCurrencyRegistry(rates, facts),
     listings: createRateListings(rates, clock, explainer),
     series: createRateSeries(rates, clock, facts),

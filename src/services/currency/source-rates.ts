@@ -1,5 +1,6 @@
 import type { SourceHistory } from '../../domain/sources/history';
 import type { FeedRowIssue, SourceId } from '../../domain/sources/types';
+import type { HeldSources } from './held-sources';
 
 /** A source other than the ECB: the ones this service loads, keeps and fetches. */
 export type FeedSourceId = Exclude<SourceId, 'ecb'>;
@@ -36,9 +37,11 @@ export interface SourceStatus {
 }
 
 /** The rates of the sources other than the ECB: persisted, loaded at start, fetched on their schedules. */
-export interface SourceRatesService {
-  /** The sources this instance fetches and reports (RATE_SOURCES). */
-  readonly enabled: readonly FeedSourceId[];
+export interface SourceRatesService extends HeldSources {
+  /** The sources besides the ECB this instance loads, fetches and reports (RATE_SOURCES), in catalogue order. */
+  readonly fetched: readonly FeedSourceId[];
+  /** The ECB, then `fetched`: every source this instance serves. */
+  enabled(): readonly SourceId[];
   /** Loads what the database holds (serving at once), then fetches each enabled source on its own schedule. */
   start(): Promise<void>;
   stop(): Promise<void>;

@@ -65,7 +65,8 @@ describe('fetching the sources', () => {
     try {
       const service = only.service({ clock, fetch: globalThis.fetch });
       await service.start();
-      expect(service.enabled).toEqual([]);
+      expect(service.fetched).toEqual([]);
+      expect(service.enabled()).toEqual(['ecb']);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(fake.requests).toEqual([]);
     } finally {

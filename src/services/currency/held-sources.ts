@@ -1,0 +1,76 @@
+import type { Publication } from '../../domain/ecb';
+import { ApiError } from '../../domain/errors';
+import { isSourceId, SOURCES } from '../../domain/sources/catalog';
+import { SourceHistory, type ResolvedFigure } from '../../domain/sources/history';
+import type { PairLookup } from '../../domain/sources/route';
+import { SOURCE_IDS, type SourceId } from '../../domain/sources/types';
+
+/** The publications of the sources other than the ECB as this process holds them, and which sources it serves. */
+export interface HeldSources {
+  /** The history as held now; a new object whenever it changes, so its identity can key what is computed from it. */
+  history(): SourceHistory;
+  /** The sources this instance serves (RATE_SOURCES), in catalogue order; the ECB always among them. */
+  enabled(): readonly SourceId[];
+}
+
+/** The ECB alone: what a process without other sources serves. */
+export const ECB_ONLY: HeldSources = Object.freeze({ history: () => SourceHistory.EMPTY, enabled: () => ['ecb'] as const });
+
+/** A `source` input: absent, or one of the served sources; anything else is INVALID_REQUEST listing them. */
+export function parseSource(value: unknown, held: HeldSources, param = 'source'): SourceId | undefined {
+  if (value === undefined || value === null) return undefined;
+  const served = held.enabled();
+  if (!isSourceId(value)) {
+    throw new ApiError('INVALID_REQUEST', `${param} must be one of ${served.join(', ')}.`, {
+      param,
+      seeAlso: 'sources',
+    });
+  }
+  if (!served.includes(value)) {
+    throw new ApiError('INVALID_REQUEST', `${param}: ${value} is not served by this instance; it serves ${served.join(', ')}.`, { param });
+  }
+  return value;
+}
+
+/** The ECB publication's figures in the sources' shape: units of each currency per euro, as published. */
+function ecbFigure(publication: Publication, code: string): ResolvedFigure | undefined {
+  const value = code === 'EUR' ? '1' : publication.rates[code];
+  if (value === undefined) return undefined;
+  return {
+    source: 'ecb',
+    table: '',
+    date: publication.date,
+    base: 'EUR',
+    code,
+    figure: { value, units: '1', direction: 'units-per-base' },
+  };
+}
+
+/** The pairs of figures of every source on a day (or their latest), the ECB's from its publication in effect then. */
+export function pairsOn(history: SourceHistory, ecb: Publication | undefined, date: string | undefined): PairLookup {
+  return (source, from, to) => {
+    if (source !== 'ecb') return history.pair(source, from, to, date);
+    const a = ecb && ecbFigure(ecb, from);
+    const b = ecb && ecbFigure(ecb, to);
+    return a && b ? [a, b] : undefined;
+  };
+}
+
+const codesCache = new WeakMap<SourceHistory, ReadonlySet<string>>();
+
+/** Every code any held source has quoted, its bases included. */
+export function sourceCodes(history: SourceHistory): ReadonlySet<string> {
+  let codes = codesCache.get(history);
+  if (!codes) {
+    const all = new Set<string>();
+    for (const id of SOURCE_IDS) if (id !== 'ecb') for (const code of history.quoted(id).keys()) all.add(code);
+    codes = all;
+    codesCache.set(history, codes);
+  }
+  return codes;
+}
+
+/** The catalogue's sources restricted to a RATE_SOURCES list (the ECB always served). */
+export function servedSources(ids: readonly SourceId[] | 'all'): readonly SourceId[] {
+  return SOURCES.map((s) => s.id).filter((id) => ids === 'all' || id === 'ecb' || ids.includes(id));
+}

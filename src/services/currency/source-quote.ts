@@ -1,0 +1,78 @@
+import { berlinDate } from '../../domain/calendar/berlin-time';
+import { minorUnitsOf, type CurrencyConversion } from '../../domain/currency/convert';
+import type { DateResolution } from '../../domain/currency/explain-date';
+import { requirePossibleDate, type ParsedCurrencyRequest } from '../../domain/currency/request';
+import { formatDecimal } from '../../domain/decimal';
+import type { Publication } from '../../domain/ecb';
+import { ApiError } from '../../domain/errors';
+import { routeRate, type RouteRate } from '../../domain/sources/answer';
+import { chooseRoute, sourcesQuoting } from '../../domain/sources/route';
+import type { SourceId } from '../../domain/sources/types';
+import { pairsOn, type HeldSources } from './held-sources';
+import { resolvePublication, type PublicationSource } from './publication';
+import type { RatesReader } from './rates';
+
+/** A conversion priced on the sources' figures: the rate names each figure, and the legs when two sources are joined. */
+export type SourceConversion = CurrencyConversion & { rate: CurrencyConversion['rate'] & RouteRate & { resolved: DateResolution } };
+
+/** The ECB publication in effect on the day, when there is one to join a leg to; none is no error here. */
+async function ecbPublication(rates: RatesReader, clock: () => Date, date: string | undefined, loader: PublicationSource) {
+  try {
+    return await resolvePublication(rates, clock, date, loader);
+  } catch {
+    return undefined;
+  }
+}
+
+/** RATE_NOT_FOUND for a pair no route prices, naming the sources that do quote it that day (`asked`: "on 2026-03-04"). */
+export function noRoute(from: string, to: string, asked: string, quoting: readonly SourceId[], only?: SourceId): ApiError {
+  const others = quoting.length === 0 ? ' No source does.' : ` Sources that do: ${quoting.join(', ')}.`;
+  const message =
+    only === undefined
+      ? `No source quotes both ${from} and ${to} ${asked}, and no two sources join them through a currency both quote.`
+      : `${only} does not quote both ${from} and ${to} ${asked}.${others}`;
+  return new ApiError('RATE_NOT_FOUND', message, { param: 'to', seeAlso: 'sources' });
+}
+
+export interface SourceQuoteDeps {
+  rates: RatesReader;
+  held: HeldSources;
+  clock: () => Date;
+}
+
+/**
+ * The conversion on the figures of `only` (that source alone), or of the first route over the
+ * served sources (contract §13): one source quoting both, else two joined. Undefined when no
+ * route prices the pair, so the caller can keep its own error.
+ */
+export async function quoteFromSources(
+  { rates, held, clock }: SourceQuoteDeps,
+  parsed: ParsedCurrencyRequest,
+  loader: PublicationSource,
+  only?: SourceId,
+): Promise<SourceConversion | undefined> {
+  const today = berlinDate(clock());
+  if (parsed.date !== undefined) requirePossibleDate(parsed.date, today);
+  const ecb: Publication | undefined =
+    only === undefined || only === 'ecb' ? await ecbPublication(rates, clock, parsed.date, loader) : undefined;
+  const pair = pairsOn(held.history(), ecb, parsed.date);
+  const route = chooseRoute(pair, only === undefined ? held.enabled() : [only], parsed.from, parsed.to);
+  if (!route) return undefined;
+  const rate = routeRate(route, parsed.date ?? today);
+  const decimals = parsed.minorUnits ? minorUnitsOf(parsed.to) : parsed.decimals;
+  return {
+    input: { value: parsed.text, unit: parsed.from },
+    result: { value: formatDecimal(parsed.value.mul(route.rate), decimals, parsed.rounding), unit: parsed.to },
+    rate: { ...rate, fixed: [] },
+  };
+}
+
+/** The sources that quote the pair on the day asked (or their latest), for a RATE_NOT_FOUND. */
+export async function quotingSources(
+  { rates, held, clock }: SourceQuoteDeps,
+  parsed: ParsedCurrencyRequest,
+  loader: PublicationSource,
+): Promise<SourceId[]> {
+  const ecb = await ecbPublication(rates, clock, parsed.date, loader);
+  return sourcesQuoting(pairsOn(held.history(), ecb, parsed.date), held.enabled(), parsed.from, parsed.to);
+}
