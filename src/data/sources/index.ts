@@ -2,8 +2,8 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import { parseFeed } from '../../domain/sources/parsers';
-import type { ParsedFeed, SourceId } from '../../domain/sources/types';
-import type { SourceRatesService } from '../../services/currency/source-rates';
+import type { ParsedFeed } from '../../domain/sources/types';
+import type { FeedSourceId, SourceRatesService } from '../../services/currency/source-rates';
 import { openSourceStore } from './open-source-store';
 import type { SourceStore } from './source-store';
 import { SourcesService } from './sources-service';
@@ -30,7 +30,7 @@ export interface SourcesServiceDeps {
   /** Jitter source in [0, 1); Math.random by default. */
   random?: () => number;
   /** The feed parsers; parseFeed by default (tests read made-up bodies). */
-  parse?: (source: SourceId, body: Uint8Array) => ParsedFeed;
+  parse?: (source: FeedSourceId, body: Uint8Array) => ParsedFeed;
 }
 
 /**

@@ -18,7 +18,7 @@ export interface SourcesServiceParts {
   store: SourceStore;
   enabled: readonly FeedSourceId[];
   baseUrls: Readonly<Record<FeedSourceId, string>>;
-  parse: (source: SourceId, body: Uint8Array) => ParsedFeed;
+  parse: (source: FeedSourceId, body: Uint8Array) => ParsedFeed;
   fetch: typeof fetch;
   clock: () => Date;
   random: () => number;

@@ -10,7 +10,6 @@ import {
   type ParsedCurrencyRequest,
 } from '../../domain/currency/request';
 import { ApiError } from '../../domain/errors';
-import type { SourceId } from '../../domain/sources/types';
 import type { DateResolution } from '../../domain/currency/explain-date';
 import type { PlanId } from '../../domain/plans';
 import { DERIVED } from '../../domain/units/expression';
@@ -18,7 +17,7 @@ import type { ExpressionConversionAnswer } from '../expressions';
 import { resolvePublication, type PublicationExplainer, type PublicationLoader } from './publication';
 import type { RatesReader } from './rates';
 import { ECB_ONLY, parseSource, sourceCodes, type HeldSources } from './held-sources';
-import { noRoute, quoteFromSources, quotingSources, type SourceConversion } from './source-quote';
+import { noRoute, quoteFromSources, quotingSources, type SourceConversion, type SourceQuoteDeps } from './source-quote';
 
 /** A conversion whose rate says how the day asked for resolved to the publication used. */
 export type ExplainedConversion =
@@ -64,14 +63,9 @@ function sourcedAsUnits(conversion: SourceConversion): ExpressionConversionAnswe
 /** Whether the ECB path can price the code at all: a code it has quoted or the law replaced. */
 const ecbKnows = (rates: RatesReader, code: string): boolean => CURRENCY_CODES.has(code) || rates.knownCurrencies().has(code);
 
-export function createCurrencyConverter(
-  rates: RatesReader,
-  clock: () => Date,
-  explainer: PublicationExplainer,
-  held: HeldSources = ECB_ONLY,
-): CurrencyConverter {
-  /** The conversion on the ECB's publication, and what it was computed on (the publication, the day asked for). */
-  const quoteEcb = async (parsed: ParsedCurrencyRequest, loader: PublicationLoader) => {
+/** The conversion on the ECB's publication, and what it was computed on (the publication, the day asked for). */
+function ecbQuote(rates: RatesReader, clock: () => Date, explainer: PublicationExplainer) {
+  return async (parsed: ParsedCurrencyRequest, loader: PublicationLoader) => {
     const publication = await resolvePublication(rates, clock, parsed.date, loader);
     // From the day the law replaced a currency, its successor's published rate is the one needed.
     const day = parsed.date ?? berlinDate(clock());
@@ -86,17 +80,22 @@ export function createCurrencyConverter(
       : explainer.resolution(parsed.date, publication);
     return { parsed, publication, day, conversion: { ...conversion, rate: { ...conversion.rate, resolved } } };
   };
+}
 
-  const deps = { rates, held, clock };
-  const asked = (parsed: ParsedCurrencyRequest) => (parsed.date === undefined ? 'in their latest publications' : `on ${parsed.date}`);
+const asked = (parsed: ParsedCurrencyRequest) => (parsed.date === undefined ? 'in their latest publications' : `on ${parsed.date}`);
 
-  /** The ECB's answer when it prices the pair (so every ECB answer stays as it is), else the sources', else the ECB's refusal with the sources that quote the pair. */
-  const quoteAny = async (parsed: ParsedCurrencyRequest, source: SourceId | undefined, loader: PublicationLoader) => {
-    if (ecbKnows(rates, parsed.from) && ecbKnows(rates, parsed.to)) {
+/**
+ * Without `source` (or with `ecb`): the ECB's answer when it prices the pair, so every ECB answer
+ * stays as it is; else, without `source`, the sources' route; else the ECB's refusal, naming the
+ * sources that quote the pair.
+ */
+function anySourceQuote(deps: SourceQuoteDeps, quoteEcb: ReturnType<typeof ecbQuote>) {
+  return async (parsed: ParsedCurrencyRequest, source: 'ecb' | undefined, loader: PublicationLoader) => {
+    if (ecbKnows(deps.rates, parsed.from) && ecbKnows(deps.rates, parsed.to)) {
       try {
         return await quoteEcb(parsed, loader);
       } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== 'RATE_NOT_FOUND' || held.enabled().length === 1) throw error;
+        if (!(error instanceof ApiError) || error.code !== 'RATE_NOT_FOUND' || deps.held.enabled().length === 1) throw error;
         const sourced = source === 'ecb' ? undefined : await quoteFromSources(deps, parsed, loader);
         if (sourced) return { parsed, conversion: sourced };
         const quoting = await quotingSources(deps, parsed, loader);
@@ -113,15 +112,37 @@ export function createCurrencyConverter(
     if (!sourced) throw noRoute(parsed.from, parsed.to, asked(parsed), []);
     return { parsed, conversion: sourced };
   };
+}
+
+/** The codes a conversion may name: the ECB's and every source's, one set per pair of their identities. */
+function knownCodes(rates: RatesReader, held: HeldSources): () => ReadonlySet<string> {
+  let cached: { ecb: ReadonlySet<string>; sources: ReadonlySet<string>; all: ReadonlySet<string> } | undefined;
+  return () => {
+    const ecb = rates.knownCurrencies();
+    const sources = sourceCodes(held.history());
+    if (sources.size === 0) return ecb;
+    if (cached?.ecb !== ecb || cached.sources !== sources) cached = { ecb, sources, all: new Set([...ecb, ...sources]) };
+    return cached.all;
+  };
+}
+
+export function createCurrencyConverter(
+  rates: RatesReader,
+  clock: () => Date,
+  explainer: PublicationExplainer,
+  held: HeldSources = ECB_ONLY,
+): CurrencyConverter {
+  const deps: SourceQuoteDeps = { rates, held, clock };
+  const quoteAny = anySourceQuote(deps, ecbQuote(rates, clock, explainer));
+  const known = knownCodes(rates, held);
 
   /** The conversion, and what it was computed on, for either shape of answer. */
   const quote = async (request: SourcedCurrencyRequest, plan: PlanId, loader: PublicationLoader) => {
     const parsed = parseCurrencyRequest(request);
     const source = parseSource(request.source, held);
     requireHistoryPlan(parsed.date, plan);
-    const seen = sourceCodes(held.history());
-    requireKnownCurrency(parsed.from, 'from', seen.size === 0 ? rates.knownCurrencies() : new Set([...rates.knownCurrencies(), ...seen]));
-    requireKnownCurrency(parsed.to, 'to', seen.size === 0 ? rates.knownCurrencies() : new Set([...rates.knownCurrencies(), ...seen]));
+    requireKnownCurrency(parsed.from, 'from', known());
+    requireKnownCurrency(parsed.to, 'to', known());
     if (source === undefined || source === 'ecb') return quoteAny(parsed, source, loader);
     const sourced = await quoteFromSources(deps, parsed, loader, source);
     if (!sourced) throw noRoute(parsed.from, parsed.to, asked(parsed), await quotingSources(deps, parsed, loader), source);
