@@ -3,13 +3,14 @@ import type { Logger } from 'pino';
 import { sourceInfo } from '../../domain/sources/catalog';
 import { publicationChanges } from '../../domain/sources/changes';
 import { SourceHistory } from '../../domain/sources/history';
-import { isOverdue, zonedDate } from '../../domain/sources/schedule';
+import { zonedDate } from '../../domain/sources/schedule';
 import { FeedFormatError, type ParsedFeed, type SourceId, type SourcePublication } from '../../domain/sources/types';
 import type { FeedSourceId, SourceImportReport, SourceRatesService, SourceStatus } from '../../services/currency/source-rates';
 import { SourceFileError } from './errors';
 import { getFeed } from './feed-client';
 import { feedUrls } from './feed-urls';
-import { nextDue, nextFetchDelayMs } from './fetch-plan';
+import { nextFetchDelayMs } from './fetch-plan';
+import { sourceStatus } from './source-status';
 import { SourceLoop } from './source-loop';
 import type { SourceStore, StoredSourceStatus } from './source-store';
 import type { SourcesTuning } from './tuning';
@@ -69,18 +70,7 @@ export class SourcesService implements SourceRatesService {
   }
 
   status(source: FeedSourceId): SourceStatus {
-    const stored = this.statuses.get(source) ?? NO_STATUS;
-    const now = this.parts.clock();
-    const overdue = sourceInfo(source).tables.some((t) => isOverdue(t.schedule, this.held.latestOfTable(source, t.id), now));
-    const due = nextDue(source, this.held);
-    return {
-      source,
-      lastPublication: this.held.latest(source) ?? null,
-      fetchedAt: stored.fetchedAt,
-      expectedNext: due?.toISOString() ?? null,
-      stale: overdue || stored.lastError?.unparsable === true,
-      lastError: stored.lastError?.message ?? null,
-    };
+    return sourceStatus(source, this.held, this.statuses.get(source) ?? NO_STATUS, this.parts.clock());
   }
 
   async start(): Promise<void> {
@@ -151,7 +141,9 @@ export class SourcesService implements SourceRatesService {
     } catch (error) {
       if (this.abort.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
-      logger.warn({ source, error: message }, `${source} rates refresh failed: serving what is held`);
+      const newest = this.held.latest(source);
+      const serving = newest ? `serving what is held, newest ${newest}` : 'none held yet';
+      logger.warn({ source, error: message }, `${source} rates refresh failed: ${message} (${serving})`);
       await this.saveStatus(source, { lastError: { message, unparsable: error instanceof FeedFormatError } });
       throw error;
     }
