@@ -89,6 +89,19 @@ export class SourceStore {
     await this.channel?.announce(`sources:${source}`).catch(() => undefined);
   }
 
+  /**
+   * Takes the fetch of `source` for `ttlMs` unless another process took it and its lease still
+   * runs: instances on one database then fetch a publisher once between them, and the others
+   * take the result through the revision. Best effort (a read, then a write): two processes that
+   * claim within the same moment both fetch, which costs a request and changes nothing stored.
+   */
+  async claimFetch(source: FeedSourceId, owner: string, now: Date, ttlMs: number): Promise<boolean> {
+    const lease = await this.keyv.get<{ owner: string; until: number }>(`fetching:${source}`);
+    if (lease && lease.owner !== owner && lease.until > now.getTime()) return false;
+    await this.keyv.set(`fetching:${source}`, { owner, until: now.getTime() + ttlMs });
+    return true;
+  }
+
   /** Empties this store's namespace only (the ECB's keys on the same table stay). */
   async clear(): Promise<void> {
     await this.keyv.clear();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { sourceInfo } from '../../domain/sources/catalog';
@@ -47,6 +48,8 @@ export class SourcesService implements SourceRatesService {
   private readonly writes = new Map<FeedSourceId, Promise<unknown>>();
   private readonly listeners = new Set<() => void>();
   private readonly abort = new AbortController();
+  /** This process's name in the fetch leases of the store. */
+  private readonly owner = randomUUID();
   private syncTimer: NodeJS.Timeout | undefined;
   private unlisten: () => void = () => undefined;
 
@@ -130,6 +133,10 @@ export class SourcesService implements SourceRatesService {
     const today = zonedDate(clock(), sourceInfo(source).tables[0]!.schedule.timeZone);
     const publications: SourcePublication[] = [];
     try {
+      if (!(await this.parts.store.claimFetch(source, this.owner, clock(), tuning.leaseMs))) {
+        logger.debug({ source }, `${source}: another instance is fetching; its result arrives through the revision`);
+        return;
+      }
       for (const url of feedUrls(source, baseUrls[source], today)) {
         const parsed = this.parsed(source, await getFeed(url, client));
         if (parsed.skipped.length > 0) logger.info({ source, url, skipped: parsed.skipped.length }, `${source}: rows skipped`);

@@ -16,6 +16,8 @@ export interface SourcesTuning {
   maxWaitMs: number;
   /** How often the database is checked for what another process wrote. */
   syncIntervalMs: number;
+  /** How long one instance's fetch of a source keeps the others from fetching it (longer than a fetch with its retries). */
+  leaseMs: number;
 }
 
 export const DEFAULT_SOURCES_TUNING: SourcesTuning = {
@@ -27,4 +29,5 @@ export const DEFAULT_SOURCES_TUNING: SourcesTuning = {
   pollMs: 15 * 60_000,
   maxWaitMs: 6 * 3_600_000,
   syncIntervalMs: 5_000,
+  leaseMs: 5 * 60_000,
 };

@@ -60,6 +60,19 @@ describe('fetching the sources', () => {
     expect(service.status('nb')).toMatchObject({ stale: false, lastError: null });
   });
 
+  it('two instances on one database fetch a publisher once between them; the other takes the result from the database', async () => {
+    fake.route('nb', serve(tiny('nb', '2026-04-14 - USD=10.4988')));
+    const first = t.service({ clock, fetch: globalThis.fetch, tuning: { tries: 1 } });
+    await first.start();
+    await expect.poll(() => first.history().latest('nb'), { timeout: 3_000 }).toBe('2026-04-14');
+    const second = t.service({ clock, fetch: globalThis.fetch, tuning: { tries: 1 } });
+    await second.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fake.requests.filter((url) => url.startsWith('/nb/'))).toHaveLength(1);
+    expect(second.history().latest('nb')).toBe('2026-04-14');
+    expect(second.status('nb')).toMatchObject({ fetchedAt: clock().toISOString(), lastError: null });
+  });
+
   it('RATE_SOURCES=ecb fetches no other source', async () => {
     const only = tempSources({ RATE_SOURCES: 'ecb', BOC_BASE_URL: fake.url('boc') });
     try {
