@@ -76,12 +76,20 @@ export class SourceStore {
 
   /** fetchedAt and lastError are separate keys: a process recording a failure never erases another's success time. */
   async readStatuses(sources: readonly FeedSourceId[]): Promise<StoredSourceStatus[]> {
-    if (sources.length === 0) return [];
-    const values = await this.keyv.getMany(sources.flatMap((s) => [`fetchedAt:${s}`, `lastError:${s}`]));
-    return sources.map((_, i) => ({
-      fetchedAt: (values[2 * i] as string | undefined) ?? null,
-      lastError: (values[2 * i + 1] as StoredSourceStatus['lastError'] | undefined) ?? null,
-    }));
+    return (await this.readState(sources)).statuses;
+  }
+
+  /** Each source's revision and status in ONE read: what the periodic check of a running server costs. */
+  async readState(sources: readonly FeedSourceId[]): Promise<{ revisions: (string | undefined)[]; statuses: StoredSourceStatus[] }> {
+    if (sources.length === 0) return { revisions: [], statuses: [] };
+    const values = await this.keyv.getMany(sources.flatMap((s) => [`revision:${s}`, `fetchedAt:${s}`, `lastError:${s}`]));
+    return {
+      revisions: sources.map((_, i) => (values[3 * i] as string | undefined) ?? undefined),
+      statuses: sources.map((_, i) => ({
+        fetchedAt: (values[3 * i + 1] as string | undefined) ?? null,
+        lastError: (values[3 * i + 2] as StoredSourceStatus['lastError'] | undefined) ?? null,
+      })),
+    };
   }
 
   async writeStatus(source: FeedSourceId, status: Partial<StoredSourceStatus>): Promise<void> {

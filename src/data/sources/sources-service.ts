@@ -193,13 +193,12 @@ export class SourcesService implements SourceRatesService {
   /** Reloads the sources whose revision moved (all of them when forced), and every stored status. */
   private async sync(force: boolean): Promise<void> {
     const { store } = this.parts;
-    const revisions = await store.readRevisions(this.fetched);
+    const { revisions, statuses } = await store.readState(this.fetched);
     for (const [i, source] of this.fetched.entries()) {
       if (!force && this.revisions.get(source) === revisions[i]) continue;
       this.swap(await store.readPublications(source));
       this.revisions.set(source, revisions[i]);
     }
-    const statuses = await store.readStatuses(this.fetched);
     for (const [i, source] of this.fetched.entries()) this.statuses.set(source, statuses[i]!);
   }
 
