@@ -110,6 +110,12 @@ export class SourceStore {
     return true;
   }
 
+  /** Ends `owner`'s lease of `source`, if it holds it (a clean stop: a restarted instance fetches at once). */
+  async releaseFetch(source: FeedSourceId, owner: string): Promise<void> {
+    const lease = await this.keyv.get<{ owner: string; until: number }>(`fetching:${source}`);
+    if (lease?.owner === owner) await this.keyv.delete(`fetching:${source}`);
+  }
+
   /** Empties this store's namespace only (the ECB's keys on the same table stay). */
   async clear(): Promise<void> {
     await this.keyv.clear();

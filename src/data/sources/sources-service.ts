@@ -102,6 +102,7 @@ export class SourcesService implements SourceRatesService {
     this.unlisten();
     this.abort.abort();
     await Promise.allSettled([...this.running.values(), ...this.writes.values()]);
+    await Promise.allSettled(this.fetched.map((source) => this.parts.store.releaseFetch(source, this.owner)));
     await this.parts.store.close();
   }
 

@@ -60,7 +60,7 @@ describe('fetching the sources', () => {
     expect(service.status('nb')).toMatchObject({ stale: false, lastError: null });
   });
 
-  it('two instances on one database fetch a publisher once between them; the other takes the result from the database', async () => {
+  it('two instances on one database fetch a publisher once between them; the other takes the result from the database; a clean stop frees the fetch', async () => {
     fake.route('nb', serve(tiny('nb', '2026-04-14 - USD=10.4988')));
     const first = t.service({ clock, fetch: globalThis.fetch, tuning: { tries: 1 } });
     await first.start();
@@ -71,6 +71,10 @@ describe('fetching the sources', () => {
     expect(fake.requests.filter((url) => url.startsWith('/nb/'))).toHaveLength(1);
     expect(second.history().latest('nb')).toBe('2026-04-14');
     expect(second.status('nb')).toMatchObject({ fetchedAt: clock().toISOString(), lastError: null });
+    await first.stop();
+    const restarted = t.service({ clock, fetch: globalThis.fetch, tuning: { tries: 1 } });
+    await restarted.start();
+    await expect.poll(() => fake.requests.filter((url) => url.startsWith('/nb/')).length, { timeout: 3_000 }).toBe(2);
   });
 
   it('RATE_SOURCES=ecb fetches no other source', async () => {
