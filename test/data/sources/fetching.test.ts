@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hang, serve, startFakePublishers, tempSources, tiny, type FakePublishers, type TempSources } from './helpers';
 
@@ -21,20 +22,33 @@ afterEach(async () => {
 });
 
 describe('fetching the sources', () => {
-  it('one source timing out never blocks another: the others load, the slow one reports its error', async () => {
-    fake.route('boc', hang);
+  it('one source hanging never blocks another: the others load while its request is still open', async () => {
+    const open: ServerResponse[] = [];
+    fake.route('boc', (_req, res) => void open.push(res));
     fake.route('nb', serve(tiny('nb', '2026-04-13 - USD=10.5012', '2026-04-14 - USD=10.4988')));
     fake.route('cnb', serve(tiny('cnb', '2026-04-14 - EUR=24.325')));
+    // A timeout far longer than the test: only independence, not a deadline, lets the others load.
+    const service = t.service({ clock, fetch: globalThis.fetch, tuning: { connectTimeoutMs: 60_000, totalTimeoutMs: 60_000 } });
+    await service.start();
+    await expect.poll(() => service.history().latest('nb'), { timeout: 5_000 }).toBe('2026-04-14');
+    await expect.poll(() => service.history().latest('cnb'), { timeout: 5_000 }).toBe('2026-04-14');
+    expect(open).toHaveLength(1);
+    expect(open[0]!.writableEnded).toBe(false);
+    expect(service.status('boc')).toMatchObject({ lastPublication: null, lastError: null, stale: true });
+    expect(service.status('nb')).toMatchObject({ lastPublication: '2026-04-14', fetchedAt: clock().toISOString(), lastError: null });
+  });
+
+  it('a source that times out reports its error and serves on; the others are untouched', async () => {
+    fake.route('boc', hang);
+    fake.route('nb', serve(tiny('nb', '2026-04-14 - USD=10.4988')));
     const service = t.service({ clock, fetch: globalThis.fetch });
     await service.start();
-    await expect.poll(() => service.history().latest('nb'), { timeout: 3_000 }).toBe('2026-04-14');
-    await expect.poll(() => service.history().latest('cnb'), { timeout: 3_000 }).toBe('2026-04-14');
-    expect(service.status('boc').lastError).toBeNull();
     await expect
       .poll(() => service.status('boc').lastError, { timeout: 5_000 })
       .toMatch(/^GET http:.*\/boc\/observations\/.*: no response within 300 ms$/);
     expect(service.status('boc')).toMatchObject({ lastPublication: null, fetchedAt: null, stale: true });
-    expect(service.status('nb')).toMatchObject({ lastPublication: '2026-04-14', fetchedAt: clock().toISOString(), lastError: null });
+    await expect.poll(() => service.status('nb').lastPublication, { timeout: 5_000 }).toBe('2026-04-14');
+    expect(service.status('nb').lastError).toBeNull();
   });
 
   it('asks each publisher for the last ten days, at the URLs of its API under its base URL', async () => {
