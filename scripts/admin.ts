@@ -3,6 +3,7 @@ import { runAdmin } from '../src/cli/admin';
 import { ConfigError, loadConfig } from '../src/config';
 import { DatabaseStartError, migrateDatabase, openStore, type DatabaseMigration } from '../src/data/open-store';
 import { createRatesService } from '../src/data/rates';
+import { createSourceRatesService } from '../src/data/sources';
 
 /**
  * `npm run --silent admin -- <command>`: load the configuration, open the store, run, close.
@@ -40,6 +41,7 @@ async function main(): Promise<number> {
     // Logs go to stderr (stdout carries only the JSON result), and only errors.
     const logger = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
     const rates = () => createRatesService({ config, logger });
+    const sources = () => createSourceRatesService({ config, logger });
     const stdin = async () => {
       if (process.stdin.isTTY) return undefined;
       const chunks: Buffer[] = [];
@@ -53,6 +55,7 @@ async function main(): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
       rates,
+      sources,
       stdin,
       progress: process.stderr.isTTY,
     });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_ACCOUNT_BOUNDS, type AccountBounds } from './domain/account-bounds';
 import { parseTrustProxy } from './domain/client-ip';
 import { parseSecretBoxKey } from './domain/secret-box';
+import { rateSourcesSchema, sourceBaseUrlsSchema, sourcesConfigOf, type SourcesConfig } from './config-sources';
 
 /**
  * The whole configuration, read from the environment once at start-up (contract section 1).
@@ -37,6 +38,8 @@ const schema = z.object({
   API_ENV: z.enum(['development', 'production']).default('development'),
   ECB_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref'),
   RATES_FILE: z.string().min(1).optional(),
+  RATE_SOURCES: rateSourcesSchema,
+  ...sourceBaseUrlsSchema,
   TRUST_PROXY: z
     .string()
     .regex(/^(\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, 'must be a hop count or a comma list of CIDRs')
@@ -111,6 +114,8 @@ export interface Config {
   apiEnv: 'development' | 'production';
   ecbBaseUrl: string;
   ratesFile: string | undefined;
+  /** RATE_SOURCES and the sources' *_BASE_URL: which sources besides the ECB are fetched, and where from. */
+  sources: SourcesConfig;
   trustProxy: string | undefined;
   logLevel: string;
   /** Requests a minute per client IP on public routes. */
@@ -233,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiEnv: e.API_ENV,
     ecbBaseUrl: e.ECB_BASE_URL.replace(/\/+$/, ''),
     ratesFile: e.RATES_FILE === undefined ? undefined : path.resolve(e.RATES_FILE),
+    sources: sourcesConfigOf(e),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,

@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { ConfigError, configWarnings, loadConfig, type Config } from './config';
 import { DatabaseStartError, migrateDatabase, openStore } from './data/open-store';
 import { createRatesService, RatesFileError } from './data/rates';
+import { createSourceRatesService } from './data/sources';
 import { parseTrustProxy } from './domain/client-ip';
 import { listenErrorMessage, startLine } from './http/front/listen';
 import { createHttpServer } from './http/front/node-server';
@@ -91,6 +92,9 @@ await rates.start().catch((error: unknown) => {
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
+// The other sources: what the database holds is served at once, each publisher fetched on its own loop.
+const sources = createSourceRatesService({ config, logger });
+await sources.start();
 const limitsWatch = redisWatch('rate limits');
 const limiters = await createRateLimiters({
   publicPerMinute: config.publicRateLimit,
@@ -100,7 +104,7 @@ const limiters = await createRateLimiters({
   onRedisBack: () => limitsWatch.back(),
 });
 const webhookSecrets = webhookSecretBox(config);
-const { front, services } = createApp({ config, store, logger, rates, limiters, metrics, persistedDocuments, webhookSecrets });
+const { front, services } = createApp({ config, store, logger, rates, sources, limiters, metrics, persistedDocuments, webhookSecrets });
 // The webhooks' outbox: claimed and posted in the background, each attempt under 5 s.
 const webhookPolicy = webhookUrlPolicy(config.apiEnv);
 const webhooks = createWebhookDispatcher({
@@ -125,7 +129,7 @@ const server = createHttpServer({
 // still buffers is written before it.
 const onListenError = (error: NodeJS.ErrnoException) => {
   const line = listenErrorMessage(error, config.host, config.port);
-  void Promise.allSettled([webhooks.stop(), rates.stop()]).then(() => {
+  void Promise.allSettled([webhooks.stop(), rates.stop(), sources.stop()]).then(() => {
     flushLogSync(logger);
     process.stderr.write(`${line}\n`);
     process.exit(1);
@@ -163,9 +167,11 @@ function shutdown(signal: string): void {
     // What the last requests noted (refusals by day, keys' last use) is written before the store
     // closes; a webhook attempt in flight finishes (a delivery not attempted stays in the outbox).
     await Promise.allSettled([services.refusals.flush(), services.keyUse.flush(), webhooks.stop()]);
-    await Promise.allSettled([rates.stop(), limiters.close(), store.close(), persistedDocuments.close()]).then((results) => {
-      for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
-    });
+    await Promise.allSettled([rates.stop(), sources.stop(), limiters.close(), store.close(), persistedDocuments.close()]).then(
+      (results) => {
+        for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a store failed');
+      },
+    );
     logger.info('stopped');
     logger.flush?.();
     process.exit(0);

@@ -19,6 +19,9 @@ import { usageReport } from '../services/usage';
 import { setAccountPassword } from '../services/accounts';
 import { listAccountKeys, showAccount } from './account-listings';
 import type { ImportReport, RatesService } from '../services/currency/rates';
+import type { SourceRatesService } from '../services/currency/source-rates';
+import { SOURCE_IDS } from '../domain/sources/types';
+import { importSourceFile, sourceOptionOf } from './source-import';
 
 /**
  * The operator CLI (contract section 8). Each command prints one JSON line on stdout; a failure
@@ -40,6 +43,8 @@ export interface AdminDeps {
   now?: () => Date;
   /** Opens the rates service on this configuration's cache (for `rates import|refresh`); stopped after the command. */
   rates?: () => RatesService;
+  /** Opens the service of the sources besides the ECB on this configuration's database (for `rates import --source`); stopped after the command. */
+  sources?: () => SourceRatesService;
   /** Applies the schema migrations (`db migrate`); migrateDatabase on the configuration by default. */
   migrate?: () => Promise<DatabaseMigration>;
   /** Progress lines (`rates: …`) on stderr: for a person at a terminal; off, stderr holds only the error line. */
@@ -226,12 +231,14 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'rates import': {
-    synopsis: 'rates import <file>   (ECB XML, CSV or zip; progress on stderr)',
-    options: {},
+    synopsis: `rates import [--source ${SOURCE_IDS.join('|')}] <file>   (default ecb: XML, CSV or zip; others: a response of that publisher; progress on stderr)`,
+    options: { source: str },
     positionals: true,
-    async run({ positionals, deps }) {
+    async run({ values, positionals, deps }) {
       if (positionals.length !== 1) throw new UsageError('rates import takes exactly one <file>.');
       const file = path.resolve(positionals[0]!);
+      const source = sourceOption(values);
+      if (source !== undefined) return importSourceFile(deps, source, file, progressTo(deps));
       const report = await withRates(deps, (rates) => rates.importFile(file, progressTo(deps)), 'INVALID_REQUEST');
       return { file: report.file, ...counts(report) };
     },
@@ -361,6 +368,15 @@ function planOption(values: Invocation['values']): PlanId {
   const plan = required(values, 'plan');
   if (!isPlanId(plan)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')} (got '${plan}').`);
   return plan;
+}
+
+/** `--source`: undefined for the ECB (also `--source ecb`), else a source besides it; an unknown id is a usage error listing the ids. */
+function sourceOption(values: Invocation['values']) {
+  try {
+    return sourceOptionOf(values.source);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 function envOption(values: Invocation['values']): KeyEnv | undefined {

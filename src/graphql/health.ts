@@ -24,6 +24,38 @@ const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').i
   }),
 });
 
+const SourceHealthRef = builder.objectRef<HealthReport['sources'][number]>('SourceHealth').implement({
+  description: 'Freshness of one rate source besides the ECB (RATE_SOURCES).',
+  fields: (t) => ({
+    source: t.exposeString('source', { description: 'The source id (boc, nb, cnb, nbp, cbr, boi, imf, nbu).' }),
+    lastPublication: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'Newest publication day held (of any of its tables); null while none is held.',
+      resolve: (s) => s.lastPublication,
+    }),
+    fetchedAt: t.string({
+      nullable: true,
+      description: 'When the source was last fetched or imported successfully (ISO 8601).',
+      resolve: (s) => s.fetchedAt,
+    }),
+    expectedNext: t.string({
+      nullable: true,
+      description: "When its next publication is due by the publisher's schedule (ISO 8601); null while none is held.",
+      resolve: (s) => s.expectedNext,
+    }),
+    stale: t.exposeBoolean('stale', {
+      description:
+        'True when a publication is overdue by the schedule (two hours past due), none is held, or its last response no longer parsed.',
+    }),
+    lastError: t.string({
+      nullable: true,
+      description: 'The last fetch or parse error, until a fetch succeeds again.',
+      resolve: (s) => s.lastError,
+    }),
+  }),
+});
+
 const DatabaseKindEnum = builder.enumType('DatabaseKind', { values: ['sqlite', 'postgres'] as const });
 
 const DatabaseHealthRef = builder.objectRef<NonNullable<HealthReport['database']>>('DatabaseHealth').implement({
@@ -51,6 +83,11 @@ const HealthRef = builder.objectRef<HealthReport>('Health').implement({
     status: t.field({ type: HealthStatusEnum, resolve: (h) => h.status }),
     version: t.exposeString('version'),
     rates: t.field({ type: RatesHealthRef, resolve: (h) => h.rates }),
+    sources: t.field({
+      type: [SourceHealthRef],
+      description: "Each enabled rate source besides the ECB, in the catalogue's order; they never change `status`.",
+      resolve: (h) => h.sources,
+    }),
     rateLimits: t.field({ type: RateLimitStoreEnum, resolve: (h) => h.rateLimits }),
     database: t.field({
       type: DatabaseHealthRef,

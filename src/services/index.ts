@@ -17,7 +17,7 @@ import type { RateSeries } from './currency/series';
 import { createSeriesExports, type SeriesExports } from './series-exports';
 import { createSeriesLinks, type SeriesLinks } from './series-links';
 import { historyFacts, precomputeOnRevision } from './currency/history';
-import { healthReport, type HealthReport, type RateLimitBackend } from './health';
+import { healthReport, sourcesReaderOf, type HealthReport, type RateLimitBackend } from './health';
 import { createKeyUseRecorder, type KeyUseRecorder } from './key-use';
 import { createNames, type Names } from './names';
 import { createQuotaMeter, type QuotaMeter } from './quota';
@@ -172,7 +172,7 @@ export function createServices({
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
     ...keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics }),
-    health: () => healthReport(rates, limiters, () => store.databaseHealth?.()),
+    health: () => healthReport(rates, limiters, () => store.databaseHealth?.(), sourcesReaderOf(sources)),
   };
 }
 

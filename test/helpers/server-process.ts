@@ -28,7 +28,14 @@ export async function startServer(
   const imports = (options.imports ?? []).flatMap((file) => ['--import', file]);
   const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', ...imports, 'src/main.ts'], {
     // inheritEnv false: only PATH and what is given (a test that must not see the runner's variables).
-    env: { ...(options.inheritEnv === false ? { PATH: process.env.PATH } : process.env), PORT: '0', LOG_LEVEL: 'info', ...env },
+    // RATE_SOURCES=ecb unless given: the other publishers' real URLs are never fetched from a test.
+    env: {
+      ...(options.inheritEnv === false ? { PATH: process.env.PATH } : process.env),
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      RATE_SOURCES: 'ecb',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
