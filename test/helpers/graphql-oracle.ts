@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { migrateDatabase } from '../../src/data/open-store';
 import type { PlanId } from '../../src/domain/plans';
+import type { HeldSources } from '../../src/services/currency/held-sources';
 import { currentMonth } from '../../src/domain/quota';
 import { createTestApp, type TestApp } from './app';
 import type { RawAnswer } from './http';
@@ -18,7 +19,8 @@ import { yogaGraphQLHandler } from './yoga-reference/yoga-graphql';
  * usage), and the answers must be the same: status, headers (but the request id, the date and the
  * connection's), body (but the request id, key ids, signatures and the rate-limit counters, which
  * depend on timing). Keys are written as templates (`key('business')`) and swapped for each app's
- * twin on the wire, and back in its answer. On SQLite, or on a fresh PostgreSQL database.
+ * twin on the wire, and back in its answer. On SQLite, or on a fresh PostgreSQL database; the ECB's
+ * made-up rates alone, or with other sources' publications.
  */
 export interface ParityRequest {
   method: string;
@@ -45,7 +47,10 @@ const LIMITS = { KEY_RATE_LIMIT: '1000000', PUBLIC_RATE_LIMIT: '1000000' };
 const IGNORED_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
 type Side = 'executor' | 'yoga';
 
-export async function createGraphQLOracle(backend: 'sqlite' | 'postgres' = 'sqlite'): Promise<GraphQLOracle> {
+export async function createGraphQLOracle(
+  backend: 'sqlite' | 'postgres' = 'sqlite',
+  options: { sources?: HeldSources } = {},
+): Promise<GraphQLOracle> {
   const env: Record<string, string> = { ...LIMITS };
   let database: FreshDatabase | undefined;
   if (backend === 'postgres') {
@@ -54,8 +59,9 @@ export async function createGraphQLOracle(backend: 'sqlite' | 'postgres' = 'sqli
     await migrateDatabase(loadConfig(env));
   }
   const rates = tableRates(MADE_UP_PUBLICATIONS);
-  const executor = await createTestApp(env, { rates, clock: () => NOW });
-  const yoga = await createTestApp(env, { rates, clock: () => NOW, store: executor.store, graphql: yogaGraphQLHandler });
+  const shared = { rates, clock: () => NOW, ...(options.sources ? { sources: options.sources } : {}) };
+  const executor = await createTestApp(env, shared);
+  const yoga = await createTestApp(env, { ...shared, store: executor.store, graphql: yogaGraphQLHandler });
   /** Each template with its twins' keys. */
   const keys: Array<{ template: string } & Record<Side, string>> = [];
   const toWire = (text: string, side: Side) => keys.reduce((acc, k) => acc.split(k.template.slice(9)).join(k[side].slice(9)), text);
@@ -84,7 +90,9 @@ export async function createGraphQLOracle(backend: 'sqlite' | 'postgres' = 'sqli
       return template;
     },
     async expectSameAnswer(given) {
-      const [mine, reference] = await Promise.all([answerOf('executor', given), answerOf('yoga', given)]);
+      // One after the other: both apps answer on this process's event loop, where side by side only adds waiting.
+      const mine = await answerOf('executor', given);
+      const reference = await answerOf('yoga', given);
       const label = `${given.method} ${given.url.slice(0, 200)} ${JSON.stringify(given.headers)} ${given.body?.slice(0, 300) ?? ''}`;
       expect(mine.normal, label).toEqual(reference.normal);
       return mine.raw;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/domain/persisted-query';
+import { SourceHistory } from '../../src/domain/sources/history';
+import { servedSources } from '../../src/services/currency/held-sources';
 import { createGraphQLOracle, type GraphQLOracle, type ParityRequest } from '../helpers/graphql-oracle';
 import { DOCUMENTS } from '../hostile/graphql-requests';
 
@@ -16,6 +18,23 @@ import { DOCUMENTS } from '../hostile/graphql-requests';
 const CONVERT = 'convert(value: "12.5", from: "inch", to: "centimeter") { input { value unit } result { value unit } category }';
 const MEDIA_TYPES = [undefined, 'application/json', 'application/graphql-response+json'];
 const RUNS = 3;
+/** Made-up NBP tables beside the ECB's made-up rates: the ECB's answers are unchanged (it quotes USD, JPY and GBP), KES only NBP's table B prices. */
+const NBP = SourceHistory.from([
+  {
+    source: 'nbp',
+    table: 'A',
+    date: '2024-03-28',
+    base: 'PLN',
+    figures: { USD: { value: '4.0000', units: '1', direction: 'base-per-units' } },
+  },
+  {
+    source: 'nbp',
+    table: 'B',
+    date: '2024-03-27',
+    base: 'PLN',
+    figures: { KES: { value: '0.0320', units: '1', direction: 'base-per-units' } },
+  },
+]);
 
 const post = (body: unknown, headers: Record<string, string> = {}): ParityRequest => ({
   method: 'POST',
@@ -38,7 +57,7 @@ describe('the GraphQL executor answers as Yoga does', () => {
   let oracle: GraphQLOracle;
   let auth: Record<string, string>;
   beforeAll(async () => {
-    oracle = await createGraphQLOracle('sqlite');
+    oracle = await createGraphQLOracle('sqlite', { sources: { history: () => NBP, enabled: () => servedSources('all') } });
     auth = { authorization: `Bearer ${await oracle.key('business')}` };
   });
   afterAll(() => oracle?.close());
@@ -98,6 +117,13 @@ describe('the GraphQL executor answers as Yoga does', () => {
         auth,
       ],
       [{ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", source: "nbp") { result { value } } }' }, auth],
+      [
+        {
+          query: `{ convertCurrency(value: "100", from: "kes", to: "usd", date: "2024-03-28") { result { value } rate { source ${figures} } } }`,
+        },
+        auth,
+      ],
+      [{ query: `{ convertCurrency(value: "100", from: "kes", to: "usd", source: "ecb") { result { value } } }` }, auth],
       [{ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", source: "nope") { result { value } } }' }, auth],
       [
         {
@@ -117,6 +143,7 @@ describe('the GraphQL executor answers as Yoga does', () => {
       '{"name":"units","type":{"name":null,"kind":"NON_NULL","ofType":{"name":"Decimal"}}}',
     );
     expect((await once(post(cases[2]![0], auth))).text).toContain('"rate":{"date":"2024-03-28","source":"ecb","figures":null}');
+    expect((await once(post(cases[4]![0], auth))).text).toContain('"source":"nbp","currency":"KES","value":"0.0320"');
   });
 
   it('for every document of the hostile suite, by POST and by GET', async () => {
