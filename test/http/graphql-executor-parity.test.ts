@@ -13,7 +13,7 @@ import { DOCUMENTS } from '../hostile/graphql-requests';
  * types, variables, operation names, errors at every stage, persisted-document hashes, cacheable GETs
  * with their ETag and 304; then streamed answers (server-sent events, multipart), bodies past the
  * limit or chunked, other content types and methods, and parameters Yoga refuses; and requests of
- * today's schema (sources of rates, its published figures), added as any request can be.
+ * today's schema (sources of rates, its published figures) and others, added as any request can be.
  */
 const CONVERT = 'convert(value: "12.5", from: "inch", to: "centimeter") { input { value unit } result { value unit } category }';
 const MEDIA_TYPES = [undefined, 'application/json', 'application/graphql-response+json'];
@@ -144,6 +144,25 @@ describe('the GraphQL executor answers as Yoga does', () => {
     );
     expect((await once(post(cases[2]![0], auth))).text).toContain('"rate":{"date":"2024-03-28","source":"ecb","figures":null}');
     expect((await once(post(cases[4]![0], auth))).text).toContain('"source":"nbp","currency":"KES","value":"0.0320"');
+  });
+
+  it('for names in a language, coded bodies, a hash served by GET as a stream, and a mutation or subscription by GET', async () => {
+    const query = '{ units(category: "length") { id name } }';
+    const persisted = { persistedQuery: { version: 1, sha256Hash: documentHash(`${query} # languages`) } };
+    const requests: ParityRequest[] = [
+      get({ query }, { 'accept-language': 'de' }),
+      get({ query }, { 'accept-language': 'fr, de;q=0.5', accept: 'application/graphql-response+json' }),
+      post({ query: '{ unit(id: "ft") { name } }' }, { 'accept-language': 'xx' }),
+      post({ query: '{ health { status } }' }, { 'content-encoding': 'gzip' }),
+      post({ query: '{ health { status } }' }, { 'content-encoding': 'identity' }),
+      post({ query: `${query} # languages`, extensions: persisted }),
+      get({ extensions: persisted }, { accept: 'text/event-stream', 'accept-language': 'de' }),
+      get({ query: 'mutation { x }' }, { accept: 'text/event-stream' }),
+      get({ query: 'subscription { health { status } }' }, { accept: 'multipart/mixed' }),
+      post({ query: 'query($a: Int) { health { status } }', variables: { a: 'x' } }),
+      post({ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy") { result { value } } }' }, { authorization: 'Basic abc' }),
+    ];
+    for (const request of requests) await once(request);
   });
 
   it('for every document of the hostile suite, by POST and by GET', async () => {
