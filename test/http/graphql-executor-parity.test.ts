@@ -8,8 +8,9 @@ import { DOCUMENTS } from '../hostile/graphql-requests';
 /**
  * The front answers every GraphQL request exactly as Yoga's own handler with this project's steps as
  * plugins answers it, live (graphql-oracle.ts): same status, headers (but the request id and the
- * date) and body. Each request of the executor's suites is sent three times: a document's first run is graphql-js's, later ones run the operation
- * graphql-jit compiled, so both executions are held to Yoga's answer. POST and GET, both media
+ * date) and body. Each request of the executor's suites is sent three times: a document's first
+ * run is graphql-js's, later ones run the operation graphql-jit compiled, so both executions are
+ * held to Yoga's answer. POST and GET, both media
  * types, variables, operation names, errors at every stage, persisted-document hashes, cacheable GETs
  * with their ETag and 304; then streamed answers (server-sent events, multipart), bodies past the
  * limit or chunked, other content types and methods, and parameters Yoga refuses; and requests of
