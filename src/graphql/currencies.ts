@@ -1,5 +1,6 @@
 import type { DateResolution, NextPublication } from '../domain/currency/explain-date';
 import { SOURCES } from '../domain/sources/catalog';
+import type { SourceQuoteSpan } from '../domain/sources/registry';
 import type { SourceId } from '../domain/sources/types';
 import type { CurrencyEntry } from '../domain/currency/registry';
 import type { Succession } from '../domain/currency/successions';
@@ -94,8 +95,18 @@ const CurrencyStatusEnum = builder.enumType('CurrencyStatus', {
   values: { active: { value: 'active' }, retired: { value: 'retired' } },
 });
 
-const CurrencyRef = builder.objectRef<Named<CurrencyEntry>>('Currency').implement({
-  description: 'A currency the ECB has quoted in its euro reference rates.',
+const CurrencySourceRef = builder.objectRef<SourceQuoteSpan>('CurrencySource').implement({
+  description: "One source's quotes of a currency.",
+  fields: (t) => ({
+    source: t.field({ type: RatesSourceEnum, resolve: (s) => s.source }),
+    first: t.field({ type: 'Date', description: 'Its first stored publication quoting the currency.', resolve: (s) => s.first }),
+    last: t.field({ type: 'Date', description: 'Its last stored publication quoting the currency.', resolve: (s) => s.last }),
+  }),
+});
+
+const CurrencyRef = builder.objectRef<Named<CurrencyEntry & { sources?: readonly SourceQuoteSpan[] }>>('Currency').implement({
+  description:
+    'A currency a served source has quoted (the ECB in its euro reference rates, or another official publisher), or one the law replaced.',
   fields: (t) => ({
     code: t.exposeString('code', { description: 'ISO 4217 code, upper case.' }),
     name: t.exposeString('name', { description: 'English name.' }),
@@ -110,16 +121,21 @@ const CurrencyRef = builder.objectRef<Named<CurrencyEntry>>('Currency').implemen
     firstDate: t.field({
       type: 'Date',
       nullable: true,
-      description: 'The first stored ECB publication that quotes it.',
+      description: 'The first stored publication of any source that quotes it.',
       resolve: (c) => c.firstDate,
     }),
     lastDate: t.field({
       type: 'Date',
       nullable: true,
-      description: 'The last stored ECB publication that quotes it.',
+      description: 'The last stored publication of any source that quotes it.',
       resolve: (c) => c.lastDate,
     }),
     status: t.field({ type: CurrencyStatusEnum, resolve: (c) => c.status }),
+    sources: t.field({
+      type: [CurrencySourceRef],
+      description: 'Each source that quotes it, with its first and last publication quoting it, in the order a conversion tries them.',
+      resolve: (c) => c.sources ?? [],
+    }),
     successor: t.field({
       type: SuccessionRef,
       nullable: true,
@@ -134,7 +150,8 @@ builder.queryFields((t) => ({
     ...policy({ access: 'public' }),
     type: [CurrencyRef],
     nullable: true,
-    description: 'Every currency the ECB has ever quoted, EUR first, then by code; or those named `name`. Public.',
+    description:
+      'Every currency a served source has ever quoted (or the law replaced), EUR first, then by code, each with its sources; or those named `name`. Public.',
     args: {
       name: t.arg.string({
         required: false,

@@ -8,6 +8,7 @@ import './currency';
 import './currency-series';
 import './series-links';
 import './currencies';
+import './sources';
 import './batch';
 import './health';
 import './usage';

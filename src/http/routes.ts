@@ -173,7 +173,7 @@ const ROWS: readonly RouteRow[] = [
     tag: 'Currency',
     cache: 'latest-rates',
     etag: true,
-    summary: 'Every currency the ECB has quoted, with its dates and successor',
+    summary: 'Every currency a served source has quoted, with its sources, dates and successor',
   },
   {
     method: 'GET',
@@ -183,6 +183,15 @@ const ROWS: readonly RouteRow[] = [
     cache: 'latest-rates',
     etag: true,
     summary: 'One currency of the registry',
+  },
+  // Freshness moves with every fetch: never cached.
+  {
+    method: 'GET',
+    path: '/v1/sources',
+    field: 'sources',
+    tag: 'Currency',
+    cache: 'no-store',
+    summary: 'Every rate source served, with its publisher, schedule, terms link and freshness',
   },
   {
     method: 'GET',

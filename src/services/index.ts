@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { ECB_ONLY, type HeldSources } from './currency/held-sources';
+import { listSources, type SourceListing } from './currency/sources-listing';
 import type { AccountStore } from './account-store';
 import type { Principal } from './auth';
 import type { Logger } from 'pino';
@@ -45,6 +46,8 @@ export interface AppServices {
   readonly rates: RatesReader;
   /** The sources other than the ECB, as held, and which ones this instance serves. */
   readonly sources: HeldSources;
+  /** Every served source with its publisher, schedule, terms and freshness (GET /v1/sources). */
+  listSources(): SourceListing[];
   /** Unit, category and currency names in the supported languages (CLDR and ICU). */
   readonly names: Names;
   readonly quota: QuotaMeter;
@@ -144,6 +147,7 @@ export function createServices({
     store,
     rates,
     sources,
+    listSources: () => listSources(rates, sources, clock()),
     currencyRegistry: currency.registry,
     rateListings: currency.listings,
     ...seriesServices({ config, store, rates, clock, webhookSecrets }, currency.series, keyUse),

@@ -29,6 +29,7 @@ const SAMPLES: Record<string, string> = {
   rateSeries: '{ rateSeries(start: "2024-03-01", end: "2024-03-31", symbols: ["USD"]) { entries { period } } }',
   rateSeriesLink: '{ rateSeriesLink(start: "2024-03-01", end: "2024-03-31", symbols: ["USD"]) { url } }',
   currencies: '{ currencies { code } }',
+  sources: '{ sources { id } }',
   currency: '{ currency(code: "usd") { code } }',
   health: '{ health { status } }',
   usage: '{ usage { quota { used } days { day delivered } } }',

@@ -19,7 +19,7 @@ const CHANGEOVER: Publication[] = [
 const RATES_SELECTION =
   '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
 const CURRENCY_SELECTION =
-  '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
+  '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status sources { source first last } successor { code successor rate since kind source } }';
 
 describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
   let t: TestApp;

@@ -104,6 +104,8 @@ const SAMPLES: Sample[] = [
   get('/v1/currencies/{code}', 'retiredWithSuccessor', '/v1/currencies/HRK'),
   get('/v1/currencies/{code}', 'active', '/v1/currencies/usd'),
   get('/v1/currencies/{code}', 'unknownCurrency', '/v1/currencies/XYZ'),
+  get('/v1/sources', 'sources', '/v1/sources'),
+  get('/v1/sources', 'unknownParameter', '/v1/sources?source=ecb'),
   get('/v1/usage', 'usage', '/v1/usage', 'developer'),
   get('/v1/usage', 'noKey', '/v1/usage'),
   get('/v1/health', 'health', '/v1/health'),

@@ -93,8 +93,9 @@ export class SourceHistory {
   }
 
   /**
-   * This history plus `pubs`: a new day is added, a day held with the same figures is kept, one with
-   * other figures replaces it (a publisher's correction). Returns `this` when nothing changed.
+   * This history plus `pubs`: a new day is added; on a day held, each figure given replaces the one
+   * held (a publisher's correction) and the others stay (a response of one currency over days, such
+   * as the Bank of Russia's dynamic one, adds to the day's table). Returns `this` when nothing changed.
    */
   merge(pubs: readonly SourcePublication[]): SourceHistory {
     const next = new Map(this.byKey);
@@ -106,8 +107,9 @@ export class SourceHistory {
       if (seen.has(key)) throw new TypeError(`SourceHistory: ${pub.source} table "${pub.table}" repeats ${pub.date}`);
       seen.add(key);
       const held = next.get(key);
-      if (held && sameFigures(held, pub)) continue;
-      next.set(key, pub);
+      const merged = held ? { ...pub, figures: { ...held.figures, ...pub.figures } } : pub;
+      if (held && sameFigures(held, merged)) continue;
+      next.set(key, merged);
       changed = true;
     }
     return changed ? new SourceHistory(next) : this;

@@ -11,6 +11,16 @@ export interface HeldSources {
   history(): SourceHistory;
   /** The sources this instance serves (RATE_SOURCES), in catalogue order; the ECB always among them. */
   enabled(): readonly SourceId[];
+  /** What the source's loader knows of its last fetch; absent for sources only ever imported. */
+  status?(source: SourceId): SourceFetchStatus | undefined;
+}
+
+/** The last fetch of a source by this deployment. */
+export interface SourceFetchStatus {
+  /** When its publications were last fetched or imported successfully (ISO 8601). */
+  readonly fetchedAt: string | null;
+  /** The last fetch or read error (a response that no longer parses, the publisher down), until one succeeds. */
+  readonly lastError: string | null;
 }
 
 /** The ECB alone: what a process without other sources serves. */

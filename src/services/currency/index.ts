@@ -29,7 +29,7 @@ export function createCurrencyServices(
   const explainer = createPublicationExplainer(rates, clock, facts);
   return {
     converter: createCurrencyConverter(rates, clock, explainer, sources),
-    registry: createCurrencyRegistry(rates, facts),
+    registry: createCurrencyRegistry(rates, facts, sources),
     listings: createRateListings(rates, clock, explainer),
     series: createRateSeries(rates, clock, facts),
   };

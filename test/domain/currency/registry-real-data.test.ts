@@ -176,7 +176,9 @@ describe.skipIf(!PRESENT)('the currencies registry and series against the real E
     expect(rows[0]).toEqual(['date', 'base', 'USD', 'JPY']);
     expect(rows).toHaveLength(pubs.length + 1);
     rows.slice(1).forEach((row, i) => expect(row).toEqual([pubs[i]!.date, 'EUR', pubs[i]!.rates.USD, pubs[i]!.rates.JPY]));
-    // The registry through the service is the one computed directly.
-    expect(await currency.registry.listCurrencies()).toEqual(registry);
+    // The registry through the service is the one computed directly, each quoted currency with the ECB as its source.
+    expect(await currency.registry.listCurrencies()).toEqual(
+      registry.map((e) => ({ ...e, sources: e.firstDate === null ? [] : [{ source: 'ecb', first: e.firstDate, last: e.lastDate }] })),
+    );
   });
 });

@@ -92,3 +92,11 @@ describe('merging', () => {
     expect(history.latestOfTable('nbp', 'A')).toBe('2026-03-03');
   });
 });
+
+describe('a response of one currency adds to the day held', () => {
+  it('keeps the day’s other figures', () => {
+    const day = history.merge([pub('nbp', 'A', '2026-03-03', 'PLN', { USD: per('4.0200') })]);
+    expect(day.figures('nbp', 'USD', '2026-03-03')[0]?.figure.value).toBe('4.0200');
+    expect(day.figures('nbp', 'EUR', '2026-03-03')[0]?.figure.value).toBe('4.3100');
+  });
+});
