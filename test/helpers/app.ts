@@ -15,7 +15,10 @@ import { createRateLimiters } from '../../src/http/limits/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { RatesReader } from '../../src/services/currency/rates';
 import type { PersistedDocuments } from '../../src/services/persisted-documents';
+import { openPersistedDocuments } from '../../src/data/persisted/open-persisted-documents';
+import type { FrontHandler } from '../../src/http/graphql/yoga-answers';
 import { OpenApiContract } from './contract';
+import type { GraphQLHandlerParts } from './yoga-reference/yoga-graphql';
 import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';
 import { tableRates } from './table-rates';
 
@@ -63,6 +66,8 @@ export interface TestAppOverrides {
   persistedDocuments?: PersistedDocuments;
   /** The sources other than the ECB (the ECB alone by default). */
   sources?: HeldSources;
+  /** Replaces the front's /graphql handler, built from the app and its dependencies (the parity suites' Yoga: yoga-reference/). */
+  graphql?: (parts: GraphQLHandlerParts) => FrontHandler;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
@@ -72,16 +77,27 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const rates = overrides.rates ?? tableRates([]);
   const limiters = await createRateLimiters({ publicPerMinute: config.publicRateLimit, keyPerSecond: config.keyRateLimit });
   const logger = overrides.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = createApp({
+  const clock = overrides.clock ?? (() => new Date());
+  // A handler put in the executor's place shares the app's persisted documents, made here to hand it.
+  const persistedDocuments =
+    overrides.persistedDocuments ?? (overrides.graphql ? openPersistedDocuments(config, { shared: false }) : undefined);
+  const composed = createApp({
     config,
     store,
     rates,
     limiters,
     logger,
-    ...(overrides.clock ? { clock: overrides.clock } : {}),
-    ...(overrides.persistedDocuments ? { persistedDocuments: overrides.persistedDocuments } : {}),
+    clock,
+    ...(persistedDocuments ? { persistedDocuments } : {}),
     ...(overrides.sources ? { sources: overrides.sources } : {}),
   });
+  const app: App =
+    overrides.graphql && persistedDocuments
+      ? {
+          ...composed,
+          front: { ...composed.front, graphql: overrides.graphql({ app: composed, config, logger, limiters, clock, persistedDocuments }) },
+        }
+      : composed;
   // The document /openapi.json serves, read directly so that fetching it spends no rate limit.
   const contract = OpenApiContract.of(openApiText(schema));
   // Every request of a test goes over loopback HTTP through the node:http front main.ts runs.

@@ -8,7 +8,7 @@ import { MADE_UP_PUBLICATIONS, tableRates } from '../helpers/table-rates';
  * Contract section 11: a GraphQL answer carries in `extensions` what the document cost, the key's
  * quota and the rate limit it spent from, the figures of the X-Quota-* and RateLimit headers. Over
  * loopback HTTP through the front's executor, under both JSON media types (the executor's answers
- * are held to Yoga's recorded ones by graphql-executor-parity.test.ts).
+ * are held to Yoga's own, live, by graphql-executor-parity.test.ts).
  */
 const NOW = new Date('2024-04-03T12:00:00Z');
 const THREE = `{

@@ -216,7 +216,7 @@ function markValidationError(error: GraphQLError): void {
 }
 
 /** Who a registration is counted against: the bucket the request spent its rate limit from (its key's, or its client IP's). */
-function registrantOf(context: HttpRequestContext): string {
+export function registrantOf(context: HttpRequestContext): string {
   const spend = context.rateLimitSpend;
   return spend.kind === 'key' && spend.bucket !== undefined ? `key:${spend.bucket}` : `ip:${context.clientBucket}`;
 }

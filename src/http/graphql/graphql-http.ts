@@ -14,8 +14,8 @@ import { DEFAULT_BODY_LIMIT } from '../routes';
  * parameters (paramsRefusal), and the answer to a result in each media type (graphQLAnswer,
  * streamedAnswer), with Yoga's words, statuses and framing: copies of graphql-yoga 5.24.1's code,
  * pinned exactly in package.json. test/http/graphql-executor-parity.test.ts and
- * test/http/graphql-post.test.ts hold every answer to the one Yoga's own handler gave
- * (test/fixtures/graphql-reference-answers.json).
+ * test/http/graphql-post.test.ts hold every answer to the one Yoga's own handler gives, live
+ * (test/helpers/graphql-oracle.ts).
  */
 export const GRAPHQL_PATH = '/graphql';
 
