@@ -1,4 +1,5 @@
 import { SERIES_GROUPS, type SeriesGroup } from '../domain/currency/periods';
+import type { FigureChange, PeriodFigures } from '../domain/currency/period-change';
 import type { SeriesEntry } from '../domain/currency/series';
 import { ApiError } from '../domain/errors';
 import type { SeriesAnswer } from '../services/currency/series';
@@ -21,6 +22,39 @@ const CurrencyCountRef = builder.objectRef<CurrencyCount>('CurrencyCount').imple
   }),
 });
 
+const CHANGE =
+  'last − first, from the exact rates: rounded once to `decimals` places when given, else exact within 40 significant digits (half-even past them).';
+const CHANGE_PERCENT =
+  '(last − first) ÷ first × 100, from the exact rates: rounded once to `decimals` places when given, else exact within 40 significant digits (half-even past them).';
+
+const CurrencyPeriodFiguresRef = builder.objectRef<PeriodFigures & { code: string }>('CurrencyPeriodFigures').implement({
+  description:
+    "One currency's figures over one period of a grouped series: its first, last, lowest and highest rate, as published for base EUR without decimals (else the exact quotient rounded once), and its change from first to last.",
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    first: t.field({ type: 'Decimal', description: "The period's first rate.", resolve: (f) => f.first }),
+    last: t.field({ type: 'Decimal', description: "The period's last rate.", resolve: (f) => f.last }),
+    min: t.field({ type: 'Decimal', description: "The period's lowest rate (on a tie, the earliest).", resolve: (f) => f.min }),
+    max: t.field({ type: 'Decimal', description: "The period's highest rate (on a tie, the earliest).", resolve: (f) => f.max }),
+    change: t.field({ type: 'Decimal', description: CHANGE, resolve: (f) => f.change }),
+    changePercent: t.field({ type: 'Decimal', description: CHANGE_PERCENT, resolve: (f) => f.changePercent }),
+  }),
+});
+
+const CurrencyChangeRef = builder.objectRef<FigureChange & { code: string }>('CurrencyChange').implement({
+  description:
+    "One currency's change between the two ends of a series page (its fluctuation): from its first rate to its last, on the first and last publications of the page that quote it.",
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    start: t.field({ type: 'Date', description: 'The publication of the first rate.', resolve: (c) => c.start }),
+    startRate: t.field({ type: 'Decimal', description: 'The first rate, printed as rates are.', resolve: (c) => c.startRate }),
+    end: t.field({ type: 'Date', description: 'The publication of the last rate.', resolve: (c) => c.end }),
+    endRate: t.field({ type: 'Decimal', description: 'The last rate, printed as rates are.', resolve: (c) => c.endRate }),
+    change: t.field({ type: 'Decimal', description: CHANGE, resolve: (c) => c.change }),
+    changePercent: t.field({ type: 'Decimal', description: CHANGE_PERCENT, resolve: (c) => c.changePercent }),
+  }),
+});
+
 const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').implement({
   description:
     'One entry of a rate series: one ECB publication (group "day"), or the exact mean of the publications of one ISO week, month, quarter or year, rounded once.',
@@ -34,6 +68,12 @@ const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').imp
       type: [CurrencyCountRef],
       description: "Currencies quoted by only some of the period's publications, each averaged over those; empty when none.",
       resolve: (e) => Object.entries(e.partial ?? {}).map(([code, publications]) => ({ code, publications })),
+    }),
+    figures: t.field({
+      type: [CurrencyPeriodFiguresRef],
+      description:
+        "Grouped entries: each currency's first, last, lowest and highest rate of the period and its change from first to last, in the order of `symbols`; empty per publication (group day).",
+      resolve: (e) => Object.entries(e.figures ?? {}).map(([code, figures]) => ({ code, ...figures })),
     }),
   }),
 });
@@ -74,6 +114,13 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
       description:
         'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
     }),
+    change: t.field({
+      type: [CurrencyChangeRef],
+      description:
+        "Each currency's change from its first rate of the page to its last (what other rate APIs call the fluctuation), in the order of `symbols`; a currency the page never quotes is absent.",
+      resolve: (s) => Object.entries(s.change).map(([code, change]) => ({ code, ...change })),
+    }),
+    // Last: the JSON export writes every other member first, then the entries a chunk at a time.
     entries: t.field({ type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
   }),
 });
@@ -91,7 +138,7 @@ builder.queryFields((t) => ({
     type: RateSeriesRef,
     nullable: true,
     description:
-      "ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Here as over REST, a page that must be computed costs one request of the key's rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) pages computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After, and an instance at most EXPORTS_PER_INSTANCE, past which it answers 503 SERVICE_UNAVAILABLE with Retry-After.",
+      "ECB reference rates from `start` to `end`: one entry per publication, or exact means per ISO week, month, quarter or year, each with every currency's first, last, lowest and highest rate of the period and its change (`figures`); `change` gives each currency's change between the two ends of the page (its fluctuation), exactly, rounded once. Needs an API key and the Developer plan; uses no quota. Days, weeks and months: at most 10 years per call, `nextCursor` continues, with the same start, end, group, base, symbols, decimals, rounding and format only; quarters and years: any range in one call. One rateSeries per document. Here as over REST, a page that must be computed costs one request of the key's rate limit per 10,000 rates (publications × currencies, every currency ever quoted when `symbols` is absent), before the work; a complete page is then served from a cache until the rates change, for one request; a key has at most EXPORTS_IN_FLIGHT (default 2) pages computed or sent at once, past which it gets 429 RATE_LIMIT_EXCEEDED with Retry-After, and an instance at most EXPORTS_PER_INSTANCE, past which it answers 503 SERVICE_UNAVAILABLE with Retry-After.",
     args: {
       start: t.arg({ type: 'Date', required: true, description: 'First day of the range.' }),
       end: t.arg({ type: 'Date', required: false, description: 'Last day of the range; without it, the newest publication held.' }),

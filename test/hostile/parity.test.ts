@@ -75,7 +75,7 @@ const CURRENCY_DECLARATIONS = `${UNIT_DECLARATIONS}, $date: Date`;
 const SERIES_ARGS = ['start', 'end', 'base', 'symbols', 'group', 'cursor'];
 const SERIES_DECLARATIONS = '$start: Date!, $end: Date, $base: String, $symbols: [String!], $group: String, $cursor: String';
 const SERIES =
-  '{ start end base group symbols nextCursor complete entries { period start end publications rates partial { code publications } } }';
+  '{ start end base group symbols nextCursor complete change { code start startRate end endRate change changePercent } entries { period start end publications rates partial { code publications } figures { code first last min max change changePercent } } }';
 
 /** Only strings travel in a query string as they are; numbers (decimals) as their digits. Lone surrogates cannot be encoded. */
 const wellFormed = (text: string) => text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD');

@@ -45,6 +45,27 @@ for (const execution of ['direct', 'sofa'] as const) {
           symbols: ['USD', 'JPY'],
           nextCursor: null,
           complete: true,
+          // The change between the page's two ends, per currency (its fluctuation).
+          change: [
+            {
+              code: 'USD',
+              start: '2024-03-27',
+              startRate: '1.0830',
+              end: '2024-03-28',
+              endRate: '1.0811',
+              change: '-0.0019',
+              changePercent: '-0.1754385964912280701754385964912280701754',
+            },
+            {
+              code: 'JPY',
+              start: '2024-03-27',
+              startRate: '163.96',
+              end: '2024-03-28',
+              endRate: '163.45',
+              change: '-0.51',
+              changePercent: '-0.3110514759697487191998048304464503537448',
+            },
+          ],
           entries: [
             {
               period: '2024-03-27',
@@ -53,6 +74,7 @@ for (const execution of ['direct', 'sofa'] as const) {
               publications: 1,
               rates: { USD: '1.0830', JPY: '163.96' },
               partial: [],
+              figures: [],
             },
             {
               period: '2024-03-28',
@@ -61,6 +83,7 @@ for (const execution of ['direct', 'sofa'] as const) {
               publications: 1,
               rates: { USD: '1.0811', JPY: '163.45' },
               partial: [],
+              figures: [],
             },
           ],
         });
@@ -162,12 +185,46 @@ for (const execution of ['direct', 'sofa'] as const) {
             publications: 2,
             rates: { USD: '1.08205', RUB: '99.5' },
             partial: [{ code: 'RUB', publications: 1 }],
+            // First, last, lowest and highest as published; the change from first to last, exact.
+            figures: [
+              {
+                code: 'USD',
+                first: '1.0830',
+                last: '1.0811',
+                min: '1.0811',
+                max: '1.0830',
+                change: '-0.0019',
+                changePercent: '-0.1754385964912280701754385964912280701754',
+              },
+              { code: 'RUB', first: '99.50', last: '99.50', min: '99.50', max: '99.50', change: '0', changePercent: '0' },
+            ],
           },
-          { period: '2024-04', start: '2024-04-02', end: '2024-04-03', publications: 2, rates: { USD: '1.0782' }, partial: [] },
+          {
+            period: '2024-04',
+            start: '2024-04-02',
+            end: '2024-04-03',
+            publications: 2,
+            rates: { USD: '1.0782' },
+            partial: [],
+            figures: [
+              {
+                code: 'USD',
+                first: '1.0764',
+                last: '1.0800',
+                min: '1.0764',
+                max: '1.0800',
+                change: '0.0036',
+                changePercent: '0.3344481605351170568561872909698996655518',
+              },
+            ],
+          },
         ]);
         const csv = await series('start=2024-03-01&end=2024-03-31&group=month&symbols=USD,RUB', { accept: 'text/csv' });
         expect(csv.text).toBe(
-          'period,start,end,publications,base,USD,RUB,partial\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,99.5,RUB=1\r\n',
+          'period,start,end,publications,base,USD,RUB,partial,' +
+            'USD_first,USD_last,USD_min,USD_max,USD_change,USD_changePercent,RUB_first,RUB_last,RUB_min,RUB_max,RUB_change,RUB_changePercent\r\n' +
+            '2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,99.5,RUB=1,' +
+            '1.0830,1.0811,1.0811,1.0830,-0.0019,-0.1754385964912280701754385964912280701754,99.50,99.50,99.50,99.50,0,0\r\n',
         );
       });
 
@@ -251,7 +308,7 @@ for (const execution of ['direct', 'sofa'] as const) {
 
     describe('GraphQL rateSeries', () => {
       const QUERY = `query ($start: Date!, $end: Date!, $symbols: [String!], $group: String, $base: String) {
-        rateSeries(start: $start, end: $end, symbols: $symbols, group: $group, base: $base) { start end base group symbols nextCursor complete entries { period start end publications rates partial { code publications } } }
+        rateSeries(start: $start, end: $end, symbols: $symbols, group: $group, base: $base) { start end base group symbols nextCursor complete change { code start startRate end endRate change changePercent } entries { period start end publications rates partial { code publications } figures { code first last min max change changePercent } } }
       }`;
 
       it('answers the same series as REST, symbols a list', async () => {

@@ -83,7 +83,7 @@ for (const execution of ['direct', 'sofa'] as const) {
         const rest = await series(query);
         const { body } = await t.graphql(
           `query ($start: Date!, $end: Date!, $symbols: [String!], $group: String, $base: String) {
-            rateSeries(start: $start, end: $end, symbols: $symbols, group: $group, base: $base) { start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }
+            rateSeries(start: $start, end: $end, symbols: $symbols, group: $group, base: $base) { start end base group source symbols nextCursor complete change { code start startRate end endRate change changePercent } entries { period start end publications rates partial { code publications } figures { code first last min max change changePercent } } }
           }`,
           variables,
           key,
@@ -144,7 +144,11 @@ for (const execution of ['direct', 'sofa'] as const) {
         expect(whole.status).toBe(200);
         expect(whole.headers.get('link')).toBeNull();
         expect(whole.text).toBe(
-          'period,start,end,publications,base,USD,JPY,partial\r\n2010-01,2010-01-04,2010-01-04,1,EUR,1.4,130,\r\n2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,163.705,\r\n',
+          'period,start,end,publications,base,USD,JPY,partial,' +
+            'USD_first,USD_last,USD_min,USD_max,USD_change,USD_changePercent,JPY_first,JPY_last,JPY_min,JPY_max,JPY_change,JPY_changePercent\r\n' +
+            '2010-01,2010-01-04,2010-01-04,1,EUR,1.4,130,,1.4,1.4,1.4,1.4,0,0,130,130,130,130,0,0\r\n' +
+            '2024-03,2024-03-27,2024-03-28,2,EUR,1.08205,163.705,,1.0830,1.0811,1.0811,1.0830,-0.0019,-0.1754385964912280701754385964912280701754,' +
+            '163.96,163.45,163.45,163.96,-0.51,-0.3110514759697487191998048304464503537448\r\n',
         );
         expect(whole.headers.get('content-disposition')).toBe('attachment; filename="ecb-rates-EUR-2010-01-04-2024-03-31.csv"');
       });

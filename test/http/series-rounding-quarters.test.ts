@@ -64,8 +64,35 @@ for (const execution of ['direct', 'sofa'] as const) {
     it('groups by quarter', async () => {
       const res = await series('start=2024-01-01&end=2024-04-03&symbols=USD&group=quarter');
       expect(res.body.data.entries).toEqual([
-        { period: '2024-Q1', start: '2024-03-27', end: '2024-03-28', publications: 2, rates: { USD: '1.08205' }, partial: [] },
-        { period: '2024-Q2', start: '2024-04-02', end: '2024-04-02', publications: 1, rates: { USD: '1.0764' }, partial: [] },
+        {
+          period: '2024-Q1',
+          start: '2024-03-27',
+          end: '2024-03-28',
+          publications: 2,
+          rates: { USD: '1.08205' },
+          partial: [],
+          figures: [
+            {
+              code: 'USD',
+              first: '1.0830',
+              last: '1.0811',
+              min: '1.0811',
+              max: '1.0830',
+              change: '-0.0019',
+              changePercent: '-0.1754385964912280701754385964912280701754',
+            },
+          ],
+        },
+        {
+          period: '2024-Q2',
+          start: '2024-04-02',
+          end: '2024-04-02',
+          publications: 1,
+          rates: { USD: '1.0764' },
+          partial: [],
+          // One publication: its figure four times, no change.
+          figures: [{ code: 'USD', first: '1.0764', last: '1.0764', min: '1.0764', max: '1.0764', change: '0', changePercent: '0' }],
+        },
       ]);
     });
 

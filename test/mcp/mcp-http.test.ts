@@ -191,7 +191,7 @@ describe('the other tools', () => {
     await client.close();
   });
 
-  it('summarises a series as period means, pointing to the full series for more', async () => {
+  it("summarises a series as period means with each period's figures and the change over the range", async () => {
     const client = await connect(await t.createKey('developer'));
     const answer = await call(client, 'rate_series_summary', { start: '2024-01-01', end: '2024-01-07', symbols: 'USD', group: 'year' });
     expect(answer.structured).toMatchObject({
@@ -199,6 +199,32 @@ describe('the other tools', () => {
       entries: [{ period: '2024', publications: 2, rates: { USD: '1.09105' } }],
       truncated: false,
     });
+    const percent = '0.1926605504587155963302752293577981651376';
+    expect(answer.structured).toMatchObject({
+      change: [
+        {
+          code: 'USD',
+          start: '2024-01-04',
+          startRate: '1.0900',
+          end: '2024-01-05',
+          endRate: '1.0921',
+          change: '0.0021',
+          changePercent: percent,
+        },
+      ],
+      entries: [
+        {
+          figures: [
+            { code: 'USD', first: '1.0900', last: '1.0921', min: '1.0900', max: '1.0921', change: '0.0021', changePercent: percent },
+          ],
+        },
+      ],
+    });
+    expect((answer.content[0] as { text: string }).text).toBe(
+      'Mean yearly rates per 1 EUR (ecb), 2024-01-04 to 2024-01-07:\n' +
+        `2024: USD 1.09105 (first 1.0900, last 1.0921, change 0.0021 = ${percent} %, low 1.0900, high 1.0921)\n` +
+        `Change over the range: USD 1.0900 (2024-01-04) to 1.0921 (2024-01-05): 0.0021 (${percent} %)`,
+    );
     const free = await call(await connect(await t.createKey('free')), 'rate_series_summary', { start: '2024-01-01', symbols: 'USD' });
     expect(free.structured.error).toMatchObject({ code: 'PLAN_REQUIRED' });
     await client.close();

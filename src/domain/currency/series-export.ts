@@ -1,3 +1,4 @@
+import type { PeriodFigures } from './period-change';
 import type { SeriesGroup } from './periods';
 import type { SeriesEntry } from './series';
 
@@ -8,9 +9,11 @@ import type { SeriesEntry } from './series';
  * comma, quote or line break), one row per entry, one column per currency, so a spreadsheet opens
  * it as a table:
  *   per publication: `date,base,USD,JPY`                 e.g. `2024-03-28,EUR,1.2340,150.10`
- *   grouped:         `period,start,end,publications,base,USD,JPY,partial`
+ *   grouped:         `period,start,end,publications,base,USD,JPY,partial,USD_first,USD_last,USD_min,
+ *                     USD_max,USD_change,USD_changePercent,JPY_first,…`
  * An empty cell is a currency with no rate in that entry; `partial` lists the codes averaged over
- * fewer publications, as `CODE=count` joined by spaces (empty when none).
+ * fewer publications, as `CODE=count` joined by spaces (empty when none). The columns after it are
+ * each currency's figures of the period (the entry's `figures`), six a currency, in column order.
  *
  * (NDJSON lines are the JSON answer's entries, written by the HTTP export with the JSON serialiser.)
  */
@@ -29,10 +32,22 @@ export function csvField(value: string): string {
 
 const csvLine = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;
 
+/** The figures of a period, in the order of their columns. */
+const FIGURES = ['first', 'last', 'min', 'max', 'change', 'changePercent'] as const satisfies readonly (keyof PeriodFigures)[];
+
 export function csvHeader({ group, symbols: codes }: ExportHeader): string {
   return group === 'day'
     ? csvLine(['date', 'base', ...codes])
-    : csvLine(['period', 'start', 'end', 'publications', 'base', ...codes, 'partial']);
+    : csvLine([
+        'period',
+        'start',
+        'end',
+        'publications',
+        'base',
+        ...codes,
+        'partial',
+        ...codes.flatMap((code) => FIGURES.map((figure) => `${code}_${figure}`)),
+      ]);
 }
 
 export function csvRow(entry: SeriesEntry, { base, group, symbols: codes }: ExportHeader): string {
@@ -41,7 +56,11 @@ export function csvRow(entry: SeriesEntry, { base, group, symbols: codes }: Expo
   const partial = Object.entries(entry.partial ?? {})
     .map(([code, count]) => `${code}=${count}`)
     .join(' ');
-  return csvLine([entry.period, entry.start, entry.end, String(entry.publications), base, ...rates, partial]);
+  const figures = codes.flatMap((code) => {
+    const of = entry.figures?.[code];
+    return FIGURES.map((figure) => of?.[figure] ?? '');
+  });
+  return csvLine([entry.period, entry.start, entry.end, String(entry.publications), base, ...rates, partial, ...figures]);
 }
 
 /** The header, then one line per entry. */

@@ -1,8 +1,10 @@
 import { formatFraction, type RoundingMode } from '../decimal';
 import type { Publication } from '../ecb';
-import { formatCross, publishedRate, crossFraction } from './cross';
+import { formatCross, publishedRate, crossFraction, type ScaledRate } from './cross';
 import { ExactSum } from './mean';
+import { FigureRange, type PeriodFigures } from './period-change';
 import { periodOf, type SeriesGroup } from './periods';
+import { figurePrint, publicationPoint } from './series-change';
 
 /**
  * One entry of a time series. Per publication (`group=day`): `period`, `start` and `end` are its
@@ -12,7 +14,9 @@ import { periodOf, type SeriesGroup } from './periods';
  *
  * A currency missing from some publications of a period (RUB after 2022-03-01) is averaged over
  * the publications that quote it, and `partial` gives how many those were; one quoted on none of
- * them is absent from `rates`. A publication that does not quote the base has no rates against it,
+ * them is absent from `rates`. Grouped entries also give each currency's first, last, lowest and
+ * highest figure of the period and the change from first to last (`figures`, period-change.ts).
+ * A publication that does not quote the base has no rates against it,
  * so it is skipped: not an entry, not counted.
  */
 export interface SeriesEntry {
@@ -23,6 +27,8 @@ export interface SeriesEntry {
   rates: Record<string, string>;
   /** Codes averaged over fewer publications than `publications`, with their own count; grouped entries only. */
   partial?: Record<string, number>;
+  /** Each currency's first, last, lowest and highest figure of the period, and its change; grouped entries only. */
+  figures?: Record<string, PeriodFigures>;
 }
 
 export interface SeriesRequest {
@@ -69,24 +75,47 @@ function dayEntry(pub: Publication, request: SeriesRequest): SeriesEntry | undef
 
 class PeriodMean {
   readonly sums = new Map<string, ExactSum>();
+  readonly ranges = new Map<string, FigureRange>();
   start = '';
   end = '';
   publications = 0;
 
   constructor(readonly key: string) {}
 
-  entry({ codes, decimals, rounding }: SeriesRequest): SeriesEntry {
+  entry(request: SeriesRequest): SeriesEntry {
+    const { codes, decimals, rounding } = request;
+    const print = figurePrint(request);
     const rates: Record<string, string> = {};
     const partial: Record<string, number> = {};
+    const figures: Record<string, PeriodFigures> = {};
     for (const code of codes) {
       const sum = this.sums.get(code);
       if (!sum) continue;
       rates[code] = sum.formatMean(decimals, rounding);
       if (sum.count < this.publications) partial[code] = sum.count;
+      const range = this.ranges.get(code)?.figures(print);
+      if (range) figures[code] = range;
     }
     const entry: SeriesEntry = { period: this.key, start: this.start, end: this.end, publications: this.publications, rates };
     if (Object.keys(partial).length > 0) entry.partial = partial;
+    entry.figures = figures;
     return entry;
+  }
+
+  /** Adds the figure of each code a publication quotes (the publication quotes the base, as `base`). */
+  add(pub: Publication, request: SeriesRequest, base: ScaledRate): void {
+    this.end = pub.date;
+    this.publications += 1;
+    for (const code of request.codes) {
+      const point = publicationPoint(pub, code, request.base, base);
+      if (!point) continue;
+      let sum = this.sums.get(code);
+      if (!sum) this.sums.set(code, (sum = new ExactSum()));
+      let range = this.ranges.get(code);
+      if (!range) this.ranges.set(code, (range = new FigureRange()));
+      sum.add(point.value.num, point.value.den);
+      range.add(point);
+    }
   }
 }
 
@@ -112,17 +141,7 @@ export class SeriesFold {
       this.current = new PeriodMean(key);
       this.current.start = pub.date;
     }
-    const current = this.current;
-    current.end = pub.date;
-    current.publications += 1;
-    for (const code of request.codes) {
-      const rate = publishedRate(pub, code);
-      if (!rate) continue;
-      let sum = current.sums.get(code);
-      if (!sum) current.sums.set(code, (sum = new ExactSum()));
-      const [num, den] = crossFraction(rate, base);
-      sum.add(num, den);
-    }
+    this.current.add(pub, request, base);
     return done;
   }
 

@@ -288,7 +288,7 @@ const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number],
     schema: {
       type: 'string',
       description:
-        'RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped), then one row per entry. An empty cell is a currency with no rate in that entry.',
+        "RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped, then six columns a code: `<code>_first,<code>_last,<code>_min,<code>_max,<code>_change,<code>_changePercent`, the entry's `figures`), then one row per entry. An empty cell is a currency with no rate in that entry. The page's `change` (between its two ends) is in the JSON answer only.",
     },
   },
   'application/x-ndjson': {

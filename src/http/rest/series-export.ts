@@ -136,7 +136,7 @@ function exportEtag(cacheKey: string, plan: SeriesPlan, revision: string): strin
 }
 
 /** The layout of streamed rows (csvRow, the NDJSON line): a change to it must change every validator. */
-const STREAM_FORMAT = 1;
+const STREAM_FORMAT = 2;
 
 /**
  * The rows of a streamed page as chunks of at least STREAM_CHUNK_CHARS; the rest, shorter, is the

@@ -2,6 +2,26 @@ import { z } from 'zod';
 import { dataOr, toolSuccess } from '../tool-results';
 import { codeList, codesArgument, defined, type ToolDefinition } from './shared';
 
+interface Figures {
+  code: string;
+  first: string;
+  last: string;
+  min: string;
+  max: string;
+  change: string;
+  changePercent: string;
+}
+
+interface Change {
+  code: string;
+  start: string;
+  startRate: string;
+  end: string;
+  endRate: string;
+  change: string;
+  changePercent: string;
+}
+
 interface SeriesAnswer {
   base: string;
   start: string;
@@ -11,7 +31,8 @@ interface SeriesAnswer {
   complete: boolean;
   nextCursor: string | null;
   symbols: string[];
-  entries: { period: string; start: string; end: string; publications: number; rates: Record<string, string> }[];
+  change: Change[];
+  entries: { period: string; start: string; end: string; publications: number; rates: Record<string, string>; figures: Figures[] }[];
 }
 
 /** Periods answered at most: a summary, not an export (REST and GraphQL serve whole series). */
@@ -37,7 +58,7 @@ export const rateSeriesSummaryTool = {
   title: 'Exchange-rate means per week, month or year',
   description:
     `Summarises ECB rates over a range as exact period means (per ISO week, month or year), at most ${MAX_PERIODS} periods and 5 currencies, ` +
-    'to describe a trend. Needs the Developer plan; uses no conversion quota. For daily rates or longer ranges use the REST route GET /v1/currency/rates/series (CSV, NDJSON) or the GraphQL field rateSeries.',
+    "with each period's first, last, lowest and highest rate and its change, and each currency's change over the whole range, to describe a trend. Needs the Developer plan; uses no conversion quota. For daily rates or longer ranges use the REST route GET /v1/currency/rates/series (CSV, NDJSON) or the GraphQL field rateSeries.",
   inputSchema,
   async run(args, runDocument) {
     const symbols = codeList(args.symbols).slice(0, 5);
@@ -51,19 +72,28 @@ export const rateSeriesSummaryTool = {
     const series = answer.data.rateSeries;
     const entries = series.entries.slice(0, MAX_PERIODS);
     const truncated = series.entries.length > entries.length || series.nextCursor !== null;
-    const lines = entries.map(
-      (e) =>
-        `${e.period}: ${Object.entries(e.rates)
-          .map(([code, mean]) => `${code} ${mean}`)
-          .join(', ')}`,
-    );
+    const lines = entries.map((e) => `${e.period}: ${Object.entries(e.rates).map(periodText(e.figures)).join(', ')}`);
     const more = truncated ? `\nMore periods than shown: ${moreAt(series, group)}` : '';
-    const text = `Mean ${group}ly rates per 1 ${series.base} (${series.source}), ${series.start} to ${series.end}:\n${lines.join('\n')}${more}`;
+    const change = series.change.map(
+      (c) => `${c.code} ${c.startRate} (${c.start}) to ${c.endRate} (${c.end}): ${c.change} (${c.changePercent} %)`,
+    );
+    const text =
+      `Mean ${group}ly rates per 1 ${series.base} (${series.source}), ${series.start} to ${series.end}:\n${lines.join('\n')}` +
+      `\nChange over the range: ${change.join('; ')}${more}`;
     const { base, start, end, source, complete } = series;
-    const structured = { base, start, end, group, source, complete, symbols: series.symbols, entries, truncated };
+    const structured = { base, start, end, group, source, complete, symbols: series.symbols, change: series.change, entries, truncated };
     return toolSuccess(text, truncated ? { ...structured, more: moreAt(series, group) } : structured);
   },
 } satisfies ToolDefinition<typeof inputSchema>;
+
+/** "USD 1.0872 (first 1.0856, last 1.0811, change -0.0045 = -0.41 %, low 1.0802, high 1.0939)": a period's mean, then its figures. */
+function periodText(figures: readonly Figures[]) {
+  return ([code, mean]: [string, string]): string => {
+    const f = figures.find((one) => one.code === code);
+    if (f === undefined) return `${code} ${mean}`;
+    return `${code} ${mean} (first ${f.first}, last ${f.last}, change ${f.change} = ${f.changePercent} %, low ${f.min}, high ${f.max})`;
+  };
+}
 
 function moreAt(series: SeriesAnswer, group: string): string {
   const query = new URLSearchParams({ start: series.start, end: series.end, group, base: series.base, symbols: series.symbols.join(',') });

@@ -2,11 +2,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addDays, berlinDate } from '../../domain/calendar/berlin-time';
 import { publishedRate } from '../../domain/currency/cross';
 import { notQuoted, type Asked } from '../../domain/currency/not-quoted';
+import type { FigureChange } from '../../domain/currency/period-change';
 import type { SeriesGroup } from '../../domain/currency/periods';
 import type { QuoteSpans } from '../../domain/currency/registry';
 import { parseBase, parseGroup, parseRange, parseSymbolList } from '../../domain/currency/query';
 import { FIRST_PUBLICATION, requireKnownCurrency } from '../../domain/currency/request';
 import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../../domain/currency/series';
+import { seriesChange } from '../../domain/currency/series-change';
 import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../../domain/currency/series-pages';
 import { parseDecimals, parseRounding, type RoundingMode } from '../../domain/decimal';
 import type { Publication } from '../../domain/ecb';
@@ -55,6 +57,8 @@ export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'deci
   source: 'ecb';
   /** The codes of every entry, in order (the CSV columns). */
   symbols: string[];
+  /** Each currency's change from its first rate of the page to its last, in the order of `symbols`. */
+  change: Record<string, FigureChange>;
   /** The entries, computed afresh per call. */
   entries(): Generator<SeriesEntry>;
   /** The same entries a chunk at a time, yielding to the event loop before each chunk after the first; a chunk ends once its work took `budgetMs`. */
@@ -66,7 +70,7 @@ export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'deci
  * folded from its publications a slice at a time, so that what it holds does not grow with its
  * range (an export of the whole history).
  */
-export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks'> {
+export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks' | 'change'> {
   /** The entries, a slice of publications read per event-loop turn and folded in turns of about `budgetMs` of work; each call reads afresh. */
   chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
 }
@@ -121,6 +125,7 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
       symbols: codes,
       nextCursor,
       complete,
+      change: seriesChange(publications, request),
       entries: () => seriesEntries(publications, request),
       chunks: (budgetMs) => entryChunks(publications, new SeriesFold(request), budgetMs),
     };

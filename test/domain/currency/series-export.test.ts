@@ -15,6 +15,10 @@ const MONTH: SeriesEntry = {
   publications: 23,
   rates: { USD: '1.1', RUB: '110' },
   partial: { RUB: 1 },
+  figures: {
+    USD: { first: '1.0', last: '1.2', min: '0.9', max: '1.3', change: '0.2', changePercent: '20' },
+    RUB: { first: '110', last: '110', min: '110', max: '110', change: '0', changePercent: '0' },
+  },
 };
 
 describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
@@ -28,12 +32,19 @@ describe('CSV (RFC 4180), one row per entry, one column per currency', () => {
     ]);
   });
 
-  it('grouped: period,start,end,publications,base,codes…,partial', () => {
+  it("grouped: period,start,end,publications,base,codes…,partial, then each code's six figures", () => {
     const lines = [...csvLines([MONTH], { base: 'EUR', group: 'month', symbols: ['USD', 'RUB'] })];
     expect(lines).toEqual([
-      'period,start,end,publications,base,USD,RUB,partial\r\n',
-      '2022-03,2022-03-01,2022-03-31,23,EUR,1.1,110,RUB=1\r\n',
+      'period,start,end,publications,base,USD,RUB,partial,' +
+        'USD_first,USD_last,USD_min,USD_max,USD_change,USD_changePercent,' +
+        'RUB_first,RUB_last,RUB_min,RUB_max,RUB_change,RUB_changePercent\r\n',
+      '2022-03,2022-03-01,2022-03-31,23,EUR,1.1,110,RUB=1,1.0,1.2,0.9,1.3,0.2,20,110,110,110,110,0,0\r\n',
     ]);
+  });
+
+  it('grouped: a currency with no figures in a period has empty cells', () => {
+    const [, row] = [...csvLines([{ ...MONTH, figures: {} }], { base: 'EUR', group: 'month', symbols: ['USD'] })];
+    expect(row).toBe('2022-03,2022-03-01,2022-03-31,23,EUR,1.1,RUB=1,,,,,,\r\n');
   });
 
   it.each([

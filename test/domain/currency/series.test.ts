@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExactSum } from '../../../src/domain/currency/mean';
 import { addYears, isoWeek, periodOf } from '../../../src/domain/currency/periods';
 import { seriesCodes, seriesEntries } from '../../../src/domain/currency/series';
+import { seriesChange } from '../../../src/domain/currency/series-change';
 import { formatDecimal } from '../../../src/domain/decimal';
 import type { Publication } from '../../../src/domain/ecb';
 import { Rational } from '../../../src/domain/rational';
@@ -17,6 +18,37 @@ const PUBS: Publication[] = [
   { date: '2022-03-02', rates: { USD: '1.5', JPY: '134' } },
   { date: '2022-03-03', rates: { USD: '1.6', JPY: '135', XAA: '3' } },
 ];
+
+describe('the change between the two ends of a series', () => {
+  it('runs per currency from its first figure to its last, on the days that quote it', () => {
+    expect(seriesChange(PUBS, { base: 'EUR', codes: ['USD', 'RUB', 'XAB'], group: 'day' })).toEqual({
+      USD: {
+        start: '2022-02-24',
+        startRate: '1.1',
+        end: '2022-03-03',
+        endRate: '1.6',
+        change: '0.5',
+        changePercent: '45.45454545454545454545454545454545454545',
+      },
+      RUB: {
+        start: '2022-02-24',
+        startRate: '90',
+        end: '2022-03-01',
+        endRate: '110',
+        change: '20',
+        changePercent: '22.22222222222222222222222222222222222222',
+      },
+    });
+  });
+
+  it('against another base uses the publications that quote the base too, rounded once to decimals', () => {
+    const change = seriesChange(PUBS, { base: 'RUB', codes: ['USD'], group: 'month', decimals: 4 });
+    // 1.1/90 = 0.01222…, 1.4/110 = 0.012727…
+    expect(change).toEqual({
+      USD: { start: '2022-02-24', startRate: '0.0122', end: '2022-03-01', endRate: '0.0127', change: '0.0005', changePercent: '4.1322' },
+    });
+  });
+});
 
 describe('periods', () => {
   it.each([
@@ -105,7 +137,7 @@ describe('series entries', () => {
 
   it('by ISO week: exact means with the first and last publication and their number', () => {
     const entries = [...seriesEntries(PUBS, { base: 'EUR', codes, group: 'week' })];
-    expect(entries).toEqual([
+    expect(entries.map(({ figures: _figures, ...entry }) => entry)).toEqual([
       { period: '2022-W08', start: '2022-02-24', end: '2022-02-25', publications: 2, rates: { USD: '1.15', RUB: '92.5', JPY: '130.5' } },
       {
         period: '2022-W09',
@@ -116,6 +148,29 @@ describe('series entries', () => {
         partial: { RUB: 2 },
       },
     ]);
+  });
+
+  it("grouped: each currency's first, last, lowest and highest figure as published, and its change", () => {
+    const [, w09] = [...seriesEntries(PUBS, { base: 'EUR', codes, group: 'week' })];
+    expect(w09!.figures).toEqual({
+      USD: { first: '1.3', last: '1.6', min: '1.3', max: '1.6', change: '0.3', changePercent: '23.07692307692307692307692307692307692308' },
+      // RUB: only the two days that quote it.
+      RUB: { first: '100', last: '110', min: '100', max: '110', change: '10', changePercent: '10' },
+      JPY: { first: '132', last: '135', min: '132', max: '135', change: '3', changePercent: '2.272727272727272727272727272727272727273' },
+    });
+  });
+
+  it('grouped against another base, rounded: figures of the daily quotients, each rounded once', () => {
+    const [year] = [...seriesEntries(PUBS.slice(0, 2), { base: 'USD', codes: ['JPY'], group: 'year', decimals: 2 })];
+    // 130/1.1 = 118.1818…, 131/1.2 = 109.1666…; change -9.0151… = -7.628… %
+    expect(year!.figures).toEqual({
+      JPY: { first: '118.18', last: '109.17', min: '109.17', max: '118.18', change: '-9.02', changePercent: '-7.63' },
+    });
+  });
+
+  it('per publication: no figures (a day is its own first, last, lowest and highest)', () => {
+    const [day] = [...seriesEntries(PUBS, { base: 'EUR', codes, group: 'day' })];
+    expect(day!.figures).toBeUndefined();
   });
 
   it('by month: a symbol quoted on some publications is averaged over those, with its own count', () => {
