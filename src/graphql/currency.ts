@@ -95,7 +95,11 @@ const RatesRef = builder.objectRef<RatesAnswer>('Rates').implement({
     base: t.exposeString('base', {
       description: 'The base currency: each rate is units of that currency per one unit of the base. EUR by default.',
     }),
-    source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (r) => r.source }),
+    source: t.field({
+      type: RatesSourceEnum,
+      description: 'The source whose publication is listed ("ecb" unless `source` asked another).',
+      resolve: (r) => r.source,
+    }),
     amount: t.field({
       type: 'Decimal',
       nullable: true,
@@ -149,7 +153,7 @@ builder.queryFields((t) => ({
     type: RatesRef,
     nullable: true,
     description:
-      'The ECB reference rates of a day (or the latest), against EUR or any `base`, optionally times an `amount`. Needs an API key; `date` needs the Developer plan. Uses no quota.',
+      'The reference rates of a day (or the latest) of the ECB or another `source`, against its base or any `base`, optionally times an `amount`. Needs an API key; `date` needs the Developer plan. Uses no quota.',
     args: {
       date: t.arg({
         type: 'Date',
@@ -162,7 +166,8 @@ builder.queryFields((t) => ({
       }),
       base: t.arg.string({
         required: false,
-        description: 'Base currency code, case-insensitive: each rate is rate(code) ÷ rate(base), exactly. EUR by default.',
+        description:
+          "Base currency code, case-insensitive: each rate is rate(code) ÷ rate(base), exactly. EUR by default (the source's own base with `source`).",
       }),
       amount: t.arg({ type: 'Decimal', required: false, description: 'Multiply every rate by this amount of the base, exactly.' }),
       decimals: t.arg.int({
@@ -171,6 +176,11 @@ builder.queryFields((t) => ({
         description: 'Round each rate once to this many places (0 to 40).',
       }),
       rounding: t.arg({ type: RoundingEnum, required: false }),
+      source: t.arg.string({
+        required: false,
+        description:
+          "List this source's figures (GET /v1/sources): against its own base by default, every currency its tables of that base carry. The ECB without it.",
+      }),
     },
     resolve: async (_, args, ctx) => {
       const caller = await ctx.requestContext.caller();

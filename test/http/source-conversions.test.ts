@@ -128,3 +128,33 @@ describe('refusals name the sources', () => {
     expect(body.error.message).toContain('Sources that do: nbp.');
   });
 });
+
+describe('a source’s rates listed', () => {
+  const rates = (query: string) => app.call('GET', `/v1/currency/rates?${query}`, { key });
+
+  it('against its own base, each figure as published or exactly per one unit', async () => {
+    const { status, body } = await rates('source=cnb&date=2026-03-06');
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ date: '2026-03-06', base: 'CZK', source: 'cnb' });
+    // 100 JPY cost 15.000 CZK: one koruna buys 100 ÷ 15 yen.
+    expect(body.data.rates).toEqual({
+      CZK: '1',
+      JPY: '6.666666666666666666666666666666666666667',
+      USD: '0.04545454545454545454545454545454545454545',
+    });
+  });
+
+  it('against any base it quotes, times an amount, tables of one base together', async () => {
+    const { status, body } = await rates('source=nbp&date=2026-03-06&base=USD&symbols=KES,EUR&amount=2');
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ base: 'USD', source: 'nbp', amount: '2', date: '2026-03-06' });
+    expect(body.data.rates).toEqual({ KES: '256.25', EUR: '1.822222222222222222222222222222222222222' });
+    expect(body.data.resolved).toMatchObject({ publication: '2026-03-04', reason: 'weekly-table' });
+  });
+
+  it('a code the source does not quote is RATE_NOT_FOUND', async () => {
+    const { status, body } = await rates('source=cnb&symbols=KES');
+    expect(status).toBe(404);
+    expect(body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols' });
+  });
+});

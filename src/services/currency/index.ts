@@ -30,7 +30,7 @@ export function createCurrencyServices(
   return {
     converter: createCurrencyConverter(rates, clock, explainer, sources),
     registry: createCurrencyRegistry(rates, facts, sources),
-    listings: createRateListings(rates, clock, explainer),
+    listings: createRateListings(rates, clock, explainer, sources),
     series: createRateSeries(rates, clock, facts),
   };
 }
