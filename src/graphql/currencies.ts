@@ -3,6 +3,7 @@ import type { CurrencyEntry } from '../domain/currency/registry';
 import type { Succession } from '../domain/currency/successions';
 import { named, type Named } from '../services/names';
 import { builder } from './builder';
+import { CURRENCY_CODES } from '../domain/currency/codes';
 import { policy } from './field-policy';
 import { langArg, LocalizedNameRef, namesOf } from './names';
 
@@ -126,7 +127,7 @@ const CurrencyRef = builder.objectRef<Named<CurrencyEntry>>('Currency').implemen
 
 builder.queryFields((t) => ({
   currencies: t.field({
-    ...policy({ access: 'public' }),
+    ...policy({ access: 'public', items: CURRENCY_CODES.size }),
     type: [CurrencyRef],
     nullable: true,
     description: 'Every currency the ECB has ever quoted, EUR first, then by code; or those named `name`. Public.',

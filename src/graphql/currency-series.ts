@@ -5,7 +5,8 @@ import type { SeriesAnswer } from '../services/currency/series';
 import type { RequestContext } from '../services/request-context';
 import { builder } from './builder';
 import { RatesSourceEnum } from './currencies';
-import { policy } from './field-policy';
+import { CURRENCY_CODES } from '../domain/currency/codes';
+import { listItems, policy } from './field-policy';
 import { decimalsRule, RoundingEnum } from './units';
 
 interface CurrencyCount {
@@ -31,6 +32,7 @@ const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').imp
     publications: t.exposeInt('publications', { description: 'How many publications the entry covers (1 per day).' }),
     rates: t.field({ type: 'RateMap', description: 'Units of each currency per 1 unit of the base.', resolve: (e) => e.rates }),
     partial: t.field({
+      ...listItems(CURRENCY_CODES.size),
       type: [CurrencyCountRef],
       description: "Currencies quoted by only some of the period's publications, each averaged over those; empty when none.",
       resolve: (e) => Object.entries(e.partial ?? {}).map(([code, publications]) => ({ code, publications })),
@@ -64,7 +66,10 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     base: t.exposeString('base'),
     group: t.field({ type: SeriesGroupEnum, resolve: (s) => s.group }),
     source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (s) => s.source }),
-    symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
+    symbols: t.exposeStringList('symbols', {
+      ...listItems(CURRENCY_CODES.size),
+      description: 'The currencies of every entry, in order (the CSV columns).',
+    }),
     nextCursor: t.exposeString('nextCursor', {
       nullable: true,
       description:
@@ -74,7 +79,8 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
       description:
         'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
     }),
-    entries: t.field({ type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
+    // Its pages are priced by the series export, as REST's are (series-exports.ts): one item here.
+    entries: t.field({ ...listItems(1), type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
   }),
 });
 
