@@ -19,11 +19,12 @@ export interface RateLimitState {
 }
 
 /**
- * What a request's own spend pays for: every field it runs (`request`: a REST route, an MCP call),
- * or the first rate-limited field of its bucket's kind (`first-field`: a GraphQL document, which
- * spends before it is parsed and then one more request per further field).
+ * What a request's own spend pays for: every field it runs (`request`: a REST route, an MCP call;
+ * `document`: a GraphQL document, which spends one request before it is parsed and the rest of its
+ * price, src/graphql/price.ts, before it executes), or the first rate-limited field of its bucket's
+ * kind (`first-field`: a GraphQL document not priced yet, and a field's directive on its own).
  */
-export type SpendCover = 'request' | 'first-field';
+export type SpendCover = 'request' | 'document' | 'first-field';
 
 /**
  * The one record of what a request spent of the request rate limits: from which bucket (decided
@@ -40,6 +41,8 @@ export class RateLimitSpend {
   covers: SpendCover | undefined;
   /** Requests counted against the bucket, refused ones included (the limiter counts those too). */
   spent = 0;
+  /** A GraphQL document's price in requests (src/graphql/price.ts), once it was priced. */
+  price: number | undefined;
   /** The last spend was refused (RATE_LIMIT_EXCEEDED). */
   refused = false;
   /** The limit's state after the last spend (a field's refusal included): the answer's RateLimit fields. */
@@ -53,12 +56,12 @@ export class RateLimitSpend {
 
   /**
    * Whether a rate-limited field of `kind` spends one request: never when the request's spend
-   * covers the request; never a public field of a request that spends its key's limit (a caller
+   * covers the request or its priced document; never a public field of a request that spends its key's limit (a caller
    * with a valid key never spends its IP's); not the first field of the kind the request's spend
    * covers; one request otherwise. Claims the prepaid first field when it answers false for it.
    */
   fieldSpends(kind: RateLimitKind): boolean {
-    if (this.covers === 'request') return false;
+    if (this.covers === 'request' || this.covers === 'document') return false;
     if (kind === 'public' && this.kind === 'key') return false;
     if (this.covers === 'first-field' && kind === this.kind && !this.firstFieldClaimed) {
       this.firstFieldClaimed = true;

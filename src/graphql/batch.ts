@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
 import type { BatchEntry, BatchOutcome } from '../services/batch-conversions';
 import { builder } from './builder';
-import { policy } from './field-policy';
+import { listItems, policy } from './field-policy';
 import { errorBody } from './error-body';
 import { ErrorRef } from './errors';
 import { CurrencyConversionRef, MINOR_UNITS_TEXT } from './currency';
@@ -58,7 +58,7 @@ const BatchEntryRef = builder.unionType('BatchEntry', {
 
 const BatchResultRef = builder.objectRef<BatchOutcome>('BatchResult').implement({
   fields: (t) => ({
-    results: t.field({ type: [BatchEntryRef], resolve: (b) => b.results }),
+    results: t.field({ ...listItems({ perItemOf: 'items' }), type: [BatchEntryRef], resolve: (b) => b.results }),
     succeeded: t.exposeInt('succeeded'),
     failed: t.exposeInt('failed'),
   }),

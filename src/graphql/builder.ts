@@ -37,5 +37,5 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({
   description:
-    "Every capability of the Measurement API. Unit catalogue and health are public; conversions need an API key. Every answer reports its cost in `extensions`: `cost` (conversions requested, and charged: the conversion results present in `data`), `quota` (the key's monthly quota) and `rateLimit` (the request limit spent from).",
+    "Every capability of the Measurement API. Unit catalogue and health are public; conversions need an API key. A document spends its price of the request rate limit (the key's, else the client IP's) before it runs: each root field, public ones included, 1 request per 1,000 values of its answer (a list counts the items its field declares) and at least 1; past what the limit has left it is refused whole (RATE_LIMIT_EXCEEDED, Retry-After). Every answer reports its cost in `extensions`: `cost` (conversions requested, and charged: the conversion results present in `data`; `requests`, the document's price), `quota` (the key's monthly quota) and `rateLimit` (the request limit spent from).",
 });

@@ -1,20 +1,10 @@
-import {
-  Kind,
-  type ArgumentNode,
-  type DirectiveNode,
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { PlannedConversion } from '../services/request-context';
 import { QUERY_POLICIES } from './policies';
+import { included, operationOf, type Variables } from './selections';
 
 /** Contract section 10: conversion fields plus batch items, at most this many per document. */
 export const MAX_CONVERSIONS_PER_DOCUMENT = 1000;
-
-type Variables = Readonly<Record<string, unknown>> | null | undefined;
 
 /**
  * The conversion fields the operation will execute, in document order, with the conversions each
@@ -65,12 +55,6 @@ export function totalConversions(plan: readonly PlannedConversion[]): number {
   return plan.reduce((sum, field) => sum + field.conversions, 0);
 }
 
-function operationOf(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (name) return operations.find((o) => o.name?.value === name);
-  return operations.length === 1 ? operations[0] : undefined;
-}
-
 /** A field charged per item asks for one conversion per item of that argument; a single object where a list is expected is a list of one. */
 function itemsOf(field: FieldNode, argument: string, variables: Variables): number {
   const items = field.arguments?.find((a) => a.name.value === argument)?.value;
@@ -82,23 +66,4 @@ function itemsOf(field: FieldNode, argument: string, variables: Variables): numb
     return value === null || value === undefined ? 0 : 1;
   }
   return 1;
-}
-
-function included(directives: readonly DirectiveNode[] | undefined, variables: Variables): boolean {
-  for (const directive of directives ?? []) {
-    const condition = conditionOf(directive.arguments, variables);
-    if (directive.name.value === 'skip' && condition === true) return false;
-    if (directive.name.value === 'include' && condition === false) return false;
-  }
-  return true;
-}
-
-function conditionOf(args: readonly ArgumentNode[] | undefined, variables: Variables): boolean | undefined {
-  const value = args?.find((a) => a.name.value === 'if')?.value;
-  if (value?.kind === Kind.BOOLEAN) return value.value;
-  if (value?.kind === Kind.VARIABLE) {
-    const bound = variables?.[value.name.value];
-    return typeof bound === 'boolean' ? bound : undefined;
-  }
-  return undefined;
 }

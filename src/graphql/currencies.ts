@@ -1,12 +1,13 @@
 import type { DateResolution, NextPublication } from '../domain/currency/explain-date';
 import { SOURCES } from '../domain/sources/catalog';
 import type { SourceQuoteSpan } from '../domain/sources/registry';
-import type { SourceId } from '../domain/sources/types';
+import { SOURCE_IDS, type SourceId } from '../domain/sources/types';
 import type { CurrencyEntry } from '../domain/currency/registry';
 import type { Succession } from '../domain/currency/successions';
 import { named, type Named } from '../services/names';
 import { builder } from './builder';
-import { policy } from './field-policy';
+import { CURRENCY_CODES } from '../domain/currency/codes';
+import { listItems, policy } from './field-policy';
 import { langArg, LocalizedNameRef, namesOf } from './names';
 
 /**
@@ -132,6 +133,7 @@ const CurrencyRef = builder.objectRef<Named<CurrencyEntry & { sources?: readonly
     }),
     status: t.field({ type: CurrencyStatusEnum, resolve: (c) => c.status }),
     sources: t.field({
+      ...listItems(SOURCE_IDS.length),
       type: [CurrencySourceRef],
       description: 'Each source that quotes it, with its first and last publication quoting it, in the order a conversion tries them.',
       resolve: (c) => c.sources ?? [],
@@ -147,7 +149,7 @@ const CurrencyRef = builder.objectRef<Named<CurrencyEntry & { sources?: readonly
 
 builder.queryFields((t) => ({
   currencies: t.field({
-    ...policy({ access: 'public' }),
+    ...policy({ access: 'public', items: CURRENCY_CODES.size }),
     type: [CurrencyRef],
     nullable: true,
     description:

@@ -6,7 +6,8 @@ import type { SeriesAnswer } from '../services/currency/series';
 import type { RequestContext } from '../services/request-context';
 import { builder } from './builder';
 import { RatesSourceEnum } from './currencies';
-import { policy } from './field-policy';
+import { CURRENCY_CODES } from '../domain/currency/codes';
+import { listItems, policy } from './field-policy';
 import { decimalsRule, RoundingEnum } from './units';
 
 interface CurrencyCount {
@@ -65,11 +66,13 @@ const RateSeriesEntryRef = builder.objectRef<SeriesEntry>('RateSeriesEntry').imp
     publications: t.exposeInt('publications', { description: 'How many publications the entry covers (1 per day).' }),
     rates: t.field({ type: 'RateMap', description: 'Units of each currency per 1 unit of the base.', resolve: (e) => e.rates }),
     partial: t.field({
+      ...listItems(CURRENCY_CODES.size),
       type: [CurrencyCountRef],
       description: "Currencies quoted by only some of the period's publications, each averaged over those; empty when none.",
       resolve: (e) => Object.entries(e.partial ?? {}).map(([code, publications]) => ({ code, publications })),
     }),
     figures: t.field({
+      ...listItems(CURRENCY_CODES.size),
       type: [CurrencyPeriodFiguresRef],
       description:
         "Grouped entries: each currency's first, last, lowest and highest rate of the period and its change from first to last, in the order of `symbols`; empty per publication (group day).",
@@ -104,7 +107,10 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     base: t.exposeString('base'),
     group: t.field({ type: SeriesGroupEnum, resolve: (s) => s.group }),
     source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (s) => s.source }),
-    symbols: t.exposeStringList('symbols', { description: 'The currencies of every entry, in order (the CSV columns).' }),
+    symbols: t.exposeStringList('symbols', {
+      ...listItems(CURRENCY_CODES.size),
+      description: 'The currencies of every entry, in order (the CSV columns).',
+    }),
     nextCursor: t.exposeString('nextCursor', {
       nullable: true,
       description:
@@ -115,13 +121,15 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
         'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
     }),
     change: t.field({
+      ...listItems(CURRENCY_CODES.size),
       type: [CurrencyChangeRef],
       description:
         "Each currency's change from its first rate of the page to its last (what other rate APIs call the fluctuation), in the order of `symbols`; a currency the page never quotes is absent.",
       resolve: (s) => Object.entries(s.change).map(([code, change]) => ({ code, ...change })),
     }),
     // Last: the JSON export writes every other member first, then the entries a chunk at a time.
-    entries: t.field({ type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
+    // Its pages are priced by the series export, as REST's are (series-exports.ts): one item here.
+    entries: t.field({ ...listItems(1), type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
   }),
 });
 

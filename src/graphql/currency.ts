@@ -6,8 +6,12 @@ import type { FigureUsed, LegUsed } from '../domain/sources/answer';
 import { builder } from './builder';
 import { addSourceRateFields } from './source-figures';
 import { DateResolutionRef, NextPublicationRef, RatesSourceEnum, SuccessionRef } from './currencies';
-import { policy } from './field-policy';
+import { SUCCESSIONS } from '../domain/currency/successions';
+import { listItems, policy } from './field-policy';
 import { ExpressionRateRef, QuantityRef, RoundingEnum, decimalsRule } from './units';
+
+/** A rate's fixed rates: at most every succession there is. */
+const MOST_FIXED_RATES = SUCCESSIONS.length;
 
 const RATE_MAP_VALUE = /^-?\d+(\.\d+)?$/;
 
@@ -50,6 +54,7 @@ const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
       resolve: (r) => r.value,
     }),
     fixed: t.field({
+      ...listItems(MOST_FIXED_RATES),
       type: [SuccessionRef],
       description: FIXED_TEXT,
       resolve: (r) => r.fixed,
@@ -69,7 +74,7 @@ builder.objectField(ExpressionRateRef, 'resolved', (t) =>
   t.field({ type: DateResolutionRef, nullable: true, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
 );
 builder.objectField(ExpressionRateRef, 'fixed', (t) =>
-  t.field({ type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }),
+  t.field({ ...listItems(MOST_FIXED_RATES), type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }),
 );
 
 addSourceRateFields(RateRef);

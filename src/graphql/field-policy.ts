@@ -13,10 +13,31 @@ export interface FieldPolicy {
   readonly access: RateLimitKind;
   /** On the fields that convert, and so are charged to the quota: one conversion, or one per item of a list argument. */
   readonly conversions?: 'one' | { readonly perItemOf: string };
+  /** On a root field that answers a list: how many items it answers at most (its price counts each, see price.ts). */
+  readonly items?: ListItems;
 }
+
+/**
+ * How many items a list field answers at most, declared once on its definition and read by the
+ * price of a document (price.ts): a number, or one item per item of a list argument of the root
+ * field it is under (a batch's results, one per item sent).
+ */
+export type ListItems = number | { readonly perItemOf: string };
 
 /** The key of a field's `extensions` that holds its policy. */
 const POLICY = 'policy';
+/** The key of a nested list field's `extensions` that holds its items (a root field's are in its policy). */
+const ITEMS = 'listItems';
+
+/** A nested list field's items, spread into its Pothos options. */
+export function listItems(items: ListItems) {
+  return { extensions: { [ITEMS]: items } } as const;
+}
+
+/** The items a list field declares (its policy's, for a root field); undefined when it declares none. */
+export function listItemsOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'>): ListItems | undefined {
+  return policyOf(field)?.items ?? (field.extensions[ITEMS] as ListItems | undefined);
+}
 
 /** A root field's policy, spread into its Pothos options: the directive that spends the request limit, and the policy itself. */
 export function policy(declared: FieldPolicy) {

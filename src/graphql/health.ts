@@ -1,6 +1,7 @@
 import type { HealthReport } from '../services/health';
 import { builder } from './builder';
-import { policy } from './field-policy';
+import { SOURCE_IDS } from '../domain/sources/types';
+import { listItems, policy } from './field-policy';
 
 const RatesHealthRef = builder.objectRef<HealthReport['rates']>('RatesHealth').implement({
   description: 'State of the ECB reference rates.',
@@ -84,6 +85,7 @@ const HealthRef = builder.objectRef<HealthReport>('Health').implement({
     version: t.exposeString('version'),
     rates: t.field({ type: RatesHealthRef, resolve: (h) => h.rates }),
     sources: t.field({
+      ...listItems(SOURCE_IDS.length),
       type: [SourceHealthRef],
       description: "Each enabled rate source besides the ECB, in the catalogue's order; they never change `status`.",
       resolve: (h) => h.sources,

@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { RATE_LIMIT_DIRECTIVE_DEFINITIONS } from './rate-limit-directives';
 import { builder } from './builder';
+import { describePrices } from './price-descriptions';
 import './scalars';
 import './errors';
 import './units';
@@ -22,6 +23,7 @@ export const schema: GraphQLSchema = builder.toSchema({
   sortSchema: false,
   directives: [...specifiedDirectives, ...RATE_LIMIT_DIRECTIVE_DEFINITIONS],
 });
+describePrices(schema);
 
 /** The schema as committed in schema/schema.graphql (sorted, so diffs show real changes only). */
 export function sortedSchema(): GraphQLSchema {

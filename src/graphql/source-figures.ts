@@ -1,6 +1,7 @@
 import type { FigureUsed, LegUsed } from '../domain/sources/answer';
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder';
+import { listItems } from './field-policy';
 import { DateResolutionRef, RatesSourceEnum } from './currencies';
 import { REST_OMITS_NULL } from './serialize';
 
@@ -43,7 +44,7 @@ export const RateLegRef = builder.objectRef<LegUsed>('RateLeg').implement({
     from: t.exposeString('from'),
     to: t.exposeString('to'),
     value: t.field({ type: 'Decimal', description: "Units of `to` per one `from` on this source's figures.", resolve: (l) => l.value }),
-    figures: t.field({ type: [PublishedFigureRef], resolve: (l) => l.figures }),
+    figures: t.field({ ...listItems(2), type: [PublishedFigureRef], resolve: (l) => l.figures }),
   }),
 });
 
@@ -59,14 +60,14 @@ export function addSourceRateFields<T extends SourcedRate>(ref: ObjectRef<Builde
       description:
         "The published figures used, when a source other than the ECB priced the rate; null (left out of REST answers) on the ECB's rates.",
       resolve: (r) => r.figures ?? null,
-      extensions: { [REST_OMITS_NULL]: true },
+      extensions: { [REST_OMITS_NULL]: true, ...listItems(4).extensions },
     }),
     legs: t.field({
       type: [RateLegRef],
       nullable: true,
       description: "Each source's step when two sources were joined; null (left out of REST answers) otherwise.",
       resolve: (r) => r.legs ?? null,
-      extensions: { [REST_OMITS_NULL]: true },
+      extensions: { [REST_OMITS_NULL]: true, ...listItems(2).extensions },
     }),
   }));
 }

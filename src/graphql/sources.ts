@@ -1,7 +1,8 @@
 import type { SourceListing, SourceTableListing } from '../services/currency/sources-listing';
 import { builder } from './builder';
 import { RatesSourceEnum } from './currencies';
-import { policy } from './field-policy';
+import { SOURCE_IDS } from '../domain/sources/types';
+import { listItems, policy } from './field-policy';
 
 const SourceTableRef = builder.objectRef<SourceTableListing>('SourceTable').implement({
   description: 'One table of a source, with its own schedule (NBP publishes table A daily and table B weekly).',
@@ -40,13 +41,13 @@ const SourceRef = builder.objectRef<SourceListing>('Source').implement({
       description: 'When it was last fetched or imported (ISO 8601); null when never by this deployment.',
     }),
     lastError: t.exposeString('lastError', { nullable: true, description: 'The last fetch error, until a fetch succeeds.' }),
-    tables: t.field({ type: [SourceTableRef], resolve: (s) => s.tables }),
+    tables: t.field({ ...listItems(2), type: [SourceTableRef], resolve: (s) => s.tables }),
   }),
 });
 
 builder.queryFields((t) => ({
   sources: t.field({
-    ...policy({ access: 'public' }),
+    ...policy({ access: 'public', items: SOURCE_IDS.length }),
     type: [SourceRef],
     nullable: true,
     description:

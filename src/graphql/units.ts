@@ -14,9 +14,13 @@ import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
 import { named, type LanguageNames, type Named } from '../services/names';
 import { builder } from './builder';
-import { policy } from './field-policy';
+import { listItems, policy } from './field-policy';
 import { langArg, LocalizedNameRef, namesOf } from './names';
 import { REST_OMITS_NULL } from './serialize';
+
+/** The most aliases a unit has, and the most units a category holds: what their lists are priced at (price.ts). */
+const MOST_ALIASES = Math.max(...listUnits().map((u) => aliasesOf(u.id).length));
+const MOST_UNITS_IN_A_CATEGORY = Math.max(...listCategories().map((c) => unitsOfCategory(c.id).length));
 
 export const RoundingEnum = builder.enumType('Rounding', {
   description:
@@ -58,6 +62,7 @@ const UnitRef = builder.objectRef<Named<UnitDef>>('Unit').implement({
     symbol: t.exposeString('symbol', { description: 'The usual symbol; matched case-sensitively.' }),
     category: t.exposeString('category', { description: 'The id of the category.' }),
     aliases: t.stringList({
+      ...listItems(MOST_ALIASES),
       description: 'Other names accepted in `from`/`to` (plurals, British spellings), case-insensitively.',
       resolve: (u) => [...aliasesOf(u.id)],
     }),
@@ -78,7 +83,11 @@ const CategoryDetailsRef = builder.objectRef<Named<CategoryDef>>('CategoryDetail
     }),
     baseUnit: t.exposeString('baseUnit'),
     unitCount: t.int({ resolve: (c) => c.units.length }),
-    units: t.field({ type: [UnitRef], resolve: (c) => unitsOfCategory(c.id).map((u) => named(u, c.names)) }),
+    units: t.field({
+      ...listItems(MOST_UNITS_IN_A_CATEGORY),
+      type: [UnitRef],
+      resolve: (c) => unitsOfCategory(c.id).map((u) => named(u, c.names)),
+    }),
   }),
 });
 
@@ -227,7 +236,7 @@ const convertField = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0
 
 builder.queryFields((t) => ({
   categories: t.field({
-    ...policy({ access: 'public' }),
+    ...policy({ access: 'public', items: listCategories().length }),
     type: [CategoryRef],
     nullable: true,
     description: 'The 15 measurement categories, in catalogue order. Public.',
@@ -249,7 +258,7 @@ builder.queryFields((t) => ({
     },
   }),
   units: t.field({
-    ...policy({ access: 'public' }),
+    ...policy({ access: 'public', items: listUnits().length }),
     type: [UnitRef],
     nullable: true,
     description: 'All 154 units, or those of one category. Public.',

@@ -1,7 +1,7 @@
 import type { DailyUsage } from '../services/account-store';
 import type { UsageReport } from '../services/usage';
 import { builder } from './builder';
-import { policy } from './field-policy';
+import { listItems, policy } from './field-policy';
 
 const QuotaUsageRef = builder.objectRef<UsageReport['quota']>('QuotaUsage').implement({
   description: "This UTC month's conversion quota of the key's account.",
@@ -32,6 +32,7 @@ const UsageRef = builder.objectRef<UsageReport>('Usage').implement({
   fields: (t) => ({
     quota: t.field({ type: QuotaUsageRef, resolve: (u) => u.quota }),
     days: t.field({
+      ...listItems(31),
       type: [DailyUsageRef],
       description: 'The last 31 UTC days, oldest first, today last; days without use count zeros.',
       resolve: (u) => u.days,

@@ -42,7 +42,7 @@ describe('graphql-request against the server', () => {
       '{ a: convert(value: "1", from: "in", to: "cm") { category } b: convert(value: "1", from: "in", to: "kg") { category } c: convert(value: "2", from: "in", to: "cm") { category } }',
     );
     expect(extensions).toEqual({
-      cost: { requestedConversions: 3, chargedConversions: 2 },
+      cost: { requestedConversions: 3, chargedConversions: 2, requests: 3 },
       quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00.000Z' },
       rateLimit: { policy: 'per-key', limit: 50, windowSeconds: 1, remaining: expect.any(Number), resetSeconds: 1 },
     });

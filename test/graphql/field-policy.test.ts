@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql';
+import { parse } from 'graphql';
 import { policyOf } from '../../src/graphql/field-policy';
+import { documentPrice } from '../../src/graphql/price';
 import { CONVERSION_FIELDS } from '../../src/graphql/limits';
 import { ROUTES } from '../../src/http/routes';
 import { createTestApp, type TestApp } from '../helpers/app';
@@ -62,11 +64,13 @@ describe.each(FIELDS.map((field) => [field.name, field] as const))('Query.%s', (
     expect(codes).toEqual(declared!.access === 'key' ? ['UNAUTHORIZED'] : []);
   });
 
-  it('is planned and charged the conversions its policy declares', async () => {
+  it('is planned and charged the conversions its policy declares, and the requests of its price', async () => {
     const key = await t.createKey('developer');
     const { body } = await t.graphql(SAMPLES[name]!, {}, key);
     expect(body.errors).toBeUndefined();
-    expect(body.extensions.cost).toEqual({ requestedConversions: conversions, chargedConversions: conversions });
+    const { requests } = documentPrice(schema, parse(SAMPLES[name]!), undefined, {});
+    expect(requests).toBe(1);
+    expect(body.extensions.cost).toEqual({ requestedConversions: conversions, chargedConversions: conversions, requests });
     if (declared!.access === 'key') expect(body.extensions.quota.remaining).toBe(100_000 - conversions);
   });
 });

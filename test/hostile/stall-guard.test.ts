@@ -5,6 +5,7 @@
  * shared machine yet far below the stalls it guards against (0.9 s to 16 s). The event loop's delay
  * under each family (p99 and max, from /metrics) and the probe's waits are printed, not asserted.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,12 +47,22 @@ interface Answer {
   text: string;
 }
 
-async function send(method: string, url: string, options: { key?: string; body?: unknown; accept?: string } = {}): Promise<Answer> {
+function send(method: string, url: string, options: SendOptions = {}): Promise<Answer> {
+  return sendTo(server, method, url, options);
+}
+
+interface SendOptions {
+  key?: string;
+  body?: unknown;
+  accept?: string;
+}
+
+async function sendTo(to: ServerProcess, method: string, url: string, options: SendOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.accept) headers.accept = options.accept;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.base}${url}`, {
+  const res = await fetch(`${to.base}${url}`, {
     method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -79,25 +90,49 @@ const gaugeMs = (text: string, name: string): number => Number(new RegExp(`^${na
 interface Guarded<T> {
   answers: T;
   probeMaxMs: number;
+  probeP50Ms: number;
   probes: number;
+  /** Growth of the server's resident memory over the family, in MB. */
+  memoryGrowthMb: number;
 }
+
+/** One gauge of the exposition, as it is. */
+const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 /**
  * Runs a family while probing the public route; prints what the probe and the event loop saw.
  * The scrape before the family opens a fresh window of the server's event-loop delay.
  */
-async function underProbe<T>(family: string, run: () => Promise<T>): Promise<Guarded<T>> {
-  await send('GET', '/metrics');
+interface ProbeOptions {
+  /** The server probed (the file's own by default). */
+  on?: () => ServerProcess;
+  /**
+   * Send a probe every this many ms whether the one before has been answered or not, as a user's
+   * requests arrive (the issue's probe: every 20 ms), so a stall counts for every probe it holds;
+   * by default a probe is sent PROBE_EVERY_MS after the answer to the one before.
+   */
+  openLoopEveryMs?: number;
+}
+
+async function underProbe<T>(family: string, run: () => Promise<T>, options: ProbeOptions = {}): Promise<Guarded<T>> {
+  const send = (method: string, url: string) => sendTo((options.on ?? (() => server))(), method, url);
+  const rssBefore = gauge((await send('GET', '/metrics')).text, 'process_resident_memory_bytes');
   const waits: number[] = [];
   let running = true;
+  const probe = async () => {
+    const started = performance.now();
+    const res = await send('GET', '/v1/units/ft');
+    waits.push(performance.now() - started);
+    expect(res.status, res.text).toBe(200);
+  };
   const probing = (async () => {
+    const inFlight: Promise<void>[] = [];
     while (running) {
-      const started = performance.now();
-      const res = await send('GET', '/v1/units/ft');
-      waits.push(performance.now() - started);
-      expect(res.status, res.text).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+      if (options.openLoopEveryMs === undefined) await probe();
+      else inFlight.push(probe());
+      await new Promise((resolve) => setTimeout(resolve, options.openLoopEveryMs ?? PROBE_EVERY_MS));
     }
+    await Promise.all(inFlight);
   })();
   const started = performance.now();
   const answers = await run();
@@ -107,11 +142,14 @@ async function underProbe<T>(family: string, run: () => Promise<T>): Promise<Gua
   const metrics = (await send('GET', '/metrics')).text;
   const sorted = [...waits].sort((a, b) => a - b);
   const probeMaxMs = sorted.at(-1) ?? 0;
+  const probeP50Ms = sorted[sorted.length >> 1] ?? 0;
+  const memoryGrowthMb = (gauge(metrics, 'process_resident_memory_bytes') - rssBefore) / 1e6;
   console.info(
-    `[stall-guard] ${family}: took ${tookMs.toFixed(0)} ms; probe ${waits.length} sent, median ${sorted[sorted.length >> 1]?.toFixed(1)} ms, max ${probeMaxMs.toFixed(1)} ms; ` +
+    `[stall-guard] ${family}: took ${tookMs.toFixed(0)} ms; probe ${waits.length} sent, median ${probeP50Ms.toFixed(1)} ms, ` +
+      `p99 ${sorted[Math.floor(sorted.length * 0.99)]?.toFixed(1)} ms, max ${probeMaxMs.toFixed(1)} ms; memory ${memoryGrowthMb >= 0 ? '+' : ''}${memoryGrowthMb.toFixed(0)} MB; ` +
       `event-loop delay p99 ${gaugeMs(metrics, 'nodejs_eventloop_lag_p99_seconds').toFixed(1)} ms, max ${gaugeMs(metrics, 'nodejs_eventloop_lag_max_seconds').toFixed(1)} ms`,
   );
-  return { answers, probeMaxMs, probes: waits.length };
+  return { answers, probeMaxMs, probeP50Ms, probes: waits.length, memoryGrowthMb };
 }
 
 const spellings = (from: number, count: number) => Array.from({ length: count }, (_, i) => radianSpelling(from + i));
@@ -221,5 +259,94 @@ describe.skipIf(!PRESENT)(`no family of requests holds a public probe past ${PRO
     );
     for (const answer of answers) expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     expect(probeMaxMs).toBeLessThan(PROBE_BOUND_MS);
+  });
+});
+
+/**
+ * The same probe against a server with the default per-key limit (KEY_RATE_LIMIT 50 a second), where
+ * a document's price (src/graphql/price.ts) is what holds a free key back: 990 aliases of the units
+ * list (about 150,000 values, 2.9 MB) cost 990 requests, over the whole limit, and a document of 45
+ * aliases costs 45. Four loops send the large one and two the small one, by POST, then by a
+ * persisted document's hash on GET, while a probe is sent every 20 ms (open loop: a stall holds
+ * every probe sent during it); the probe's median must stay under PROBE_BOUND_MS, the server's
+ * memory within MEMORY_BOUND_MB and the small documents answered within what the limit buys.
+ */
+const MEMORY_BOUND_MB = 100;
+const FAMILY_MS = 4000;
+const documentOf = (n: number) => `{${Array.from({ length: n }, (_, i) => `a${i}:units{id}`).join(' ')}}`;
+const HUGE = documentOf(990);
+const SMALL = documentOf(45);
+const persistedOf = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } });
+
+describe.skipIf(!PRESENT)('documents of public fields from a free key, at the default per-key limit', { retry: 1 }, () => {
+  let priced: ServerProcess;
+  beforeAll(async () => {
+    if (!PRESENT) return;
+    priced = await startServer({ DATA_DIR: dataDir, ECB_BASE_URL: 'http://127.0.0.1:9/ecb', PUBLIC_RATE_LIMIT: '1000000' });
+  });
+  afterAll(async () => {
+    await priced?.kill();
+  });
+
+  /** Sends one request again and again for FAMILY_MS; how each was answered (status and code) and the requests each was charged. */
+  const loop = async (request: () => Promise<Answer>) => {
+    const outcomes: { outcome: string; charged: number }[] = [];
+    const until = performance.now() + FAMILY_MS;
+    while (performance.now() < until) {
+      const answer = await request();
+      const body = JSON.parse(answer.text) as {
+        data?: unknown;
+        errors?: { extensions: { code: string } }[];
+        extensions?: { cost?: { requests: number } };
+      };
+      const outcome = body.data ? `${answer.status} data` : `${answer.status} ${body.errors?.[0]?.extensions.code}`;
+      outcomes.push({ outcome, charged: body.extensions?.cost?.requests ?? 0 });
+    }
+    return outcomes;
+  };
+
+  /** Four loops of the huge document and two of the small one; prints what was answered and charged, a second. */
+  const family = async (name: string, huge: () => Promise<Answer>, small: () => Promise<Answer>) => {
+    const loops = () => Promise.all([...[1, 2, 3, 4].map(() => loop(huge)), ...[1, 2].map(() => loop(small))]);
+    const guarded = await underProbe(name, loops, { on: () => priced, openLoopEveryMs: 20 });
+    const all = guarded.answers.flat();
+    const tally = new Map<string, number>();
+    for (const { outcome } of all) tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+    const perSecond = (n: number) => ((n * 1000) / FAMILY_MS).toFixed(1);
+    console.info(
+      `[stall-guard] ${name}: a second, ${[...tally].map(([outcome, n]) => `${perSecond(n)} × ${outcome}`).join(', ')}; ` +
+        `the answered documents charged ${perSecond(all.reduce((sum, { outcome, charged }) => sum + (outcome.endsWith('data') ? charged : 0), 0))} requests a second`,
+    );
+    return { ...guarded, served: all.filter(({ outcome }) => outcome.endsWith('data')).length };
+  };
+
+  const post = (query: string, extensions?: object) =>
+    sendTo(priced, 'POST', '/graphql', { key: freeKey, body: extensions ? { query, extensions } : { query } });
+
+  it('public-field documents: 990 aliases of the units list by POST', async () => {
+    const { probeP50Ms, memoryGrowthMb, served } = await family(
+      'public-field documents',
+      () => post(HUGE),
+      () => post(SMALL),
+    );
+    expect(probeP50Ms).toBeLessThan(PROBE_BOUND_MS);
+    expect(memoryGrowthMb).toBeLessThan(MEMORY_BOUND_MB);
+    // 50 requests a second buy one small document a second at most (and the requests the large ones spend first).
+    expect(served).toBeLessThanOrEqual(FAMILY_MS / 1000 + 2);
+  });
+
+  it('persisted GETs: the same documents by their hash', async () => {
+    // Registered by a POST of the document with its hash, in a fresh window; one over the whole limit never runs, so is never registered.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const hugeRegistered = await post(HUGE, persistedOf(HUGE));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(JSON.parse((await post(SMALL, persistedOf(SMALL))).text).data).toBeDefined();
+    const byHash = (query: string) => () =>
+      sendTo(priced, 'GET', `/graphql?extensions=${encodeURIComponent(JSON.stringify(persistedOf(query)))}`, { key: freeKey });
+    const { probeP50Ms, memoryGrowthMb, served } = await family('persisted GETs', byHash(HUGE), byHash(SMALL));
+    expect(probeP50Ms).toBeLessThan(PROBE_BOUND_MS);
+    expect(memoryGrowthMb).toBeLessThan(MEMORY_BOUND_MB);
+    expect(served).toBeLessThanOrEqual(FAMILY_MS / 1000 + 2);
+    expect(JSON.parse(hugeRegistered.text).errors?.[0]?.extensions.code).toBe('INVALID_REQUEST');
   });
 });

@@ -40,7 +40,7 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
       expect(body.data.b).toBeNull();
       expect(body.errors.map((e: any) => e.extensions.code)).toEqual(['INCOMPATIBLE_UNITS']);
       expect(body.extensions).toEqual({
-        cost: { requestedConversions: 3, chargedConversions: 2 },
+        cost: { requestedConversions: 3, chargedConversions: 2, requests: 3 },
         quota: { limit: 1000, remaining: 998, resetsAt: '2024-05-01T00:00:00.000Z' },
         rateLimit: { policy: 'per-key', limit: 50, windowSeconds: 1, remaining: expect.any(Number), resetSeconds: 1 },
       });
@@ -49,13 +49,13 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
       expect(headers.get('ratelimit')).toBe(`"per-key";r=${body.extensions.rateLimit.remaining};t=1`);
     });
 
-    it('reports a public query at no cost, with the client IP’s limit and no quota', async () => {
+    it('reports a public query at no quota cost and one request of the client IP’s limit, with no quota', async () => {
       const { status, headers, body } = await post('{ unit(id: "ft") { id } }', { accept });
       expect(status).toBe(200);
       expect(body).toEqual({
         data: { unit: { id: 'foot' } },
         extensions: {
-          cost: { requestedConversions: 0, chargedConversions: 0 },
+          cost: { requestedConversions: 0, chargedConversions: 0, requests: 1 },
           rateLimit: { policy: 'per-ip', limit: 60, windowSeconds: 60, remaining: expect.any(Number), resetSeconds: expect.any(Number) },
           languages: [{ used: 'en', source: 'default', asked: null, exact: true }],
         },
@@ -75,7 +75,7 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
         ['b', 'QUOTA_EXCEEDED'],
         ['c', 'QUOTA_EXCEEDED'],
       ]);
-      expect(body.extensions.cost).toEqual({ requestedConversions: 3, chargedConversions: 0 });
+      expect(body.extensions.cost).toEqual({ requestedConversions: 3, chargedConversions: 0, requests: 3 });
       expect(body.extensions.quota).toEqual({ limit: 1000, remaining: 0, resetsAt: '2024-05-01T00:00:00.000Z' });
     });
 
@@ -87,14 +87,14 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
         accept,
       });
       expect(body.data.batch.succeeded).toBe(2);
-      expect(body.extensions.cost).toEqual({ requestedConversions: 4, chargedConversions: 3 });
+      expect(body.extensions.cost).toEqual({ requestedConversions: 4, chargedConversions: 3, requests: 2 });
       expect(body.extensions.quota.remaining).toBe(997);
     });
 
     it('reports the quota of a keyed field that costs nothing, as the headers read it', async () => {
       const key = await t.createKey('developer');
       const { headers, body } = await post('{ rates(symbols: "USD") { date } }', { key, accept });
-      expect(body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0 });
+      expect(body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0, requests: 1 });
       expect(body.extensions.quota).toEqual({ limit: 100000, remaining: 100000, resetsAt: '2024-05-01T00:00:00.000Z' });
       expect(headers.get('x-quota-remaining')).toBe('100000');
     });
@@ -105,7 +105,7 @@ describe.each([['the executor', {}]] as const)('GraphQL cost extensions through 
       const query = 'query($items: [BatchItemInput!]!) { a: batch(items: $items) { succeeded } b: batch(items: $items) { succeeded } }';
       const { body } = await post(query, { key, accept, variables: { items } });
       expect(body.errors[0].extensions.code).toBe('INVALID_REQUEST');
-      expect(body.extensions.cost).toEqual({ requestedConversions: 1200, chargedConversions: 0 });
+      expect(body.extensions.cost).toEqual({ requestedConversions: 1200, chargedConversions: 0, requests: 2 });
     });
   });
 });

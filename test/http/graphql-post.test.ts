@@ -137,9 +137,15 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const expected: Array<[ParityRequest, string]> = [];
         for (const accept of ['application/json', 'application/graphql-response+json']) {
           expected.push(
-            [post({ query: three }, { authorization: `Bearer ${free}`, accept }), '{"requestedConversions":3,"chargedConversions":2}'],
-            [post({ query: three }, { authorization: `Bearer ${spent}`, accept }), '{"requestedConversions":3,"chargedConversions":0}'],
-            [post({ query: '{ units { id } }' }, { accept }), '{"requestedConversions":0,"chargedConversions":0}'],
+            [
+              post({ query: three }, { authorization: `Bearer ${free}`, accept }),
+              '{"requestedConversions":3,"chargedConversions":2,"requests":3}',
+            ],
+            [
+              post({ query: three }, { authorization: `Bearer ${spent}`, accept }),
+              '{"requestedConversions":3,"chargedConversions":0,"requests":3}',
+            ],
+            [post({ query: '{ units { id } }' }, { accept }), '{"requestedConversions":0,"chargedConversions":0,"requests":1}'],
           );
         }
         for (const [request, cost] of expected) {

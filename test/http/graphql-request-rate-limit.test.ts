@@ -37,7 +37,7 @@ describe.each(['direct', 'reference'] as const)('GraphQL requests and the per-IP
       const { body } = await graphql('{ __typename }');
       expect(body.data).toEqual({ __typename: 'Query' });
       // The answer reports the IP's limit it spent from, as the RateLimit headers do.
-      expect(body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0 });
+      expect(body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0, requests: 1 });
       expect(body.extensions.rateLimit).toMatchObject({ policy: 'per-ip', limit: 3, remaining: 2 - i });
     }
     const refused = await graphql('{ __typename }');

@@ -130,7 +130,7 @@ describe('GET /v1/usage and GraphQL usage', () => {
     const graphql = await t.graphql('{ usage { quota { used remaining } days { day delivered } } }', {}, key);
     expect(graphql.body.data.usage.quota).toEqual({ used: 7, remaining: 993 });
     expect(graphql.body.data.usage.days.at(-1)).toEqual({ day: '2024-04-03', delivered: 7 });
-    expect(graphql.body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0 });
+    expect(graphql.body.extensions.cost).toEqual({ requestedConversions: 0, chargedConversions: 0, requests: 1 });
   });
 
   it('counts conversions refused for the quota on the day, and needs a key', async () => {

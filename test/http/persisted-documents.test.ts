@@ -96,7 +96,7 @@ describe('Apollo APQ over HTTP', () => {
     const byHash = await post({ extensions: persisted(hash) }, { authorization: `Bearer ${key}` });
     expect(json(sent).data).toEqual({ convert: { result: { value: '0.3048' } } });
     expect(json(byHash).data).toEqual(json(sent).data);
-    expect(json(byHash).extensions.cost).toEqual({ requestedConversions: 1, chargedConversions: 1 });
+    expect(json(byHash).extensions.cost).toEqual({ requestedConversions: 1, chargedConversions: 1, requests: 1 });
     expect(json(byHash).extensions.quota.remaining).toBe(json(sent).extensions.quota.remaining - 1);
   });
 

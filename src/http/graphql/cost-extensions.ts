@@ -15,6 +15,12 @@ export interface CostExtensions {
     requestedConversions: number;
     /** Conversions charged to the quota: the conversion results present in `data` (failed fields and items cost nothing). */
     chargedConversions: number;
+    /**
+     * Requests of the rate limit the request costs (`rateLimit` says what is left): a document's
+     * price, worked out before execution (src/graphql/price.ts); the one request spent before
+     * parsing when it was refused before it was priced; a REST route's or MCP call's spend.
+     */
+    requests: number;
   };
   /** The account's monthly quota after this request (the X-Quota-* headers); only once a key was used. */
   quota?: { limit: number; remaining: number; resetsAt: string };
@@ -42,7 +48,11 @@ export function costExtensions(
 
 function extensionsOf(context: HttpRequestContext, state: QuotaState | undefined, clock: () => Date): CostExtensions {
   const extensions: CostExtensions = {
-    cost: { requestedConversions: context.requestedConversions, chargedConversions: context.chargedConversions },
+    cost: {
+      requestedConversions: context.requestedConversions,
+      chargedConversions: context.chargedConversions,
+      requests: context.rateLimitSpend.price ?? context.rateLimitSpend.spent,
+    },
   };
   if (state) extensions.quota = quotaOf(state, clock());
   const expiresAt = context.principal?.expiresAt;

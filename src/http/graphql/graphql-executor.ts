@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { ApiError } from '../../domain/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { DOCUMENT_CACHE_BYTES } from '../../graphql/document-cache';
+import { KnownPrices } from '../../graphql/known-prices';
+import { documentPrice } from '../../graphql/price';
 import { PreparedDocuments } from '../../graphql/prepared-documents';
 import type { AppServices } from '../../services';
 import type { PersistedDocuments } from '../../services/persisted-documents';
@@ -49,6 +51,8 @@ export interface GraphQLExecutorOptions {
    * or undefined.
    */
   spendBeforeParse: (context: HttpRequestContext) => Promise<ApiError | undefined> | undefined;
+  /** The rest of the document's price, spent before it executes (request-rate-limit.ts): undefined, or settling to the refusal or undefined. */
+  spendPrice: (context: HttpRequestContext, price: () => number) => Promise<ApiError | undefined> | undefined;
   documents: PersistedDocuments;
   /** The facts a GET's Cache-Control depends on besides its document. */
   cacheFacts: () => Omit<CacheFacts, 'keyed'>;
@@ -62,7 +66,8 @@ export type GraphQLExecutor = (run: GraphQLRun) => Promise<GraphQLOutcome>;
  * (prepared-documents.ts). In order: the request's rate limit spent before anything is parsed
  * (request-rate-limit), persisted documents (persisted-params), the document's text limits, the
  * parameters' check (paramsRefusal), parse (the operation must resolve; no mutation by GET), the
- * document limits then validation, the GET's cache policy, the registration of a persisted
+ * document limits then validation, the rest of the document's price (spendPrice; before parsing,
+ * for a text priced before: known-prices.ts), the GET's cache policy, the registration of a persisted
  * document, the conversion budget (conversion-budget), execution with unexpected errors logged
  * then masked; then the contract's error codes (error-codes) and the cost extensions
  * (cost-extensions), which a refusal gets too. Errors carry the GraphQL over HTTP statuses
@@ -70,6 +75,7 @@ export type GraphQLExecutor = (run: GraphQLRun) => Promise<GraphQLOutcome>;
  */
 export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLExecutor {
   const prepared = new PreparedDocuments(options.schema, DOCUMENT_CACHE_BYTES);
+  const prices = new KnownPrices();
   const { services, log } = options;
 
   const resultOf = async (run: GraphQLRun, outcome: Omit<GraphQLOutcome, 'result'>): Promise<ExecutionResult> => {
@@ -86,6 +92,10 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     const query = params.query as string;
     const ended = persisted.result ?? refusal;
     if (ended) return ended;
+    // A text priced before spends its price now, before it is parsed again.
+    const knownPrice = prices.get(query, params.operationName);
+    const knownRefusal = knownPrice === undefined ? undefined : await refusalOf(options.spendPrice(context, () => knownPrice));
+    if (knownRefusal) return knownRefusal;
     let document: ReturnType<PreparedDocuments['parse']>;
     try {
       document = prepared.parse(query);
@@ -97,19 +107,19 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     if (unresolved) return { errors: [toGraphQLError(unresolved)] };
     const validationErrors = prepared.validate(document, documentLimitRefusals, markValidationError);
     if (validationErrors.length > 0) return { errors: validationErrors };
-    // The schema has no subscription type: graphql-js refuses the operation, before any hook of execution.
     if (getOperationAST(document.document, params.operationName)?.operation === 'subscription') {
       outcome.subscription = true;
-      const refused = await subscribe({
-        schema: options.schema,
-        document: document.document,
-        variableValues: params.variables,
-        operationName: params.operationName,
-      });
-      if (Symbol.asyncIterator in refused) throw new TypeError('A subscription was started on a schema without a subscription type.');
-      return { errors: (refused.errors ?? []).map((error) => toGraphQLError(error)) };
+      return subscriptionRefusal(options.schema, document.document, params);
     }
     const variables = params.variables;
+    const priceRefusal = await refusalOf(
+      options.spendPrice(context, () => {
+        const price = documentPrice(options.schema, document.document, params.operationName, variables);
+        if (!price.readsVariables) prices.remember(query, params.operationName, price.requests);
+        return price.requests;
+      }),
+    );
+    if (priceRefusal) return priceRefusal;
     if (run.method === 'GET') {
       const facts = { ...options.cacheFacts(), keyed: context.carriesKey };
       outcome.cacheControl = graphQLCacheControl(document.document, params.operationName, variables, facts);
@@ -136,6 +146,19 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     const answered = await withCostExtensions(withErrorCodes(result, run.context, log), run.context, services.quota, options.clock);
     return { result: answered, ...outcome };
   };
+}
+
+/** The result of a spend's refusal, or undefined (no promise made when there was none to wait for). */
+async function refusalOf(spend: Promise<ApiError | undefined> | undefined): Promise<ExecutionResult | undefined> {
+  const refused = spend && (await spend);
+  return refused ? { errors: [toGraphQLError(refused)] } : undefined;
+}
+
+/** The schema has no subscription type: graphql-js refuses the operation, before any hook of execution. */
+async function subscriptionRefusal(schema: GraphQLSchema, document: DocumentNode, params: GraphQLParams): Promise<ExecutionResult> {
+  const refused = await subscribe({ schema, document, variableValues: params.variables, operationName: params.operationName });
+  if (Symbol.asyncIterator in refused) throw new TypeError('A subscription was started on a schema without a subscription type.');
+  return { errors: (refused.errors ?? []).map((error) => toGraphQLError(error)) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ApiError } from '../../domain/errors';
+import { VALUES_PER_REQUEST } from '../../graphql/price';
 import type { SpendCover } from '../../domain/rate-limit';
 import type { Metrics } from '../../metrics';
 import type { RefusalRecorder } from '../../services/usage';
@@ -17,13 +18,15 @@ import type { HttpGraphQLContext, HttpRequestContext } from '../front/request-co
  * | REST keyed route, MCP           | `key`    | the key's (UNAUTHORIZED first without one)   | the request               |
  * | a series export's signed link   | `key`    | the key's links' (`<key id>:links`)          | the request               |
  * | REST public route               | `public` | the key's when it authenticates, else the IP's | the request             |
- * | GraphQL, before parse           | `public` | the key's when it authenticates, else the IP's | its first field of that kind |
+ * | GraphQL, before parse           | `public` | the key's when it authenticates, else the IP's | one request of its price  |
+ * | GraphQL, before execution       |          | the same bucket                              | the rest of its price: every field |
  * | GraphiQL's page and assets      | none     | nothing is spent                              |                           |
  *
  * A REST request spends before its inputs are checked; a series export spends its further pages'
- * cost from the same bucket (spendMore), as a GraphQL rateSeries does. A GraphQL document with N rate-limited fields spends N:
- * the first before it is parsed, each further field through the rate-limit directive (a public
- * field of a request that spends its key's limit spends nothing).
+ * cost from the same bucket (spendMore), as a GraphQL rateSeries does. A GraphQL document spends
+ * its price (src/graphql/price.ts: every root field, public ones included, and the items of its
+ * lists): one request before it is parsed, the rest once it validated and before anything runs
+ * (spendPrice), so its fields spend nothing through the rate-limit directive.
  */
 export interface RequestSpending {
   /**
@@ -34,6 +37,13 @@ export interface RequestSpending {
   spendRequest(context: HttpRequestContext, access: RateLimitKind, covers: SpendCover): Promise<void>;
   /** Spends `points` more requests of the bucket the request already spends from (a series export's further pages). */
   spendMore(context: HttpRequestContext, points: number): Promise<void>;
+  /**
+   * Spends the rest of a GraphQL document's price (`requests`, of which spendRequest spent one) from
+   * the request's bucket, before it executes; then its fields spend nothing more. Throws
+   * INVALID_REQUEST when the price is over the whole limit (it could never run), or
+   * RATE_LIMIT_EXCEEDED, saying the price, when it is over what the window has left.
+   */
+  spendPrice(context: HttpRequestContext, requests: number): Promise<void>;
   /** The rate-limit directive on the same limiters and records: a field spends only what the request's spend left. */
   readonly fieldRateLimits: RateLimitDirectives;
 }
@@ -88,6 +98,27 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
       const kind = context.rateLimitSpend.kind;
       if (kind === undefined) throw new TypeError('spendMore before spendRequest: the request has no bucket yet.');
       return spend(context, kind, points);
+    },
+    async spendPrice(context, requests) {
+      const record = context.rateLimitSpend;
+      const kind = record.kind;
+      if (kind === undefined) throw new TypeError('spendPrice before spendRequest: the request has no bucket yet.');
+      record.price = requests;
+      const { limit, description } = limiters.policies[kind];
+      const asked = `The document costs ${requests.toLocaleString('en-US')} requests of the rate limit (each root field one per ${VALUES_PER_REQUEST.toLocaleString('en-US')} values of its answer, at least one)`;
+      if (requests > limit) {
+        throw new ApiError('INVALID_REQUEST', `${asked}; at most ${limit} ${description} can be spent: send it as smaller documents.`);
+      }
+      const rest = requests - record.spent;
+      if (rest > 0) {
+        try {
+          await spend(context, kind, rest);
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
+          throw new ApiError('RATE_LIMIT_EXCEEDED', `${asked}, more than the window has left. ${error.message}`, error.details);
+        }
+      }
+      record.covers = 'document';
     },
     fieldRateLimits: rateLimitDirectiveFor<HttpGraphQLContext>(limiters, {
       bucketOf: (kind, { requestContext }) =>

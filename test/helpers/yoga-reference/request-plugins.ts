@@ -8,7 +8,8 @@ import { budgetConversions } from '../../../src/http/graphql/conversion-budget';
 import { documentLimitRefusals, documentTextRefusal } from '../../../src/http/graphql/document-limits';
 import { registrantOf } from '../../../src/http/graphql/graphql-executor';
 import { persistedParams, type PersistedParams } from '../../../src/http/graphql/persisted-params';
-import { spendBeforeParse } from '../../../src/http/graphql/request-rate-limit';
+import { spendBeforeParse, spendPrice } from '../../../src/http/graphql/request-rate-limit';
+import { documentPrice } from '../../../src/graphql/price';
 import type { RequestSpending } from '../../../src/http/limits/request-spending';
 import type { PersistedDocuments } from '../../../src/services/persisted-documents';
 
@@ -31,6 +32,22 @@ export function useRequestRateLimit(spending: Pick<RequestSpending, 'spendReques
           if (error) setResult({ errors: [toGraphQLError(error)] });
         });
       }
+    },
+  };
+}
+
+/**
+ * The rest of the document's price (price.ts), spent once it has validated and before anything
+ * else executes: before the registration of a persisted document, so one that can never run is
+ * never registered.
+ */
+export function usePrice(spending: Pick<RequestSpending, 'spendPrice'>): Plugin<HttpGraphQLContext> {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue.requestContext;
+      const price = () => documentPrice(args.schema, args.document, args.operationName ?? undefined, args.variableValues ?? {}).requests;
+      const refusal = await spendPrice(context, price, spending);
+      if (refusal) setResultAndStopExecution({ errors: [toGraphQLError(refusal)] });
     },
   };
 }

@@ -16,7 +16,14 @@ import type { RateLimiters } from '../../../src/http/limits/rate-limit';
 import { requestSpending } from '../../../src/http/limits/request-spending';
 import { DEFAULT_BODY_LIMIT } from '../../../src/http/routes';
 import type { PersistedDocuments } from '../../../src/services/persisted-documents';
-import { useConversionBudget, useDocumentLimits, useJsonMediaTypes, usePersistedDocuments, useRequestRateLimit } from './request-plugins';
+import {
+  useConversionBudget,
+  useDocumentLimits,
+  useJsonMediaTypes,
+  usePersistedDocuments,
+  usePrice,
+  useRequestRateLimit,
+} from './request-plugins';
 import { useCostExtensions, useErrorCodes, useGraphQLGetCaching } from './result-plugins';
 
 /** What a front's /graphql handler is built from: the app composed, and the dependencies it was composed with. */
@@ -72,6 +79,8 @@ export function yogaGraphQLHandler({ app, config, logger, limiters, clock, persi
       })),
       // Before the document limits: the rate limit is checked before validation.
       useRequestRateLimit(spending),
+      // Before the persisted documents' registration at execution: a refused document registers nothing.
+      usePrice(spending),
       // Between the two: a refused request registers nothing, and a hash's document meets every limit a sent one does.
       usePersistedDocuments(persistedDocuments),
       useDocumentLimits(),
