@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
 import type { BatchEntry, BatchOutcome } from '../services/batch-conversions';
+import { RatesSourceEnum } from './currencies';
 import { builder } from './builder';
 import { listItems, policy } from './field-policy';
 import { errorBody } from './error-body';
@@ -24,7 +25,8 @@ const BatchItemInput = builder.inputType('BatchItemInput', {
       required: false,
       description: 'YYYY-MM-DD: the rates of a currency item, or of the currencies in a unit expression (Developer plan and above).',
     }),
-    source: t.string({
+    source: t.field({
+      type: RatesSourceEnum,
       required: false,
       description: 'A currency item only: the source whose figures to use (GET /v1/sources), as for `convertCurrency`.',
     }),

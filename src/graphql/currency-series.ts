@@ -92,7 +92,7 @@ const SeriesGroupEnum = builder.enumType('SeriesGroup', {
 });
 
 const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
-  description: 'A page of a time series of ECB reference rates against one base.',
+  description: "A page of a time series of ECB reference rates (or of another source's, with `source`) against one base.",
   fields: (t) => ({
     start: t.field({
       type: 'Date',
@@ -106,7 +106,11 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     }),
     base: t.exposeString('base'),
     group: t.field({ type: SeriesGroupEnum, resolve: (s) => s.group }),
-    source: t.field({ type: RatesSourceEnum, description: 'Always "ecb".', resolve: (s) => s.source }),
+    source: t.field({
+      type: RatesSourceEnum,
+      description: 'The source whose publication days and figures these are: the `source` asked for, "ecb" without it.',
+      resolve: (s) => s.source,
+    }),
     symbols: t.exposeStringList('symbols', {
       ...listItems(CURRENCY_CODES.size),
       description: 'The currencies of every entry, in order (the CSV columns).',
@@ -118,7 +122,7 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     }),
     complete: t.exposeBoolean('complete', {
       description:
-        'True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction).',
+        "True when the page ends before the next expected ECB publication: its answer will not change (barring an ECB correction). Always false for another source's series.",
     }),
     change: t.field({
       ...listItems(CURRENCY_CODES.size),
@@ -132,6 +136,10 @@ const RateSeriesRef = builder.objectRef<SeriesAnswer>('RateSeries').implement({
     entries: t.field({ ...listItems(1), type: [RateSeriesEntryRef], resolve: (s) => [...s.entries()] }),
   }),
 });
+
+/** The `source` argument of rateSeries and rateSeriesLink. */
+export const SERIES_SOURCE_TEXT =
+  "The series of this source: ecb (default), boc, nb, cnb, nbp, cbr, boi, imf or nbu (GET /v1/sources, `sources`). Another source's series has that source's publication days (of the tables quoting `symbols`; a weekly table's days are its own), `base` defaults to that source's base, and each rate is the exact quotient of two of its figures (its figure as published against its own base, one unit per base); a currency it does not quote in the range is RATE_NOT_FOUND naming the sources that do. Its pages are never `complete`.";
 
 /**
  * rateSeries calls per request. One answer can be megabytes (ten years of every currency against
@@ -167,6 +175,7 @@ builder.queryFields((t) => ({
           'Round each rate once, from its exact value, to this many places (0 to 40), as `convert` rounds; without it rates are as published (base EUR, per publication) or exact to 40 significant digits.',
       }),
       rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
+      source: t.arg({ type: RatesSourceEnum, required: false, description: SERIES_SOURCE_TEXT }),
     },
     resolve: async (_, args, ctx) => {
       // Claimed before the first await: root fields start together, and only the first may run.

@@ -148,7 +148,7 @@ builder.queryFields((t) => ({
         required: false,
         description: 'Use the rates in effect on this day (the latest publication on or before it).',
       }),
-      source: t.arg.string({ required: false, description: SOURCE_ARG_TEXT }),
+      source: t.arg({ type: RatesSourceEnum, required: false, description: SOURCE_ARG_TEXT }),
     },
     resolve: async (_, args, ctx, info) =>
       ctx.services.conversions.currency(args, await ctx.requestContext.caller(info.path.key as string)),
@@ -181,7 +181,8 @@ builder.queryFields((t) => ({
         description: 'Round each rate once to this many places (0 to 40).',
       }),
       rounding: t.arg({ type: RoundingEnum, required: false }),
-      source: t.arg.string({
+      source: t.arg({
+        type: RatesSourceEnum,
         required: false,
         description:
           "List this source's figures (GET /v1/sources): against its own base by default, every currency its tables of that base carry. The ECB without it.",

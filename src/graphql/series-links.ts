@@ -1,6 +1,8 @@
 import { DEFAULT_LINK_SECONDS, MAX_LINK_SECONDS, MIN_LINK_SECONDS } from '../domain/signed-links';
 import { LINK_FORMATS, SERIES_EXPORT_PATH, type LinkFormat, type SeriesLink } from '../services/series-links';
+import { RatesSourceEnum } from './currencies';
 import { builder } from './builder';
+import { SERIES_SOURCE_TEXT } from './currency-series';
 import { policy } from './field-policy';
 import { decimalsRule, RoundingEnum } from './units';
 
@@ -50,6 +52,7 @@ builder.queryFields((t) => ({
         description: 'Round each rate once to this many places (0 to 40), as rateSeries does.',
       }),
       rounding: t.arg({ type: RoundingEnum, required: false, description: 'Rounding mode used with `decimals`; HALF_UP by default.' }),
+      source: t.arg({ type: RatesSourceEnum, required: false, description: SERIES_SOURCE_TEXT }),
       format: t.arg({ type: SeriesLinkFormatEnum, required: false, description: "The export's media type; csv by default." }),
       expiresIn: t.arg.int({
         required: false,

@@ -13,6 +13,7 @@ import {
 import { MAX_EXPRESSION_LENGTH } from '../domain/units/expression';
 import type { ExpressionConversionAnswer, ExpressionRate } from '../services/expressions';
 import { named, type LanguageNames, type Named } from '../services/names';
+import { RatesSourceEnum } from './currencies';
 import { builder } from './builder';
 import { listItems, policy } from './field-policy';
 import { langArg, LocalizedNameRef, namesOf } from './names';
@@ -191,7 +192,8 @@ const convertArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]
     description:
       'Where a currency occurs in `from` or `to`: use the ECB rates in effect on this day (the latest publication on or before it); needs the Developer plan. Without a currency there are no rates to choose, and the conversion ignores it.',
   }),
-  source: t.arg.string({
+  source: t.arg({
+    type: RatesSourceEnum,
     required: false,
     description:
       "Where a currency occurs: use this source's figures only (ecb, boc, nb, cnb, nbp, cbr, boi, imf, nbu; GET /v1/sources). Without it: the ECB when it quotes both currencies that day, else the first source that quotes both, else two joined.",

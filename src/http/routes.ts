@@ -154,7 +154,7 @@ const ROWS: readonly RouteRow[] = [
     cache: 'complete-answer',
     formats: ['text/csv', 'application/x-ndjson'],
     summary:
-      'A time series of ECB reference rates, per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)',
+      "A time series of ECB reference rates (or of another source's, with source), per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)",
   },
   {
     method: 'POST',

@@ -141,7 +141,19 @@ export function createSeriesExports({ rates, series, cacheBytes, slots: slotOpti
 
 /** Everything a complete page depends on besides its media type and the rates revision (the cache's own). */
 export function pageKey(plan: SeriesPlan): unknown[] {
-  return [plan.start, plan.end, plan.base, plan.group, plan.asked ?? null, plan.nextCursor, plan.decimals ?? null, plan.rounding];
+  const key: unknown[] = [
+    plan.start,
+    plan.end,
+    plan.base,
+    plan.group,
+    plan.asked ?? null,
+    plan.nextCursor,
+    plan.decimals ?? null,
+    plan.rounding,
+  ];
+  // A source other than the ECB joins the key; an ECB page's key is as it was.
+  if (plan.source !== undefined) key.push(plan.source);
+  return key;
 }
 
 /** A page with its entries computed once, a chunk at a time (yielding between chunks), and held: it may be answered many times. */

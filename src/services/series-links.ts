@@ -24,6 +24,8 @@ export interface SeriesLinkRequest {
   group?: string | null | undefined;
   decimals?: number | null | undefined;
   rounding?: string | null | undefined;
+  /** The source whose series the link serves (absent: the ECB). */
+  source?: string | null | undefined;
   format?: LinkFormat | null | undefined;
   /** Seconds the link works for. */
   expiresIn?: number | null | undefined;
@@ -147,7 +149,7 @@ function derivedKey(secrets: () => SecretBox): Buffer {
 /** The series parameters as the export's query takes them (a comma list of symbols, digits for decimals). */
 function seriesParams(request: SeriesLinkRequest): Record<string, string> {
   const params: Record<string, string> = { start: request.start };
-  const text = { end: request.end, base: request.base, group: request.group, rounding: request.rounding };
+  const text = { end: request.end, base: request.base, group: request.group, rounding: request.rounding, source: request.source };
   for (const [name, value] of Object.entries(text)) if (value !== null && value !== undefined) params[name] = value;
   if (request.symbols !== null && request.symbols !== undefined) params['symbols'] = request.symbols.join(',');
   if (request.decimals !== null && request.decimals !== undefined) params['decimals'] = String(request.decimals);

@@ -17,7 +17,7 @@ export type BatchItemInput = {
   minorUnits?: boolean | null | undefined;
   rounding?: Rounding | null | undefined;
   /** A currency item only: the source whose figures to use (GET /v1/sources), as for `convertCurrency`. */
-  source?: string | null | undefined;
+  source?: RatesSource | null | undefined;
   /** A currency code, or unit id, symbol or alias (as written, it keeps meaning that unit: `km/h`, `L/100 km`), or a unit expression of at most 200 characters: products and quotients of units and ECB currency codes with integer exponents, such as `m/s^2`, `kg*m/s²`, `EUR/kWh`, `USD/gal`. See docs/unit-expressions.md. */
   to: string;
   /** A decimal string, as for `convert`. */
@@ -52,6 +52,27 @@ export type ErrorCode =
 export type HealthStatus =
   | 'degraded'
   | 'ok';
+
+/** A publisher of official rates (GET /v1/sources, `sources`). Each figure served is one publication of one of them, as published. */
+export type RatesSource =
+  /** Bank of Canada: Daily average exchange rates, published once each business day by 16:30 ET; indicative rates only. */
+  | 'boc'
+  /** Bank of Israel: Representative exchange rates, each Israeli business day around 15:30 IST. */
+  | 'boi'
+  /** Bank of Russia: Official exchange rates, set each Russian business day for the day after. */
+  | 'cbr'
+  /** Czech National Bank: Central bank exchange rate fixing, each Czech business day after 14:30 CET. */
+  | 'cnb'
+  /** European Central Bank: Euro foreign exchange reference rates, each TARGET business day around 16:00 CET. */
+  | 'ecb'
+  /** International Monetary Fund: Representative rates reported by member countries, per US dollar, each IMF business day. Currency units per SDR and SDRs per currency unit, each IMF business day. */
+  | 'imf'
+  /** Norges Bank: Exchange rates, each Norwegian business day around 16:00 CET. */
+  | 'nb'
+  /** National Bank of Poland: Table A of average rates, each Polish business day between 11:45 and 12:15 CET. Table B of average rates of other currencies, weekly on Wednesdays between 11:45 and 12:15 CET. */
+  | 'nbp'
+  /** National Bank of Ukraine: Official hryvnia exchange rates, set each business day for the day they are valid. */
+  | 'nbu';
 
 /** How a result is rounded to `decimals` places. HALF_UP (default) rounds half away from zero; DOWN is toward zero, UP away from zero. */
 export type Rounding =

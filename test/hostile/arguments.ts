@@ -86,6 +86,12 @@ const TEXT: Record<string, fc.Arbitrary<string>> = {
   ),
   cursor: fc.oneof(fc.constantFrom('MXwyMDI0LTA0LTAxfDIwMjQtMDMtMDF8MjAyNC0wNC0zMHxkYXk', 'MXwyMDI0', 'bm9wZQ', '='), hostileText),
   code: currency,
+  // Mostly a source of the document's enum, so that a route's other inputs still reach the server.
+  source: fc.oneof(
+    { arbitrary: fc.constantFrom('ecb', 'nbp', 'boc', 'imf'), weight: 8 },
+    { arbitrary: fc.constantFrom('ECB', 'fed', 'ecb ', '', ...PROTOTYPE_KEYS), weight: 1 },
+    { arbitrary: hostileText, weight: 1 },
+  ),
   amount: fc.oneof(decimalValue, fc.constantFrom(...NUMBER_TRICKS)),
   format: fc.oneof(fc.constantFrom('csv', 'ndjson', 'CSV', 'json', 'xlsx', 'csv ', ...PROTOTYPE_KEYS), hostileText),
   expiresIn: fc.oneof(
@@ -191,6 +197,7 @@ export const VALID_ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> =
   currency: fc.record({ code: fc.constantFrom('USD', 'usd', 'HRK', 'ROL', 'EUR', 'XYZ'), lang }),
   latestRates: fc.constant({}),
   health: fc.constant({}),
+  sources: fc.constant({}),
   usage: fc.constant({}),
 };
 

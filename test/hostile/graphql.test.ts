@@ -36,6 +36,7 @@ const SELECTIONS: Record<string, string> = {
   rateSeries:
     '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
   rateSeriesLink: '{ url expiresAt format keyId }',
+  sources: '{ id publisher lastPublication stale tables { id lastPublication } }',
   rates:
     '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }',
   latestRates:

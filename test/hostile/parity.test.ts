@@ -28,7 +28,7 @@ const CURRENCY_CONVERSION =
 const RATES =
   '{ date base source amount rates resolved { requested publication carriedForward reason missingPublications } nextPublication { date expectedAt overdue missingPublications } }';
 const CURRENCY =
-  '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status successor { code successor rate since kind source } }';
+  '{ code name localName { text language localized } numericCode minorUnits firstDate lastDate status sources { source first last } successor { code successor rate since kind source } }';
 const RATES_ARGS = ['date', 'symbols', 'base', 'amount', 'decimals', 'rounding'];
 const RATES_DECLARATIONS = '$date: Date, $symbols: [String!], $base: String, $amount: Decimal, $decimals: Int, $rounding: Rounding';
 const BATCH = '{ results { ... on BatchSuccess { __typename } ... on BatchFailure { error { code } } } }';

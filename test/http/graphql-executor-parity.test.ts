@@ -113,23 +113,23 @@ describe('the GraphQL executor answers as Yoga does', () => {
       [{ query: '{ __type(name: "RatesSource") { enumValues { name } } }' }, {}],
       [
         {
-          query: `{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-28", source: "ecb") { result { value } rate { date source ${figures} } } }`,
+          query: `{ convertCurrency(value: "100", from: "usd", to: "jpy", date: "2024-03-28", source: ecb) { result { value } rate { date source ${figures} } } }`,
         },
         auth,
       ],
-      [{ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", source: "nbp") { result { value } } }' }, auth],
+      [{ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", source: nbp) { result { value } } }' }, auth],
       [
         {
           query: `{ convertCurrency(value: "100", from: "kes", to: "usd", date: "2024-03-28") { result { value } rate { source ${figures} } } }`,
         },
         auth,
       ],
-      [{ query: `{ convertCurrency(value: "100", from: "kes", to: "usd", source: "ecb") { result { value } } }` }, auth],
+      [{ query: `{ convertCurrency(value: "100", from: "kes", to: "usd", source: ecb) { result { value } } }` }, auth],
       [{ query: '{ convertCurrency(value: "100", from: "usd", to: "jpy", source: "nope") { result { value } } }' }, auth],
       [
         {
           query:
-            'query($s: String) { batch(items: [{value: "5", from: "usd", to: "gbp", date: "2024-03-28", source: $s}, {value: "1", from: "m", to: "ft", source: $s}]) { succeeded failed } }',
+            'query($s: RatesSource) { batch(items: [{value: "5", from: "usd", to: "gbp", date: "2024-03-28", source: $s}, {value: "1", from: "m", to: "ft", source: $s}]) { succeeded failed } }',
           variables: { s: 'ecb' },
         },
         auth,

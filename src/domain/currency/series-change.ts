@@ -1,11 +1,13 @@
 import type { Publication } from '../ecb';
-import { crossFraction, publishedRate, servesPublishedStrings, type ScaledRate } from './cross';
 import { changeBetween, type FigureChange, type FigurePrint, type Fraction, type SeriesPoint } from './period-change';
-import type { SeriesRequest } from './series';
+import { asSeriesDay, type SeriesDay, type SeriesRequest } from './series-day';
 
-/** How a series prints its figures: the published strings for base EUR without `decimals`, else each rounded once. */
-export function figurePrint({ base, decimals, rounding }: Pick<SeriesRequest, 'base' | 'decimals' | 'rounding'>): FigurePrint {
-  return { published: servesPublishedStrings(base, { decimals }), decimals, rounding };
+/**
+ * How a series prints its figures: without `decimals`, a publisher's own text where its point has
+ * one (the ECB's for base EUR, a source's against its own base), else each rounded once.
+ */
+export function figurePrint({ decimals, rounding }: Pick<SeriesRequest, 'base' | 'decimals' | 'rounding'>): FigurePrint {
+  return { published: decimals === undefined, decimals, rounding };
 }
 
 /** A point whose value is a fraction (a cross rate): what a mean adds up as well. */
@@ -14,24 +16,21 @@ export interface FractionPoint extends SeriesPoint {
 }
 
 /**
- * The figure of `code` against the base on a publication (whose base rate is `base`), or undefined
- * when it does not quote the code. Against EUR the figure is the publication's own, with its text.
+ * The figure of `code` against the base on a day, or undefined when it does not quote both. Where
+ * the publisher prints the figure against that base (the ECB's against EUR) it keeps its text.
  */
-export function publicationPoint(pub: Publication, code: string, baseCode: string, base: ScaledRate): FractionPoint | undefined {
-  const rate = publishedRate(pub, code);
-  if (!rate) return undefined;
-  const [num, den] = crossFraction(rate, base);
-  const text = baseCode === 'EUR' ? (code === 'EUR' ? '1' : pub.rates[code]) : undefined;
-  return { date: pub.date, value: { num, den }, text };
+export function publicationPoint(day: SeriesDay, code: string, base: string): FractionPoint | undefined {
+  const cross = day.cross(code, base);
+  if (!cross) return undefined;
+  const [num, den] = cross;
+  return { date: day.date, value: { num, den }, text: day.text(code, base) };
 }
 
-/** The first (or, with `fromEnd`, the last) figure of `code` among publications that quote it and the base. */
-function endPoint(publications: readonly Publication[], code: string, base: string, fromEnd: boolean): SeriesPoint | undefined {
-  const n = publications.length;
+/** The first (or, with `fromEnd`, the last) figure of `code` among days that quote it and the base. */
+function endPoint(days: readonly SeriesDay[], code: string, base: string, fromEnd: boolean): SeriesPoint | undefined {
+  const n = days.length;
   for (let i = 0; i < n; i++) {
-    const pub = publications[fromEnd ? n - 1 - i : i]!;
-    const baseRate = publishedRate(pub, base);
-    const point = baseRate && publicationPoint(pub, code, base, baseRate);
+    const point = publicationPoint(days[fromEnd ? n - 1 - i : i]!, code, base);
     if (point) return point;
   }
   return undefined;
@@ -43,12 +42,13 @@ function endPoint(publications: readonly Publication[], code: string, base: stri
  * publications that quote it (a currency no longer quoted ends on its last day). What
  * exchangerate.host and Fixer call the fluctuation. A currency quoted on none is absent.
  */
-export function seriesChange(publications: readonly Publication[], request: SeriesRequest): Record<string, FigureChange> {
+export function seriesChange(publications: readonly (Publication | SeriesDay)[], request: SeriesRequest): Record<string, FigureChange> {
   const print = figurePrint(request);
+  const days = publications.map(asSeriesDay);
   const changes: Record<string, FigureChange> = {};
   for (const code of request.codes) {
-    const first = endPoint(publications, code, request.base, false);
-    const last = first && endPoint(publications, code, request.base, true);
+    const first = endPoint(days, code, request.base, false);
+    const last = first && endPoint(days, code, request.base, true);
     if (first && last) changes[code] = changeBetween(first, last, print);
   }
   return changes;

@@ -50,6 +50,8 @@ export interface SeriesRange {
   format?: string;
   /** `decimals` and `rounding` when rates are rounded ("4:HALF_UP"); absent when unrounded. */
   rounded?: string | undefined;
+  /** A source other than the ECB (absent for the ECB, whose cursors name none). */
+  source?: string | undefined;
 }
 
 /**
@@ -107,6 +109,8 @@ function queryDigest(range: SeriesRange): string {
   ];
   // Rounding joins the digest only when asked for: an unrounded query's cursor does not depend on it.
   if (range.rounded !== undefined) parts.push(range.rounded);
+  // So does a source other than the ECB: an ECB cursor is the same as before sources were asked for.
+  if (range.source !== undefined) parts.push({ source: range.source });
   const canonical = JSON.stringify(parts);
   return createHash('sha256').update(canonical).digest().subarray(0, 16).toString('base64url');
 }

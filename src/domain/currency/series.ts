@@ -1,10 +1,10 @@
-import { formatFraction, type RoundingMode } from '../decimal';
+import { formatFraction } from '../decimal';
 import type { Publication } from '../ecb';
-import { formatCross, publishedRate, crossFraction, type ScaledRate } from './cross';
 import { ExactSum } from './mean';
 import { FigureRange, type PeriodFigures } from './period-change';
-import { periodOf, type SeriesGroup } from './periods';
+import { periodOf } from './periods';
 import { figurePrint, publicationPoint } from './series-change';
+import { asSeriesDay, type SeriesDay, type SeriesRequest } from './series-day';
 
 /**
  * One entry of a time series. Per publication (`group=day`): `period`, `start` and `end` are its
@@ -31,46 +31,38 @@ export interface SeriesEntry {
   figures?: Record<string, PeriodFigures>;
 }
 
-export interface SeriesRequest {
-  base: string;
-  /** The codes of every entry, in this order. */
-  codes: readonly string[];
-  group: SeriesGroup;
-  /** Round each rate once to this many places (from its exact value: a published string too); unrounded when absent. */
-  decimals?: number | undefined;
-  /** How to round to `decimals`; HALF_UP when absent. */
-  rounding?: RoundingMode | undefined;
-}
+export type { SeriesRequest } from './series-day';
 
 /**
  * The codes a series lists by default: every code any of the publications quotes, in the order the
  * ECB first lists them, EUR first when it is not the base; never the base itself (always "1").
  */
-export function seriesCodes(publications: readonly Publication[], base: string): string[] {
+export function seriesCodes(publications: readonly (Publication | SeriesDay)[], base: string): string[] {
   const codes = new Set<string>(base === 'EUR' ? [] : ['EUR']);
-  for (const pub of publications) for (const code of Object.keys(pub.rates)) codes.add(code);
+  for (const pub of publications) {
+    if ('rates' in pub) for (const code of Object.keys(pub.rates)) codes.add(code);
+    else for (const code of pub.codes()) codes.add(code);
+  }
   codes.delete(base);
   return [...codes];
 }
 
-function dayEntry(pub: Publication, request: SeriesRequest): SeriesEntry | undefined {
-  const base = publishedRate(pub, request.base);
-  if (!base) return undefined;
+function dayEntry(day: SeriesDay, request: SeriesRequest): SeriesEntry | undefined {
+  const { base, decimals } = request;
+  if (!day.quotes(base)) return undefined;
   const rates: Record<string, string> = {};
   for (const code of request.codes) {
-    // Base EUR: the ECB's strings as published (section 5), nothing to parse; any other base, or
-    // `decimals`: the exact quotient, rounded once.
-    if (request.base === 'EUR' && request.decimals === undefined) {
-      const text = code === 'EUR' ? '1' : pub.rates[code];
-      if (text !== undefined) rates[code] = text;
+    // The publisher's own text where it has one against this base (the ECB's strings for base
+    // EUR, section 5); any other base, or `decimals`: the exact quotient, rounded once.
+    const text = decimals === undefined ? day.text(code, base) : undefined;
+    if (text !== undefined) {
+      rates[code] = text;
       continue;
     }
-    const rate = publishedRate(pub, code);
-    if (!rate) continue;
-    if (request.decimals === undefined) rates[code] = formatCross(rate, base);
-    else rates[code] = formatFraction(...crossFraction(rate, base), request.decimals, request.rounding);
+    const cross = day.cross(code, base);
+    if (cross) rates[code] = formatFraction(...cross, decimals, request.rounding ?? 'HALF_UP');
   }
-  return { period: pub.date, start: pub.date, end: pub.date, publications: 1, rates };
+  return { period: day.date, start: day.date, end: day.date, publications: 1, rates };
 }
 
 class PeriodMean {
@@ -103,11 +95,11 @@ class PeriodMean {
   }
 
   /** Adds the figure of each code a publication quotes (the publication quotes the base, as `base`). */
-  add(pub: Publication, request: SeriesRequest, base: ScaledRate): void {
-    this.end = pub.date;
+  add(day: SeriesDay, request: SeriesRequest): void {
+    this.end = day.date;
     this.publications += 1;
     for (const code of request.codes) {
-      const point = publicationPoint(pub, code, request.base, base);
+      const point = publicationPoint(day, code, request.base);
       if (!point) continue;
       let sum = this.sums.get(code);
       if (!sum) this.sums.set(code, (sum = new ExactSum()));
@@ -129,19 +121,19 @@ export class SeriesFold {
 
   constructor(private readonly request: SeriesRequest) {}
 
-  add(pub: Publication): SeriesEntry | undefined {
+  add(publication: Publication | SeriesDay): SeriesEntry | undefined {
     const request = this.request;
-    if (request.group === 'day') return dayEntry(pub, request);
-    const base = publishedRate(pub, request.base);
-    if (!base) return undefined;
-    const key = periodOf(pub.date, request.group).key;
+    const day = asSeriesDay(publication);
+    if (request.group === 'day') return dayEntry(day, request);
+    if (!day.quotes(request.base)) return undefined;
+    const key = periodOf(day.date, request.group).key;
     let done: SeriesEntry | undefined;
     if (!this.current || this.current.key !== key) {
       if (this.current) done = this.current.entry(request);
       this.current = new PeriodMean(key);
-      this.current.start = pub.date;
+      this.current.start = day.date;
     }
-    this.current.add(pub, request, base);
+    this.current.add(day, request);
     return done;
   }
 
@@ -156,7 +148,7 @@ export class SeriesFold {
  * The entries of a series over `publications` (oldest first, already limited to the range): a
  * generator, so an export streams entry by entry and a grouped one holds a single period at a time.
  */
-export function* seriesEntries(publications: Iterable<Publication>, request: SeriesRequest): Generator<SeriesEntry> {
+export function* seriesEntries(publications: Iterable<Publication | SeriesDay>, request: SeriesRequest): Generator<SeriesEntry> {
   const fold = new SeriesFold(request);
   for (const pub of publications) {
     const entry = fold.add(pub);

@@ -49,15 +49,21 @@ const inputSchema = {
     .optional()
     .describe('Last day of the range, YYYY-MM-DD; without it, the newest publication.'),
   symbols: codesArgument.describe('The currencies to summarise: one code ("USD"), a comma list ("USD,JPY") or a list; at most 5.'),
-  base: z.string().optional().describe('The currency the rates are expressed against; EUR by default.'),
+  base: z.string().optional().describe("The currency the rates are expressed against; EUR by default (with `source`, that source's base)."),
   group: z.enum(['week', 'month', 'year']).optional().describe('The period of each mean: ISO week, month (default) or year.'),
+  source: z
+    .string()
+    .optional()
+    .describe(
+      "The rates of this source only (ecb by default; boc, nb, cnb, nbp, cbr, boi, imf, nbu): that source's own publication days and figures.",
+    ),
 };
 
 export const rateSeriesSummaryTool = {
   name: 'rate_series_summary',
   title: 'Exchange-rate means per week, month or year',
   description:
-    `Summarises ECB rates over a range as exact period means (per ISO week, month or year), at most ${MAX_PERIODS} periods and 5 currencies, ` +
+    `Summarises ECB rates (or another source's, with \`source\`) over a range as exact period means (per ISO week, month or year), at most ${MAX_PERIODS} periods and 5 currencies, ` +
     "with each period's first, last, lowest and highest rate and its change, and each currency's change over the whole range, to describe a trend. Needs the Developer plan; uses no conversion quota. For daily rates or longer ranges use the REST route GET /v1/currency/rates/series (CSV, NDJSON) or the GraphQL field rateSeries.",
   inputSchema,
   async run(args, runDocument) {
@@ -65,7 +71,7 @@ export const rateSeriesSummaryTool = {
     const group = args.group ?? 'month';
     const result = await runDocument(
       'McpRateSeriesSummary',
-      defined({ start: args.start, end: args.end, base: args.base, symbols, group }),
+      defined({ start: args.start, end: args.end, base: args.base, symbols, group, source: args.source }),
     );
     const answer = dataOr<{ rateSeries: SeriesAnswer }>(result);
     if ('failed' in answer) return answer.failed;
@@ -97,5 +103,6 @@ function periodText(figures: readonly Figures[]) {
 
 function moreAt(series: SeriesAnswer, group: string): string {
   const query = new URLSearchParams({ start: series.start, end: series.end, group, base: series.base, symbols: series.symbols.join(',') });
+  if (series.source !== 'ecb') query.set('source', series.source);
   return `ask a shorter range or a longer group, or read the whole series at GET /v1/currency/rates/series?${query} (or the GraphQL field rateSeries).`;
 }

@@ -36,8 +36,12 @@ export function parseSource(value: unknown, held: HeldSources, param = 'source')
       seeAlso: 'sources',
     });
   }
+  // A source of the catalogue this instance does not load has no rates here: not found, as a pair no source quotes.
   if (!served.includes(value)) {
-    throw new ApiError('INVALID_REQUEST', `${param}: ${value} is not served by this instance; it serves ${served.join(', ')}.`, { param });
+    throw new ApiError('RATE_NOT_FOUND', `${value} is not served by this instance (RATE_SOURCES); it serves ${served.join(', ')}.`, {
+      param,
+      seeAlso: 'sources',
+    });
   }
   return value;
 }

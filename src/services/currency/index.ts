@@ -31,6 +31,6 @@ export function createCurrencyServices(
     converter: createCurrencyConverter(rates, clock, explainer, sources),
     registry: createCurrencyRegistry(rates, facts, sources),
     listings: createRateListings(rates, clock, explainer, sources),
-    series: createRateSeries(rates, clock, facts),
+    series: createRateSeries(rates, clock, facts, sources),
   };
 }

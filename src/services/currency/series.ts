@@ -2,78 +2,24 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addDays, berlinDate } from '../../domain/calendar/berlin-time';
 import { publishedRate } from '../../domain/currency/cross';
 import { notQuoted, type Asked } from '../../domain/currency/not-quoted';
-import type { FigureChange } from '../../domain/currency/period-change';
-import type { SeriesGroup } from '../../domain/currency/periods';
 import type { QuoteSpans } from '../../domain/currency/registry';
 import { parseBase, parseGroup, parseRange, parseSymbolList } from '../../domain/currency/query';
 import { FIRST_PUBLICATION, requireKnownCurrency } from '../../domain/currency/request';
 import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../../domain/currency/series';
 import { seriesChange } from '../../domain/currency/series-change';
 import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../../domain/currency/series-pages';
-import { parseDecimals, parseRounding, type RoundingMode } from '../../domain/decimal';
+import { parseDecimals, parseRounding } from '../../domain/decimal';
 import type { Publication } from '../../domain/ecb';
 import { ApiError, refusalWithNextStep } from '../../domain/errors';
 import { planAllowsHistory, type PlanId } from '../../domain/plans';
 import { allDates, datesBetween, type HistoryFactsOf } from './history';
 import { requireLatest } from './publication';
+import { ECB_ONLY, parseSource, type HeldSources } from './held-sources';
 import type { RatesReader } from './rates';
+import { sourceSeries } from './source-series';
+import { entryChunks, type SeriesAnswer, type SeriesPlan, type SeriesQuery, type SeriesStream } from './series-shapes';
 
-export interface SeriesQuery {
-  start?: unknown;
-  end?: unknown;
-  base?: unknown;
-  symbols?: unknown;
-  group?: unknown;
-  cursor?: unknown;
-  decimals?: unknown;
-  rounding?: unknown;
-  /** The media type the page is written in (JSON when absent): cursors are bound to it. */
-  format?: string;
-}
-
-/** A page of a series as decided from the query and the dates held, before any publication is read. */
-export interface SeriesPlan {
-  start: string;
-  end: string;
-  base: string;
-  group: SeriesGroup;
-  /** Places each rate is rounded to once, and how; unrounded when `decimals` is absent. */
-  decimals: number | undefined;
-  rounding: RoundingMode;
-  /** The currencies asked for; undefined for every currency quoted in the page. */
-  asked: string[] | undefined;
-  nextCursor: string | null;
-  /**
-   * True when the answer to this query can no longer change (an ECB correction of a past day
-   * aside): the page, as asked and not clipped to today, ends before the next expected publication.
-   */
-  complete: boolean;
-  /** The publication dates held in the page. */
-  dates: readonly string[];
-}
-
-/** One page of a series: the range it covers, its columns, and its entries. */
-export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'decimals' | 'rounding'> {
-  source: 'ecb';
-  /** The codes of every entry, in order (the CSV columns). */
-  symbols: string[];
-  /** Each currency's change from its first rate of the page to its last, in the order of `symbols`. */
-  change: Record<string, FigureChange>;
-  /** The entries, computed afresh per call. */
-  entries(): Generator<SeriesEntry>;
-  /** The same entries a chunk at a time, yielding to the event loop before each chunk after the first; a chunk ends once its work took `budgetMs`. */
-  chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
-}
-
-/**
- * A page of a series read as it is written: its columns decided before any entry, its entries
- * folded from its publications a slice at a time, so that what it holds does not grow with its
- * range (an export of the whole history).
- */
-export interface SeriesStream extends Omit<SeriesAnswer, 'entries' | 'chunks' | 'change'> {
-  /** The entries, a slice of publications read per event-loop turn and folded in turns of about `budgetMs` of work; each call reads afresh. */
-  chunks(budgetMs: number): AsyncGenerator<SeriesEntry[]>;
-}
+export { entryChunks, type SeriesAnswer, type SeriesPlan, type SeriesQuery, type SeriesStream } from './series-shapes';
 
 /** A currency's rates over a range, a page at a time: each publication's, or exact means per period. */
 export interface RateSeries {
@@ -87,14 +33,17 @@ export interface RateSeries {
 }
 
 /** `facts` (the whole history's quote spans) explain a currency not quoted in the range, and name an export's candidate columns. */
-export function createRateSeries(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf): RateSeries {
-  const series = pagesOfSeries(rates, clock, facts);
-  return {
-    series: async (query, plan) => series.answer(series.plan(query, plan)),
-    planSeries: series.plan,
-    answerSeries: series.answer,
-    streamSeries: series.stream,
+export function createRateSeries(rates: RatesReader, clock: () => Date, facts: HistoryFactsOf, held: HeldSources = ECB_ONLY): RateSeries {
+  const ecb = pagesOfSeries(rates, clock, facts);
+  const others = sourceSeries(rates, held, clock, facts);
+  // `source` absent or "ecb": the ECB's series exactly as before (its cursors too).
+  const planSeries = (query: SeriesQuery, account: PlanId): SeriesPlan => {
+    const source = parseSource(query.source, held);
+    return source === undefined || source === 'ecb' ? ecb.plan(query, account) : others.plan(query, account, source);
   };
+  const answerSeries = (plan: SeriesPlan) => (plan.source === undefined ? ecb.answer(plan) : others.answer(plan, plan.source));
+  const streamSeries = (plan: SeriesPlan) => (plan.source === undefined ? ecb.stream(plan) : others.stream(plan, plan.source));
+  return { series: async (query, plan) => answerSeries(planSeries(query, plan)), planSeries, answerSeries, streamSeries };
 }
 
 /** The time series use case: a page planned from its query, then answered from the publications it covers. */
@@ -295,23 +244,4 @@ async function loadInTurns(rates: RatesReader, dates: readonly string[]): Promis
     for (const pub of await rates.loadPublications(dates.slice(i, i + LOAD_SLICE))) if (pub) out.push(pub);
   }
   return out;
-}
-
-/** The entries a fold of `publications` gives, a chunk per event-loop turn: a chunk ends once its work took `budgetMs`. */
-async function* entryChunks(publications: readonly Publication[], fold: SeriesFold, budgetMs: number): AsyncGenerator<SeriesEntry[]> {
-  let next = 0;
-  while (next < publications.length) {
-    if (next > 0) await nextTurn();
-    const started = performance.now();
-    const chunk: SeriesEntry[] = [];
-    do {
-      const entry = fold.add(publications[next++]!);
-      if (entry) chunk.push(entry);
-    } while (next < publications.length && performance.now() - started < budgetMs);
-    if (next === publications.length) {
-      const last = fold.end();
-      if (last) chunk.push(last);
-    }
-    if (chunk.length > 0) yield chunk;
-  }
 }

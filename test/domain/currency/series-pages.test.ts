@@ -77,6 +77,7 @@ describe('a series call covers at most ten years; a cursor goes on', () => {
   it.each([
     ['another range', encodeCursor({ ...range, end: '2026-04-14' }, '2009-01-01')],
     ['another group', encodeCursor({ ...range, group: 'year' }, '2009-01-01')],
+    ['another source', encodeCursor({ ...range, source: 'nbp' }, '2009-01-01')],
     ['a day inside a period', encodeCursor(range, '2009-01-02')],
     ['the start itself', encodeCursor(range, '1999-01-04')],
     ['a day after the end', encodeCursor(range, '2026-05-01')],
@@ -86,6 +87,12 @@ describe('a series call covers at most ten years; a cursor goes on', () => {
     ['base64 of nonsense', Buffer.from('1|x|y').toString('base64url')],
   ])('refuses a cursor of %s with INVALID_REQUEST', (_what, cursor) => {
     expectApiError(() => decodeCursor(cursor, range), 'INVALID_REQUEST', 'cursor');
+  });
+
+  it("binds a source's cursor to that source: an ECB query refuses it, the source's own takes it", () => {
+    const nbp = { ...range, source: 'nbp' };
+    expect(decodeCursor(encodeCursor(nbp, '2009-01-01'), nbp)).toBe('2009-01-01');
+    expectApiError(() => decodeCursor(encodeCursor(range, '2009-01-01'), nbp), 'INVALID_REQUEST', 'cursor');
   });
 });
 
