@@ -1,4 +1,8 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frontServer } from '../helpers/http';
 import { SourceHistory } from '../../src/domain/sources/history';
 import type { SourceFigure, SourceId, SourcePublication } from '../../src/domain/sources/types';
 import { servedSources, type HeldSources } from '../../src/services/currency/held-sources';
@@ -156,5 +160,31 @@ describe('a source’s rates listed', () => {
     const { status, body } = await rates('source=cnb&symbols=KES');
     expect(status).toBe(404);
     expect(body.error).toMatchObject({ code: 'RATE_NOT_FOUND', param: 'symbols' });
+  });
+});
+
+describe('the MCP tools name the source', () => {
+  it('convert and rates answer on a source other than the ECB, with its figures', async () => {
+    const server = frontServer(app.app);
+    const transport = new StreamableHTTPClientTransport(new URL(`${await server.origin()}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
+    const client = new Client({ name: 'source-conversion-tests', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const converted = (await client.callTool({
+        name: 'convert',
+        arguments: { value: '100', from: 'KES', to: 'USD', date: '2026-03-06' },
+      })) as CallToolResult;
+      expect(converted.isError).toBeFalsy();
+      expect(converted.structuredContent).toMatchObject({ result: { value: '0.7804878048780487804878048780487804878049', unit: 'USD' } });
+      expect(JSON.stringify(converted.structuredContent)).toContain('"table":"B"');
+      expect((converted.content[0] as { text: string }).text).toContain('the nbp publication of 2026-03-04');
+      const listed = (await client.callTool({ name: 'rates', arguments: { source: 'cnb', date: '2026-03-06' } })) as CallToolResult;
+      expect(listed.structuredContent).toMatchObject({ source: 'cnb', base: 'CZK', rates: { CZK: '1' } });
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { knownCurrency } from '../../domain/currency/codes';
+import { SOURCE_IDS } from '../../domain/sources/types';
 import { findUnit } from '../../domain/units';
 import { dataOr, toolSuccess } from '../tool-results';
 import { costOf, dateArgument, decimalsArgument, defined, explainPublication, type Resolution, type ToolDefinition } from './shared';
@@ -16,6 +17,8 @@ interface UsedRate {
   resolved: Resolution | null;
   rates?: Record<string, string>;
   fixed: unknown[];
+  /** The published figures, when a source other than the ECB priced the rate. */
+  figures?: unknown[] | null;
 }
 
 interface Converted {
@@ -40,19 +43,25 @@ const inputSchema = {
   to: z.string().min(1).describe('What to convert to, written like `from`; it must have the same dimension.'),
   date: dateArgument.optional(),
   decimals: decimalsArgument.optional(),
+  source: z
+    .enum(SOURCE_IDS)
+    .optional()
+    .describe(
+      "Only this source's figures (ecb, boc, nb, cnb, nbp, cbr, boi, imf, nbu); without it the ECB where it quotes both currencies, else another official source, or two joined, each named in the answer.",
+    ),
 };
 
 export const convertTool = {
   name: 'convert',
   title: 'Convert units, currencies and unit expressions exactly',
   description:
-    'Converts a value between units of one dimension (12.5 inch to cm), between currencies at the ECB euro reference rates (100 USD to JPY), or between unit expressions (0.25 EUR/kWh to USD/MWh), with exact decimal arithmetic. ' +
+    'Converts a value between units of one dimension (12.5 inch to cm), between currencies at official rates (the ECB euro reference rates, or those of another central bank or the IMF for the currencies the ECB does not quote: 100 USD to JPY, 5000 KES to USD), or between unit expressions (0.25 EUR/kWh to USD/MWh), with exact decimal arithmetic. ' +
     'Where a currency occurs the answer names the rate and the ECB publication it came from, and explains a date that had no publication. ' +
     'Each successful call uses one conversion of the monthly quota; a failed call uses none. A mistake comes back as an error with the parameter at fault and suggestions.',
   inputSchema,
   async run(args, runDocument) {
     const value = typeof args.value === 'number' ? String(args.value) : args.value;
-    const variables = defined({ value, from: args.from, to: args.to, date: args.date, decimals: args.decimals });
+    const variables = defined({ value, from: args.from, to: args.to, date: args.date, decimals: args.decimals, source: args.source });
     const currencies = isCurrencyPair(args.from, args.to);
     const result = await runDocument(currencies ? 'McpConvertCurrency' : 'McpConvert', variables);
     const answer = dataOr<{ convert?: Converted; convertCurrency?: Converted }>(result);
@@ -78,5 +87,5 @@ function isCurrencyPair(from: string, to: string): boolean {
 function conversionText({ input, result, category }: Converted, rate: UsedRate | null): string {
   const line = `${input.value} ${input.unit} = ${result.value} ${result.unit}`;
   if (rate === null) return `${line}${category ? ` (${category})` : ''}.`;
-  return `${line}. Rate ${rate.value}, from ${explainPublication(rate.date, rate.resolved)}; source: ${rate.source}.`;
+  return `${line}. Rate ${rate.value}, from ${explainPublication(rate.date, rate.resolved, rate.figures ? rate.source : 'ecb')}; source: ${rate.source}.`;
 }

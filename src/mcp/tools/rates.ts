@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_IDS } from '../../domain/sources/types';
 import { dataOr, toolSuccess } from '../tool-results';
 import {
   codeList,
@@ -35,6 +36,12 @@ const inputSchema = {
     ),
   amount: z.string().optional().describe('Multiply every rate by this amount of the base (a decimal string, "250").'),
   decimals: decimalsArgument.optional(),
+  source: z
+    .enum(SOURCE_IDS)
+    .optional()
+    .describe(
+      'The publication of this source (ecb by default; boc, nb, cnb, nbp, cbr, boi, imf, nbu), against its own base unless `base` says otherwise.',
+    ),
 };
 
 export const ratesTool = {
@@ -51,6 +58,7 @@ export const ratesTool = {
       symbols: args.symbols === undefined ? undefined : codeList(args.symbols),
       amount: args.amount,
       decimals: args.decimals,
+      source: args.source,
     });
     const result = await runDocument('McpRates', variables);
     const answer = dataOr<{ rates: RatesAnswer }>(result);
@@ -60,7 +68,7 @@ export const ratesTool = {
     const listing = Object.entries(rates.rates)
       .map(([code, value]) => `${code} ${value}`)
       .join(', ');
-    const text = `Per ${per}, ${explainPublication(rates.date, rates.resolved)}: ${listing}.`;
+    const text = `Per ${per}, ${explainPublication(rates.date, rates.resolved, rates.source)}: ${listing}.`;
     return toolSuccess(text, { ...defined({ ...rates, amount: rates.amount ?? undefined }), cost: costOf(result) });
   },
 } satisfies ToolDefinition<typeof inputSchema>;

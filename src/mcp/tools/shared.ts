@@ -52,14 +52,17 @@ const REASONS: Record<string, string> = {
   weekend: 'a weekend',
   holiday: 'a TARGET holiday',
   'not-yet-published': 'not published yet',
-  'no-publication': 'a day the ECB did not publish',
+  'no-publication': 'a day without a publication',
   stale: 'not held yet (the rates held are behind the ECB calendar)',
+  'weekly-table': 'in the week of a weekly table',
 };
 
-export function explainPublication(publication: string, resolved: Resolution | null | undefined): string {
-  if (!resolved || !resolved.carriedForward) return `the ECB publication of ${publication}`;
+/** "the ECB publication of …", or the publication of another source (its id, as `source` names it: "nbp; nbu" for two joined). */
+export function explainPublication(publication: string, resolved: Resolution | null | undefined, source = 'ecb'): string {
+  const whose = source === 'ecb' ? 'the ECB publication' : `the ${source} publication`;
+  if (!resolved || !resolved.carriedForward) return `${whose} of ${publication}`;
   const why = resolved.reason ? (REASONS[resolved.reason] ?? resolved.reason) : 'a day without a publication';
-  return `the ECB publication of ${publication} (${resolved.requested} is ${why}, so the latest publication before it applies)`;
+  return `${whose} of ${publication} (${resolved.requested} is ${why}, so the latest publication before it applies)`;
 }
 
 /** What a call cost, from the result's extensions: conversions charged, and the quota left. */
