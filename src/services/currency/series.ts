@@ -1,14 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { addDays, berlinDate } from '../../domain/calendar/berlin-time';
+import { berlinDate } from '../../domain/calendar/berlin-time';
 import { publishedRate } from '../../domain/currency/cross';
 import { notQuoted, type Asked } from '../../domain/currency/not-quoted';
 import type { QuoteSpans } from '../../domain/currency/registry';
-import { parseBase, parseGroup, parseRange, parseSymbolList } from '../../domain/currency/query';
 import { FIRST_PUBLICATION, requireKnownCurrency } from '../../domain/currency/request';
 import { seriesCodes, seriesEntries, SeriesFold, type SeriesEntry } from '../../domain/currency/series';
 import { seriesChange } from '../../domain/currency/series-change';
-import { decodeCursor, isPageComplete, pageOf, type SeriesRange } from '../../domain/currency/series-pages';
-import { parseDecimals, parseRounding } from '../../domain/decimal';
+import { isPageComplete } from '../../domain/currency/series-pages';
 import type { Publication } from '../../domain/ecb';
 import { ApiError, refusalWithNextStep } from '../../domain/errors';
 import { planAllowsHistory, type PlanId } from '../../domain/plans';
@@ -17,6 +15,7 @@ import { requireLatest } from './publication';
 import { ECB_ONLY, parseSource, type HeldSources } from './held-sources';
 import type { RatesReader } from './rates';
 import { sourceSeries } from './source-series';
+import { pageWindow, seriesInputs } from './series-inputs';
 import { entryChunks, type SeriesAnswer, type SeriesPlan, type SeriesQuery, type SeriesStream } from './series-shapes';
 
 export { entryChunks, type SeriesAnswer, type SeriesPlan, type SeriesQuery, type SeriesStream } from './series-shapes';
@@ -111,25 +110,8 @@ function pagesOfSeries(rates: RatesReader, clock: () => Date, facts: HistoryFact
 
 /** A page of the series planned from its query: inputs checked, the plan, the range, the cursor, the dates it covers. */
 function planOf(rates: RatesReader, clock: () => Date, query: SeriesQuery, account: PlanId): SeriesPlan {
-  const { start, end: endAsked } = parseRange(query);
-  const base = parseBase(query.base);
-  const asked = parseSymbolList(query.symbols);
-  const group = parseGroup(query.group);
-  const decimals = parseDecimals(query.decimals);
-  const rounding = parseRounding(query.rounding);
-  const rounded = decimals === undefined ? undefined : `${decimals}:${rounding}`;
-  // Without `end`, the cursor's digest names no end (openEnd), and the newest publication ends the range.
-  const range: SeriesRange = {
-    start,
-    end: endAsked ?? start,
-    openEnd: endAsked === undefined,
-    group,
-    base,
-    symbols: asked,
-    format: query.format,
-    rounded,
-  };
-  const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
+  const { start, endAsked, base, asked, decimals, rounding, range, cursor } = seriesInputs(query, 'EUR');
+  const { group } = range;
   if (!planAllowsHistory(account)) throw refusalWithNextStep('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
   for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', rates.knownCurrencies());
   const newest = requireLatest(rates).date;
@@ -140,14 +122,7 @@ function planOf(rates: RatesReader, clock: () => Date, query: SeriesQuery, accou
   const first = held[0] ?? FIRST_PUBLICATION;
   const from = cursor ?? (start < first ? first : start);
   const today = berlinDate(clock());
-  if (from > today)
-    throw new ApiError('RATE_NOT_FOUND', `There are no rates from ${from} yet: it is after today (${today}, Europe/Berlin).`, {
-      param: cursor === undefined ? 'start' : 'cursor',
-    });
-  const page = pageOf(range, from);
-  const to = page.to < today ? page.to : today;
-  if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ECB rates from ${start} to ${end}.`, { param: 'start' });
-  const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
+  const { page, to, more, nextCursor } = pageWindow(range, from, cursor, today, 'ECB');
   // The last page of a query without `end` grows with each publication: never complete.
   const complete = isPageComplete(page, more, newest, clock()) && (more || !range.openEnd);
   return {
@@ -158,7 +133,7 @@ function planOf(rates: RatesReader, clock: () => Date, query: SeriesQuery, accou
     decimals,
     rounding,
     asked,
-    nextCursor: more ? page.nextCursor! : null,
+    nextCursor,
     complete,
     dates: datesBetween(held, from, to),
   };

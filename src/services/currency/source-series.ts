@@ -1,17 +1,15 @@
-import { addDays, berlinDate } from '../../domain/calendar/berlin-time';
-import { parseBase, parseGroup, parseRange, parseSymbolList } from '../../domain/currency/query';
+import { berlinDate } from '../../domain/calendar/berlin-time';
 import { requireKnownCurrency } from '../../domain/currency/request';
 import { seriesEntries, SeriesFold, type SeriesRequest } from '../../domain/currency/series';
 import { seriesChange } from '../../domain/currency/series-change';
 import { sourceDay, type SeriesDay } from '../../domain/currency/series-day';
-import { decodeCursor, pageOf, type SeriesRange } from '../../domain/currency/series-pages';
-import { parseDecimals, parseRounding } from '../../domain/decimal';
 import { ApiError, refusalWithNextStep } from '../../domain/errors';
 import { planAllowsHistory, type PlanId } from '../../domain/plans';
 import { sourceInfo } from '../../domain/sources/catalog';
 import type { SourceHistory, SourceSpan } from '../../domain/sources/history';
 import type { SourceId } from '../../domain/sources/types';
 import { sourceCodes, type HeldSources } from './held-sources';
+import { pageWindow, seriesInputs } from './series-inputs';
 import { datesBetween, type HistoryFactsOf } from './history';
 import type { RatesReader } from './rates';
 import { entryChunks, type SeriesAnswer, type SeriesPlan, type SeriesQuery, type SeriesStream } from './series-shapes';
@@ -76,25 +74,8 @@ function planSourcePage(
   account: PlanId,
   source: SourceId,
 ): SeriesPlan {
-  const { start, end: endAsked } = parseRange(query);
-  const base = query.base === undefined || query.base === null ? sourceInfo(source).base : parseBase(query.base);
-  const asked = parseSymbolList(query.symbols);
-  const group = parseGroup(query.group);
-  const decimals = parseDecimals(query.decimals);
-  const rounding = parseRounding(query.rounding);
-  const rounded = decimals === undefined ? undefined : `${decimals}:${rounding}`;
-  const range: SeriesRange = {
-    start,
-    end: endAsked ?? start,
-    openEnd: endAsked === undefined,
-    group,
-    base,
-    symbols: asked,
-    format: query.format,
-    rounded,
-    source,
-  };
-  const cursor = query.cursor === undefined || query.cursor === null ? undefined : decodeCursor(query.cursor, range);
+  const { start, endAsked, base, asked, decimals, rounding, range, cursor } = seriesInputs(query, sourceInfo(source).base, source);
+  const { group } = range;
   if (!planAllowsHistory(account)) throw refusalWithNextStep('PLAN_REQUIRED', 'Time series need the Developer plan or higher.');
   const history = held.history();
   const known = new Set([...rates.knownCurrencies(), ...sourceCodes(history)]);
@@ -109,15 +90,7 @@ function planSourcePage(
   range.end = end;
   const from = cursor ?? (start < days[0]! ? days[0]! : start);
   const today = berlinDate(clock());
-  if (from > today)
-    throw new ApiError('RATE_NOT_FOUND', `There are no rates from ${from} yet: it is after today (${today}, Europe/Berlin).`, {
-      param: cursor === undefined ? 'start' : 'cursor',
-    });
-  const page = pageOf(range, from);
-  const to = page.to < today ? page.to : today;
-  if (from > to) throw new ApiError('RATE_NOT_FOUND', `There are no ${source} rates from ${start} to ${end}.`, { param: 'start' });
-  const more = page.nextCursor !== undefined && addDays(page.to, 1) <= today;
-  const nextCursor = more ? page.nextCursor! : null;
+  const { to, nextCursor } = pageWindow(range, from, cursor, today, source);
   return {
     start: from,
     end: to,
