@@ -40,9 +40,13 @@ export interface CurrencyConverter {
   readonly explainer: PublicationExplainer;
 }
 
-/** A conversion on the sources' figures in the unit conversion's shape: no euro rates, the figures instead. */
-function sourcedAsUnits(conversion: SourceConversion): ExpressionConversionAnswer {
+/**
+ * A currency conversion in the unit conversion's shape: `rates` the ECB's euro rates shown (none on
+ * another source's figures, which come as `figures` and `legs` instead).
+ */
+function asUnits(conversion: ExplainedConversion, rates: Record<string, string>): ExpressionConversionAnswer {
   const { rate } = conversion;
+  const sourced = 'figures' in rate ? rate : undefined;
   return {
     input: conversion.input,
     result: conversion.result,
@@ -51,11 +55,11 @@ function sourcedAsUnits(conversion: SourceConversion): ExpressionConversionAnswe
       date: rate.date,
       source: rate.source,
       value: rate.value,
-      rates: {},
-      fixed: [],
+      rates,
+      fixed: rate.fixed,
       resolved: rate.resolved,
-      figures: rate.figures,
-      ...(rate.legs ? { legs: rate.legs } : {}),
+      ...(sourced ? { figures: sourced.figures } : {}),
+      ...(sourced?.legs ? { legs: sourced.legs } : {}),
     },
   };
 }
@@ -156,23 +160,9 @@ export function createCurrencyConverter(
 
     async convertAsUnits(request, plan, loader) {
       const quoted = await quote(request, plan, loader);
-      const { conversion } = quoted;
-      const { rate } = conversion;
-      if (!('publication' in quoted)) return sourcedAsUnits(conversion as SourceConversion);
-      const { parsed, publication, day } = quoted;
-      return {
-        input: conversion.input,
-        result: conversion.result,
-        category: DERIVED,
-        rate: {
-          date: rate.date,
-          source: rate.source,
-          value: rate.value,
-          rates: shownEuroRates(publication, [parsed.from, parsed.to], day),
-          fixed: rate.fixed,
-          resolved: rate.resolved,
-        },
-      };
+      if (!('publication' in quoted)) return asUnits(quoted.conversion, {});
+      const { parsed, publication, day, conversion } = quoted;
+      return asUnits(conversion, shownEuroRates(publication, [parsed.from, parsed.to], day));
     },
 
     explainer,
