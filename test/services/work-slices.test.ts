@@ -35,13 +35,24 @@ describe('work slices: synchronous work waits for a later turn once a slice is s
   });
 
   it('does not wait while the slice lasts: cheap work stays in one turn', async () => {
+    let attempts = 0;
     const turns = await turnsDuring(async () => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      let waits = 0;
-      for (let i = 0; i < 100; i += 1) if (yieldWhenSpent() !== undefined) waits += 1;
-      expect(waits).toBe(0);
+      // A loaded machine may deschedule the process mid-loop, and a pause longer than the slice
+      // spends it: a try counts only when the loop itself ran well inside the slice.
+      let judged = 0;
+      for (; attempts < 20 && judged === 0; attempts += 1) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const started = performance.now();
+        let waits = 0;
+        for (let i = 0; i < 100; i += 1) if (yieldWhenSpent() !== undefined) waits += 1;
+        if (performance.now() - started >= SLICE_MS / 2) continue;
+        expect(waits).toBe(0);
+        judged += 1;
+      }
+      expect(judged).toBe(1);
     });
-    expect(turns).toBeLessThanOrEqual(2);
+    // One turn per try's wait for the loop to turn, and none inside a judged try.
+    expect(turns).toBeLessThanOrEqual(attempts + 1);
   });
 
   it('resumes callers that waited together one per turn, in the order they came', async () => {
