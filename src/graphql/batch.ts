@@ -28,7 +28,8 @@ const BatchItemInput = builder.inputType('BatchItemInput', {
     source: t.field({
       type: RatesSourceEnum,
       required: false,
-      description: 'A currency item only: the source whose figures to use (GET /v1/sources), as for `convertCurrency`.',
+      description:
+        'Where a currency occurs (a currency pair or a unit expression with currencies): the source whose figures to use (GET /v1/sources), as for `convert`.',
     }),
   }),
 });

@@ -48,6 +48,7 @@ export function createConversions({ converter, rates, quota, clock, onUnexpected
       clock,
       publications: caller.publications,
       explainer: converter.explainer,
+      sources: converter.sources,
     });
 
   // One rule decides what a pair is, for `convert` and batch items alike (domain/batch.ts classifyItem).

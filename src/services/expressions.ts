@@ -28,9 +28,15 @@ import {
 import { findUnit } from '../domain/units/lookup';
 import { resolvePublication, type PublicationExplainer, type PublicationLoader } from './currency/publication';
 import type { RatesReader } from './currency/rates';
+import type { ExpressionSources } from './currency/source-quote';
+import { ECB_ONLY, parseSource } from './currency/held-sources';
+import { ApiError } from '../domain/errors';
+import type { Rational } from '../domain/rational';
+import type { RoundingMode } from '../domain/decimal';
+import type { SourceId } from '../domain/sources/types';
 
-/** The same inputs as a currency conversion; `date` only where a currency occurs, and only on plans with history. */
-export type ExpressionRequest = CurrencyRequest;
+/** The same inputs as a currency conversion; `date` and `source` only where a currency occurs, a date only on plans with history. */
+export type ExpressionRequest = CurrencyRequest & { source?: unknown };
 
 /** What a conversion with currencies used: one publication, and the money part of its factor. */
 export interface ExpressionRate {
@@ -65,6 +71,8 @@ export interface ExpressionDeps {
   publications: PublicationLoader;
   /** The currency conversions' own explanations of a date and of a currency not quoted, so both say the same. */
   explainer: PublicationExplainer;
+  /** The served sources, chosen as a conversion chooses them (absent: the ECB alone). */
+  sources?: ExpressionSources;
 }
 
 const isPlain = (token: unknown): token is string =>
@@ -81,9 +89,22 @@ export const isPlainRequest = (request: Pick<ExpressionRequest, 'from' | 'to' | 
 const sideCodes = (expression: CompiledExpression, param: 'from' | 'to'): [string, string][] =>
   expression.kind === 'compound' ? expression.currencies.map((c): [string, string] => [c.code, param]) : [];
 
+/** A unit expression with currencies, parsed and resolved: what pricing its money needs. */
+interface MoneyRequest {
+  text: string;
+  value: Rational;
+  from: CompiledExpression;
+  to: CompiledExpression;
+  date: string | undefined;
+  decimals: number | undefined;
+  rounding: RoundingMode;
+}
+
 /**
- * Checks in the contract's order: validation (value, decimals, rounding, date, the expressions'
- * syntax), plan (a date needs history), existence (names, currencies, dimensions), then rates.
+ * Checks in the contract's order: validation (value, decimals, rounding, date, source, the
+ * expressions' syntax), plan (a date needs history), existence (names, currencies, dimensions), then
+ * rates. A currency is priced as a conversion prices it (contract §13): on the ECB's publication
+ * when it prices every currency written (or `source` is `ecb`), else over the sources.
  */
 export async function convertExpression(request: ExpressionRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
   if (isPlainRequest(request)) {
@@ -97,8 +118,8 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   const rounding = parseRounding(request.rounding);
   const date = parseDate(request.date);
   const text = request.value as string;
-  // A date chooses rates: where no currency occurs it chooses nothing, and is ignored (a list of
-  // conversions may carry one date for all), on any plan.
+  // A date (and a source) chooses rates: where no currency occurs it chooses nothing, and is ignored
+  // (a list of conversions may carry one date for all), on any plan.
   if (isPlain(request.from) && isPlain(request.to)) {
     // A plain pair with a date: two units convert as without it; a currency code at one end is
     // INCOMPATIBLE_UNITS, which says more than the date would.
@@ -107,32 +128,81 @@ export async function convertExpression(request: ExpressionRequest, deps: Expres
   const from = parseExpression(request.from, 'from');
   const to = parseExpression(request.to, 'to');
   const written = currenciesOf(from, to);
+  const sources = deps.sources ?? ecbAlone(deps.rates);
+  const source = written.length === 0 ? undefined : sources.parse(request.source);
   requireHistoryPlan(written.length === 0 ? undefined : date, deps.plan);
-  const isCurrency = (code: string): boolean => knownCurrency(code) !== undefined || deps.rates.knownCurrencies().has(code);
+  const known = sources.known();
+  const isCurrency = (code: string): boolean => knownCurrency(code) !== undefined || known.has(code);
   resolveExpression(from, 'from', isCurrency);
   resolveExpression(to, 'to', isCurrency);
   requireSameDimension(from, to);
   if (written.length === 0) {
     const linear = convertLinearExpressions(text, from, to, decimals, rounding);
     if (linear !== undefined) return linear;
+    const exact = convertExpressionExact(parseDecimalValue(text, 'value'), from, to);
+    return conversionAnswer(text, from, to, exact, decimals, rounding);
   }
-  const value = parseDecimalValue(text, 'value');
-  const publication = written.length === 0 ? undefined : await resolvePublication(deps.rates, deps.clock, date, deps.publications);
+  const money: MoneyRequest = { text, value: parseDecimalValue(text, 'value'), from, to, date, decimals, rounding };
+  if (source !== undefined && source !== 'ecb') return onSources(money, deps, sources, source);
+  try {
+    return await onEcb(money, deps);
+  } catch (error) {
+    const notPriced = error instanceof ApiError && error.code === 'RATE_NOT_FOUND';
+    if (source === 'ecb' || !notPriced || !sources.others()) throw error;
+    return onSources(money, deps, sources, undefined);
+  }
+}
+
+/** The expression on the ECB's publication (legal successions included), as every ECB answer prices it. */
+async function onEcb(request: MoneyRequest, deps: ExpressionDeps): Promise<ExpressionConversionAnswer> {
+  const { text, value, from, to, date, decimals, rounding } = request;
+  const publication = await resolvePublication(deps.rates, deps.clock, date, deps.publications);
   // From the day the law replaced a currency its fixed rate answers (legal-rate.ts), so the rate needed is its successor's.
   const day = date ?? berlinDate(deps.clock());
   const publishedCodes = (codes: [string, string][]): [string, string][] =>
     codes.map(([code, param]) => [publishedCodeOn(code, day), param]);
   // In the order the exact conversion asks for rates (from's currencies, then to's), so the same one is blamed.
-  if (publication !== undefined)
-    await deps.explainer.requireQuoted(publication, publishedCodes([...sideCodes(from, 'from'), ...sideCodes(to, 'to')]));
-  const exact = convertExpressionExact(value, from, to, (code, param) => euroRate(publication!, code, day, param).perEuro);
+  await deps.explainer.requireQuoted(publication, publishedCodes([...sideCodes(from, 'from'), ...sideCodes(to, 'to')]));
+  const exact = convertExpressionExact(value, from, to, (code, param) => euroRate(publication, code, day, param).perEuro);
   const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
-  if (money === undefined || publication === undefined) return conversion;
+  if (money === undefined) return conversion;
   const used = money.currencies.map((code) => euroRate(publication, code, day, 'from'));
   const rates = shownEuroRates(publication, money.currencies, day);
   const resolved = deps.explainer.resolution(date, publication);
   return {
     ...conversion,
     rate: { date: publication.date, source: rateSource(used), value: money.rate, rates, fixed: fixedRates(used), resolved },
+  };
+}
+
+/**
+ * The expression on the sources' figures: every currency in units of the first one written, each
+ * reached by a route of one source or two joined (never an average), and the figures named.
+ */
+async function onSources(
+  request: MoneyRequest,
+  deps: ExpressionDeps,
+  sources: ExpressionSources,
+  only: SourceId | undefined,
+): Promise<ExpressionConversionAnswer> {
+  const { text, value, from, to, date, decimals, rounding } = request;
+  const codes = [...new Set([...sideCodes(from, 'from'), ...sideCodes(to, 'to')].map(([code]) => code))];
+  const { perReference, used } = await sources.price(codes, date, deps.publications, only);
+  const exact = convertExpressionExact(value, from, to, (code) => perReference.get(code)!);
+  const { money, ...conversion } = conversionAnswer(text, from, to, exact, decimals, rounding);
+  const { legs, ...attribution } = used;
+  return {
+    ...conversion,
+    rate: { ...attribution, value: money!.rate, rates: {}, fixed: [], ...(legs ? { legs } : {}) },
+  };
+}
+
+/** The ECB alone, for callers that serve no other source. */
+function ecbAlone(rates: RatesReader): ExpressionSources {
+  return {
+    known: () => rates.knownCurrencies(),
+    parse: (value) => parseSource(value, ECB_ONLY),
+    others: () => false,
+    price: () => Promise.reject(new TypeError('ecbAlone: no source besides the ECB is served')),
   };
 }

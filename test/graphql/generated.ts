@@ -16,7 +16,7 @@ export type BatchItemInput = {
   /** Round the result to the ISO 4217 minor units of `to` (JPY 0, USD 2, BHD 3), with `rounding`. Not together with `decimals`. */
   minorUnits?: boolean | null | undefined;
   rounding?: Rounding | null | undefined;
-  /** A currency item only: the source whose figures to use (GET /v1/sources), as for `convertCurrency`. */
+  /** Where a currency occurs (a currency pair or a unit expression with currencies): the source whose figures to use (GET /v1/sources), as for `convert`. */
   source?: RatesSource | null | undefined;
   /** A currency code, or unit id, symbol or alias (as written, it keeps meaning that unit: `km/h`, `L/100 km`), or a unit expression of at most 200 characters: products and quotients of units and ECB currency codes with integer exponents, such as `m/s^2`, `kg*m/s²`, `EUR/kWh`, `USD/gal`. See docs/unit-expressions.md. */
   to: string;

@@ -110,6 +110,71 @@ describe('a conversion picks its figures by the contract order, never blending',
   });
 });
 
+describe('unit expressions with currencies choose their figures as a conversion does', () => {
+  const get = (query: string) => app.call('GET', `/v1/convert?${query}`, { key });
+
+  it('stay on the ECB when it quotes every currency: its rates shown, no figures', async () => {
+    const { status, body } = await get(`value=2&from=${encodeURIComponent('USD/kWh')}&to=${encodeURIComponent('JPY/MWh')}`);
+    expect(status).toBe(200);
+    expect(body.data.exchangeRate).toMatchObject({ source: 'ecb', rates: { USD: '1.2000', JPY: '161.00' } });
+    expect(body.data.exchangeRate.figures).toBeUndefined();
+    // 2 USD/kWh × (161.00 ÷ 1.2000) × 1000.
+    expect(body.data.result.value).toBe('268333.3333333333333333333333333333333333');
+  });
+
+  it('take one source for a currency the ECB does not quote, each figure named', async () => {
+    const { status, body } = await get(
+      `value=1000&from=${encodeURIComponent('KES/kWh')}&to=${encodeURIComponent('USD/MWh')}&date=2026-03-06`,
+    );
+    expect(status).toBe(200);
+    // 1000 × (0.0320 ÷ 4.1000) USD per kWh, × 1000 kWh per MWh.
+    expect(body.data.result.value).toBe('7804.878048780487804878048780487804878049');
+    expect(body.data.exchangeRate).toMatchObject({ source: 'nbp', rates: {}, value: '0.007804878048780487804878048780487804878049' });
+    expect(body.data.exchangeRate.resolved).toMatchObject({ carriedForward: true, reason: 'weekly-table' });
+    expect(body.data.exchangeRate.figures.map((f: { currency: string; table: string }) => [f.currency, f.table])).toEqual([
+      ['KES', 'B'],
+      ['USD', 'A'],
+    ]);
+  });
+
+  it('join two sources leg by leg, and price three currencies against the first', async () => {
+    const joined = await get(`value=1&from=${encodeURIComponent('KES/kg')}&to=${encodeURIComponent('MDL/kg')}&date=2026-03-06`);
+    expect(joined.status).toBe(200);
+    expect(joined.body.data.exchangeRate.source).toBe('nbp; nbu');
+    expect(joined.body.data.result.value).toBe('0.1248780487804878048780487804878048780488');
+    // KES per USD → MDL per USD: each currency priced against KES (KES→USD on nbp, KES→MDL joined), each step named once.
+    const three = await get(`value=1&from=${encodeURIComponent('KES/USD')}&to=${encodeURIComponent('MDL/USD')}&date=2026-03-06`);
+    expect(three.status).toBe(200);
+    expect(three.body.data.result.value).toBe('0.1248780487804878048780487804878048780488');
+    expect(
+      three.body.data.exchangeRate.legs.map((leg: { source: string; from: string; to: string }) => [leg.source, leg.from, leg.to]),
+    ).toEqual([
+      ['nbp', 'KES', 'USD'],
+      ['nbu', 'USD', 'MDL'],
+    ]);
+  });
+
+  it('take the asked source only, and refuse a pair it does not quote naming those that do', async () => {
+    const only = await get(`value=100&from=${encodeURIComponent('JPY/kWh')}&to=${encodeURIComponent('USD/kWh')}&source=cnb`);
+    expect(only.status).toBe(200);
+    expect(only.body.data.exchangeRate.source).toBe('cnb');
+    expect(only.body.data.result.value).toBe('0.6818181818181818181818181818181818181818');
+    const refused = await get(`value=1&from=${encodeURIComponent('KES/kWh')}&to=${encodeURIComponent('USD/kWh')}&source=cnb`);
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toMatchObject({ code: 'RATE_NOT_FOUND' });
+    expect(refused.body.error.message).toContain('Sources that do: nbp.');
+    const unknown = await get(`value=1&from=${encodeURIComponent('KES/kWh')}&to=${encodeURIComponent('USD/kWh')}&source=fed`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'source' });
+  });
+
+  it('ignore the source where no currency occurs, as they ignore a date', async () => {
+    const { status, body } = await get('value=1&from=km%2Fh&to=m%2Fs&source=nbu');
+    expect(status).toBe(200);
+    expect(body.data.result.value).toBe('0.2777777777777777777777777777777777777778');
+  });
+});
+
 describe('refusals name the sources', () => {
   it('an unknown source is INVALID_REQUEST listing the sources', async () => {
     const { status, body } = await convert('value=1&from=USD&to=JPY&source=fed');

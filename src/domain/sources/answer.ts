@@ -69,17 +69,36 @@ export interface RouteRate {
   readonly resolved: DateResolution;
 }
 
-/** The rate of a route, as every surface answers it; `requested` is the day asked (today without a date). */
-export function routeRate(route: SourceRoute, requested: string): RouteRate {
-  const legs = route.legs.map((leg) => ({
+/** What several routes say together: the figures and legs of all, without the value (the caller's). */
+export type JoinedRoutes = Omit<RouteRate, 'value'>;
+
+const figureKey = (f: FigureUsed): string => `${f.source} ${f.table} ${f.date} ${f.currency}`;
+
+/** A route's steps as an answer shows them; `requested` is the day asked (today without a date). */
+function legsOf(route: SourceRoute, requested: string): LegUsed[] {
+  return route.legs.map((leg) => ({
     source: leg.source,
     from: leg.from.code,
     to: leg.to.code,
     value: formatDecimal(leg.rate),
     figures: figuresOf([leg.from, leg.to], requested),
   }));
-  const figures = legs.flatMap((leg) => leg.figures);
-  const dates = route.legs.flatMap((leg) => [leg.from.date, leg.to.date]).sort();
+}
+
+/**
+ * The attribution of one or more routes priced on one day (a unit expression with several currencies
+ * prices one route per currency): every figure once, in the order used; the sources in the order
+ * they first occur; each step once, the legs shown when there is more than one; the oldest publication; and
+ * one resolution, carried forward when any figure is.
+ */
+export function joinRoutes(routes: readonly SourceRoute[], requested: string): JoinedRoutes {
+  // One step a key: two routes from the same currency may share their first leg.
+  const legs = [
+    ...new Map(routes.flatMap((route) => legsOf(route, requested)).map((leg) => [`${leg.source} ${leg.from} ${leg.to}`, leg])).values(),
+  ];
+  // One figure a key: the same key is the same publisher's figure of the same publication.
+  const figures = [...new Map(legs.flatMap((leg) => leg.figures).map((f) => [figureKey(f), f])).values()];
+  const dates = routes.flatMap((route) => route.legs.flatMap((leg) => [leg.from.date, leg.to.date])).sort();
   const oldest = dates[0]!;
   const carried = figures.find((f) => f.resolved.carriedForward);
   const resolved: DateResolution = carried
@@ -87,10 +106,15 @@ export function routeRate(route: SourceRoute, requested: string): RouteRate {
     : { requested, publication: oldest, carriedForward: false };
   return {
     date: oldest,
-    source: route.legs.map((leg) => leg.source).join('; '),
-    value: formatDecimal(route.rate),
+    source: [...new Set(legs.map((leg) => leg.source))].join('; '),
     figures,
     ...(legs.length > 1 ? { legs } : {}),
     resolved,
   };
+}
+
+/** The rate of a route, as every surface answers it; `requested` is the day asked (today without a date). */
+export function routeRate(route: SourceRoute, requested: string): RouteRate {
+  const { date, source, figures, legs, resolved } = joinRoutes([route], requested);
+  return { date, source, value: formatDecimal(route.rate), figures, ...(legs ? { legs } : {}), resolved };
 }

@@ -17,7 +17,15 @@ import type { ExpressionConversionAnswer } from '../expressions';
 import { resolvePublication, type PublicationExplainer, type PublicationLoader } from './publication';
 import type { RatesReader } from './rates';
 import { ECB_ONLY, parseSource, sourceCodes, type HeldSources } from './held-sources';
-import { noRoute, quoteFromSources, quotingSources, type SourceConversion, type SourceQuoteDeps } from './source-quote';
+import {
+  noRoute,
+  priceOnSources,
+  quoteFromSources,
+  quotingSources,
+  type ExpressionSources,
+  type SourceConversion,
+  type SourceQuoteDeps,
+} from './source-quote';
 
 /** A conversion whose rate says how the day asked for resolved to the publication used. */
 export type ExplainedConversion =
@@ -38,6 +46,8 @@ export interface CurrencyConverter {
   convertAsUnits(request: SourcedCurrencyRequest, plan: PlanId, loader: PublicationLoader): Promise<ExpressionConversionAnswer>;
   /** How a conversion explains a publication's date and a currency it does not quote; unit expressions say the same. */
   readonly explainer: PublicationExplainer;
+  /** What a unit expression with currencies needs of the sources, so it chooses them as a conversion does. */
+  readonly sources: ExpressionSources;
 }
 
 /**
@@ -166,5 +176,12 @@ export function createCurrencyConverter(
     },
 
     explainer,
+
+    sources: {
+      known,
+      parse: (value) => parseSource(value, held),
+      others: () => held.enabled().length > 1,
+      price: (codes, date, loader, only) => priceOnSources(deps, codes, date, loader, only),
+    },
   };
 }

@@ -5,8 +5,9 @@ import { requirePossibleDate, type ParsedCurrencyRequest } from '../../domain/cu
 import { formatDecimal } from '../../domain/decimal';
 import type { Publication } from '../../domain/ecb';
 import { ApiError } from '../../domain/errors';
-import { routeRate, type RouteRate } from '../../domain/sources/answer';
-import { chooseRoute, sourcesQuoting } from '../../domain/sources/route';
+import { Rational } from '../../domain/rational';
+import { joinRoutes, routeRate, type JoinedRoutes, type RouteRate } from '../../domain/sources/answer';
+import { chooseRoute, sourcesQuoting, type SourceRoute } from '../../domain/sources/route';
 import type { SourceId } from '../../domain/sources/types';
 import { pairsOn, type HeldSources } from './held-sources';
 import { resolvePublication, type PublicationSource } from './publication';
@@ -75,4 +76,53 @@ export async function quotingSources(
 ): Promise<SourceId[]> {
   const ecb = await ecbPublication(rates, clock, parsed.date, loader);
   return sourcesQuoting(pairsOn(held.history(), ecb, parsed.date), held.enabled(), parsed.from, parsed.to);
+}
+
+/** A unit expression's currencies priced over the sources: each in units per one of the first, and what that used. */
+export interface ExpressionPricing {
+  /** Units of each currency per one unit of the reference (the first code); the reference is 1. */
+  readonly perReference: ReadonlyMap<string, Rational>;
+  readonly used: JoinedRoutes;
+}
+
+/**
+ * Prices `codes` (the first is the reference) on the figures of `only`, or over the served sources in
+ * the contract's order: one route from the reference to each other currency (a lone currency: to
+ * itself, so a source quoting it is named). RATE_NOT_FOUND for the first currency no route reaches.
+ */
+export async function priceOnSources(
+  { rates, held, clock }: SourceQuoteDeps,
+  codes: readonly string[],
+  date: string | undefined,
+  loader: PublicationSource,
+  only?: SourceId,
+): Promise<ExpressionPricing> {
+  const today = berlinDate(clock());
+  if (date !== undefined) requirePossibleDate(date, today);
+  const ecb = only === undefined ? await ecbPublication(rates, clock, date, loader) : undefined;
+  const pair = pairsOn(held.history(), ecb, date);
+  const order = only === undefined ? held.enabled() : [only];
+  const [reference, ...others] = codes as [string, ...string[]];
+  const perReference = new Map<string, Rational>([[reference, Rational.ONE]]);
+  const routes: SourceRoute[] = [];
+  for (const code of others.length === 0 ? [reference] : others) {
+    const route = chooseRoute(pair, order, reference, code);
+    const asked = date === undefined ? 'in their latest publications' : `on ${date}`;
+    if (!route) throw noRoute(reference, code, asked, sourcesQuoting(pair, held.enabled(), reference, code), only);
+    perReference.set(code, code === reference ? Rational.ONE : route.rate);
+    routes.push(route);
+  }
+  return { perReference, used: joinRoutes(routes, date ?? today) };
+}
+
+/** The sources as a unit expression with currencies reads them. */
+export interface ExpressionSources {
+  /** Every code a conversion may name: the ECB's and every served source's. */
+  known(): ReadonlySet<string>;
+  /** The `source` asked for, checked as a conversion checks it (undefined: the contract's order). */
+  parse(value: unknown): SourceId | undefined;
+  /** Whether any source besides the ECB is served, so a pair the ECB does not price may still be. */
+  others(): boolean;
+  /** The currencies priced over the sources (priceOnSources). */
+  price(codes: readonly string[], date: string | undefined, loader: PublicationSource, only?: SourceId): Promise<ExpressionPricing>;
 }

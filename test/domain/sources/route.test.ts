@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDecimal } from '../../../src/domain/decimal';
 import { SourceHistory } from '../../../src/domain/sources/history';
+import { joinRoutes, routeRate } from '../../../src/domain/sources/answer';
 import { chooseRoute, sourcesQuoting, type PairLookup } from '../../../src/domain/sources/route';
 import type { SourceFigure, SourceId, SourcePublication } from '../../../src/domain/sources/types';
 
@@ -54,5 +55,51 @@ describe('choosing the figures of a conversion', () => {
   it('names every source that quotes a pair', () => {
     expect(sourcesQuoting(pair, order, 'USD', 'EUR')).toEqual(['nbp']);
     expect(sourcesQuoting(pair, order, 'USD', 'JPY')).toEqual(['boc']);
+  });
+});
+
+describe('the attribution of several routes priced on one day', () => {
+  const route = (from: string, to: string) => chooseRoute(pair, order, from, to)!;
+
+  it.each([
+    // the routes (from, to), sources, the steps, the figures' currencies
+    [[['KES', 'USD']], 'nbp', undefined, ['KES', 'USD']],
+    [[['KES', 'MDL']], 'nbp; nbu', ['nbp KES USD', 'nbu USD MDL'], ['KES', 'USD', 'USD', 'MDL']],
+    [
+      [
+        ['KES', 'USD'],
+        ['KES', 'MDL'],
+      ],
+      'nbp; nbu',
+      ['nbp KES USD', 'nbu USD MDL'],
+      ['KES', 'USD', 'USD', 'MDL'],
+    ],
+    [
+      [
+        ['USD', 'JPY'],
+        ['USD', 'KES'],
+      ],
+      'boc; nbp',
+      ['boc USD JPY', 'nbp USD KES'],
+      ['USD', 'JPY', 'USD', 'KES'],
+    ],
+    // A lone currency priced against itself names the first source quoting it, and shows no figure of a base.
+    [[['CAD', 'CAD']], 'boc', undefined, []],
+  ] as const)('%j: %s', (pairs, sources, steps, currencies) => {
+    const joined = joinRoutes(
+      pairs.map(([from, to]) => route(from, to)),
+      day,
+    );
+    expect(joined.source).toBe(sources);
+    expect(joined.legs?.map((leg) => `${leg.source} ${leg.from} ${leg.to}`)).toEqual(steps);
+    expect(joined.figures.map((f) => f.currency)).toEqual(currencies);
+    expect(joined.date).toBe(day);
+    expect(joined.resolved).toMatchObject({ requested: day, carriedForward: false });
+  });
+
+  it('is the one route’s own attribution for one route', () => {
+    const { value, ...attribution } = routeRate(route('KES', 'MDL'), day);
+    expect(value).toBe('0.128');
+    expect(joinRoutes([route('KES', 'MDL')], day)).toEqual(attribution);
   });
 });
