@@ -134,6 +134,20 @@ describe('revision 2026-07-28, with the v2 SDK client', () => {
     expect((await listed.json()).result).toMatchObject({ ttlMs: 600_000, cacheScope: 'public' });
     await client.close();
   });
+
+  it('ends a subscriptions/listen at once, acknowledging nothing: the tool list never changes while the server runs', async () => {
+    const listen = {
+      jsonrpc: '2.0',
+      id: 'l',
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: envelope },
+    };
+    const res = await post(await t.createKey(), listen, MODERN);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"method":"notifications/subscriptions/acknowledged","params":{"notifications":{}');
+    expect(text).toContain('"id":"l","result":{"resultType":"complete"');
+  });
 });
 
 describe('revision 2025-11-25, with the v1 SDK client', () => {
