@@ -3,7 +3,7 @@
  * cannot reach a remote server themselves. Calls MEASUREMENT_API_URL with MEASUREMENT_API_KEY.
  * Stdout carries the protocol only; problems go to stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { remoteServerOf, stdioProxy } from '../src/mcp/stdio-proxy';
 
 let remote;
@@ -13,5 +13,4 @@ try {
   console.error(`mcp: ${(error as Error).message}`);
   process.exit(2);
 }
-const server = stdioProxy(remote);
-await server.connect(new StdioServerTransport());
+serveStdio(stdioProxy(remote), { onerror: (error) => console.error(`mcp: ${error.message}`) });

@@ -1,4 +1,4 @@
-import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { quoteInput } from '../domain/quote-input';
 
 /**
@@ -13,8 +13,9 @@ export type MessagesVerdict = { messages: number } | { refusal: string };
 /**
  * Counts the JSON-RPC messages of a POST body, every one of which spends a request of the key's
  * rate limit. A batch is refused under a revision without batches (the revision is the
- * MCP-Protocol-Version header, else the one an `initialize` in the body asks for, else the
- * transport's default, 2025-03-26) and when two of its requests share an id, since each request is
+ * MCP-Protocol-Version header, else the one a message of the body claims: an `initialize`'s
+ * `protocolVersion` or a 2026-07-28 request's `_meta` envelope, else the transport's default,
+ * 2025-03-26) and when two of its requests share an id, since each request is
  * answered once by its id. A body that is not JSON counts one message: the transport refuses it.
  */
 export function judgeMessages(body: string, headerRevision: string | null): MessagesVerdict {
@@ -25,7 +26,7 @@ export function judgeMessages(body: string, headerRevision: string | null): Mess
     return { messages: 1 };
   }
   if (!Array.isArray(parsed)) return { messages: 1 };
-  const revision = headerRevision ?? initializeRevision(parsed) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  const revision = headerRevision ?? claimedRevision(parsed) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   if (!BATCHING_REVISIONS.has(revision)) {
     return {
       refusal: `Invalid Request: MCP protocol version ${quoteInput(revision)} has no JSON-RPC batches; send one message per request.`,
@@ -40,17 +41,14 @@ export function judgeMessages(body: string, headerRevision: string | null): Mess
   return { messages: Math.max(1, parsed.length) };
 }
 
-/** The revision an `initialize` request of a batch asks for, if it has one. */
-function initializeRevision(messages: unknown[]): string | undefined {
+/** The revision a message of a batch claims: the one an `initialize` asks for, or a per-request `_meta` envelope's. */
+function claimedRevision(messages: unknown[]): string | undefined {
   for (const message of messages) {
-    if (
-      isRecord(message) &&
-      message.method === 'initialize' &&
-      isRecord(message.params) &&
-      typeof message.params.protocolVersion === 'string'
-    ) {
-      return message.params.protocolVersion;
-    }
+    if (!isRecord(message) || !isRecord(message.params)) continue;
+    const { params } = message;
+    if (message.method === 'initialize' && typeof params.protocolVersion === 'string') return params.protocolVersion;
+    const claimed = isRecord(params._meta) ? params._meta[PROTOCOL_VERSION_META_KEY] : undefined;
+    if (typeof claimed === 'string') return claimed;
   }
   return undefined;
 }

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { isTrustedProxy, type TrustProxy } from '../domain/client-ip';
 import { ApiError } from '../domain/errors';
@@ -35,8 +40,10 @@ export interface McpHandlerOptions {
 }
 
 /**
- * The Streamable HTTP endpoint, stateless: every POST gets a fresh server and transport (no session
- * id, so any instance answers any request), JSON answers rather than an event stream, and GET and
+ * The Streamable HTTP endpoint, stateless, for both eras of the protocol: a 2026-07-28 request
+ * (the per-request `_meta` envelope, no `initialize`) goes to the SDK's handler of that revision,
+ * anything else to a 2025 transport; either way every POST gets a fresh server (no session id, so
+ * any instance answers any request), answers are JSON rather than an event stream, and GET and
  * DELETE are 405 (no server-initiated stream, no session to end), as the transport specification
  * allows. Before the transport: the Host and Origin checks the SDK's guidance asks for against DNS
  * rebinding, the body limit, the Bearer key (401 with WWW-Authenticate, KEY_EXPIRED) and one request
@@ -47,6 +54,7 @@ export interface McpHandlerOptions {
  */
 export function mcpHandler(options: McpHandlerOptions): McpHandler {
   const allowed = new Set(options.allowedOrigins.map((origin) => originOf(origin)));
+  const modern = modernHandler(options.log);
   return async (req, context) => {
     try {
       checkHostAndOrigin(req, options, allowed);
@@ -62,13 +70,32 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
       const verdict = judgeMessages(body, headerText(req.headers['mcp-protocol-version']));
       if ('refusal' in verdict) return jsonRpcInvalidRequest(verdict.refusal);
       if (verdict.messages > 1) await options.spending.spendMore(context, verdict.messages - 1);
-      return await transportAnswer(req, body, options.runnerFor(context));
+      return await transportAnswer(req, body, options.runnerFor(context), modern);
     } catch (error) {
-      if (error instanceof ApiError) return errorParts(error, context);
+      if (error instanceof ApiError) return withKeyChallenge(errorParts(error, context), error);
       options.log.error({ err: error, requestId: context.requestId }, 'unexpected error');
       return errorParts(new ApiError('INTERNAL', 'An unexpected error occurred.'), context);
     }
   };
+}
+
+/**
+ * The Bearer challenge of a refused key (RFC 6750) with what /mcp takes: an `error_description`
+ * saying why the key was refused and that the endpoint takes an API key, never OAuth metadata
+ * (`resource_metadata`, `scope`), since this server is no OAuth resource server: a client that
+ * probes for OAuth finds nothing to start (the discovery documents are 404). A request without a
+ * key gets the bare challenge, as the RFC asks.
+ */
+function withKeyChallenge(parts: ResponseParts, error: ApiError): ResponseParts {
+  const challenge = error.details.challenge;
+  if (challenge === undefined || !challenge.invalid) return parts;
+  const description = `${error.message} ${MCP_PATH} takes an API key as a Bearer token; it offers no OAuth.`.replace(
+    /[^\x20-\x21\x23-\x5b\x5d-\x7e]/g,
+    ' ',
+  );
+  const headers = Object.fromEntries(Object.entries(parts.headers).filter(([name]) => name.toLowerCase() !== 'www-authenticate'));
+  headers['WWW-Authenticate'] = `Bearer realm="${challenge.realm}", error="invalid_token", error_description="${description}"`;
+  return { ...parts, headers };
 }
 
 function checkHostAndOrigin(req: IncomingMessage, options: McpHandlerOptions, allowedOrigins: ReadonlySet<string | undefined>): void {
@@ -127,31 +154,71 @@ function jsonRpcInvalidRequest(message: string): ResponseParts {
   return { status: 400, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body };
 }
 
-/** The SDK's transport answering one message with a server of its own, closed after. */
-async function transportAnswer(req: IncomingMessage, body: string, runDocument: RunDocument): Promise<ResponseParts> {
+/** The runner of each request the modern handler is serving, for the server its factory makes. */
+const runners = new WeakMap<Request, RunDocument>();
+
+/**
+ * The SDK's handler of the 2026-07-28 revision, 2025 traffic left to `legacyAnswer`: each request
+ * gets a server of its own with that request's runner. Its tools send no message before their
+ * result, so its answers are single JSON bodies.
+ */
+function modernHandler(log: Logger): McpHttpHandler {
+  return createMcpHandler(
+    ({ requestInfo }) => {
+      const runDocument = requestInfo === undefined ? undefined : runners.get(requestInfo);
+      if (runDocument === undefined) throw new TypeError('An MCP request reached the server factory without its document runner.');
+      return createMcpServer(runDocument);
+    },
+    { legacy: 'reject', onerror: (error) => log.debug({ err: error }, 'mcp request refused') },
+  );
+}
+
+/** One POST answered by the SDK: the 2026-07-28 handler, or a 2025 transport for a request of that era. */
+async function transportAnswer(
+  req: IncomingMessage,
+  body: string,
+  runDocument: RunDocument,
+  modern: McpHttpHandler,
+): Promise<ResponseParts> {
+  const request = new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: requestHeaders(req), body });
+  let response: Response;
+  if (await isLegacyRequest(request)) {
+    response = await legacyAnswer(request, runDocument);
+  } else {
+    runners.set(request, runDocument);
+    try {
+      response = await modern.fetch(request);
+    } finally {
+      runners.delete(request);
+    }
+  }
+  const text = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['content-length'] = String(Buffer.byteLength(text));
+  return { status: response.status, headers, body: text };
+}
+
+/** A 2025-era request (an `initialize`, or a call without the per-request envelope): a stateless transport answering JSON, with a server of its own, closed after. */
+async function legacyAnswer(request: Request, runDocument: RunDocument): Promise<Response> {
   const server = createMcpServer(runDocument);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(
-      new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: requestHeaders(req), body }),
-    );
-    const text = await response.text();
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    headers['content-length'] = String(Buffer.byteLength(text));
-    return { status: response.status, headers, body: text };
+    const response = await transport.handleRequest(request);
+    return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
   } finally {
     await server.close();
   }
 }
 
-/** The headers the transport reads (Accept, Content-Type, MCP-Protocol-Version, Mcp-Session-Id), without the key. */
+/** The headers the SDK reads (Accept, Content-Type and the MCP-* headers: protocol version, method, name, parameters), without the key. */
 function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const name of ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id']) {
+  for (const name of Object.keys(req.headers)) {
+    if (name !== 'accept' && name !== 'content-type' && name !== 'last-event-id' && !name.startsWith('mcp-')) continue;
     const value = headerText(req.headers[name]);
     if (value !== null) headers.set(name, value);
   }

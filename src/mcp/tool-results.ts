@@ -1,7 +1,8 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
-import { NEXT_STEP, type ErrorCode } from '../domain/errors';
+import { z } from 'zod';
+import { ERROR_CODES, NEXT_STEP, type ApiError, type ErrorCode } from '../domain/errors';
 import { toApiError } from '../http/answer/errors';
 
 /** What a tool tells an agent that made a mistake or was refused: enough to fix the call or to know what to do. */
@@ -19,6 +20,19 @@ export interface ToolError {
   /** The next step, in a sentence. */
   whatToDo: string;
 }
+
+/** The structured content of every refusal, in each tool's output schema beside its answers. */
+export const toolErrorSchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    parameter: z.string().optional(),
+    suggestions: z.array(z.string()).optional(),
+    dimensions: z.string().optional(),
+    retryAfterSeconds: z.number().int().optional(),
+    whatToDo: z.string(),
+  }),
+});
 
 /** What to do about each refusal an agent can meet; the rest say to correct the argument named. */
 const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
@@ -41,23 +55,27 @@ export function toolSuccess(text: string, structured: Record<string, unknown>): 
 
 /** A refusal as a tool result (never a protocol error), from the first error of a GraphQL result. */
 export function toolFailure(error: GraphQLError | GraphQLFormattedError): CallToolResult {
-  const apiError = toApiError(
-    error instanceof GraphQLError ? error : new GraphQLError(error.message, { extensions: error.extensions ?? {} }),
+  return toolRefusal(
+    toApiError(error instanceof GraphQLError ? error : new GraphQLError(error.message, { extensions: error.extensions ?? {} })),
   );
+}
+
+/** A refusal as a tool result, in the contract's terms: its code, its message, the argument at fault and what to do. */
+export function toolRefusal(apiError: ApiError): CallToolResult {
   const failure: ToolError = {
     code: apiError.code,
-    message: error.message,
+    message: apiError.message,
     whatToDo: WHAT_TO_DO[apiError.code] ?? 'Correct the argument named in `parameter` and call again.',
   };
   if (apiError.param !== undefined) failure.parameter = apiError.param;
-  const suggested = /did you mean ([^?]+)\?/.exec(error.message)?.[1];
+  const suggested = /did you mean ([^?]+)\?/.exec(apiError.message)?.[1];
   if (suggested !== undefined)
     failure.suggestions = suggested
       .split(/, | or /)
       .map((s) => s.trim())
       .filter((s) => s !== '');
   if (apiError.code === 'INCOMPATIBLE_UNITS') {
-    const dimensions = /: ([^:]+ is [^:]+)\.$/.exec(error.message)?.[1];
+    const dimensions = /: ([^:]+ is [^:]+)\.$/.exec(apiError.message)?.[1];
     if (dimensions !== undefined) failure.dimensions = dimensions;
   }
   if (apiError.details.retryAfterSeconds !== undefined) failure.retryAfterSeconds = apiError.details.retryAfterSeconds;

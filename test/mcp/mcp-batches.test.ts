@@ -67,6 +67,18 @@ describe('JSON-RPC batches on /mcp', () => {
     expect(res.status).toBe(429);
   });
 
+  it('reads the revision of a batch without the header from the 2026-07-28 envelope its messages carry, and refuses the batch', async () => {
+    const { key, account } = await t.createAccountKey('free');
+    const claimed = (id: number) => {
+      const call = convertCall(id);
+      return { ...call, params: { ...call.params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+    };
+    const res = await post(key, [claimed(1), claimed(2)]);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toContain("'2026-07-28' has no JSON-RPC batches");
+    expect(await t.store.monthlyUsage(account.id, currentMonth(NOW))).toBe(0);
+  });
+
   it('refuses a batch that repeats a request id', async () => {
     const { key, account } = await t.createAccountKey('free');
     const res = await post(key, [convertCall(7), convertCall(7)], '2025-03-26');

@@ -250,6 +250,26 @@ describe('refusals at the endpoint', () => {
     expect(metrics).toMatch(/measurement_http_requests_total\{[^}]*route="mcp"[^}]*status="401"[^}]*\} [1-9]/);
   });
 
+  it('refuses a bad key with the contract body and a Bearer challenge that says why, advertising no OAuth for a client to start', async () => {
+    const res = await post({ authorization: 'Bearer msr_test_0000000000000000000000000000000000000000000000000' });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(/^Bearer realm="measurement-api", error="invalid_token", error_description="[^"\\]+"$/);
+    expect(challenge).toContain('/mcp takes an API key as a Bearer token; it offers no OAuth.');
+    expect(challenge).not.toMatch(/resource_metadata|scope=/);
+    expect((await res.json()).error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    // Without a key, the bare challenge (RFC 6750: no error code when no credentials were sent).
+    expect((await post({})).headers.get('www-authenticate')).toBe('Bearer realm="measurement-api"');
+    // A client that looks for OAuth finds no metadata to start a flow with.
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+    ]) {
+      expect((await fetch(`${origin}${path}`)).status).toBe(404);
+    }
+  });
+
   it('refuses an expired key with KEY_EXPIRED and tells an expiring key its end in Key-Expires', async () => {
     const account = await t.store.createAccount({ plan: 'free' });
     const expired = await t.store.createKey(account.id, keyEnvFor(t.config.apiEnv), '2024-01-01T00:00:00Z');

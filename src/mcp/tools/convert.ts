@@ -1,9 +1,22 @@
 import { z } from 'zod';
 import { knownCurrency } from '../../domain/currency/codes';
+import { parseDecimalValue } from '../../domain/decimal';
+import { ApiError } from '../../domain/errors';
 import { SOURCE_IDS } from '../../domain/sources/types';
 import { findUnit } from '../../domain/units';
 import { dataOr, toolSuccess } from '../tool-results';
-import { costOf, dateArgument, decimalsArgument, defined, explainPublication, type Resolution, type ToolDefinition } from './shared';
+import {
+  costOf,
+  costSchema,
+  dateArgument,
+  decimalsArgument,
+  decimalText,
+  defined,
+  explainPublication,
+  resolutionSchema,
+  type Resolution,
+  type ToolDefinition,
+} from './shared';
 
 interface Quantity {
   value: string;
@@ -30,9 +43,9 @@ interface Converted {
 
 const inputSchema = {
   value: z
-    .union([z.string(), z.number()])
+    .string({ error: (issue) => decimalValueMistake(issue.input) })
     .describe(
-      'The amount to convert. A decimal string ("12.5", "-0.25") keeps every digit; a JSON number is read as its shortest decimal form.',
+      'The amount to convert, as a decimal string ("12.5", "-0.25"): every digit is kept. A JSON number is refused, as on every surface of the API.',
     ),
   from: z
     .string()
@@ -51,6 +64,41 @@ const inputSchema = {
     ),
 };
 
+const quantitySchema = z.object({ value: decimalText, unit: z.string() });
+
+/** The rate a conversion used, as the documents select it (`rates` only where a unit expression priced it). */
+const usedRateSchema = z.object({
+  value: decimalText,
+  date: z.string(),
+  source: z.string(),
+  rates: z.record(z.string(), decimalText).optional(),
+  fixed: z.array(z.object({ code: z.string(), successor: z.string(), rate: decimalText, since: z.string(), source: z.string() })),
+  resolved: resolutionSchema.nullable(),
+  figures: z
+    .array(
+      z.object({
+        source: z.string(),
+        table: z.string(),
+        date: z.string(),
+        base: z.string(),
+        currency: z.string(),
+        value: decimalText,
+        units: decimalText,
+        direction: z.string(),
+      }),
+    )
+    .nullable(),
+  legs: z.array(z.object({ source: z.string(), from: z.string(), to: z.string(), value: decimalText })).nullable(),
+});
+
+const outputSchema = z.object({
+  input: quantitySchema,
+  result: quantitySchema,
+  category: z.string().optional().describe('The dimension, for a conversion of units or unit expressions.'),
+  rate: usedRateSchema.nullable().describe('The rate used where a currency occurs; null for units alone.'),
+  cost: costSchema,
+});
+
 export const convertTool = {
   name: 'convert',
   title: 'Convert units, currencies and unit expressions exactly',
@@ -59,9 +107,16 @@ export const convertTool = {
     'Where a currency occurs the answer names the rate and the ECB publication it came from, and explains a date that had no publication. ' +
     'Each successful call uses one conversion of the monthly quota; a failed call uses none. A mistake comes back as an error with the parameter at fault and suggestions.',
   inputSchema,
+  outputSchemas: [outputSchema],
   async run(args, runDocument) {
-    const value = typeof args.value === 'number' ? String(args.value) : args.value;
-    const variables = defined({ value, from: args.from, to: args.to, date: args.date, decimals: args.decimals, source: args.source });
+    const variables = defined({
+      value: args.value,
+      from: args.from,
+      to: args.to,
+      date: args.date,
+      decimals: args.decimals,
+      source: args.source,
+    });
     const currencies = isCurrencyPair(args.from, args.to);
     const result = await runDocument(currencies ? 'McpConvertCurrency' : 'McpConvert', variables);
     const answer = dataOr<{ convert?: Converted; convertCurrency?: Converted }>(result);
@@ -78,6 +133,16 @@ export const convertTool = {
     return toolSuccess(conversionText(converted, rate), structured);
   },
 } satisfies ToolDefinition<typeof inputSchema>;
+
+/** The contract's refusal of a `value` that is not a decimal string (a JSON number above all). */
+function decimalValueMistake(input: unknown): string {
+  try {
+    parseDecimalValue(input);
+  } catch (error) {
+    if (error instanceof ApiError) return error.message;
+  }
+  return 'value must be a decimal string such as "12.5".';
+}
 
 /** Two currency codes and no unit of that name: the conversion is a currency conversion. */
 function isCurrencyPair(from: string, to: string): boolean {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { counted } from '../../domain/counted';
 import { dataOr, toolSuccess } from '../tool-results';
-import { type ToolDefinition } from './shared';
+import { decimalText, type ToolDefinition } from './shared';
 
 interface CurrencyEntry {
   code: string;
@@ -12,6 +12,23 @@ interface CurrencyEntry {
   minorUnits: number | null;
   successor: { successor: string; since: string } | null;
 }
+
+const currencySchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  status: z.enum(['active', 'retired']),
+  firstDate: z.string().nullable(),
+  lastDate: z.string().nullable(),
+  minorUnits: z.number().int().nullable(),
+  successor: z.object({ successor: z.string(), rate: decimalText, since: z.string(), source: z.string() }).nullable(),
+  sources: z.array(z.object({ source: z.string(), first: z.string(), last: z.string() })),
+});
+
+const outputSchema = z.object({
+  currencies: z.array(currencySchema),
+  total: z.number().int().describe('How many currencies match; more than `currencies` holds when truncated.'),
+  truncated: z.boolean(),
+});
 
 /** Currencies listed at most per call. */
 const MAX_CURRENCIES = 40;
@@ -30,6 +47,7 @@ export const findCurrenciesTool = {
     'Looks currencies up in the registry of every currency the ECB has quoted: by code or part of the name. Answers each with its code, name, ' +
     'status (active or retired), the first and last day the ECB quoted it, its ISO 4217 minor units, and the currency that replaced it by law. Public data: uses no quota.',
   inputSchema,
+  outputSchemas: [outputSchema],
   async run(args, runDocument) {
     const result = await runDocument('McpFindCurrencies', {});
     const answer = dataOr<{ currencies: CurrencyEntry[] }>(result);

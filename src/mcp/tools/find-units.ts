@@ -32,6 +32,24 @@ const inputSchema = {
     .describe('A category (dimension) id: length, mass, speed, energy, temperature... Call with no arguments to list the categories.'),
 };
 
+const categorySchema = z.object({ id: z.string(), name: z.string(), baseUnit: z.string() });
+const unitSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  symbol: z.string(),
+  category: z.string(),
+  aliases: z.array(z.string()),
+  exact: z.boolean(),
+});
+
+/** Without arguments the categories; with them the units found. */
+const categoriesAnswer = z.object({ categories: z.array(categorySchema) });
+const unitsAnswer = z.object({
+  units: z.array(unitSchema),
+  total: z.number().int().describe('How many units match; more than `units` holds when truncated.'),
+  truncated: z.boolean(),
+});
+
 export const findUnitsTool = {
   name: 'find_units',
   title: 'Find units by name, alias or category',
@@ -39,6 +57,7 @@ export const findUnitsTool = {
     'Looks units up in the catalogue: by part of an id, name, symbol or alias, and/or by category (dimension). ' +
     `Answers the categories and up to ${MAX_UNITS} units with their ids (what convert takes), symbols and aliases. Public data: uses no quota.`,
   inputSchema,
+  outputSchemas: [categoriesAnswer, unitsAnswer],
   async run(args, runDocument) {
     const result = await runDocument('McpFindUnits', defined({ category: args.category }));
     const answer = dataOr<{ categories: CategoryEntry[]; units: UnitEntry[] }>(result);

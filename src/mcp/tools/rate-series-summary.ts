@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { dataOr, toolSuccess } from '../tool-results';
-import { codeList, codesArgument, defined, type ToolDefinition } from './shared';
+import { ApiError } from '../../domain/errors';
+import { dataOr, toolRefusal, toolSuccess } from '../tool-results';
+import { codeList, codesArgument, decimalText, defined, type ToolDefinition } from './shared';
 
 interface Figures {
   code: string;
@@ -38,6 +39,52 @@ interface SeriesAnswer {
 /** Periods answered at most: a summary, not an export (REST and GraphQL serve whole series). */
 export const MAX_PERIODS = 36;
 
+/** Currencies summarised at most per call; more is refused, never cut silently. */
+export const MAX_SYMBOLS = 5;
+
+const changeSchema = z.object({
+  code: z.string(),
+  start: z.string(),
+  startRate: decimalText,
+  end: z.string(),
+  endRate: decimalText,
+  change: decimalText,
+  changePercent: decimalText,
+});
+
+const entrySchema = z.object({
+  period: z.string(),
+  start: z.string(),
+  end: z.string(),
+  publications: z.number().int(),
+  rates: z.record(z.string(), decimalText).describe("Each currency's exact mean over the period."),
+  figures: z.array(
+    z.object({
+      code: z.string(),
+      first: decimalText,
+      last: decimalText,
+      min: decimalText,
+      max: decimalText,
+      change: decimalText,
+      changePercent: decimalText,
+    }),
+  ),
+});
+
+const outputSchema = z.object({
+  base: z.string(),
+  start: z.string(),
+  end: z.string(),
+  group: z.enum(['week', 'month', 'year']),
+  source: z.string(),
+  complete: z.boolean(),
+  symbols: z.array(z.string()),
+  change: z.array(changeSchema),
+  entries: z.array(entrySchema),
+  truncated: z.boolean().describe(`True when the range holds more than ${MAX_PERIODS} periods: \`more\` says where the rest is.`),
+  more: z.string().optional(),
+});
+
 const inputSchema = {
   start: z
     .string()
@@ -48,7 +95,9 @@ const inputSchema = {
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
     .optional()
     .describe('Last day of the range, YYYY-MM-DD; without it, the newest publication.'),
-  symbols: codesArgument.describe('The currencies to summarise: one code ("USD"), a comma list ("USD,JPY") or a list; at most 5.'),
+  symbols: codesArgument.describe(
+    `The currencies to summarise: one code ("USD"), a comma list ("USD,JPY") or a list; at most ${MAX_SYMBOLS} (more is refused).`,
+  ),
   base: z.string().optional().describe("The currency the rates are expressed against; EUR by default (with `source`, that source's base)."),
   group: z.enum(['week', 'month', 'year']).optional().describe('The period of each mean: ISO week, month (default) or year.'),
   source: z
@@ -63,11 +112,22 @@ export const rateSeriesSummaryTool = {
   name: 'rate_series_summary',
   title: 'Exchange-rate means per week, month or year',
   description:
-    `Summarises ECB rates (or another source's, with \`source\`) over a range as exact period means (per ISO week, month or year), at most ${MAX_PERIODS} periods and 5 currencies, ` +
+    `Summarises ECB rates (or another source's, with \`source\`) over a range as exact period means (per ISO week, month or year), at most ${MAX_PERIODS} periods and ${MAX_SYMBOLS} currencies, ` +
     "with each period's first, last, lowest and highest rate and its change, and each currency's change over the whole range, to describe a trend. Needs the Developer plan; uses no conversion quota. For daily rates or longer ranges use the REST route GET /v1/currency/rates/series (CSV, NDJSON) or the GraphQL field rateSeries.",
   inputSchema,
+  outputSchemas: [outputSchema],
   async run(args, runDocument) {
-    const symbols = codeList(args.symbols).slice(0, 5);
+    const symbols = codeList(args.symbols);
+    const distinct = new Set(symbols.map((code) => code.toUpperCase())).size;
+    if (distinct > MAX_SYMBOLS) {
+      return toolRefusal(
+        new ApiError(
+          'INVALID_REQUEST',
+          `symbols names ${distinct} currencies; a summary takes at most ${MAX_SYMBOLS}: call once per group of ${MAX_SYMBOLS}, or read them all at GET /v1/currency/rates/series (or the GraphQL field rateSeries).`,
+          { param: 'symbols' },
+        ),
+      );
+    }
     const group = args.group ?? 'month';
     const result = await runDocument(
       'McpRateSeriesSummary',

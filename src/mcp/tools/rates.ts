@@ -5,10 +5,13 @@ import {
   codeList,
   codesArgument,
   costOf,
+  costSchema,
   dateArgument,
   decimalsArgument,
+  decimalText,
   defined,
   explainPublication,
+  resolutionSchema,
   type Resolution,
   type ToolDefinition,
 } from './shared';
@@ -44,6 +47,16 @@ const inputSchema = {
     ),
 };
 
+const outputSchema = z.object({
+  date: z.string().describe('The publication used.'),
+  base: z.string(),
+  amount: decimalText.optional().describe('The amount of the base every rate is multiplied by, when one was given.'),
+  source: z.string(),
+  rates: z.record(z.string(), decimalText),
+  resolved: resolutionSchema.nullable(),
+  cost: costSchema,
+});
+
 export const ratesTool = {
   name: 'rates',
   title: 'ECB exchange rates of a day',
@@ -51,6 +64,7 @@ export const ratesTool = {
     'Lists the ECB euro reference rates of one publication: units of each currency per 1 of `base` (or per `amount` of it), exact. ' +
     'Without `date`, the latest publication; with it, the latest publication on or before that day, and why when that is an earlier day. Uses no conversion quota.',
   inputSchema,
+  outputSchemas: [outputSchema],
   async run(args, runDocument) {
     const variables = defined({
       date: args.date,

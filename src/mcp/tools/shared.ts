@@ -1,4 +1,4 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ExecutionResult } from 'graphql';
 import { z } from 'zod';
 import type { RunDocument } from '../run-document';
@@ -6,12 +6,17 @@ import type { RunDocument } from '../run-document';
 /** Every tool only reads: clients may allow them without asking, and repeat them safely. */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
-/** A tool: its name, what an agent reads to choose and call it, its input schema and what it does. */
+/**
+ * A tool: its name, what an agent reads to choose and call it, its input schema, the shapes of
+ * its structured results (one per kind of answer; a refusal's shape is added for every tool) and
+ * what it does.
+ */
 export interface ToolDefinition<Shape extends z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
   inputSchema: Shape;
+  outputSchemas: readonly [z.ZodObject, ...z.ZodObject[]];
   run(args: z.infer<z.ZodObject<Shape>>, runDocument: RunDocument): Promise<CallToolResult>;
 }
 
@@ -39,6 +44,20 @@ export function codeList(value: string | string[]): string[] {
 export function defined(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
+
+/** A decimal number as the API writes it: a string, never a JSON number. */
+export const decimalText = z.string();
+
+/** What a call cost (costOf). */
+export const costSchema = z.object({ chargedConversions: z.number().int(), quotaRemaining: z.number().int().optional() });
+
+/** The day asked for, the publication used and why (the DateResolution selection of the documents). */
+export const resolutionSchema = z.object({
+  requested: z.string(),
+  publication: z.string(),
+  carriedForward: z.boolean(),
+  reason: z.string().nullable(),
+});
 
 /** The day a currency answer used, and why that one, in a sentence. */
 export interface Resolution {
