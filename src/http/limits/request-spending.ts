@@ -95,28 +95,7 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
     }
   };
 
-  /**
-   * Brings what the request spent from its bucket up to `requests`: INVALID_REQUEST when that is
-   * over the whole limit (it could never be spent), RATE_LIMIT_EXCEEDED saying `asked` when it is
-   * over what the window has left.
-   */
-  const spendUpTo = async (context: HttpRequestContext, requests: number, asked: string) => {
-    const record = context.rateLimitSpend;
-    const kind = record.kind;
-    if (kind === undefined) throw new TypeError('A price spent before spendRequest: the request has no bucket yet.');
-    const { limit, description } = limiters.policies[kind];
-    if (requests > limit) {
-      throw new ApiError('INVALID_REQUEST', `${asked}; at most ${limit} ${description} can be spent: send it as smaller documents.`);
-    }
-    const rest = requests - record.spent;
-    if (rest <= 0) return;
-    try {
-      await spend(context, kind, rest);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
-      throw new ApiError('RATE_LIMIT_EXCEEDED', `${asked}, more than the window has left. ${error.message}`, error.details);
-    }
-  };
+  const spendUpTo = spenderUpTo(limiters, spend);
 
   return {
     async spendRequest(context, access, covers) {
@@ -150,6 +129,34 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
         noteRefusal(kind, requestContext);
       },
     }),
+  };
+}
+
+/**
+ * Brings what the request spent from its bucket up to `requests`: INVALID_REQUEST when that is
+ * over the whole limit (it could never be spent), RATE_LIMIT_EXCEEDED saying `asked` when it is
+ * over what the window has left.
+ */
+function spenderUpTo(
+  limiters: RateLimiters,
+  spend: (context: HttpRequestContext, kind: RateLimitKind, points: number) => Promise<void>,
+): (context: HttpRequestContext, requests: number, asked: string) => Promise<void> {
+  return async (context, requests, asked) => {
+    const record = context.rateLimitSpend;
+    const kind = record.kind;
+    if (kind === undefined) throw new TypeError('A price spent before spendRequest: the request has no bucket yet.');
+    const { limit, description } = limiters.policies[kind];
+    if (requests > limit) {
+      throw new ApiError('INVALID_REQUEST', `${asked}; at most ${limit} ${description} can be spent: send it as smaller documents.`);
+    }
+    const rest = requests - record.spent;
+    if (rest <= 0) return;
+    try {
+      await spend(context, kind, rest);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
+      throw new ApiError('RATE_LIMIT_EXCEEDED', `${asked}, more than the window has left. ${error.message}`, error.details);
+    }
   };
 }
 
