@@ -27,7 +27,7 @@ import {
   type ServerContext,
 } from './http/front/request-context';
 import { sofaRoutes } from './http/routes';
-import { spendBeforeParse, spendPrice } from './http/graphql/request-rate-limit';
+import { spendBeforeParse, spendPrice, spendTextPrice } from './http/graphql/request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import type { RateLimiters } from './http/limits/rate-limit';
 import { requestSpending } from './http/limits/request-spending';
@@ -134,6 +134,7 @@ export function createApp({
     log: logger,
     clock,
     spendBeforeParse: (context) => spendBeforeParse(context, spending),
+    spendTextPrice: (context, text) => spendTextPrice(context, text, spending),
     spendPrice: (context, price) => spendPrice(context, price, spending),
     documents,
     cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),

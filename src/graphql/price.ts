@@ -26,12 +26,28 @@ import { listItemsOf, type ListItems } from './field-policy';
  *   a list field holds the items its definition declares (`items` in a root field's policy,
  *   `listItems` on a nested one: `units` 154, a category's units 18, a batch's results one per item
  *   sent), and the fields selected under it count once per item;
- * - a document costs the sum over its root fields, and at least one request.
+ * - a document costs the sum over its root fields, and at least one request;
+ * - and at least its text's price (textPrice): one request per DOCUMENT_BYTES_PER_REQUEST bytes.
  *
  * So `{ convert(...) { result { value } } }` costs 1, `{ units { id name symbol } }` (463 values)
  * 1, every field of every unit (2,773 values) 3, and 990 aliases of `units { id }` 990.
  */
 export const VALUES_PER_REQUEST = 1000;
+
+/**
+ * A text is parsed and validated before its fields can be priced, and that work grows with the
+ * text: so a document's text has a price of its own, known from its length before it is parsed,
+ * and spent then (the fields' price, once it validated, spends only what it adds). One request
+ * per this many bytes of the text (UTF-8), at least one: a document of the largest size the
+ * limits allow (16 KiB) costs at least 16, however few fields it asks for, so a key sending
+ * huge documents never seen before, each one parsed once, is held to a few a second.
+ */
+export const DOCUMENT_BYTES_PER_REQUEST = 1024;
+
+/** The price of a document's text, before it is parsed (see DOCUMENT_BYTES_PER_REQUEST). */
+export function textPrice(text: string): number {
+  return Math.max(1, Math.ceil(Buffer.byteLength(text) / DOCUMENT_BYTES_PER_REQUEST));
+}
 
 /** A list field that declares no items is priced at this many (test/graphql/price.test.ts checks that every list declares). */
 export const UNDECLARED_LIST_ITEMS = 100;

@@ -56,6 +56,13 @@ export interface SeriesExports {
   revisionTag(): string;
   /** The most bytes of a written page that `keep` keeps (a larger one is not worth collecting). */
   readonly keepsUpTo: number;
+  /**
+   * Reserves `bytes` more of what the streamed pages in flight collect for `keep` while their
+   * clients read (a negative number gives them back): true when that stays within `keepsUpTo` for
+   * all of them together on this instance, else false, and the stream keeps nothing. So clients
+   * that read slowly, however many, hold at most that much of collected pages between them.
+   */
+  collect(bytes: number): boolean;
   /** The slots of the exports in flight. */
   readonly slots: ExportSlots;
 }
@@ -78,6 +85,8 @@ export interface SeriesExportsOptions {
 export function createSeriesExports({ rates, series, cacheBytes, slots: slotOptions }: SeriesExportsOptions): SeriesExports {
   const pages = new ByteLru<ExportBody | SeriesAnswer>(cacheBytes);
   const slots = createExportSlots(slotOptions);
+  /** Bytes the streamed pages in flight hold collected for the cache. */
+  let collecting = 0;
   let revision = revisionKey(rates);
   let changes = 0;
   const current = (): void => {
@@ -135,6 +144,11 @@ export function createSeriesExports({ rates, series, cacheBytes, slots: slotOpti
       return rates.revision?.() ?? `${rates.latest()?.date ?? ''}#${changes}`;
     },
     keepsUpTo: pages.largestKept,
+    collect(bytes) {
+      if (bytes > 0 && collecting + bytes > pages.largestKept) return false;
+      collecting += bytes;
+      return true;
+    },
     slots,
   };
 }

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One request a receiver got. */
 export interface ReceivedWebhook {
@@ -61,4 +61,39 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 2
     if (Date.now() > until) throw new Error('the condition did not hold in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A receiver that accepts every request and never answers; it counts requests open, per path and at most. */
+export async function blackHole() {
+  const sockets = new Set<Socket>();
+  const open = new Map<string, number>();
+  const most = { total: 0, perPath: 0 };
+  let total = 0;
+  const server = http.createServer((req) => {
+    const path = req.url ?? '';
+    open.set(path, (open.get(path) ?? 0) + 1);
+    total += 1;
+    most.total = Math.max(most.total, total);
+    most.perPath = Math.max(most.perPath, open.get(path)!);
+    req.socket.once('close', () => {
+      open.set(path, open.get(path)! - 1);
+      total -= 1;
+    });
+    req.resume();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (n: number) => `http://127.0.0.1:${port}/dead/${n}`,
+    open: () => total,
+    most,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/domain/persisted-query';
+import { DOCUMENT_BYTES_PER_REQUEST, textPrice } from '../../src/graphql/price';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { rawRequest } from '../helpers/http';
 
@@ -66,10 +67,12 @@ describe('the price of a GraphQL document, spent before it executes', () => {
     expect(body.extensions.cost.requests).toBe(6);
   });
 
-  it('refuses a document whose price is over the whole limit as INVALID_REQUEST, having spent one request', async () => {
+  it("refuses a document whose price is over the whole limit as INVALID_REQUEST, having spent its text's price", async () => {
     const { t, post } = await setUp({ KEY_RATE_LIMIT: '50' });
     const key = await t.createKey('free');
-    const { status, body } = await post({ query: aliases(990, 'units{id}') }, key);
+    const query = aliases(990, 'units{id}');
+    expect(textPrice(query)).toBe(15);
+    const { status, body } = await post({ query }, key);
     expect(status).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors[0].extensions.code).toBe('INVALID_REQUEST');
@@ -77,7 +80,36 @@ describe('the price of a GraphQL document, spent before it executes', () => {
       /^The document costs 990 requests of the rate limit .*; at most 50 a second per API key can be spent/,
     );
     expect(body.extensions.cost.requests).toBe(990);
-    expect(body.extensions.rateLimit.remaining).toBe(49);
+    expect(body.extensions.rateLimit.remaining).toBe(50 - 15);
+  });
+
+  it('spends a text of its price by its length before parsing it: distinct large documents from a free key are refused unparsed', async () => {
+    const { t, post } = await setUp({ KEY_RATE_LIMIT: '50' });
+    const key = await t.createKey('free');
+    // Nine KiB each, every one distinct, and none parses: what a parse would answer shows it ran.
+    const broken = (n: number) => `# ${n}\n${'#'.repeat(9 * DOCUMENT_BYTES_PER_REQUEST - 20)}\n{ units { id `;
+    expect(textPrice(broken(0))).toBe(9);
+    const first = await post({ query: broken(0) }, key);
+    expect(first.body.errors[0].message).toMatch(/^Syntax Error/);
+    expect(first.body.extensions.cost.requests).toBe(9);
+    expect(first.body.extensions.rateLimit.remaining).toBe(41);
+    const answers = [];
+    for (let n = 1; n <= 5; n++) answers.push(await post({ query: broken(n) }, key));
+    const messages = answers.map(({ body }) => body.errors[0].message as string);
+    // 50 requests a second buy five such texts: the sixth is refused before it is parsed.
+    expect(messages.slice(0, 4).every((message) => message.startsWith('Syntax Error'))).toBe(true);
+    expect(answers[4]!.body.errors[0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(answers[4]!.status).toBe(429);
+    expect(answers[4]!.body.errors[0].message).toMatch(/^The document's text costs 9 requests of the rate limit \(one per 1,024 bytes/);
+  });
+
+  it('a short document costs what its fields cost: its text costs one request per 1,024 bytes, at least one', async () => {
+    const { t, post } = await setUp({ KEY_RATE_LIMIT: '50' });
+    const key = await t.createKey('free');
+    const padded = `{ units { id } }\n#${' '.repeat(3 * DOCUMENT_BYTES_PER_REQUEST)}`;
+    expect((await post({ query: '{ units { id } }' }, key)).body.extensions.cost.requests).toBe(1);
+    expect((await post({ query: padded }, key)).body.extensions.cost.requests).toBe(textPrice(padded));
+    expect(textPrice(padded)).toBe(4);
   });
 
   it("spends a persisted document's price by GET and by hash, as the document sent by POST", async () => {

@@ -184,11 +184,13 @@ describe("GraphQL rateSeries goes through the export's cost, cache and slots", (
       const first = await t.postGraphQL(RATE_SERIES, { key, variables: { start: '2023-01-01', end: '2023-12-31' } });
       expect(first.body.errors).toBeUndefined();
       expect(first.headers.get('ratelimit')).toMatch(/;r=8;/);
+      expect(first.body.extensions.cost.requests).toBe(2);
       const reads = rates.reads.length;
       const again = await t.postGraphQL(RATE_SERIES, { key, variables: { start: '2023-01-01', end: '2023-12-31' } });
       expect(again.body.data).toEqual(first.body.data);
       expect(rates.reads.length).toBe(reads);
       expect(again.headers.get('ratelimit')).toMatch(/;r=7;/);
+      expect(again.body.extensions.cost.requests).toBe(1);
       // Past the key's rate limit, a page that costs two is refused before any rate is read.
       const many = await Promise.all(
         Array.from({ length: 6 }, (_, i) => t.graphql(RATE_SERIES, { start: '2023-01-01', end: `2023-12-${String(20 + i)}` }, key)),

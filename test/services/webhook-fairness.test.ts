@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../src/data/webhook-http';
@@ -11,7 +9,7 @@ import type { AccountStore } from '../../src/services/account-store';
 import { createWebhookDispatcher } from '../../src/services/webhook-dispatcher';
 import { createWebhooks } from '../../src/services/webhooks';
 import { BACKENDS, type BackendInstance } from '../data/backends';
-import { eventually, webhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { blackHole, eventually, webhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * One account's dead endpoints delay nobody else: ten endpoints that accept a connection and never
@@ -25,41 +23,6 @@ const DEAD_ENDPOINTS = 10;
 const EVENTS = 200;
 /** The bound on the other account's delivery, with room for a slow shared machine (the naive wait is minutes). */
 const FAIR_BOUND_MS = 5_000;
-
-/** A receiver that accepts every request and never answers; it counts requests open, per path and at most. */
-async function blackHole() {
-  const sockets = new Set<Socket>();
-  const open = new Map<string, number>();
-  const most = { total: 0, perPath: 0 };
-  let total = 0;
-  const server = http.createServer((req) => {
-    const path = req.url ?? '';
-    open.set(path, (open.get(path) ?? 0) + 1);
-    total += 1;
-    most.total = Math.max(most.total, total);
-    most.perPath = Math.max(most.perPath, open.get(path)!);
-    req.socket.once('close', () => {
-      open.set(path, open.get(path)! - 1);
-      total -= 1;
-    });
-    req.resume();
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (n: number) => `http://127.0.0.1:${port}/dead/${n}`,
-    open: () => total,
-    most,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 for (const backend of BACKENDS) {
   describe.skipIf(!backend.available)(backend.title('fair webhooks: dead endpoints of one account'), () => {

@@ -17,8 +17,9 @@ export interface CostExtensions {
     chargedConversions: number;
     /**
      * Requests of the rate limit the request costs (`rateLimit` says what is left): a document's
-     * price, worked out before execution (src/graphql/price.ts); the one request spent before
-     * parsing when it was refused before it was priced; a REST route's or MCP call's spend.
+     * price, worked out before execution (src/graphql/price.ts), and what its fields spent beyond
+     * it (a computed rateSeries page's cost, as the REST export spends it); what was spent before
+     * it was refused, when it was refused before it was priced; a REST route's or MCP call's spend.
      */
     requests: number;
   };
@@ -51,7 +52,7 @@ function extensionsOf(context: HttpRequestContext, state: QuotaState | undefined
     cost: {
       requestedConversions: context.requestedConversions,
       chargedConversions: context.chargedConversions,
-      requests: context.rateLimitSpend.price ?? context.rateLimitSpend.spent,
+      requests: Math.max(context.rateLimitSpend.price ?? 0, context.rateLimitSpend.spent),
     },
   };
   if (state) extensions.quota = quotaOf(state, clock());

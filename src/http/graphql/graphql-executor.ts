@@ -5,7 +5,7 @@ import type { ApiError } from '../../domain/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { DOCUMENT_CACHE_BYTES } from '../../graphql/document-cache';
 import { KnownPrices } from '../../graphql/known-prices';
-import { documentPrice } from '../../graphql/price';
+import { documentPrice, textPrice } from '../../graphql/price';
 import { PreparedDocuments } from '../../graphql/prepared-documents';
 import type { AppServices } from '../../services';
 import type { PersistedDocuments } from '../../services/persisted-documents';
@@ -51,6 +51,8 @@ export interface GraphQLExecutorOptions {
    * or undefined.
    */
   spendBeforeParse: (context: HttpRequestContext) => Promise<ApiError | undefined> | undefined;
+  /** The price of the document's text (price.ts: textPrice), spent once the text is known and before it is parsed: undefined, or settling to the refusal or undefined. */
+  spendTextPrice: (context: HttpRequestContext, text: string) => Promise<ApiError | undefined> | undefined;
   /** The rest of the document's price, spent before it executes (request-rate-limit.ts): undefined, or settling to the refusal or undefined. */
   spendPrice: (context: HttpRequestContext, price: () => number) => Promise<ApiError | undefined> | undefined;
   documents: PersistedDocuments;
@@ -65,8 +67,8 @@ export type GraphQLExecutor = (run: GraphQLRun) => Promise<GraphQLOutcome>;
  * functions in their order, around a document cache and a compiled execution
  * (prepared-documents.ts). In order: the request's rate limit spent before anything is parsed
  * (request-rate-limit), persisted documents (persisted-params), the document's text limits, the
- * parameters' check (paramsRefusal), parse (the operation must resolve; no mutation by GET), the
- * document limits then validation, the rest of the document's price (spendPrice; before parsing,
+ * parameters' check (paramsRefusal), the text's price (spendTextPrice, by its length), parse (the
+ * operation must resolve; no mutation by GET), the document limits then validation, the rest of the document's price (spendPrice; before parsing,
  * for a text priced before: known-prices.ts), the GET's cache policy, the registration of a persisted
  * document, the conversion budget (conversion-budget), execution with unexpected errors logged
  * then masked; then the contract's error codes (error-codes) and the cost extensions
@@ -92,6 +94,8 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     const query = params.query as string;
     const ended = persisted.result ?? refusal;
     if (ended) return ended;
+    const textPriceRefusal = await refusalOf(options.spendTextPrice(context, query));
+    if (textPriceRefusal) return textPriceRefusal;
     // A text priced before spends its price now, before it is parsed again.
     const knownPrice = prices.get(query, params.operationName);
     const knownRefusal = knownPrice === undefined ? undefined : await refusalOf(options.spendPrice(context, () => knownPrice));
@@ -115,8 +119,9 @@ export function createGraphQLExecutor(options: GraphQLExecutorOptions): GraphQLE
     const priceRefusal = await refusalOf(
       options.spendPrice(context, () => {
         const price = documentPrice(options.schema, document.document, params.operationName, variables);
-        if (!price.readsVariables) prices.remember(query, params.operationName, price.requests);
-        return price.requests;
+        const requests = Math.max(textPrice(query), price.requests);
+        if (!price.readsVariables) prices.remember(query, params.operationName, requests);
+        return requests;
       }),
     );
     if (priceRefusal) return priceRefusal;

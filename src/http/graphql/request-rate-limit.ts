@@ -1,4 +1,5 @@
 import { ApiError } from '../../domain/errors';
+import { textPrice } from '../../graphql/price';
 import type { HttpRequestContext } from '../front/request-context';
 import type { RequestSpending } from '../limits/request-spending';
 
@@ -27,6 +28,22 @@ export function spendBeforeParse(
 ): Promise<ApiError | undefined> | undefined {
   if (context.rateLimitSpend.paid) return undefined;
   return spending.spendRequest(context, 'public', 'first-field').then(() => undefined, refusalOf);
+}
+
+/**
+ * Spends a GraphQL document's text price (src/graphql/price.ts: textPrice, by its length) once its
+ * text is known, a persisted document's included, and before it is parsed: a text never seen
+ * before is parsed and validated before its fields can be priced, so a key sending huge distinct
+ * documents is held back before the parses they cause. Undefined, without a promise, when the
+ * request's spend covers the request already (spendPrice says which); else the refusal or undefined.
+ */
+export function spendTextPrice(
+  context: HttpRequestContext,
+  text: string,
+  spending: Pick<RequestSpending, 'spendTextPrice'>,
+): Promise<ApiError | undefined> | undefined {
+  if (context.rateLimitSpend.covers !== 'first-field') return undefined;
+  return spending.spendTextPrice(context, textPrice(text)).then(() => undefined, refusalOf);
 }
 
 /**

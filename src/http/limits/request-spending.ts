@@ -1,5 +1,5 @@
 import { ApiError } from '../../domain/errors';
-import { VALUES_PER_REQUEST } from '../../graphql/price';
+import { DOCUMENT_BYTES_PER_REQUEST, VALUES_PER_REQUEST } from '../../graphql/price';
 import type { SpendCover } from '../../domain/rate-limit';
 import type { Metrics } from '../../metrics';
 import type { RefusalRecorder } from '../../services/usage';
@@ -18,15 +18,17 @@ import type { HttpGraphQLContext, HttpRequestContext } from '../front/request-co
  * | REST keyed route, MCP           | `key`    | the key's (UNAUTHORIZED first without one)   | the request               |
  * | a series export's signed link   | `key`    | the key's links' (`<key id>:links`)          | the request               |
  * | REST public route               | `public` | the key's when it authenticates, else the IP's | the request             |
- * | GraphQL, before parse           | `public` | the key's when it authenticates, else the IP's | one request of its price  |
+ * | GraphQL, before parse           | `public` | the key's when it authenticates, else the IP's | one request of its price, then its text's price |
  * | GraphQL, before execution       |          | the same bucket                              | the rest of its price: every field |
  * | GraphiQL's page and assets      | none     | nothing is spent                              |                           |
  *
  * A REST request spends before its inputs are checked; a series export spends its further pages'
  * cost from the same bucket (spendMore), as a GraphQL rateSeries does. A GraphQL document spends
  * its price (src/graphql/price.ts: every root field, public ones included, and the items of its
- * lists): one request before it is parsed, the rest once it validated and before anything runs
- * (spendPrice), so its fields spend nothing through the rate-limit directive.
+ * lists; at least its text's price, by its length): one request before it is parsed, its text's
+ * price once its text is known (spendTextPrice, still before it is parsed), the rest once it
+ * validated and before anything runs (spendPrice), so its fields spend nothing through the
+ * rate-limit directive.
  */
 export interface RequestSpending {
   /**
@@ -44,6 +46,12 @@ export interface RequestSpending {
    * RATE_LIMIT_EXCEEDED, saying the price, when it is over what the window has left.
    */
   spendPrice(context: HttpRequestContext, requests: number): Promise<void>;
+  /**
+   * Spends a GraphQL document's text price (src/graphql/price.ts: textPrice) once its text is known
+   * and before it is parsed, from the same bucket, as much of it as the request has not spent yet;
+   * refused as spendPrice refuses. The fields' price, once it validated, spends only what it adds.
+   */
+  spendTextPrice(context: HttpRequestContext, requests: number): Promise<void>;
   /** The rate-limit directive on the same limiters and records: a field spends only what the request's spend left. */
   readonly fieldRateLimits: RateLimitDirectives;
 }
@@ -87,6 +95,8 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
     }
   };
 
+  const spendUpTo = spenderUpTo(limiters, spend);
+
   return {
     async spendRequest(context, access, covers) {
       const record = context.rateLimitSpend;
@@ -99,26 +109,15 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
       if (kind === undefined) throw new TypeError('spendMore before spendRequest: the request has no bucket yet.');
       return spend(context, kind, points);
     },
+    async spendTextPrice(context, requests) {
+      const asked = `The document's text costs ${requests.toLocaleString('en-US')} requests of the rate limit (one per ${DOCUMENT_BYTES_PER_REQUEST.toLocaleString('en-US')} bytes, spent before it is parsed)`;
+      await spendUpTo(context, requests, asked);
+    },
     async spendPrice(context, requests) {
-      const record = context.rateLimitSpend;
-      const kind = record.kind;
-      if (kind === undefined) throw new TypeError('spendPrice before spendRequest: the request has no bucket yet.');
-      record.price = requests;
-      const { limit, description } = limiters.policies[kind];
-      const asked = `The document costs ${requests.toLocaleString('en-US')} requests of the rate limit (each root field one per ${VALUES_PER_REQUEST.toLocaleString('en-US')} values of its answer, at least one)`;
-      if (requests > limit) {
-        throw new ApiError('INVALID_REQUEST', `${asked}; at most ${limit} ${description} can be spent: send it as smaller documents.`);
-      }
-      const rest = requests - record.spent;
-      if (rest > 0) {
-        try {
-          await spend(context, kind, rest);
-        } catch (error) {
-          if (!(error instanceof ApiError) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
-          throw new ApiError('RATE_LIMIT_EXCEEDED', `${asked}, more than the window has left. ${error.message}`, error.details);
-        }
-      }
-      record.covers = 'document';
+      context.rateLimitSpend.price = requests;
+      const asked = `The document costs ${requests.toLocaleString('en-US')} requests of the rate limit (each root field one per ${VALUES_PER_REQUEST.toLocaleString('en-US')} values of its answer, at least one, and its text one per ${DOCUMENT_BYTES_PER_REQUEST.toLocaleString('en-US')} bytes)`;
+      await spendUpTo(context, requests, asked);
+      context.rateLimitSpend.covers = 'document';
     },
     fieldRateLimits: rateLimitDirectiveFor<HttpGraphQLContext>(limiters, {
       bucketOf: (kind, { requestContext }) =>
@@ -130,6 +129,34 @@ export function requestSpending({ limiters, metrics, refusals }: RequestSpending
         noteRefusal(kind, requestContext);
       },
     }),
+  };
+}
+
+/**
+ * Brings what the request spent from its bucket up to `requests`: INVALID_REQUEST when that is
+ * over the whole limit (it could never be spent), RATE_LIMIT_EXCEEDED saying `asked` when it is
+ * over what the window has left.
+ */
+function spenderUpTo(
+  limiters: RateLimiters,
+  spend: (context: HttpRequestContext, kind: RateLimitKind, points: number) => Promise<void>,
+): (context: HttpRequestContext, requests: number, asked: string) => Promise<void> {
+  return async (context, requests, asked) => {
+    const record = context.rateLimitSpend;
+    const kind = record.kind;
+    if (kind === undefined) throw new TypeError('A price spent before spendRequest: the request has no bucket yet.');
+    const { limit, description } = limiters.policies[kind];
+    if (requests > limit) {
+      throw new ApiError('INVALID_REQUEST', `${asked}; at most ${limit} ${description} can be spent: send it as smaller documents.`);
+    }
+    const rest = requests - record.spent;
+    if (rest <= 0) return;
+    try {
+      await spend(context, kind, rest);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
+      throw new ApiError('RATE_LIMIT_EXCEEDED', `${asked}, more than the window has left. ${error.message}`, error.details);
+    }
   };
 }
 

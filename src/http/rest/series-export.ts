@@ -115,7 +115,11 @@ function streamedExport(options: SeriesExportOptions, ndjsonLines: NdjsonLines) 
       const keep =
         key === undefined || etag === undefined
           ? undefined
-          : { upTo: exports.keepsUpTo, keep: (body: Buffer) => exports.keep(key, { body, etag }) };
+          : {
+              upTo: exports.keepsUpTo,
+              collect: (bytes: number) => exports.collect(bytes),
+              keep: (body: Buffer) => exports.keep(key, { body, etag }),
+            };
       const body = await pageBody(exportChunks(stream, mediaType === 'text/csv' ? csvHeader(header) : '', lines, keep));
       holdUntilSent(call.res, release);
       return exportParts(route, mediaType, plan, { body, etag }, request);
@@ -141,33 +145,45 @@ const STREAM_FORMAT = 2;
 /**
  * The rows of a streamed page as chunks of at least STREAM_CHUNK_CHARS; the rest, shorter, is the
  * generator's return value (so a page that fits in one chunk is known whole before any byte is
- * sent). `keep` collects the chunks for the export cache while they fit.
+ * sent). `keep` collects the chunks for the export cache while they fit, within the page's bound
+ * and what the instance's streams may collect between them (collect), else keeps nothing.
  */
 async function* exportChunks(
   stream: SeriesStream,
   head: string,
   lines: (entries: SeriesEntry[]) => string,
-  keep: { upTo: number; keep: (body: Buffer) => void } | undefined,
+  keep: { upTo: number; collect: (bytes: number) => boolean; keep: (body: Buffer) => void } | undefined,
 ): AsyncGenerator<Buffer, Buffer> {
   let collected: Buffer[] | undefined = keep && [];
-  let collectedBytes = 0;
+  let reserved = 0;
   const chunk = (text: string): Buffer => {
     const bytes = Buffer.from(text);
-    collectedBytes += bytes.length;
-    if (collectedBytes > (keep?.upTo ?? 0)) collected = undefined;
-    collected?.push(bytes);
+    if (collected && (reserved + bytes.length > keep!.upTo || !keep!.collect(bytes.length))) {
+      // Past the bound: what was collected is given back at once, and nothing more is.
+      collected = undefined;
+      keep!.collect(-reserved);
+      reserved = 0;
+    } else if (collected) {
+      reserved += bytes.length;
+      collected.push(bytes);
+    }
     return bytes;
   };
-  let pending = head;
-  for await (const entries of stream.chunks(CHUNK_BUDGET_MS)) {
-    pending += lines(entries);
-    if (pending.length < STREAM_CHUNK_CHARS) continue;
-    yield chunk(pending);
-    pending = '';
+  try {
+    let pending = head;
+    for await (const entries of stream.chunks(CHUNK_BUDGET_MS)) {
+      pending += lines(entries);
+      if (pending.length < STREAM_CHUNK_CHARS) continue;
+      yield chunk(pending);
+      pending = '';
+    }
+    const rest = chunk(pending);
+    if (collected) keep!.keep(Buffer.concat(collected, reserved));
+    return rest;
+  } finally {
+    // Kept (the cache counts it now), dropped, or the client went away: the collection is given back.
+    keep?.collect(-reserved);
   }
-  const rest = chunk(pending);
-  if (collected) keep!.keep(Buffer.concat(collected, collectedBytes));
-  return rest;
 }
 
 /**

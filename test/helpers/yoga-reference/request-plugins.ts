@@ -7,9 +7,10 @@ import { graphQLErrorOf, toGraphQLError } from '../../../src/http/answer/errors'
 import { budgetConversions } from '../../../src/http/graphql/conversion-budget';
 import { documentLimitRefusals, documentTextRefusal } from '../../../src/http/graphql/document-limits';
 import { registrantOf } from '../../../src/http/graphql/graphql-executor';
+import { paramsRefusal } from '../../../src/http/graphql/graphql-http';
 import { persistedParams, type PersistedParams } from '../../../src/http/graphql/persisted-params';
-import { spendBeforeParse, spendPrice } from '../../../src/http/graphql/request-rate-limit';
-import { documentPrice } from '../../../src/graphql/price';
+import { spendBeforeParse, spendPrice, spendTextPrice } from '../../../src/http/graphql/request-rate-limit';
+import { documentPrice, textPrice } from '../../../src/graphql/price';
 import type { RequestSpending } from '../../../src/http/limits/request-spending';
 import type { PersistedDocuments } from '../../../src/services/persisted-documents';
 
@@ -45,9 +46,30 @@ export function usePrice(spending: Pick<RequestSpending, 'spendPrice'>): Plugin<
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue.requestContext;
-      const price = () => documentPrice(args.schema, args.document, args.operationName ?? undefined, args.variableValues ?? {}).requests;
+      const text = args.document.loc?.source.body ?? '';
+      const price = () =>
+        Math.max(
+          textPrice(text),
+          documentPrice(args.schema, args.document, args.operationName ?? undefined, args.variableValues ?? {}).requests,
+        );
       const refusal = await spendPrice(context, price, spending);
       if (refusal) setResultAndStopExecution({ errors: [toGraphQLError(refusal)] });
+    },
+  };
+}
+
+/** The price of the document's text (request-rate-limit.ts), once the text is known (after the persisted documents and the text limits) and before it is parsed. */
+export function useTextPrice(spending: Pick<RequestSpending, 'spendTextPrice'>): Plugin {
+  return {
+    onParams({ params, context, setResult }) {
+      // The executor checks the parameters first (Yoga after its onParams hooks): parameters it refuses spend no text price.
+      if (typeof params.query !== 'string' || paramsRefusal(params)) return;
+      const refused = spendTextPrice(requestContextOf(context), params.query, spending);
+      if (refused) {
+        return refused.then((error) => {
+          if (error) setResult({ errors: [toGraphQLError(error)] });
+        });
+      }
     },
   };
 }

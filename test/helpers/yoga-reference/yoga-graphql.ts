@@ -22,6 +22,7 @@ import {
   useJsonMediaTypes,
   usePersistedDocuments,
   usePrice,
+  useTextPrice,
   useRequestRateLimit,
 } from './request-plugins';
 import { useCostExtensions, useErrorCodes, useGraphQLGetCaching } from './result-plugins';
@@ -84,6 +85,8 @@ export function yogaGraphQLHandler({ app, config, logger, limiters, clock, persi
       // Between the two: a refused request registers nothing, and a hash's document meets every limit a sent one does.
       usePersistedDocuments(persistedDocuments),
       useDocumentLimits(),
+      // After the document limits' check of the text, before it is parsed.
+      useTextPrice(spending),
       useConversionBudget(),
       useJsonMediaTypes({ bodyLimit: DEFAULT_BODY_LIMIT }),
     ],
