@@ -106,8 +106,12 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
     if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable') continue;
     if (name === 'webhooks') {
       // A group of queries of its own: each one guarded alike.
+      // watchOutbox subscribes and queries nothing: kept as it is.
       guarded[name] = Object.fromEntries(
-        Object.entries(method as object).map(([key, query]) => [key, guard(query as (...args: unknown[]) => Promise<unknown>)]),
+        Object.entries(method as object).map(([key, query]) => [
+          key,
+          key === 'watchOutbox' ? query : guard(query as (...args: unknown[]) => Promise<unknown>),
+        ]),
       );
     } else if (typeof method === 'function') {
       guarded[name] = guard(method as (...args: unknown[]) => Promise<unknown>);

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 /**
  * PostgreSQL schema versions: the SQLite schema (migrations.ts, versions 1 to 5 there) written for
- * PostgreSQL as one numbered list, applied in order and recorded in `schema_migrations`. A migration
+ * PostgreSQL as one numbered list (6 is PostgreSQL's own: the outbox's notifications), applied in order and recorded in `schema_migrations`. A migration
  * is never edited once released: add a new one. Timestamps stay ISO 8601 text, as in SQLite, so
  * both databases compare and return them alike.
  */
@@ -132,6 +132,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
 
   CREATE INDEX api_keys_ending ON api_keys (expires_at) WHERE revoked_at IS NULL AND expires_at IS NOT NULL;
+  `,
+  // 6 (PostgreSQL only): every insert into the outbox notifies the channel webhook_outbox at its
+  // commit (once per statement; notifications of one transaction on one channel are folded into
+  // one), whichever process or function wrote it, so each instance's dispatcher wakes at once
+  // instead of polling (src/data/outbox-wakeups.ts). A rolled-back insert notifies nobody.
+  `
+  CREATE FUNCTION webhook_outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('webhook_outbox', '');
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER webhook_deliveries_notify AFTER INSERT ON webhook_deliveries
+    FOR EACH STATEMENT EXECUTE FUNCTION webhook_outbox_notify();
   `,
 ];
 

@@ -7,6 +7,7 @@ import { createKyselyStore, postgresTransaction, type KyselyStoreOptions } from 
 import type { StoreTables } from './store-tables';
 import { DATABASE_DEADLINE_MS, resilientClient } from './pg-client';
 import { quotaLedger } from './quota-ledger';
+import { postgresWakeups } from './outbox-wakeups';
 import type { AccountStore } from '../services/account-store';
 
 export interface PostgresPoolOptions {
@@ -49,6 +50,7 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions = {
 export function openPostgresStore(url: string, options: KyselyStoreOptions & PostgresPoolOptions = {}): AccountStore {
   const pool = createPostgresPool(url, options);
   const db = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool }) });
+  const outbox = postgresWakeups(pool);
   const store = createKyselyStore(
     db,
     {
@@ -58,7 +60,12 @@ export function openPostgresStore(url: string, options: KyselyStoreOptions & Pos
       writeTransaction: postgresTransaction,
       isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === '23505',
       isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === '23503',
-      close: () => db.destroy(),
+      outbox,
+      close: () => {
+        // The listening connection first: the pool ends once every connection is back.
+        outbox.close();
+        return db.destroy();
+      },
     },
     options,
   );

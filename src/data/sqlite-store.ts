@@ -4,6 +4,8 @@ import { createKyselyStore, sqliteImmediateTransaction, type KyselyStoreOptions 
 import { toAccount, toKey, type StoreTables } from './store-tables';
 import { migrate } from './migrations';
 import { openSharedSqlite } from './sqlite-file';
+import { preparedOnce } from './sqlite-statements';
+import { inProcessWakeups, type OutboxWakeups } from './outbox-wakeups';
 import { quotaEvents } from './store-webhooks';
 import { newEventId } from '../domain/webhooks';
 import type { AccountStore } from '../services/account-store';
@@ -26,7 +28,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     db.pragma('foreign_keys = ON');
     migrate(db);
   });
-  const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: handle }) });
+  // Each of Kysely's statements prepared once (sqlite-statements.ts), not on every execution.
+  const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: preparedOnce(handle) }) });
+  const outbox = inProcessWakeups();
   const store = createKyselyStore(
     db,
     {
@@ -36,13 +40,15 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       writeTransaction: sqliteImmediateTransaction,
       isUniqueViolation: (error) => error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE',
       isForeignKeyViolation: (error) => error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+      outbox,
       async close() {
+        outbox.close();
         if (handle.open) await db.destroy();
       },
     },
     options,
   );
-  return { ...store, ...hotPath(handle, store, () => (options.now ?? (() => new Date()))().toISOString()) };
+  return { ...store, ...hotPath(handle, store, () => (options.now ?? (() => new Date()))().toISOString(), outbox) };
 }
 
 interface ActiveKeyRow {
@@ -72,8 +78,9 @@ function hotPath(
   handle: BetterSqlite3.Database,
   store: AccountStore,
   now: () => string,
+  outbox: OutboxWakeups,
 ): Pick<AccountStore, 'keysRevision' | 'findActiveKeyByHash' | 'consumeQuotaUpTo'> {
-  return { ...keyLookups(handle), ...quotaCharges(handle, store, now) };
+  return { ...keyLookups(handle), ...quotaCharges(handle, store, now, outbox) };
 }
 
 /** The keys' revision and the look-up of a live key by its hash. */
@@ -101,7 +108,12 @@ function keyLookups(handle: BetterSqlite3.Database): Pick<AccountStore, 'keysRev
 }
 
 /** A charge of the month's quota, the day's count and the events it crossed, in one transaction. */
-function quotaCharges(handle: BetterSqlite3.Database, store: AccountStore, now: () => string): Pick<AccountStore, 'consumeQuotaUpTo'> {
+function quotaCharges(
+  handle: BetterSqlite3.Database,
+  store: AccountStore,
+  now: () => string,
+  outbox: OutboxWakeups,
+): Pick<AccountStore, 'consumeQuotaUpTo'> {
   // No RETURNING on the request path: SQLite gathers RETURNING rows in an ephemeral table, whose page
   // cache every execution allocates and frees. Where that memory is at the top of the heap, glibc
   // hands it back to the kernel each time (brk, then page faults to take it again): alone in a script,
@@ -122,7 +134,7 @@ function quotaCharges(handle: BetterSqlite3.Database, store: AccountStore, now: 
     `INSERT INTO usage_days (account_id, day, delivered) VALUES (@account, @day, @amount)
      ON CONFLICT (account_id, day) DO UPDATE SET delivered = delivered + excluded.delivered`,
   );
-  const writeQuotaEvents = quotaEventWriter(handle, now);
+  const writeQuotaEvents = quotaEventWriter(handle, now, outbox);
   /** The whole amount when it fits under the limit (the month's new total), else undefined and nothing written. */
   const consumeAll = handle.transaction(
     (params: { account: string; month: string; amount: number; limit: number }, day: string | undefined) => {
@@ -167,9 +179,10 @@ function quotaCharges(handle: BetterSqlite3.Database, store: AccountStore, now: 
 /**
  * Writes the quota events a charge crossed, inside the charge's transaction (store-webhooks.ts's
  * recordEventIn, as prepared statements): the event once by its identity, then a pending delivery
- * to each endpoint of the account.
+ * to each endpoint of the account. The dispatcher is woken once the synchronous transaction is over
+ * (its pass is a promise, run after it).
  */
-function quotaEventWriter(handle: BetterSqlite3.Database, now: () => string) {
+function quotaEventWriter(handle: BetterSqlite3.Database, now: () => string, outbox: OutboxWakeups) {
   const insertEvent = handle.prepare<[string, string, string, string, string, string]>(
     'INSERT INTO webhook_events (id, identity, account_id, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity) DO NOTHING',
   );
@@ -181,8 +194,10 @@ function quotaEventWriter(handle: BetterSqlite3.Database, now: () => string) {
     for (const event of quotaEvents(account, month, limit, before, after)) {
       const id = newEventId();
       const at = now();
-      if (insertEvent.run(id, event.identity, account, event.type, JSON.stringify(event.data), at).changes === 1)
+      if (insertEvent.run(id, event.identity, account, event.type, JSON.stringify(event.data), at).changes === 1) {
         insertDeliveries.run(id, at, account);
+        outbox.announce();
+      }
     }
     return after;
   };

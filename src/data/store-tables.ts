@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
 import type { Account, ApiKeyRecord } from '../services/account-store';
+import type { OutboxWakeups } from './outbox-wakeups';
 
 /** The tables of both schemas (SQLite migrations.ts, PostgreSQL postgres-migrations.ts): same names, same columns, text timestamps. */
 export interface StoreTables {
@@ -61,6 +62,8 @@ export interface StoreDialect {
   forUpdate: boolean;
   isUniqueViolation(error: unknown): boolean;
   isForeignKeyViolation(error: unknown): boolean;
+  /** Wakes the webhook dispatchers when deliveries were written (outbox-wakeups.ts). */
+  outbox: OutboxWakeups;
   /** Releases the connection(s). */
   close(): Promise<void>;
 }

@@ -108,7 +108,7 @@ function grantWhatIsLeft(
       .returning('used')
       .executeTakeFirstOrThrow();
     const used = Number(row.used);
-    for (const event of quotaEvents(accountId, month, limit, before, used)) await recordEventIn(trx, event, store.now());
+    for (const event of quotaEvents(accountId, month, limit, before, used)) await recordEventIn(store, trx, event, store.now());
     return { granted, used };
   });
 }
@@ -129,7 +129,7 @@ async function recordQuotaEvents(
   const events = quotaEvents(accountId, month, limit, before, after);
   if (events.length === 0) return;
   await store.dialect.writeTransaction(store.db, async (trx) => {
-    for (const event of events) await recordEventIn(trx, event, store.now());
+    for (const event of events) await recordEventIn(store, trx, event, store.now());
   });
 }
 

@@ -4,12 +4,14 @@ import type { WebhookEventType } from '../domain/webhooks';
 import type { ClaimedDelivery, WebhookStore } from '../services/webhook-store';
 import type { StoreContext } from './store-tables';
 
-type OutboxQueries = Pick<WebhookStore, 'dueDeliveries' | 'claim' | 'postponeEndpoint'>;
+type OutboxQueries = Pick<WebhookStore, 'dueDeliveries' | 'nextDueAt' | 'claim' | 'postponeEndpoint' | 'watchOutbox'>;
 
-/** The outbox's side of dispatching: listing what is due, claiming it, postponing an endpoint's deliveries. */
+/** The outbox's side of dispatching: listing what is due and when the next is, claiming it, postponing an endpoint's deliveries, waking on writes. */
 export function outboxQueries(store: StoreContext): OutboxQueries {
   return {
     dueDeliveries: (now, options) => dueDeliveries(store, now, options),
+    nextDueAt: (skipEndpoints) => nextDueAt(store, skipEndpoints),
+    watchOutbox: (onWrite) => store.dialect.outbox.listen(onWrite),
     claim: (deliveries, now, leaseUntil) => claim(store, deliveries, now, leaseUntil),
     postponeEndpoint: (endpointId, until, options) => postponeEndpoint(store, endpointId, until, options),
   };
@@ -35,6 +37,19 @@ async function dueDeliveries(
      ORDER BY endpoint_rank, next_attempt_at, event_id
      LIMIT ${limit}`.execute(db);
   return rows.rows.map((row) => ({ eventId: row.event_id, endpointId: row.endpoint_id, accountId: row.account_id }));
+}
+
+/** The earliest next attempt of a pending delivery (the partial index webhook_deliveries_due), endpoints in `skipEndpoints` left out. */
+async function nextDueAt({ db }: StoreContext, skipEndpoints: readonly string[]): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('next_attempt_at')
+    .where('status', '=', 'pending')
+    .$if(skipEndpoints.length > 0, (q) => q.where('endpoint_id', 'not in', [...skipEndpoints]))
+    .orderBy('next_attempt_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.next_attempt_at;
 }
 
 async function claim(

@@ -70,7 +70,7 @@ function eventQueries(store: StoreContext): Pick<WebhookStore, 'recordEvent' | '
   const { db, dialect } = store;
   return {
     async recordEvent(event, at) {
-      return dialect.writeTransaction(db, (trx) => recordEventIn(trx, event, at));
+      return dialect.writeTransaction(db, (trx) => recordEventIn(store, trx, event, at));
     },
     async existingIdentities(identities) {
       if (identities.length === 0) return new Set();
@@ -110,9 +110,11 @@ function eventQueries(store: StoreContext): Pick<WebhookStore, 'recordEvent' | '
 /**
  * Writes the event if its identity is new, and a pending delivery, due at once, to every endpoint
  * its account has now; false when the identity was taken (the event happened already). Runs inside
- * the caller's transaction (the quota charge's, for quota events).
+ * the caller's transaction (the quota charge's, for quota events). This process's dispatcher is
+ * woken at once: its pass queries after the transaction (SQLite: one connection; PostgreSQL: the
+ * notification of the commit wakes it again).
  */
-export async function recordEventIn(q: Trx, event: NewWebhookEvent, at: string): Promise<boolean> {
+export async function recordEventIn(store: StoreContext, q: Trx, event: NewWebhookEvent, at: string): Promise<boolean> {
   const id = newEventId();
   const inserted = await q
     .insertInto('webhook_events')
@@ -138,6 +140,7 @@ export async function recordEventIn(q: Trx, event: NewWebhookEvent, at: string):
         .where('account_id', '=', event.accountId),
     )
     .execute();
+  store.dialect.outbox.announce();
   return true;
 }
 

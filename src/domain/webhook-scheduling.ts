@@ -172,3 +172,25 @@ function leastBusy(queue: readonly DueDelivery[], endpoints: ReadonlyMap<string,
   }
   return best;
 }
+
+/** After a due delivery was left by a pass with no attempt in flight to end (another instance's claim not committed yet), the next look. */
+const RECHECK_MS = 1_000;
+
+/**
+ * When the next pass should run: the earliest of the next due delivery (a time already past means
+ * one the pass could not start: an attempt in flight ending wakes the dispatcher, else a recheck
+ * soon), an open circuit's end, the next expiry scan, and the sweep.
+ */
+export function nextWakeAt(state: {
+  at: number;
+  dueAt: number | undefined;
+  attemptsInFlight: number;
+  circuitsOpenUntil: readonly number[];
+  scanAt: number;
+  sweepMs: number;
+}): number {
+  const { at, dueAt, attemptsInFlight, circuitsOpenUntil, scanAt, sweepMs } = state;
+  const times = [at + sweepMs, scanAt, ...circuitsOpenUntil.filter((until) => until > at)];
+  if (dueAt !== undefined) times.push(dueAt > at ? dueAt : attemptsInFlight > 0 ? Infinity : at + RECHECK_MS);
+  return Math.min(...times);
+}

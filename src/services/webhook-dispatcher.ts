@@ -4,6 +4,7 @@ import {
   DEFAULT_CIRCUIT_POLICY,
   DEFAULT_SLOT_LIMITS,
   endpointRoom,
+  nextWakeAt,
   pickDeliveries,
   type Circuit,
   type CircuitPolicy,
@@ -12,7 +13,7 @@ import {
 } from '../domain/webhook-scheduling';
 import { DEFAULT_RETRY_SCHEDULE } from '../domain/webhooks';
 import { attemptDelivery, writeDueExpiryEvents, type AttemptDependencies } from './webhook-attempts';
-import type { ClaimedDelivery } from './webhook-store';
+import type { ClaimedDelivery, WebhookStore } from './webhook-store';
 
 export type { WebhookPost } from './webhook-attempts';
 
@@ -26,9 +27,13 @@ export type { WebhookPost } from './webhook-attempts';
  * retried with exponential backoff and jitter until the event is a day old, then marked failed.
  * Expiry events are written by a scan at most every `scanEveryMs`. Every step is a row: a restart
  * loses nothing, and a claim whose instance dies is due again when its lease ends.
+ * It never polls: a pass runs when an event is written (watchOutbox: this process's writes, and on
+ * PostgreSQL every instance's), when an attempt ends, and at the next due time it knows (a retry, a
+ * lease's end, a circuit's cool-down, the next expiry scan); `sweepMs` bounds the wait, for a wake-up
+ * that was lost. With nothing to do it queries the store once per sweep.
  */
 export interface WebhookDispatcher {
-  /** Starts dispatching: due deliveries are looked for every `pollMs` and whenever an attempt ends. */
+  /** Starts dispatching: due deliveries are looked for at once, on every wake-up, and whenever an attempt ends. */
   start(): void;
   /** Stops starting attempts and waits for those in flight. */
   stop(): Promise<void>;
@@ -37,8 +42,8 @@ export interface WebhookDispatcher {
 }
 
 export interface WebhookDispatcherOptions extends AttemptDependencies {
-  /** Pause between looks for due deliveries while no attempt ends (default 1 s). */
-  pollMs?: number;
+  /** The longest wait between passes when nothing wakes the dispatcher (default 1 min): the safety net for a lost wake-up. */
+  sweepMs?: number;
   /** Pause between expiry scans (default 1 min). */
   scanEveryMs?: number;
   /** Attempts in flight at most, per endpoint, per account and on this instance. */
@@ -50,17 +55,17 @@ export interface WebhookDispatcherOptions extends AttemptDependencies {
 }
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { store, clock, log, pollMs = 1000, scanEveryMs = 60_000, limits = DEFAULT_SLOT_LIMITS, leaseMs = 60_000 } = options;
+  const { store, clock, log, sweepMs = 60_000, scanEveryMs = 60_000, limits = DEFAULT_SLOT_LIMITS, leaseMs = 60_000 } = options;
   const slots = inFlightSlots();
   const circuits = endpointCircuits(options, slots);
   const attempts = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
+  const wake = wakeTimer(() => queuePass());
+  let unwatch: (() => void) | undefined;
   let stopped = true;
   let scannedAt = -Infinity;
   let lastAccount: string | undefined;
   let passes: Promise<unknown> = Promise.resolve();
   let passQueued = false;
-
   /** Starts what may start now; the attempts' promises. */
   const pass = async (): Promise<Promise<void>[]> => {
     const now = clock();
@@ -70,52 +75,47 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
     if (slots.view.total >= limits.total) return [];
     const at = now.getTime();
-    const skipEndpoints = [...new Set([...slots.view.endpoints.keys(), ...circuits.all.keys()])].filter(
-      (id) => endpointRoom(id, slots.view, circuits.all, limits, at) === 0,
-    );
+    const skipEndpoints = fullEndpoints(slots.view, circuits.all, limits, at);
     const due = await store.dueDeliveries(now.toISOString(), { perEndpoint: limits.perEndpoint, limit: limits.total * 4, skipEndpoints });
     const picks = pickDeliveries(due, slots.view, circuits.all, limits, at, lastAccount);
     lastAccount = picks.lastAccount;
     const claimed = await store.claim(picks.picked, now.toISOString(), new Date(at + leaseMs).toISOString());
     return claimed.map(begin);
   };
-  const begin = (delivery: ClaimedDelivery): Promise<void> => {
-    slots.add(delivery);
-    // The slot is free before the circuit is settled, so postponing the endpoint includes this delivery.
-    const running = attemptDelivery(options, delivery)
-      .finally(() => slots.remove(delivery))
-      .then((delivered) => circuits.settle(delivery.endpointId, delivered))
-      .catch((error: unknown) =>
-        log.warn(
-          { err: error, endpointId: delivery.endpointId },
-          'webhook attempt or its circuit failed to be recorded; a lease brings the delivery back',
-        ),
-      )
-      .finally(() => {
-        attempts.delete(running);
-        if (!stopped) queuePass();
-      });
-    attempts.add(running);
-    return running;
+  /** The next pass at the earliest time something is due, within a sweep. */
+  const plan = async () => {
+    const own = { inFlight: slots.view, circuits: circuits.all, limits, attempts: attempts.size };
+    const wakeAt = await nextPassAt(store, { ...own, scanAt: scannedAt + scanEveryMs, sweepMs }, clock().getTime());
+    if (!stopped) wake.in(wakeAt - clock().getTime());
   };
+  const begin = (delivery: ClaimedDelivery) =>
+    startAttempt({ options, slots, circuits, attempts }, delivery, () => {
+      if (!stopped) queuePass();
+    });
   const queuePass = () => {
     if (passQueued) return;
     passQueued = true;
     passes = passes.then(async () => {
       passQueued = false;
-      if (!stopped) await pass().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch pass failed; trying again'));
+      if (stopped) return;
+      await pass().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch pass failed; trying again'));
+      // A failed look says nothing of what is due: the next sweep tries again.
+      await plan().catch(() => {
+        if (!stopped) wake.in(sweepMs);
+      });
     });
   };
   return {
     start() {
       if (!stopped) return;
       stopped = false;
-      timer = setInterval(queuePass, pollMs);
+      unwatch = store.watchOutbox(queuePass);
       queuePass();
     },
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      unwatch?.();
+      wake.clear();
       await passes;
       await Promise.allSettled([...attempts]);
     },
@@ -128,6 +128,81 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return started.length;
     },
   };
+}
+
+/** The endpoints no attempt may start on now: their slots are full or their circuit is open. */
+function fullEndpoints(inFlight: InFlight, circuits: ReadonlyMap<string, Circuit>, limits: SlotLimits, at: number): string[] {
+  return [...new Set([...inFlight.endpoints.keys(), ...circuits.keys()])].filter(
+    (id) => endpointRoom(id, inFlight, circuits, limits, at) === 0,
+  );
+}
+
+/** When the next pass should run: the outbox's next due time (nextWakeAt says how it counts) and this instance's own times. */
+async function nextPassAt(
+  store: WebhookStore,
+  state: {
+    inFlight: InFlight;
+    circuits: ReadonlyMap<string, Circuit>;
+    limits: SlotLimits;
+    attempts: number;
+    scanAt: number;
+    sweepMs: number;
+  },
+  at: number,
+): Promise<number> {
+  const due = await store.nextDueAt(fullEndpoints(state.inFlight, state.circuits, state.limits, at));
+  return nextWakeAt({
+    at,
+    dueAt: due === undefined ? undefined : Date.parse(due),
+    attemptsInFlight: state.attempts,
+    circuitsOpenUntil: [...state.circuits.values()].map((c) => c.openUntil ?? -Infinity),
+    scanAt: state.scanAt,
+    sweepMs: state.sweepMs,
+  });
+}
+
+/** One wake-up pending at most: a new one replaces it. It never keeps the process alive. */
+function wakeTimer(wake: () => void) {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    in(ms: number) {
+      clearTimeout(timer);
+      timer = setTimeout(wake, Math.max(0, ms));
+      timer.unref();
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** One attempt in its slot: its endpoint's circuit settled after it, then `onEnd`, whatever happened. */
+function startAttempt(
+  parts: {
+    options: WebhookDispatcherOptions;
+    slots: ReturnType<typeof inFlightSlots>;
+    circuits: ReturnType<typeof endpointCircuits>;
+    attempts: Set<Promise<void>>;
+  },
+  delivery: ClaimedDelivery,
+  onEnd: () => void,
+): Promise<void> {
+  const { options, slots, circuits, attempts } = parts;
+  slots.add(delivery);
+  // The slot is free before the circuit is settled, so postponing the endpoint includes this delivery.
+  const running = attemptDelivery(options, delivery)
+    .finally(() => slots.remove(delivery))
+    .then((delivered) => circuits.settle(delivery.endpointId, delivered))
+    .catch((error: unknown) =>
+      options.log.warn(
+        { err: error, endpointId: delivery.endpointId },
+        'webhook attempt or its circuit failed to be recorded; a lease brings the delivery back',
+      ),
+    )
+    .finally(() => {
+      attempts.delete(running);
+      onEnd();
+    });
+  attempts.add(running);
+  return running;
 }
 
 /**

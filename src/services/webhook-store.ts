@@ -98,6 +98,14 @@ export interface WebhookStore {
    * endpoint's oldest before any endpoint's second; none of the endpoints in `skipEndpoints`.
    */
   dueDeliveries(now: string, options: { perEndpoint: number; limit: number; skipEndpoints: readonly string[] }): Promise<DueDelivery[]>;
+  /** When the earliest pending delivery not of `skipEndpoints` is due (its next attempt, a lease's end included); undefined when none is pending. */
+  nextDueAt(skipEndpoints: readonly string[]): Promise<string | undefined>;
+  /**
+   * Calls `onWrite` when deliveries may have been added: after this process wrote an event, and on
+   * PostgreSQL after any process's insert committed (LISTEN/NOTIFY) and after the listening connection
+   * came back. Best effort: a dispatcher still sweeps now and then. Returns the unsubscribe.
+   */
+  watchOutbox(onWrite: () => void): () => void;
   /**
    * Claims these deliveries for an attempt, those still pending and due at `now`: each one's next
    * attempt moves to `leaseUntil` (a claim whose process died is due again then) and its attempts

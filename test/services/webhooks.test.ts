@@ -27,6 +27,8 @@ const KEY = randomBytes(32);
 const ENV = { WEBHOOK_SECRET_KEY: KEY.toString('base64') };
 const FAST = { baseDelayMs: 40, maxDelayMs: 200, giveUpAfterMs: 60_000 };
 const silent = { warn: () => undefined, debug: () => undefined };
+/** A circuit that stays closed: these tests restart the receiver after a few failures, and an open circuit would hold the retries for its cool-down. */
+const NO_CIRCUIT = { failuresToOpen: 1_000, cooldownMs: 30_000, maxCooldownMs: 600_000 };
 
 function dispatcherFor(store: AccountStore, options: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
   return createWebhookDispatcher({
@@ -36,7 +38,7 @@ function dispatcherFor(store: AccountStore, options: Partial<WebhookDispatcherOp
     clock: () => new Date(),
     log: silent,
     schedule: FAST,
-    pollMs: 20,
+    sweepMs: 60_000,
     ...options,
   });
 }
@@ -173,7 +175,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const { secret } = await t.app.services.webhooks.add({ accountId: account.id, url: receiver.url });
       await receiver.stop();
       expect((await t.call('POST', '/v1/batch', { key, body: batch(850) })).status).toBe(200);
-      running(t.store);
+      running(t.store, { circuit: NO_CIRCUIT });
       await eventually(async () => ((await t.app.services.webhooks.list(account.id))[0]!.deliveries[0]?.attempts ?? 0) >= 3);
       const [waiting] = await t.app.services.webhooks.list(account.id);
       expect(waiting).toMatchObject({ pending: 1, failed: 0 });
@@ -261,7 +263,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const { secret, endpoint } = await t.app.services.webhooks.add({ accountId: account.id, url: receiver.url });
       await receiver.stop();
       expect((await t.call('POST', '/v1/batch', { key, body: batch(1000) })).status).toBe(200);
-      running(t.store, { log: logger });
+      running(t.store, { log: logger, circuit: NO_CIRCUIT });
       await eventually(async () => ((await t.app.services.webhooks.list(account.id))[0]!.deliveries[0]?.attempts ?? 0) >= 2);
       await receiver.start();
       await eventually(() => receiver.received.length === 2);

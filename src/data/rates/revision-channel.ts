@@ -20,9 +20,14 @@ const MAX_RECONNECT_MS = 4_000;
  * none is held, the periodic revision check alone keeps the instances in step.
  */
 export function pgRevisionChannel(pool: pg.Pool): RevisionChannel {
+  return pgNotifyChannel(pool, CHANNEL);
+}
+
+/** LISTEN/NOTIFY on `channel`, as pgRevisionChannel describes (the webhook outbox listens on one of its own). */
+export function pgNotifyChannel(pool: pg.Pool, channel: string): RevisionChannel {
   return {
     async announce(what) {
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, what]);
+      await pool.query('SELECT pg_notify($1, $2)', [channel, what]);
     },
     listen(onChange) {
       let stopped = false;
@@ -54,7 +59,7 @@ export function pgRevisionChannel(pool: pg.Pool): RevisionChannel {
         client.on('notification', () => onChange());
         client.on('error', (error) => drop(client, error));
         try {
-          await client.query(`LISTEN ${CHANNEL}`);
+          await client.query(`LISTEN ${channel}`);
           wait = RECONNECT_MS;
           onChange();
         } catch (error) {
