@@ -44,6 +44,13 @@ import { openPersistedDocuments } from './data/persisted/open-persisted-document
 import type { SecretBox } from './domain/secret-box';
 import { webhookSecretBox } from './data/webhook-secret-key';
 import { resolveHost } from './data/webhook-http';
+import { clientDocumentFetch } from './data/client-documents';
+import { webhookUrlPolicy } from './domain/webhook-urls';
+import { oauthAnswers } from './http/oauth/oauth-http';
+import { CLIENT_DOCUMENT_MAX_BYTES } from './services/oauth/oauth-provider';
+
+/** A client's metadata document is read within this long (oidc-provider abandons its own fetch at 2.5 s). */
+const CLIENT_DOCUMENT_TIMEOUT_MS = 2_500;
 
 export interface AppDependencies {
   config: Config;
@@ -62,6 +69,8 @@ export interface AppDependencies {
   persistedDocuments?: PersistedDocuments;
   /** Seals webhook signing secrets; WEBHOOK_SECRET_KEY or the development key file by default (webhook-secret-key.ts). */
   webhookSecrets?: () => SecretBox;
+  /** Certificate authorities trusted for OAuth clients' metadata documents besides the system's (tests serve them on loopback). */
+  clientDocumentCa?: string;
 }
 
 export interface App {
@@ -88,8 +97,11 @@ export function createApp({
   metrics = createMetrics(),
   persistedDocuments,
   webhookSecrets = webhookSecretBox(config),
+  clientDocumentCa,
 }: AppDependencies): App {
-  const services = createServices({ config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost, sources });
+  const fetchClientDocument = clientDocuments(config, clientDocumentCa);
+  const parts = { config, store, rates, clock, logger, limiters, metrics, webhookSecrets, resolveHost, sources };
+  const services = createServices({ ...parts, fetchClientDocument });
   metrics.watchRates(() => rates.status(), clock);
   const trust = parseTrustProxy(config.trustProxy);
   /** The request rate limit: each request's bucket decided once, every spend on its record, the fields' directive. */
@@ -152,7 +164,18 @@ export function createApp({
     }),
     finish,
   );
-  return { services, front: { contextOf, finish, edge, graphql, pages, mcp, metrics }, metrics };
+  const oauth = oauthAnswers(services.agents, finish, edge);
+  return { services, front: { contextOf, finish, edge, graphql, pages, mcp, oauth, metrics }, metrics };
+}
+
+/** How OAuth clients' metadata documents are fetched: under the webhook URL rules of the environment, bounded in time and size. */
+function clientDocuments(config: Config, ca: string | undefined) {
+  return clientDocumentFetch({
+    policy: webhookUrlPolicy(config.apiEnv),
+    timeoutMs: CLIENT_DOCUMENT_TIMEOUT_MS,
+    maxBytes: CLIENT_DOCUMENT_MAX_BYTES * 2,
+    ...(ca ? { ca } : {}),
+  });
 }
 
 interface YogaServerParts {

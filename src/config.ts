@@ -90,6 +90,14 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)',
     })
     .optional(),
+  OAUTH_ISSUER: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => new URL(value).pathname === '/' && !new URL(value).search && !new URL(value).hash, {
+      message: 'must be an origin such as https://api.example (no path, query or fragment)',
+    })
+    .optional(),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: wholeNumber(60, 86_400).default(900),
+  OAUTH_REFRESH_TOKEN_TTL_DAYS: wholeNumber(1, 365).default(30),
   METRICS: z
     .string()
     .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
@@ -169,6 +177,17 @@ export interface Config {
    * DATA_DIR (webhook-secret.key, mode 0600) is made on first use.
    */
   webhookSecretKey: Buffer | undefined;
+  /** OAuth 2.1 for agents on /mcp (docs/mcp.md); undefined when OAUTH_ISSUER is not set (API keys only). */
+  oauth: OAuthConfig | undefined;
+}
+
+export interface OAuthConfig {
+  /** OAUTH_ISSUER: the server's public origin, the authorization server's issuer; /mcp under it is the one resource its tokens are for. */
+  issuer: string;
+  /** OAUTH_ACCESS_TOKEN_TTL_SECONDS: how long an access token works (900 by default). */
+  accessTokenSeconds: number;
+  /** OAUTH_REFRESH_TOKEN_TTL_DAYS: how long an unused refresh token works (30 by default); each use replaces it. */
+  refreshTokenSeconds: number;
 }
 
 export interface PersistedDocumentsConfig {
@@ -228,6 +247,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (${got})`);
   }
   const e = parsed.data;
+  if (e.API_ENV === 'production' && e.OAUTH_ISSUER?.startsWith('http:')) {
+    throw new ConfigError(
+      `Invalid configuration: OAUTH_ISSUER must use https:// with API_ENV=production (got ${JSON.stringify(e.OAUTH_ISSUER)})`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -267,6 +291,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),
     webhookSecretKey: e.WEBHOOK_SECRET_KEY === undefined ? undefined : parseSecretBoxKey(e.WEBHOOK_SECRET_KEY),
+    oauth:
+      e.OAUTH_ISSUER === undefined
+        ? undefined
+        : {
+            issuer: new URL(e.OAUTH_ISSUER).origin,
+            accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+            refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
+          },
     metrics: e.METRICS.startsWith('token:')
       ? { mode: 'token', token: e.METRICS.slice('token:'.length) }
       : { mode: e.METRICS as 'local' | 'off' | 'public' },

@@ -104,7 +104,7 @@ export function mapDatabaseFaults(store: AccountStore, kind: DatabaseHealth['kin
     };
   for (const [name, method] of Object.entries(store) as [string, unknown][]) {
     if (name === 'close' || name === 'databaseHealth' || name === 'knownUnreachable') continue;
-    if (name === 'webhooks') {
+    if (name === 'webhooks' || name === 'oauth') {
       // A group of queries of its own: each one guarded alike.
       // watchOutbox subscribes and queries nothing: kept as it is.
       guarded[name] = Object.fromEntries(

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AccountStore } from '../services/account-store';
 import { accountQueries } from './store-accounts';
 import { keyQueries } from './store-keys';
+import { oauthQueries } from './store-oauth';
 import { sessionQueries } from './store-sessions';
 import type { Db, StoreDialect, StoreTables, Trx } from './store-tables';
 import { usageQueries } from './store-usage';
@@ -36,6 +37,7 @@ export function createKyselyStore(database: Db, dialect: StoreDialect, options: 
     ...keyQueries(store),
     ...usageQueries(store),
     webhooks: webhookQueries(store),
+    oauth: oauthQueries(store),
     async close() {
       if (closed) return;
       closed = true;

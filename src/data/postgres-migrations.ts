@@ -147,6 +147,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER webhook_deliveries_notify AFTER INSERT ON webhook_deliveries
     FOR EACH STATEMENT EXECUTE FUNCTION webhook_outbox_notify();
   `,
+  // 7: OAuth 2.1 for agents (src/services/oauth): every artefact of the authorization server (codes,
+  // access and refresh tokens, grants, interactions, its sessions) is one row, found by the SHA-256
+  // of its id, never by the id itself: a token is not kept in plaintext. A grant's tokens carry the
+  // hash of its id, so revoking a grant removes them in one statement; grant rows carry the account.
+  `
+  CREATE TABLE oauth_records (
+    model       TEXT NOT NULL,
+    id_hash     TEXT NOT NULL CHECK (length(id_hash) = 64),
+    payload     TEXT NOT NULL,
+    grant_hash  TEXT,
+    uid_hash    TEXT,
+    account_id  TEXT REFERENCES accounts (id) ON DELETE CASCADE,
+    expires_at  TEXT,
+    PRIMARY KEY (model, id_hash)
+  );
+  CREATE INDEX oauth_records_grant ON oauth_records (grant_hash) WHERE grant_hash IS NOT NULL;
+  CREATE INDEX oauth_records_uid ON oauth_records (uid_hash) WHERE uid_hash IS NOT NULL;
+  CREATE INDEX oauth_records_account ON oauth_records (account_id) WHERE account_id IS NOT NULL;
+  CREATE INDEX oauth_records_expiry ON oauth_records (expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ];
 
 /** The advisory lock every migrating process takes: one key for this application's schema. */

@@ -28,6 +28,15 @@ export interface StoreTables {
     refused_rate: number | string;
   };
   sessions: { token_hash: string; account_id: string; created_at: string; last_seen_at: string; flash: string | null };
+  oauth_records: {
+    model: string;
+    id_hash: string;
+    payload: string;
+    grant_hash: string | null;
+    uid_hash: string | null;
+    account_id: string | null;
+    expires_at: string | null;
+  };
   revisions: { name: string; value: number | string | bigint };
   webhook_endpoints: { id: string; account_id: string; url: string; secret: string; created_at: string };
   webhook_events: { id: string; identity: string; account_id: string; type: string; data: string; created_at: string };

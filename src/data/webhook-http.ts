@@ -92,7 +92,7 @@ export function postWebhook(
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 
 /** dns.lookup that fails when any address of the name breaks the policy. */
-function guardedLookup(policy: WebhookUrlPolicy): LookupFunction {
+export function guardedLookup(policy: WebhookUrlPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);

@@ -55,8 +55,11 @@ export type Surface = 'rest' | 'graphql';
 export interface ApiErrorDetails {
   /** Whole seconds after which the same request may succeed (a quota month, a rate-limit window, rates still loading). */
   retryAfterSeconds?: number;
-  /** UNAUTHORIZED, KEY_EXPIRED: the protection space of the credentials, and whether some were sent but refused. */
-  challenge?: { realm: string; invalid: boolean };
+  /**
+   * UNAUTHORIZED, KEY_EXPIRED: the protection space of the credentials, whether some were sent but
+   * refused, and where OAuth also grants them, the URL of the resource's metadata (RFC 9728).
+   */
+  challenge?: { realm: string; invalid: boolean; resourceMetadata?: string };
   /** METHOD_NOT_ALLOWED: the methods the resource answers. */
   allow?: readonly string[];
   /** RATE_LIMIT_EXCEEDED: the state of the exhausted request limit. */

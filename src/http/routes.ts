@@ -328,6 +328,27 @@ export const METRICS_PATH = '/metrics';
 /** The MCP endpoint (src/mcp), Streamable HTTP. */
 export const MCP_PATH = '/mcp';
 
+/**
+ * The agents' OAuth paths (src/http/oauth): the authorization server's endpoints under /oauth/, its
+ * RFC 8414 metadata, and the RFC 9728 metadata of the one protected resource, /mcp (at the
+ * well-known path and at its path-suffixed form). They answer in OAuth's own formats (RFC 6749
+ * errors), are described by that metadata rather than by the OpenAPI document of the REST routes,
+ * and are served only when OAUTH_ISSUER is set (else 404 like any unknown path).
+ */
+export const OAUTH_PREFIX = '/oauth/';
+export const PROTECTED_RESOURCE_PATHS: readonly string[] = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+];
+export const AUTHORIZATION_SERVER_PATHS: readonly string[] = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+];
+
+export function isOAuthPath(pathname: string): boolean {
+  return pathname.startsWith(OAUTH_PREFIX) || PROTECTED_RESOURCE_PATHS.includes(pathname) || AUTHORIZATION_SERVER_PATHS.includes(pathname);
+}
+
 export function isAccountPath(pathname: string): boolean {
   return pathname === ACCOUNT_PATH || (pathname.startsWith(ACCOUNT_PATH) && pathname[ACCOUNT_PATH.length] === '/');
 }
@@ -346,6 +367,7 @@ function labelOutsideTable(pathname: string): string {
   if (isFrontDoorPath(pathname)) return pathname === '/' ? 'home' : 'docs';
   if (pathname === METRICS_PATH) return 'metrics';
   if (pathname === MCP_PATH) return 'mcp';
+  if (isOAuthPath(pathname)) return 'oauth';
   return 'other';
 }
 

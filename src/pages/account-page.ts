@@ -9,6 +9,7 @@ import { requestContextOf } from '../http/front/request-context';
 import { isAccountPath } from '../http/routes';
 import type { AppServices } from '../services';
 import { accountRoutes } from './account-routes';
+import { agentRoutes } from './agent-routes';
 import { ASSETS } from './assets';
 import { cameOverTls, htmlResponse, PAGE_HEADERS, prefersHtml } from './page-http';
 import { errorPage } from './views';
@@ -26,7 +27,7 @@ export interface AccountPageOptions {
  */
 export function useAccountPage({ services, trust, log }: AccountPageOptions): Plugin {
   const { accounts, config } = services;
-  const routes = accountRoutes(accounts);
+  const routes = [...accountRoutes(accounts, services.agents), ...(services.agents ? agentRoutes(accounts, services.agents) : [])];
 
   const answer = async (request: Request, url: URL, serverContext: object): Promise<Response> => {
     const asset = ASSETS[url.pathname];
@@ -72,7 +73,11 @@ export function useAccountPage({ services, trust, log }: AccountPageOptions): Pl
           ? htmlResponse(errorPage(titleOf(api), clientMessage(api)), api.status, errorHeaders(api))
           : restErrorResponse(api, requestId);
       }
-      for (const [name, value] of Object.entries(PAGE_HEADERS)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+        // A page that widens one directive (the consent step's form-action) sends its own CSP, built from PAGE_CSP.
+        if (name === 'content-security-policy' && response.headers.has(name)) continue;
+        response.headers.set(name, value);
+      }
       if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });
       endResponse(response);
     },

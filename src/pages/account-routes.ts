@@ -6,6 +6,7 @@ import { clientMessage } from '../graphql/error-body';
 import { errorHeaders } from '../http/answer/error-headers';
 import { requestContextOf } from '../http/front/request-context';
 import type { AccountSession, Accounts } from '../services/accounts';
+import type { AgentAuthorization } from '../services/oauth/agents';
 import {
   checkSameOrigin,
   clearedSessionCookie,
@@ -37,10 +38,12 @@ type Handler = (visit: Visit) => Promise<Response>;
 export type AccountRoute = [RegExp, Partial<Record<'GET' | 'POST', Handler>>];
 
 const KEY_ID = '(key_[0-9A-Za-z]{16})';
+/** The consent step of an agent's authorization (agent-routes.ts): its path holds the provider's interaction uid. */
+export const CONSENT_PATH = /^\/account\/oauth\/([A-Za-z0-9_-]{10,64})$/;
 const ENDPOINT_ID = '(whe_[0-9a-f]{24})';
 
 /** The account page's paths: each handler parses the form, calls the accounts service, and redirects (post, then redirect) or renders. */
-export function accountRoutes(accounts: Accounts): AccountRoute[] {
+export function accountRoutes(accounts: Accounts, agents?: AgentAuthorization): AccountRoute[] {
   return [
     [
       /^\/account$/,
@@ -58,7 +61,8 @@ export function accountRoutes(accounts: Accounts): AccountRoute[] {
             );
           }
           const flash = await accounts.takeFlash(session);
-          return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash, selfOrigin(visit)));
+          const connected = agents ? await agents.connected(session.account) : undefined;
+          return htmlResponse(dashboardPage(session, await accounts.overview(session.account), flash, selfOrigin(visit), connected));
         },
       },
     ],
@@ -167,7 +171,7 @@ function confirmedRoute(accounts: Accounts, pattern: RegExp, change: ConfirmedCh
 }
 
 /** A signed-in form post: same origin, a live session (else back to sign-in) and the form's CSRF token. */
-const withSession =
+export const withSession =
   (accounts: Accounts, handler: (visit: Visit, session: AccountSession, form: URLSearchParams) => Promise<Response>): Handler =>
   async (visit) => {
     checkSameOrigin(visit.request, selfOrigin(visit));
@@ -192,19 +196,29 @@ const credentialsForm =
     const email = form.get('email') ?? '';
     try {
       const token = await act(email, form.get('password') ?? '', visit);
-      return redirect('/account', [sessionCookie(token, visit.secure)]);
+      return redirect(nextPage(form.get('next')), [sessionCookie(token, visit.secure)]);
     } catch (error) {
       if (!(error instanceof ApiError) || !prefersHtml(visit.request)) throw error;
       return htmlResponse(
-        signInPage({ signupOpen: accounts.signupOpen, email: email.slice(0, 254), error: clientMessage(error) }),
+        signInPage({
+          signupOpen: accounts.signupOpen,
+          email: email.slice(0, 254),
+          error: clientMessage(error),
+          next: nextPage(form.get('next')),
+        }),
         error.status,
         errorHeaders(error),
       );
     }
   };
 
+/** Where a sign-in continues: the consent step it was asked from (an agent's authorization), else the account page. */
+function nextPage(next: string | null): string {
+  return next !== null && CONSENT_PATH.test(next) ? next : '/account';
+}
+
 const bucketOf = (visit: Visit) => requestContextOf(visit.serverContext).clientBucket;
-const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
+export const selfOrigin = (visit: Visit) => `${visit.tls ? 'https:' : 'http:'}//${visit.url.host}`;
 
 /**
  * The create form's expiry: its choice (`none`, `30`, `60`, `90`, `date`) and the date field. A date

@@ -7,6 +7,8 @@ import { createKeyForm, keysTable, newKeySection } from './key-views';
 import { csrfField, layout, message } from './layout';
 import { usageChart } from './usage-chart';
 import { newWebhookSection, webhooksSection } from './webhook-views';
+import { agentsSection } from './agent-views';
+import type { ConnectedAgent } from '../services/oauth/agents';
 
 export { confirmRevokePage, confirmRotatePage } from './key-views';
 export { confirmRemoveWebhookPage } from './webhook-views';
@@ -18,6 +20,8 @@ export interface SignInView {
   email?: string;
   error?: string;
   notice?: string;
+  /** Where to continue once signed in (an agent's consent step); the account page by default. */
+  next?: string;
 }
 
 /** One form, two buttons: "Log in" and "Sign up" submit the same Email and Password fields. */
@@ -28,6 +32,7 @@ export function signInPage(view: SignInView): string {
 <h1>Measurement API account</h1>
 ${message(view.error, 'error')}${message(view.notice, 'notice')}
 <form method="post" action="/account/login">
+  ${view.next && view.next !== '/account' ? html`<input type="hidden" name="next" value="${view.next}">` : ''}
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${view.email ?? ''}">
   <label for="password">Password</label>
@@ -40,7 +45,13 @@ ${message(view.error, 'error')}${message(view.notice, 'notice')}
 }
 
 /** The signed-in page; `origin` is this server's (where MCP clients connect, shown beside a new key). */
-export function dashboardPage(session: AccountSession, overview: AccountOverview, flash: Flash | undefined, origin: string): string {
+export function dashboardPage(
+  session: AccountSession,
+  overview: AccountOverview,
+  flash: Flash | undefined,
+  origin: string,
+  agents?: readonly ConnectedAgent[],
+): string {
   const { usage } = overview;
   return layout(
     'Your account',
@@ -68,7 +79,8 @@ ${usageChart(overview.days)}
 ${createKeyForm(session, overview.serverEnv, overview.now)}
 <h2>Your keys</h2>
 ${keysTable(overview.keys, overview.now)}
-${webhooksSection(session, overview.webhooks, overview.bounds.webhookEndpoints)}`,
+${webhooksSection(session, overview.webhooks, overview.bounds.webhookEndpoints)}
+${agents ? agentsSection(session, agents) : ''}`,
     flash?.newKey !== undefined || flash?.newWebhook !== undefined,
   );
 }

@@ -1,3 +1,4 @@
+import type { OAuthRecordStore } from './oauth/oauth-records';
 import { ApiError } from '../domain/errors';
 import type { KeyEnv } from '../domain/keys';
 import type { PlanId } from '../domain/plans';
@@ -197,6 +198,8 @@ export interface AccountStore {
    * 100 % of `limit`.
    */
   readonly webhooks: WebhookStore;
+  /** The OAuth authorization server's artefacts, stored by the hash of their ids (oauth-adapter.ts). */
+  readonly oauth: OAuthRecordStore;
   close(): Promise<void>;
 }
 

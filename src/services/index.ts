@@ -27,6 +27,8 @@ import type { RatesReader } from './currency/rates';
 import { createWebhooks, type Webhooks } from './webhooks';
 import type { SecretBox } from '../domain/secret-box';
 import { webhookUrlPolicy } from '../domain/webhook-urls';
+import type { AgentAuthorization } from './oauth/agents';
+import { agentServices, withAgentTokens, type CredentialResource } from './oauth';
 
 /** The application's services, built once by app.ts from explicit dependencies. */
 export interface AppServices {
@@ -61,8 +63,10 @@ export interface AppServices {
   usage(account: Account): Promise<UsageReport>;
   /** An account's webhook endpoints: add (the secret shown once), list with their deliveries, remove. */
   readonly webhooks: Webhooks;
-  /** Checks an Authorization header; throws UNAUTHORIZED or KEY_EXPIRED. */
-  authenticate(authorization: string | null): Promise<Principal>;
+  /** Checks an Authorization header (on /mcp an agent's access token too); throws UNAUTHORIZED or KEY_EXPIRED. */
+  authenticate(authorization: string | null, resource?: CredentialResource): Promise<Principal>;
+  /** Agents' OAuth (OAUTH_ISSUER): the authorization server, their tokens, the account page's list; undefined without. */
+  readonly agents: AgentAuthorization | undefined;
   /**
    * Where a charge reads the keys revision in its own statement (PostgreSQL): the principal of a
    * key the cache found active, without reading the revision now (RequestContext confirms it).
@@ -99,6 +103,8 @@ export interface ServiceDependencies {
   resolveHost: (host: string) => Promise<string[]>;
   /** The publications of the sources other than the ECB, and which sources this instance serves (the ECB alone without). */
   sources?: HeldSources;
+  /** How OAuth clients' metadata documents are fetched (data/client-documents.ts), when OAUTH_ISSUER is set. */
+  fetchClientDocument?: (url: string | URL, init: RequestInit) => Promise<Response>;
 }
 
 export function createServices({
@@ -112,6 +118,7 @@ export function createServices({
   webhookSecrets,
   resolveHost,
   sources = ECB_ONLY,
+  fetchClientDocument,
 }: ServiceDependencies): AppServices {
   // The quote spans of the whole history, computed once per rates revision, for every currency use case.
   const facts = historyFacts(rates);
@@ -142,6 +149,8 @@ export function createServices({
     maxEndpoints: config.accountBounds.webhookEndpoints,
   });
   const keyUse = createKeyUseRecorder(store, clock, (error) => logger.warn({ err: error }, 'could not record the last use of API keys'));
+  const agents = agentServices({ config, store, clock, webhookSecrets, fetchClientDocument });
+  const keyAuth = keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics });
   return {
     config,
     store,
@@ -171,7 +180,9 @@ export function createServices({
       clock,
       onUnexpected: (error, requestId) => logger.error({ err: error, requestId }, 'unexpected error in batch item'),
     }),
-    ...keyAuthentication({ store, keys, keyUse, apiEnv: config.apiEnv, clock, metrics }),
+    ...keyAuth,
+    authenticate: withAgentTokens(keyAuth.authenticate, agents),
+    agents,
     health: () => healthReport(rates, limiters, () => store.databaseHealth?.(), sourcesReaderOf(sources)),
   };
 }

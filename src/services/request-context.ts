@@ -6,12 +6,13 @@ import type { Publication } from '../domain/ecb';
 import type { Surface } from '../domain/errors';
 import type { QuotaState } from '../domain/quota';
 import type { Principal } from './auth';
+import type { CredentialResource } from './oauth';
 import type { Caller } from './conversion-charges';
 import type { PublicationLoader } from './currency/publication';
 
 /** What a request context needs from the services; app.ts wires them, tests may pass their own. */
 export interface RequestContextServices {
-  authenticate(authorization: string | null): Promise<Principal>;
+  authenticate(authorization: string | null, resource?: CredentialResource): Promise<Principal>;
   /**
    * The principal of a key the key cache found active, without this turn's revision read, and the
    * revision it was found in (auth.ts unconfirmedPrincipal); undefined when the key must be checked
@@ -34,6 +35,8 @@ export interface RequestContextInit {
   acceptLanguage?: string | null;
   /** The API the request came through (default GraphQL): what its error messages name. */
   surface?: Surface;
+  /** The resource its credential is presented to: `mcp` takes agents' OAuth tokens besides API keys. */
+  resource?: CredentialResource;
 }
 
 /** One conversion field of a document, in document order, and how many conversions it asks for. */
@@ -163,7 +166,7 @@ export class RequestContext {
 
   /** The key checked in full, after this turn's revision read (UNAUTHORIZED when it is no longer active). */
   private checkKey(): Promise<Principal> {
-    const checked = this.linkedKey ? this.linkedKey() : this.services.authenticate(this.init.authorization);
+    const checked = this.linkedKey ? this.linkedKey() : this.services.authenticate(this.init.authorization, this.init.resource ?? 'api');
     return checked.then((principal) => {
       this.principal = principal;
       this.unconfirmedRevision = undefined;

@@ -90,7 +90,9 @@ const postgres: Backend = {
         return result.rows as T[];
       },
       async reset() {
-        await pool.query('TRUNCATE webhook_deliveries, webhook_events, webhook_endpoints, usage_days, usage, sessions, api_keys, accounts');
+        await pool.query(
+          'TRUNCATE oauth_records, webhook_deliveries, webhook_events, webhook_endpoints, usage_days, usage, sessions, api_keys, accounts',
+        );
       },
       async destroy() {
         await pool.end();

@@ -44,6 +44,7 @@ for (const backend of BACKENDS) {
           expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual([
             'accounts',
             'api_keys',
+            'oauth_records',
             'revisions',
             'sessions',
             'usage',
@@ -66,6 +67,7 @@ for (const backend of BACKENDS) {
           expect(tables.map((t) => t.table_name)).toEqual([
             'accounts',
             'api_keys',
+            'oauth_records',
             'rates_keyv',
             'revisions',
             'schema_migrations',

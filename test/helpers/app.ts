@@ -66,6 +66,8 @@ export interface TestAppOverrides {
   persistedDocuments?: PersistedDocuments;
   /** The sources other than the ECB (the ECB alone by default). */
   sources?: HeldSources;
+  /** Certificate authorities trusted for OAuth clients' metadata documents (a loopback https server's). */
+  clientDocumentCa?: string;
   /** Replaces the front's /graphql handler, built from the app and its dependencies (the parity suites' Yoga: yoga-reference/). */
   graphql?: (parts: GraphQLHandlerParts) => FrontHandler;
 }
@@ -90,6 +92,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     clock,
     ...(persistedDocuments ? { persistedDocuments } : {}),
     ...(overrides.sources ? { sources: overrides.sources } : {}),
+    ...(overrides.clientDocumentCa ? { clientDocumentCa: overrides.clientDocumentCa } : {}),
   });
   const app: App =
     overrides.graphql && persistedDocuments

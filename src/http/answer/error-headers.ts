@@ -11,7 +11,10 @@ export function errorHeaders(error: ApiError): Record<string, string> {
   const { retryAfterSeconds, challenge, allow, acceptEncoding, rateLimit } = error.details;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
-  if (challenge) headers['WWW-Authenticate'] = `Bearer realm="${challenge.realm}"${challenge.invalid ? ', error="invalid_token"' : ''}`;
+  if (challenge) {
+    const metadata = challenge.resourceMetadata === undefined ? '' : `, resource_metadata="${challenge.resourceMetadata}"`;
+    headers['WWW-Authenticate'] = `Bearer realm="${challenge.realm}"${challenge.invalid ? ', error="invalid_token"' : ''}${metadata}`;
+  }
   if (allow) headers['Allow'] = allow.join(', ');
   if (acceptEncoding) headers['Accept-Encoding'] = acceptEncoding.join(', ');
   if (rateLimit) Object.assign(headers, rateLimitHeaders(rateLimit));

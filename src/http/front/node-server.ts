@@ -15,7 +15,7 @@ import { GRAPHQL_PATH } from '../graphql/graphql-http';
 import { serveExpectingContinue } from './expect-continue';
 import { oddRequestAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
-import { isAccountPath, isFrontDoorPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
+import { isAccountPath, isFrontDoorPath, isOAuthPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
 import { isExactTarget, pathOf } from './target';
 import type { FrontHandler } from '../graphql/yoga-answers';
 
@@ -33,6 +33,8 @@ export interface Front {
   pages: FrontHandler;
   /** /mcp: the MCP server (src/mcp). */
   mcp: FrontHandler;
+  /** The agents' OAuth paths (routes.ts isOAuthPath): src/http/oauth. */
+  oauth: FrontHandler;
   metrics: Metrics;
 }
 
@@ -116,7 +118,11 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
   ]);
   const handlerOf = (pathname: string): FrontHandler =>
     handlers.get(pathname) ??
-    (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname) ? front.pages : front.edge);
+    (isAccountPath(pathname) || pathname.startsWith(ASSETS_PREFIX) || isFrontDoorPath(pathname)
+      ? front.pages
+      : isOAuthPath(pathname)
+        ? front.oauth
+        : front.edge);
   const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     // A connection answered on its socket (over the cap, a refused request): nothing it sends is served.
     if (refused.has(req.socket)) return;

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { GraphQLContext } from '../../graphql/context';
 import type { AppServices } from '../../services';
 import { RequestContext, type RequestContextServices } from '../../services/request-context';
-import { headerText } from './target';
+import { headerText, pathOf } from './target';
+import { MCP_PATH } from '../routes';
+import type { CredentialResource } from '../../services/oauth';
 import { clientIp, rateLimitBucket, type TrustProxy } from '../../domain/client-ip';
 import type { Surface } from '../../domain/errors';
 import { RateLimitSpend } from '../../domain/rate-limit';
@@ -72,6 +74,8 @@ export interface RequestOrigin {
   acceptLanguage?: string | null;
   /** A REST route's request (the edge's), else a GraphQL one: the API its error messages name. */
   surface?: Surface;
+  /** The resource the credential is presented to (/mcp takes agents' OAuth tokens); `api` by default. */
+  resource?: CredentialResource;
 }
 
 /**
@@ -97,6 +101,7 @@ export function requestContexts(contextServices: RequestContextServices, trust: 
       clientBucket: () => bucketOf(origin),
       acceptLanguage: origin.acceptLanguage ?? null,
       surface: origin.surface ?? 'graphql',
+      resource: origin.resource ?? 'api',
     });
 }
 
@@ -124,5 +129,6 @@ export function originOf(req: IncomingMessage): RequestOrigin {
     socket: req.socket,
     acceptLanguage: headerText(req.headers['accept-language']),
     surface: req.url?.startsWith('/v1/') ? 'rest' : 'graphql',
+    resource: pathOf(req.url) === MCP_PATH ? 'mcp' : 'api',
   };
 }
