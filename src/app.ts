@@ -1,6 +1,7 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { HeldSources } from './services/currency/held-sources';
 import type { Logger } from 'pino';
+import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config';
 import type { AccountStore } from './services/account-store';
 import type { GraphQLContext } from './graphql/context';
@@ -30,7 +31,7 @@ import { sofaRoutes } from './http/routes';
 import { spendBeforeParse, spendPrice, spendTextPrice } from './http/graphql/request-rate-limit';
 import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from './graphql/document-cache';
 import type { RateLimiters } from './http/limits/rate-limit';
-import { requestSpending } from './http/limits/request-spending';
+import { requestSpending, type RequestSpending } from './http/limits/request-spending';
 import { useSofaExecution } from './http/rest/sofa-execution';
 import { useAccountPage } from './pages/account-page';
 import { mcpAnswers, mcpHandler } from './mcp/http';
@@ -140,17 +141,7 @@ export function createApp({
     execution: config.restExecution,
     openapi: () => openapi,
   });
-  const execute = createGraphQLExecutor({
-    schema: executable,
-    services,
-    log: logger,
-    clock,
-    spendBeforeParse: (context) => spendBeforeParse(context, spending),
-    spendTextPrice: (context, text) => spendTextPrice(context, text, spending),
-    spendPrice: (context, price) => spendPrice(context, price, spending),
-    documents,
-    cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),
-  });
+  const execute = graphQLExecutor(executable, services, spending, documents, { log: logger, clock });
   const pages = yogaPages({ yoga, finish });
   const graphql = graphQLAnswers({ finish, execute, pages, graphiql: config.graphiql });
   const mcp = mcpAnswers(
@@ -253,3 +244,24 @@ export const GRAPHIQL_DEFAULT_QUERY = `# Units, categories and the latest ECB ra
   # convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value unit } rate { value date source } }
 }
 `;
+
+/** The GraphQL executor, each document's price spent on the request's limit before it runs. */
+function graphQLExecutor(
+  executable: GraphQLSchema,
+  services: AppServices,
+  spending: RequestSpending,
+  documents: PersistedDocuments,
+  { log, clock }: { log: Logger; clock: () => Date },
+) {
+  return createGraphQLExecutor({
+    schema: executable,
+    services,
+    log,
+    clock,
+    spendBeforeParse: (context) => spendBeforeParse(context, spending),
+    spendTextPrice: (context, text) => spendTextPrice(context, text, spending),
+    spendPrice: (context, price) => spendPrice(context, price, spending),
+    documents,
+    cacheFacts: () => ({ latestMaxAge: services.rates.latestMaxAgeSeconds(), newestPublication: services.rates.latest()?.date ?? null }),
+  });
+}

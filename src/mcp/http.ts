@@ -80,21 +80,24 @@ export function mcpHandler(options: McpHandlerOptions): McpHandler {
 }
 
 /**
- * The Bearer challenge of a refused key (RFC 6750) with what /mcp takes: an `error_description`
- * saying why the key was refused and that the endpoint takes an API key, never OAuth metadata
- * (`resource_metadata`, `scope`), since this server is no OAuth resource server: a client that
- * probes for OAuth finds nothing to start (the discovery documents are 404). A request without a
- * key gets the bare challenge, as the RFC asks.
+ * The Bearer challenge of a refused credential (RFC 6750) with what /mcp takes: an
+ * `error_description` saying why it was refused. Where OAuth is on (the challenge names the
+ * protected-resource metadata, RFC 9728) the challenge keeps `resource_metadata`, so an agent can
+ * sign in again; where it is off, the description says the endpoint takes an API key and no OAuth
+ * metadata is named, so a client probing for OAuth finds nothing to start (the discovery documents
+ * are 404). A request without a credential gets the bare challenge, as the RFC asks.
  */
 function withKeyChallenge(parts: ResponseParts, error: ApiError): ResponseParts {
   const challenge = error.details.challenge;
   if (challenge === undefined || !challenge.invalid) return parts;
-  const description = `${error.message} ${MCP_PATH} takes an API key as a Bearer token; it offers no OAuth.`.replace(
-    /[^\x20-\x21\x23-\x5b\x5d-\x7e]/g,
-    ' ',
-  );
+  const oauth = challenge.resourceMetadata !== undefined;
+  const takes = oauth
+    ? 'takes an API key or an OAuth access token as a Bearer token'
+    : 'takes an API key as a Bearer token; it offers no OAuth';
+  const description = `${error.message} ${MCP_PATH} ${takes}.`.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, ' ');
   const headers = Object.fromEntries(Object.entries(parts.headers).filter(([name]) => name.toLowerCase() !== 'www-authenticate'));
-  headers['WWW-Authenticate'] = `Bearer realm="${challenge.realm}", error="invalid_token", error_description="${description}"`;
+  const metadata = oauth ? `, resource_metadata="${challenge.resourceMetadata}"` : '';
+  headers['WWW-Authenticate'] = `Bearer realm="${challenge.realm}", error="invalid_token", error_description="${description}"${metadata}`;
   return { ...parts, headers };
 }
 

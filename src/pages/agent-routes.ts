@@ -24,7 +24,7 @@ export function agentRoutes(accounts: Accounts, agents: AgentAuthorization): Acc
           if (session === undefined || session === 'expired') {
             return htmlResponse(signInPage({ signupOpen: accounts.signupOpen, next: `/account/oauth/${pathId!}` }));
           }
-          const asked = await consentRequest(agents.provider(), request.headers.get('cookie'), pathId!, tls);
+          const asked = await consentRequest(await agents.provider(), request.headers.get('cookie'), pathId!, tls);
           // The answer continues, through the provider, at the client's redirect_uri: the form may go there.
           const target = URL.canParse(asked.redirectUri) ? ` ${new URL(asked.redirectUri).origin}` : '';
           return htmlResponse(consentPage(session, asked, accounts.serverEnv), 200, {
@@ -38,7 +38,7 @@ export function agentRoutes(accounts: Accounts, agents: AgentAuthorization): Acc
           }
           const cookie = visit.request.headers.get('cookie');
           const next = await answerConsent(
-            agents.provider(),
+            await agents.provider(),
             { cookie, uid: visit.pathId!, secure: visit.tls },
             session.account,
             agents.resource,

@@ -24,14 +24,17 @@ const METADATA_PLACE: AnswerPlace = {
  */
 export function oauthAnswers(agents: AgentAuthorization | undefined, finish: Finish, absent: FrontHandler): FrontHandler {
   if (!agents) return absent;
-  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let handle: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | undefined;
   return (req, res, context, started) => {
     finish.entered();
     if (PROTECTED_RESOURCE_PATHS.includes(pathOf(req.url))) {
       return void finish.send(req, res, METADATA_PLACE, context, protectedResourceMetadata(agents), started);
     }
-    handle ??= agents.provider().callback() as unknown as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-    providerAnswer(handle, req)
+    handle ??= agents
+      .provider()
+      .then((provider) => provider.callback() as unknown as (req: IncomingMessage, res: ServerResponse) => Promise<void>);
+    handle
+      .then((callback) => providerAnswer(callback, req))
       .then(({ parts, cookies }) => {
         if (cookies.length > 0) res.setHeader('set-cookie', cookies);
         return finish.send(req, res, OAUTH_PLACE, context, parts, started);

@@ -27,8 +27,8 @@ export interface AgentAuthorization {
   readonly resource: string;
   /** The URL of the resource's RFC 9728 metadata, which a 401 on /mcp names. */
   readonly resourceMetadataUrl: string;
-  /** The authorization server (built on first use). */
-  provider(): Provider;
+  /** The authorization server (oidc-provider loaded and built on first use). */
+  provider(): Promise<Provider>;
   /** The principal of an access token presented to /mcp; UNAUTHORIZED (invalid_token) for one unknown, expired, revoked or for another resource. */
   authenticate(token: string): Promise<Principal>;
   /** The account's connected agents, newest first. */
@@ -45,14 +45,12 @@ export const AGENT_ID_PREFIX = 'agent_';
 export function createAgentAuthorization(
   config: OAuthConfig,
   store: AccountStore,
-  provider: () => Provider,
+  provider: () => Promise<Provider>,
   clock: () => Date,
 ): AgentAuthorization {
   const resource = mcpResource(config);
   const clientName = async (clientId: string) => {
-    const client = await provider()
-      .Client.find(clientId)
-      .catch(() => undefined);
+    const client = await (await provider()).Client.find(clientId).catch(() => undefined);
     return client?.clientName ?? clientId;
   };
   return {
@@ -62,7 +60,7 @@ export function createAgentAuthorization(
     provider,
     clientName,
     async authenticate(token) {
-      const found = await provider().AccessToken.find(token);
+      const found = await (await provider()).AccessToken.find(token);
       if (!found) throw invalidKey('The access token is unknown, expired or revoked: sign in again through the agent.');
       const audience = ([] as unknown[]).concat(found.aud ?? []);
       if (!audience.includes(resource) || !found.scopes.has(MCP_SCOPE)) {

@@ -30,7 +30,7 @@ export function agentServices({
   const oauth = config.oauth;
   if (!oauth) return undefined;
   if (!fetchClientDocument) throw new TypeError('OAUTH_ISSUER is set but no client document fetch was given to the services.');
-  let provider: Provider | undefined;
+  let provider: Promise<Provider> | undefined;
   const built = () =>
     (provider ??= createOAuthProvider({
       config: oauth,

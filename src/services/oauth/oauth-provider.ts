@@ -1,4 +1,5 @@
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { OAuthConfig } from '../../config';
 import type { OAuthRecordStore } from './oauth-records';
 import { oauthAdapter } from './oauth-adapter';
@@ -51,7 +52,9 @@ export function mcpResource(config: OAuthConfig): string {
  * OAUTH_ACCESS_TOKEN_TTL_SECONDS, refresh tokens replaced on each use (a replayed one revokes its
  * grant), RFC 8414 metadata. Consent is the account page's (consentPath), signed in with its session.
  */
-export function createOAuthProvider(options: OAuthProviderOptions): Provider {
+export async function createOAuthProvider(options: OAuthProviderOptions): Promise<Provider> {
+  // Loaded here, so a server without OAUTH_ISSUER never loads the library (nor prints its notices).
+  const { default: Provider, errors } = await import('oidc-provider');
   const { config } = options;
   const resource = mcpResource(config);
   const configuration: Configuration = {
