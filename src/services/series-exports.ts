@@ -58,11 +58,13 @@ export interface SeriesExports {
   readonly keepsUpTo: number;
   /**
    * Reserves `bytes` more of what the streamed pages in flight collect for `keep` while their
-   * clients read (a negative number gives them back): true when that stays within `keepsUpTo` for
-   * all of them together on this instance, else false, and the stream keeps nothing. So clients
+   * clients read (a negative number gives them back): true when that stays within `collectsUpTo`
+   * for all of them together on this instance, else false, and the stream keeps nothing. So clients
    * that read slowly, however many, hold at most that much of collected pages between them.
    */
   collect(bytes: number): boolean;
+  /** What the streamed pages in flight on this instance may collect between them: half the cache, so a few large exports asked at once are all kept. */
+  readonly collectsUpTo: number;
   /** The slots of the exports in flight. */
   readonly slots: ExportSlots;
 }
@@ -144,8 +146,9 @@ export function createSeriesExports({ rates, series, cacheBytes, slots: slotOpti
       return rates.revision?.() ?? `${rates.latest()?.date ?? ''}#${changes}`;
     },
     keepsUpTo: pages.largestKept,
+    collectsUpTo: 2 * pages.largestKept,
     collect(bytes) {
-      if (bytes > 0 && collecting + bytes > pages.largestKept) return false;
+      if (bytes > 0 && collecting + bytes > 2 * pages.largestKept) return false;
       collecting += bytes;
       return true;
     },

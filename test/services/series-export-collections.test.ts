@@ -15,11 +15,13 @@ describe('what streamed pages collect for the export cache', () => {
       slots: { perHolder: 2, perInstance: 32, memoryBytes: 1 << 30 },
     });
 
-  it('is bounded for all the streams in flight together by the largest page kept, and given back', () => {
+  it('is bounded for all the streams in flight together by half the cache, and given back', () => {
     const exports = exportsOf(4000);
     expect(exports.keepsUpTo).toBe(1000);
+    expect(exports.collectsUpTo).toBe(2000);
+    expect(exports.collect(1000)).toBe(true);
     expect(exports.collect(600)).toBe(true);
-    // A second stream may collect only what the first left.
+    // A third stream may collect only what the first two left.
     expect(exports.collect(500)).toBe(false);
     expect(exports.collect(400)).toBe(true);
     expect(exports.collect(1)).toBe(false);
