@@ -60,6 +60,7 @@ const schema = z.object({
   WEBHOOK_ENDPOINTS_PER_ACCOUNT: wholeNumber(1, 1000).default(DEFAULT_ACCOUNT_BOUNDS.webhookEndpoints),
   KEYS_PER_ACCOUNT: wholeNumber(1, 100_000).default(DEFAULT_ACCOUNT_BOUNDS.liveKeys),
   EXPORTS_IN_FLIGHT: wholeNumber(1, 1000).default(2),
+  WEBHOOK_SWEEP_SECONDS: wholeNumber(1, 3600).default(60),
   EXPORT_CACHE_MB: wholeNumber(0, 65_536).default(48),
   EXPORTS_PER_INSTANCE: wholeNumber(1, 100_000).default(32),
   EXPORT_MEMORY_MB: wholeNumber(1, 65_536).default(128),
@@ -136,6 +137,12 @@ export interface Config {
   keepAliveTimeoutSeconds?: number;
   /** WEBHOOK_ENDPOINTS_PER_ACCOUNT and KEYS_PER_ACCOUNT: what one account may hold (more is refused with INVALID_REQUEST). */
   accountBounds: AccountBounds;
+  /**
+   * WEBHOOK_SWEEP_SECONDS: the outbox's safety net. The dispatcher is woken by the events this process
+   * writes (and, on PostgreSQL, by every instance's through NOTIFY); an event another process writes
+   * into a SQLite file (the CLI, a test) is seen at the next sweep at the latest.
+   */
+  webhookSweepMs: number;
   /** EXPORTS_IN_FLIGHT: series exports one key may have in flight on an instance at once; the next gets 429. */
   exportsInFlight: number;
   /** EXPORT_CACHE_MB, in bytes: how much this instance keeps of complete series pages as written (0: none). */
@@ -271,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT,
     accountBounds: { webhookEndpoints: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT, liveKeys: e.KEYS_PER_ACCOUNT },
     exportsInFlight: e.EXPORTS_IN_FLIGHT,
+    webhookSweepMs: e.WEBHOOK_SWEEP_SECONDS * 1000,
     exportCacheBytes: e.EXPORT_CACHE_MB * 1024 * 1024,
     exportsPerInstance: e.EXPORTS_PER_INSTANCE,
     exportMemoryBytes: e.EXPORT_MEMORY_MB * 1024 * 1024,

@@ -113,6 +113,7 @@ const webhooks = createWebhookDispatcher({
   post: (url, headers, body) => postWebhook(url, headers, body, { policy: webhookPolicy, timeoutMs: 5_000 }),
   clock: () => new Date(),
   log: logger,
+  sweepMs: config.webhookSweepMs,
 });
 webhooks.start();
 const server = createHttpServer({

@@ -66,7 +66,8 @@ async function growthUnderFlood(server: ServerProcess): Promise<{ before: number
   return { before, after: residentMb(pid), outcomes };
 }
 
-describe.skipIf(process.platform !== 'linux')('800 distinct 16 KiB documents without a key', () => {
+// A resident-memory figure moves with the collector's timing: a suite that fails runs once more, as the stall guard does.
+describe.skipIf(process.platform !== 'linux')('800 distinct 16 KiB documents without a key', { retry: 1 }, () => {
   it(`grow the resident memory by at most ${MAX_GROWTH_MB} MB when every one is executed`, async () => {
     const server = await start({ PUBLIC_RATE_LIMIT: '100000' });
     expect(Buffer.byteLength(typenameDocument(DOCUMENTS - 1))).toBeGreaterThan(16 * 1024 - 128);

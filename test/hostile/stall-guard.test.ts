@@ -63,8 +63,17 @@ beforeAll(async () => {
   businessKey = (await admin(['key', 'create', '--plan', 'business'], env)).key;
   exportKeys = [];
   for (let i = 0; i < 5; i += 1) exportKeys.push((await admin(['key', 'create', '--plan', 'business'], env)).key);
-  server = await startServer({ ...env, ECB_BASE_URL: 'http://127.0.0.1:9/ecb', PUBLIC_RATE_LIMIT: '1000000', KEY_RATE_LIMIT: '1000000' });
-  priced = await startServer({ ...env, ECB_BASE_URL: 'http://127.0.0.1:9/ecb', PUBLIC_RATE_LIMIT: '1000000' });
+  // The webhook family writes its events from this process into the servers' SQLite file, which a
+  // server sees at its sweep (WEBHOOK_SWEEP_SECONDS), not through a wake-up of its own writes.
+  const sweep = { WEBHOOK_SWEEP_SECONDS: '1' };
+  server = await startServer({
+    ...env,
+    ...sweep,
+    ECB_BASE_URL: 'http://127.0.0.1:9/ecb',
+    PUBLIC_RATE_LIMIT: '1000000',
+    KEY_RATE_LIMIT: '1000000',
+  });
+  priced = await startServer({ ...env, ...sweep, ECB_BASE_URL: 'http://127.0.0.1:9/ecb', PUBLIC_RATE_LIMIT: '1000000' });
   config = loadConfig({ ...process.env, ...env });
   store = openStore(config);
   webhooks = createWebhooks({
