@@ -154,9 +154,10 @@ for (const backend of BACKENDS) {
       });
     });
 
-    it.skipIf(backend.name !== 'postgres')(
-      'an event written by another instance wakes this one through LISTEN/NOTIFY, also after its listening connection was killed',
-      async () => {
+    // Another instance's event reaches this one only through PostgreSQL's LISTEN/NOTIFY: on SQLite
+    // there is no such test to run, so none is registered.
+    if (backend.name === 'postgres')
+      it('an event written by another instance wakes this one through LISTEN/NOTIFY, also after its listening connection was killed', async () => {
         const other = instance.open();
         opened.push(other);
         const accountId = await endpointFor(other);
@@ -179,8 +180,7 @@ for (const backend of BACKENDS) {
         await event(other, accountId, 'remote-2');
         await eventually(() => posted.length === 2, 10_000);
         expect(posted.map((body) => (JSON.parse(body) as { data: { tag: string } }).data.tag)).toEqual(['remote-1', 'remote-2']);
-      },
-    );
+      });
   });
 }
 
