@@ -80,6 +80,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // The bundles the process tests start, built once per run (see the file).
+    globalSetup: ['test/setup/built-entries.ts'],
     sequence: { sequencer: LongestFirst },
     maxWorkers: WORKERS,
     projects: [

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import type { AccountStore } from '../../src/services/account-store';
 import { verifyPassword } from '../../src/domain/passwords';
+import { built } from '../helpers/built';
 
 let dir: string;
 let config: Config;
@@ -72,7 +73,7 @@ describe('account password', () => {
 
   it('works through scripts/admin.ts with the password piped in, and the account can then log in', async () => {
     await store.createAccount({ email: 'ops@example.com', plan: 'free' });
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'account', 'password', '--email', 'ops@example.com'], {
+    const run = spawnSync(process.execPath, [built('admin'), 'account', 'password', '--email', 'ops@example.com'], {
       env: { PATH: process.env.PATH, DATA_DIR: dir },
       input: 'piped passphrase 123\n',
       encoding: 'utf8',

@@ -10,6 +10,7 @@ import { openStore } from '../../src/data/open-store';
 import { createRatesService } from '../../src/data/rates';
 import type { AccountStore } from '../../src/services/account-store';
 import { historyZip, serve, startFakeEcb, status, type FakeEcb } from '../data/rates/helpers';
+import { built } from '../helpers/built';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/ecb');
 const clock = () => new Date('2026-04-14T10:00:00Z');
@@ -106,7 +107,7 @@ describe('rates refresh', () => {
 describe('scripts/admin.ts rates import', () => {
   it('runs against DATA_DIR as a separate process: JSON on stdout, exit 0; a broken file exits 1', () => {
     const run = (file: string) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'rates', 'import', file], {
+      spawnSync(process.execPath, [built('admin'), 'rates', 'import', file], {
         env: { PATH: process.env.PATH, DATA_DIR: dir },
         encoding: 'utf8',
       });

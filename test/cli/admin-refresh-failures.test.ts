@@ -13,6 +13,7 @@ import { createRatesService } from '../../src/data/rates';
 import type { AccountStore } from '../../src/services/account-store';
 import { historyZip, serve, startFakeEcb, status, hang, type FakeEcb, type Handler } from '../data/rates/helpers';
 import { createTestApp } from '../helpers/app';
+import { built } from '../helpers/built';
 
 let dir: string;
 let store: AccountStore;
@@ -82,7 +83,7 @@ describe('rates refresh against a failing ECB, in-process with short timeouts', 
 /** scripts/admin.ts as its own process (default tuning: 3 tries, 1 s then 2 s pauses, jittered). */
 function adminProcess(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { PATH: process.env.PATH, ...env } });
+    const child = spawn(process.execPath, [built('admin'), ...args], { env: { PATH: process.env.PATH, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

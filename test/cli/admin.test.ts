@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { openStore } from '../../src/data/open-store';
 import type { AccountStore } from '../../src/services/account-store';
 import { authenticate } from '../../src/services/auth';
+import { built } from '../helpers/built';
 
 let dir: string;
 let config: Config;
@@ -351,7 +352,7 @@ describe('failures', () => {
 
 describe('scripts/admin.ts', () => {
   const run = (args: string[], env: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+    spawnSync(process.execPath, [built('admin'), ...args], {
       env: { PATH: process.env.PATH, ...env },
       encoding: 'utf8',
     });

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_MIGRATIONS } from '../../src/data/migrations';
 import { POSTGRES_MIGRATIONS } from '../../src/data/postgres-migrations';
 import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../helpers/postgres';
+import { built } from '../helpers/built';
 
 const run = promisify(execFile);
 
 /** `npm run --silent admin -- …` as a process: exit code, stdout and stderr. */
 async function admin(args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [built('admin'), ...args], {
       env: { ...process.env, ...env },
     });
     return { code: 0, stdout, stderr };

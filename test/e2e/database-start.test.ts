@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, postgresTitle, TEST_DATABASE_URL, type FreshDatabase } from '../helpers/postgres';
+import { built } from '../helpers/built';
 
 /** Runs the server to its exit (it must exit by itself); its exit code and output. */
 function startToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [built('main')], {
       env: { ...process.env, PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

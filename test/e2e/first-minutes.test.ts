@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/domain/keys';
 import { killAllServers, startServer, type ServerProcess } from '../helpers/server-process';
+import { built } from '../helpers/built';
 
 /**
  * What a newcomer meets in the first minutes with the real process (`node --import tsx src/main.ts`):
@@ -26,7 +27,7 @@ const env = (extra: Record<string, string> = {}) => ({
 
 /** Runs the server expecting it to stop by itself: its exit code and what it wrote. */
 async function failedStart(extra: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const failure = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: env(extra), timeout: 120_000 }).catch(
+  const failure = await run(process.execPath, [built('main')], { env: env(extra), timeout: 120_000 }).catch(
     (e: { code: number; stdout: string; stderr: string }) => e,
   );
   return failure as { code: number; stdout: string; stderr: string };
@@ -120,7 +121,7 @@ describe('a start that cannot work stops with one line and exit 1', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'measurement-fatal-'));
     const file = path.join(dir, 'log');
     const fd = openSync(file, 'w');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [built('main')], {
       env: env({ PORT: String(busyPort), DATA_DIR: dir }),
       stdio: ['ignore', fd, fd],
     });

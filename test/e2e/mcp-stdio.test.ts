@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { frontServer } from '../helpers/http';
+import { built } from '../helpers/built';
 
 let t: TestApp;
 let server: ReturnType<typeof frontServer>;
@@ -23,7 +24,7 @@ afterAll(async () => {
 async function spawnStdio(env: Record<string, string>, pin?: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'scripts/mcp-stdio.ts'],
+    args: [built('mcp-stdio')],
     env,
     stderr: 'pipe',
   });

@@ -4,13 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/domain/persisted-query';
+import { built } from '../helpers/built';
 
 const FIXTURE = path.resolve('test/fixtures/ecb/hist-wide.csv');
 
 /** Runs the server to its exit (it must exit by itself); its exit code and output. */
 function startToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [built('main')], {
       env: { ...process.env, PORT: '0', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

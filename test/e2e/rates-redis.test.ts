@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { built } from '../helpers/built';
 
 const run = promisify(execFile);
-const TSX = path.resolve('node_modules/.bin/tsx');
 const FIXTURE = path.resolve('test/fixtures/ecb/hist-wide.csv');
 const redisUrl = process.env.TEST_REDIS_URL;
 /** A bound for something that happens in the background (a hung test), not a time budget. */
@@ -64,7 +64,7 @@ describe.skipIf(!redisUrl)(
       await redis.connect();
       dataDir = mkdtempSync(path.join(os.tmpdir(), 'measurement-redis-'));
       proxy = await tcpProxy(redisUrl!, { running: false });
-      server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn(process.execPath, [built('main')], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       server.stderr!.on('data', (chunk) => (logs += chunk));
       base = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 120_000);
@@ -78,7 +78,7 @@ describe.skipIf(!redisUrl)(
           }
         });
       });
-      const { stdout } = await run(TSX, ['scripts/admin.ts', 'key', 'create', '--plan', 'developer'], { env: env() });
+      const { stdout } = await run(process.execPath, [built('admin'), 'key', 'create', '--plan', 'developer'], { env: env() });
       key = JSON.parse(stdout).key;
     });
     afterAll(async () => {
@@ -136,7 +136,7 @@ describe.skipIf(!redisUrl)(
     it('serves an `admin rates import` made while it runs (the CLI writes the database)', async () => {
       const corrected = path.join(dataDir, 'next.csv');
       writeFileSync(corrected, 'Date,USD,JPY,GBP,HUF,ISK,\n2026-04-14,1.2400,151,0.8650,389,140,\n');
-      await run(TSX, ['scripts/admin.ts', 'rates', 'import', corrected], { env: env() });
+      await run(process.execPath, [built('admin'), 'rates', 'import', corrected], { env: env() });
       await vi.waitFor(async () => expect((await health()).rates.date).toBe('2026-04-14'), WAIT);
     });
   },

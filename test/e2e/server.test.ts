@@ -5,9 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../helpers/server-process';
+import { built } from '../helpers/built';
 
 const run = promisify(execFile);
-const TSX = path.resolve('node_modules/.bin/tsx');
 
 /** The real server process (node with tsx's loader, as `npm start` runs the build) on a free port. */
 let server: ServerProcess;
@@ -37,7 +37,7 @@ describe('the server as a newcomer runs it', () => {
   });
 
   it('converts with a key made by the operator CLI while it serves', async () => {
-    const { stdout } = await run(TSX, ['scripts/admin.ts', 'key', 'create', '--plan', 'free'], { env: env() });
+    const { stdout } = await run(process.execPath, [built('admin'), 'key', 'create', '--plan', 'free'], { env: env() });
     key = JSON.parse(stdout).key;
     expect(key).toMatch(/^msr_test_/);
     const res = await fetch(`${base}/v1/convert?value=1&from=mile&to=km`, { headers: { authorization: `Bearer ${key}` } });
@@ -76,7 +76,7 @@ describe('the server as a newcomer runs it', () => {
     expect(before.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(((await (await fetch(`${base}/v1/health`)).json()) as any).data.status).toBe('degraded');
 
-    await run(TSX, ['scripts/admin.ts', 'rates', 'import', 'test/fixtures/ecb/hist-wide.csv'], { env: env() });
+    await run(process.execPath, [built('admin'), 'rates', 'import', 'test/fixtures/ecb/hist-wide.csv'], { env: env() });
     const deadline = Date.now() + 60_000;
     let after = await convert();
     while (after.status !== 200 && Date.now() < deadline) {
@@ -96,7 +96,7 @@ describe('the server as a newcomer runs it', () => {
 
 describe('configuration', () => {
   it('stops with a one-line message naming a bad variable', async () => {
-    const failure = await run(TSX, ['src/main.ts'], { env: { ...process.env, PORT: 'eighty' } }).catch(
+    const failure = await run(process.execPath, [built('main')], { env: { ...process.env, PORT: 'eighty' } }).catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect('code' in failure && failure.code).toBe(1);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { built } from '../helpers/built';
 
 const run = promisify(execFile);
 
@@ -77,7 +78,7 @@ describe('npm start', () => {
   });
 
   it('on SIGTERM to the npm process, finishes the request in flight, then closes the port and leaves no process', async () => {
-    const { stdout } = await run(path.resolve('node_modules/.bin/tsx'), ['scripts/admin.ts', 'key', 'create', '--plan', 'free'], {
+    const { stdout } = await run(process.execPath, [built('admin'), 'key', 'create', '--plan', 'free'], {
       env: env(),
     });
     const key = JSON.parse(stdout).key as string;

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
+import { built } from './built';
 
 const run = promisify(execFile);
 
@@ -26,7 +27,7 @@ export async function startServer(
   // The young generation's size as `npm start` sets it (V8 takes it from the command line only);
   // `imports` are loaded after tsx (a test's probe inside the server).
   const imports = (options.imports ?? []).flatMap((file) => ['--import', file]);
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', ...imports, 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', ...imports, built('main')], {
     // inheritEnv false: only PATH and what is given (a test that must not see the runner's variables).
     // RATE_SOURCES=ecb unless given: the other publishers' real URLs are never fetched from a test.
     env: {
@@ -91,6 +92,6 @@ export async function killAllServers(): Promise<void> {
 
 /** `npm run --silent admin -- …` as an operator runs it, with this environment; the parsed JSON line. */
 export async function admin(args: string[], env: Record<string, string | undefined>): Promise<any> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { ...process.env, ...env } });
+  const { stdout } = await run(process.execPath, [built('admin'), ...args], { env: { ...process.env, ...env } });
   return JSON.parse(stdout);
 }
