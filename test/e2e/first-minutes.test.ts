@@ -10,7 +10,7 @@ import { killAllServers, startServer, type ServerProcess } from '../helpers/serv
 import { built } from '../helpers/built';
 
 /**
- * What a newcomer meets in the first minutes with the real process (`node --import tsx src/main.ts`):
+ * What a newcomer meets in the first minutes with the real process (the bundle `npm start` runs):
  * the start line, a busy port, a RATES_FILE that cannot be used, a key of the other environment,
  * rates and errors in the log. Each is one clear line or the contract's body.
  */

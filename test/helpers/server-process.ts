@@ -15,9 +15,9 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`node --max-semi-space-size=16 --import tsx src/main.ts`, in a process group of its own) with
- * PORT=0 and the given environment, and resolves when it logs "listening on http://…:PORT". Node
- * itself with tsx's loader, not the tsx CLI: killing the CLI would leave its node child serving.
+ * Starts the real server (`node --max-semi-space-size=16 main.js`, the bundle `npm start` runs, built for this
+ * test run: test/setup/built-entries.ts), in a process group of its own, with PORT=0 and the given
+ * environment, and resolves when it logs "listening on http://…:PORT".
  * The caller must `kill()` it (afterAll), also when the test fails; `killAllServers()` does for all.
  */
 export async function startServer(
