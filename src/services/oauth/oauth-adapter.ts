@@ -6,6 +6,9 @@ export function recordIdHash(id: string): string {
   return createHash('sha256').update(id).digest('hex');
 }
 
+/** Expired artefacts are deleted on a write at most this often per instance, so the table holds live ones. */
+export const OAUTH_SWEEP_EVERY_MS = 10 * 60_000;
+
 type Payload = Record<string, unknown> & { jti?: string; grantId?: string; accountId?: string; uid?: string; consumed?: number };
 
 /** oidc-provider's storage interface (its docs' "adapter"), as this project implements it. */
@@ -25,8 +28,16 @@ export interface ProviderAdapter {
  * refresh token, a code, a session cookie is never at rest in plaintext; a lookup hashes the id
  * presented and gives the id back in the payload (`jti`), as the provider expects. A consumed code
  * keeps its row, marked, so a second use is seen as a replay (and the provider revokes its grant).
+ * Rows past their expiry are never read, and are deleted by the first write after each sweep period.
  */
 export function oauthAdapter(store: OAuthRecordStore, clock: () => Date): (model: string) => ProviderAdapter {
+  let sweptAt = Number.NEGATIVE_INFINITY;
+  const sweep = async () => {
+    const t = clock().getTime();
+    if (t - sweptAt < OAUTH_SWEEP_EVERY_MS) return;
+    sweptAt = t;
+    await store.deleteExpired(new Date(t).toISOString());
+  };
   return (model) => {
     const now = () => clock().toISOString();
     const read = async (id: string, found: Promise<string | undefined>): Promise<Payload | undefined> => {
@@ -35,6 +46,7 @@ export function oauthAdapter(store: OAuthRecordStore, clock: () => Date): (model
     };
     const write = async (id: string, payload: Payload, expiresIn: number | undefined) => {
       const { jti: _id, ...kept } = payload;
+      await sweep();
       await store.upsert({
         model,
         idHash: recordIdHash(id),
