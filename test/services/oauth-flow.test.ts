@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signingJwk } from '../../src/services/oauth';
 import { hashPassword } from '../../src/domain/passwords';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { frontListenerOf } from '../helpers/http';
@@ -158,6 +160,19 @@ describe('OAuth for agents on /mcp', () => {
       code_challenge_methods_supported: ['S256'],
       client_id_metadata_document_supported: true,
     });
+  });
+
+  it("signs with an Ed25519 key derived from WEBHOOK_SECRET_KEY, published without its private part, never the library's development keys", async () => {
+    const metadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json()) as { jwks_uri: string };
+    const { keys } = (await (await fetch(metadata.jwks_uri)).json()) as { keys: Record<string, string>[] };
+    const derived = signingJwk(createHash('sha256').update('any 32 bytes').digest());
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(keys[0]).not.toHaveProperty('d');
+    // The same seed gives the same key on every instance; another seed another key.
+    expect(signingJwk(createHash('sha256').update('any 32 bytes').digest())).toEqual(derived);
+    expect(signingJwk(createHash('sha256').update('other').digest()).x).not.toBe(derived.x);
+    expect(Object.keys(derived).sort()).toEqual(['alg', 'crv', 'd', 'kid', 'kty', 'use', 'x']);
   });
 
   it('answers a 401 on /mcp with the resource metadata in WWW-Authenticate, with no credential or a bad one', async () => {

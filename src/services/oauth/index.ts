@@ -1,3 +1,4 @@
+import { createHash, createPrivateKey } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config';
 import { ApiError } from '../../domain/errors';
@@ -37,10 +38,31 @@ export function agentServices({
       records: store.oauth,
       clock,
       cookieKeys: [webhookSecrets().derive('oauth cookies').toString('base64url')],
+      signingKey: signingJwk(webhookSecrets().derive('oauth signing key')),
       fetchClientDocument,
       behindProxy: config.trustProxy !== undefined,
     }));
   return createAgentAuthorization(oauth, store, built, clock);
+}
+
+/** PKCS #8 DER of an Ed25519 private key, less its 32-byte seed (RFC 8410). */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * The authorization server's signing key (ID tokens, its JWKS), an Ed25519 key whose seed is
+ * derived from WEBHOOK_SECRET_KEY: the same on every instance, never the library's public
+ * development keys, never stored.
+ */
+export function signingJwk(seed: Buffer): Record<string, string> {
+  if (seed.length !== 32) throw new TypeError('an Ed25519 seed is 32 bytes');
+  const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const jwk = key.export({ format: 'jwk' }) as Record<string, string>;
+  return { ...jwk, alg: 'EdDSA', use: 'sig', kid: createHashKid(jwk['x']!) };
+}
+
+/** The key's id: the start of the SHA-256 of its public part. */
+function createHashKid(x: string): string {
+  return createHash('sha256').update(x).digest('base64url').slice(0, 16);
 }
 
 /** A Bearer credential that is not an API key (no `msr_` prefix): an agent's access token, where one is taken. */

@@ -32,6 +32,8 @@ export interface OAuthProviderOptions {
   clock: () => Date;
   /** Signing keys of the provider's cookies, the same on every instance (derived from WEBHOOK_SECRET_KEY). */
   cookieKeys: string[];
+  /** The private JWK that signs what the provider signs (ID tokens), the same on every instance. */
+  signingKey: Record<string, string>;
   /** How a Client ID Metadata Document is fetched (client-documents.ts: the webhook URL rules, bounded in size and time). */
   fetchClientDocument: (url: string | URL, init: RequestInit) => Promise<Response>;
   /** Whether X-Forwarded-Proto may be believed (TRUST_PROXY set). */
@@ -64,6 +66,7 @@ export async function createOAuthProvider(options: OAuthProviderOptions): Promis
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'EdDSA',
     },
     responseTypes: ['code'],
     // `mcp` is the resource's scope (getResourceServerInfo), not an OpenID one: it is granted per resource.
@@ -72,6 +75,8 @@ export async function createOAuthProvider(options: OAuthProviderOptions): Promis
     pkce: { required: () => true },
     routes: OAUTH_ROUTES,
     cookies: { keys: options.cookieKeys },
+    jwks: { keys: [options.signingKey] } as Configuration['jwks'],
+    enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] } as Configuration['enabledJWA'],
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
