@@ -143,8 +143,10 @@ for (const backend of BACKENDS) {
       await eventually(() => posted.length === 2, 10_000);
       // The backoff's jitter: between half and all of the 600 ms step.
       expect(Date.now() - firstAt).toBeGreaterThanOrEqual(250);
-      // Between the attempts: the look after the first one ended, and the one at the due time (a notification of the retry's write at most).
-      expect(outbox.calls.get('dueDeliveries')! - looksBefore).toBeLessThanOrEqual(3);
+      // Between the attempts: the look after the first one ended, the one at the due time, and on
+      // PostgreSQL the notifications of the attempts' own writes, which a loaded machine may deliver
+      // after a look instead of before it. A poll would be dozens; a look per notification is not.
+      expect(outbox.calls.get('dueDeliveries')! - looksBefore).toBeLessThanOrEqual(5);
       await settled(outbox.total);
       expect(
         (await store.webhooks.recentDeliveries(await endpoints(store, accountId), 1)).values().next().value?.deliveries[0],

@@ -192,7 +192,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       ).toBe(80);
       await eventually(async () => (await t.app.services.webhooks.list(account.id))[0]!.deliveries[0]!.status === 'delivered');
       const [after] = await t.app.services.webhooks.list(account.id);
-      expect(after!.deliveries[0]!.attempts).toBeGreaterThanOrEqual(4);
+      // Three attempts were counted before the receiver came back; the third may have been in flight
+      // then and be the one that delivered it (an attempt is counted when it starts).
+      expect(after!.deliveries[0]!.attempts).toBeGreaterThanOrEqual(3);
       expect(after!.deliveries[0]!.lastError).toBeNull();
     });
 
