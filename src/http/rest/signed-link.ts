@@ -28,11 +28,10 @@ export function admitSignedLink(query: string, context: RequestContext, links: S
 }
 
 /**
- * A link's query on the keyed export (the form links took before they had a route of their own):
- * 308 Permanent Redirect to the same query on the links' route, which opens it as made, so a link
- * already handed out works until it expires for every client that follows redirects. The keyed
- * route itself never takes a link as its credential. Undefined for a query without a link's
- * parameters.
+ * A link's query on the keyed export's path (the path its signature names): 308 Permanent Redirect
+ * to the same query on the links' route, which opens it as made, for every client that follows
+ * redirects. The keyed route itself never takes a link as its credential. Undefined for a query
+ * without a link's parameters.
  */
 export function movedLink(query: string, links: SeriesLinks): ResponseParts | undefined {
   if (query === '' || !links.carriesLink(new URLSearchParams(query))) return undefined;
