@@ -4,7 +4,8 @@
 # schema/openapi.json into a temporary directory outside the project (never the project's
 # dependencies), compiled with tsc --strict, and run against `node dist/main.js` on the real ECB
 # history, to fetch the series as JSON, CSV and NDJSON (one operation each) and a batch, with no
-# cast, no hand-written fetch and no type override. Not part of `npm test` (it installs packages
+# cast, no hand-written fetch and no type override; then the same series by curl (format=, a
+# signed link, its earlier form's redirect). Not part of `npm test` (it installs packages
 # and builds): run it by hand, `scripts/generated-clients.sh`. CLIENTS_DIR reuses an install.
 set -euo pipefail
 
@@ -139,3 +140,15 @@ echo "== calls"
 for client in orval-client hey-api-client openapi-fetch-client; do
   BASE_URL="$BASE_URL" KEY="$KEY" npx tsx "$client.ts"
 done
+
+echo "== the series by curl, as a spreadsheet or a first afternoon asks"
+AUTH="Authorization: Bearer $KEY"
+Q='start=2024-03-01&end=2024-03-31&symbols=USD,JPY'
+echo "?format=csv:    $(curl -s -H "$AUTH" "$BASE_URL/v1/currency/rates/series?$Q&format=csv" | head -1)"
+echo "?format=xlsx:   $(curl -s -H "$AUTH" "$BASE_URL/v1/currency/rates/series?$Q&format=xlsx")"
+LINK="$(curl -s -H "$AUTH" -H 'Content-Type: application/json' -d '{"start":"2024-03-01","end":"2024-03-31","symbols":["USD","JPY"]}' \
+  "$BASE_URL/v1/currency/rates/series/links" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.url))')"
+echo "link:           ${LINK%%signature=*}signature=…"
+echo "link, no key:   $(curl -s "$LINK" | wc -l) lines of CSV"
+OLD="$BASE_URL/v1/currency/rates/series?${LINK#*\?}"
+echo "earlier form:   $(curl -s -o /dev/null -w '%{http_code} -> %{redirect_url}' "$OLD" | sed 's/signature=.*/signature=…/'); followed: $(curl -sL "$OLD" | wc -l) lines"
