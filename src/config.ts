@@ -91,6 +91,12 @@ const schema = z.object({
       message: 'must be 32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)',
     })
     .optional(),
+  PUBLIC_ORIGIN: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => new URL(value).pathname === '/' && !new URL(value).search && !new URL(value).hash, {
+      message: 'must be an origin such as https://api.example (no path, query or fragment)',
+    })
+    .optional(),
   OAUTH_ISSUER: z
     .url({ protocol: /^https?$/ })
     .refine((value) => new URL(value).pathname === '/' && !new URL(value).search && !new URL(value).hash, {
@@ -126,6 +132,8 @@ export interface Config {
   /** RATE_SOURCES and the sources' *_BASE_URL: which sources besides the ECB are fetched, and where from. */
   sources: SourcesConfig;
   trustProxy: string | undefined;
+  /** PUBLIC_ORIGIN (else OAUTH_ISSUER's origin): the origin clients reach the server at, which signed links are made on. */
+  publicOrigin: string | undefined;
   logLevel: string;
   /** Requests a minute per client IP on public routes. */
   publicRateLimit: number;
@@ -227,6 +235,11 @@ export function configWarnings(env: Record<string, string | undefined>): string[
       : `read as REST_EXECUTION=${replacement}`;
     warnings.push(`REST_FAST_LANE is a former name: set REST_EXECUTION=direct|sofa instead (${used}).`);
   }
+  if (env['API_ENV'] === 'production' && !env['PUBLIC_ORIGIN'] && !env['OAUTH_ISSUER']) {
+    warnings.push(
+      'PUBLIC_ORIGIN is not set: signed links are answered as a path and query, without an origin; set PUBLIC_ORIGIN=https://<the origin clients use>.',
+    );
+  }
   if (env['GRAPHQL_EXECUTION'] !== undefined && env['GRAPHQL_EXECUTION'] !== '') {
     warnings.push(
       'GRAPHQL_EXECUTION is no longer read: every GraphQL request is answered by the front and run by its executor; remove it.',
@@ -254,6 +267,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (${got})`);
   }
   const e = parsed.data;
+  if (e.API_ENV === 'production' && e.PUBLIC_ORIGIN?.startsWith('http:')) {
+    throw new ConfigError(
+      `Invalid configuration: PUBLIC_ORIGIN must use https:// with API_ENV=production (got ${JSON.stringify(e.PUBLIC_ORIGIN)})`,
+    );
+  }
   if (e.API_ENV === 'production' && e.OAUTH_ISSUER?.startsWith('http:')) {
     throw new ConfigError(
       `Invalid configuration: OAUTH_ISSUER must use https:// with API_ENV=production (got ${JSON.stringify(e.OAUTH_ISSUER)})`,
@@ -271,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ratesFile: e.RATES_FILE === undefined ? undefined : path.resolve(e.RATES_FILE),
     sources: sourcesConfigOf(e),
     trustProxy: e.TRUST_PROXY,
+    publicOrigin: publicOriginOf(e.PUBLIC_ORIGIN ?? e.OAUTH_ISSUER),
     logLevel: e.LOG_LEVEL,
     publicRateLimit: e.PUBLIC_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
@@ -311,6 +330,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? { mode: 'token', token: e.METRICS.slice('token:'.length) }
       : { mode: e.METRICS as 'local' | 'off' | 'public' },
   };
+}
+
+function publicOriginOf(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : new URL(url).origin;
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];

@@ -40,6 +40,24 @@ describe('GRAPHQL_EXECUTION is no longer read', () => {
   });
 });
 
+describe('PUBLIC_ORIGIN is the origin signed links are made on', () => {
+  it("is an origin (a path, query or fragment refused), OAUTH_ISSUER's when unset, https with API_ENV=production", () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://rates.example/' }).publicOrigin).toBe('https://rates.example');
+    expect(loadConfig({ OAUTH_ISSUER: 'https://auth.example' }).publicOrigin).toBe('https://auth.example');
+    expect(loadConfig({}).publicOrigin).toBeUndefined();
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://rates.example/v1' })).toThrow(/PUBLIC_ORIGIN must be an origin/);
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'http://rates.example', API_ENV: 'production' })).toThrow(
+      /PUBLIC_ORIGIN must use https:\/\/ with API_ENV=production/,
+    );
+  });
+
+  it('unset in production (and no OAUTH_ISSUER): a start-up warning that links have no origin', () => {
+    expect(configWarnings({ API_ENV: 'production' })).toEqual([expect.stringMatching(/^PUBLIC_ORIGIN is not set: signed links/)]);
+    expect(configWarnings({ API_ENV: 'production', PUBLIC_ORIGIN: 'https://rates.example' })).toEqual([]);
+    expect(configWarnings({})).toEqual([]);
+  });
+});
+
 describe('COMPRESSION turns answer compression on or off', () => {
   it('is on by default, off when asked', () => {
     expect(loadConfig({}).compression).toBe(true);

@@ -1,5 +1,5 @@
 import { DEFAULT_LINK_SECONDS, MAX_LINK_SECONDS, MIN_LINK_SECONDS } from '../domain/signed-links';
-import { LINK_FORMATS, SERIES_EXPORT_PATH, type LinkFormat, type SeriesLink } from '../services/series-links';
+import { LINK_FORMATS, SIGNED_EXPORT_PATH, type LinkFormat, type SeriesLink } from '../services/series-links';
 import { RatesSourceEnum } from './currencies';
 import { builder } from './builder';
 import { SERIES_SOURCE_TEXT } from './currency-series';
@@ -15,7 +15,7 @@ const RateSeriesLinkRef = builder.objectRef<SeriesLink>('RateSeriesLink').implem
   description: 'A signed link to one series export: a GET of `url` needs no Authorization header until `expiresAt`.',
   fields: (t) => ({
     url: t.exposeString('url', {
-      description: `The path and query of the export (${SERIES_EXPORT_PATH}?…&keyId=…&expires=…&signature=…), relative to this server's origin. Any change to it makes it invalid.`,
+      description: `The URL of the export (${SIGNED_EXPORT_PATH}?…&keyId=…&expires=…&signature=…): absolute on the server's PUBLIC_ORIGIN (or, without it, on a loopback origin the request came to), else the path and query relative to the server's origin. Any change to it makes it invalid.`,
     }),
     expiresAt: t.exposeString('expiresAt', {
       description: 'When the link stops working (ISO 8601, UTC): never after the key that made it ends.',
@@ -59,6 +59,7 @@ builder.queryFields((t) => ({
         description: `Seconds the link works for, from ${MIN_LINK_SECONDS} to ${MAX_LINK_SECONDS} (7 days); ${DEFAULT_LINK_SECONDS} (a day) by default. A key with an earlier end ends the link then.`,
       }),
     },
-    resolve: async (_, args, ctx) => ctx.services.seriesLinks.make(args, (await ctx.requestContext.caller()).principal),
+    resolve: async (_, args, ctx) =>
+      ctx.services.seriesLinks.make(args, (await ctx.requestContext.caller()).principal, ctx.requestContext.host),
   }),
 }));

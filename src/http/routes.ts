@@ -1,5 +1,5 @@
 import { QUERY_POLICIES } from '../graphql/policies';
-import { SERIES_EXPORT_PATH, SERIES_LINKS_PATH } from '../services/series-links';
+import { SERIES_EXPORT_PATH, SERIES_LINKS_PATH, SIGNED_EXPORT_PATH } from '../services/series-links';
 
 /**
  * THE route table. Every REST route is declared here once; SOFA's routes, the 404/405 allowlist,
@@ -16,6 +16,8 @@ export interface RestRoute {
   readonly pathArgs?: Readonly<Record<string, string>>;
   /** The Query field that serves it; undefined for routes served outside GraphQL (the OpenAPI document). */
   readonly field?: string;
+  /** Its OpenAPI operationId where a field serves more than one route (the field's name by default, on its first row). */
+  readonly operationId?: string;
   /** Public, or keyed: the policy of `field` (the route and the field cannot differ); declared here only for a route without a field. */
   readonly access: Access;
   readonly summary: string;
@@ -36,12 +38,26 @@ export interface RestRoute {
   readonly prebuilt?: boolean;
   /**
    * Media types the answer is also served in, besides JSON (the default), chosen by the request's
-   * Accept (answer-formats.ts renders them from the JSON answer, the same way in both executions).
+   * Accept or its `format` parameter (answer-formats.ts renders them from the JSON answer, the same
+   * way in both executions). The route's operation describes JSON: each other format is described
+   * by a route of its own (`format`), so that generated clients type and parse one media type per
+   * operation.
    */
-  readonly formats?: readonly ('text/csv' | 'application/x-ndjson')[];
+  readonly formats?: readonly ExportFormat[];
+  /** The one media type the route answers in, whatever Accept says (the path names it: `series.csv`). */
+  readonly format?: ExportFormat;
+  /**
+   * Opened by a signed link (src/services/series-links.ts) instead of an Authorization header: the
+   * link's parameters are required, its key is the request's key, the media type is the one it
+   * names (one of `formats`), and its operation has no security scheme.
+   */
+  readonly signedLink?: boolean;
   /** Why query parameters are refused here, when the route takes none. */
   readonly queryHint?: string;
 }
+
+/** The media types an export is offered in besides JSON. */
+export type ExportFormat = 'text/csv' | 'application/x-ndjson';
 
 const KIB = 1024;
 export const DEFAULT_BODY_LIMIT = 64 * KIB;
@@ -154,7 +170,38 @@ const ROWS: readonly RouteRow[] = [
     cache: 'complete-answer',
     formats: ['text/csv', 'application/x-ndjson'],
     summary:
-      "A time series of ECB reference rates (or of another source's, with source), per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, CSV or NDJSON)",
+      "A time series of ECB reference rates (or of another source's, with source), per publication or as exact weekly, monthly or yearly means (Developer plan; JSON, or CSV and NDJSON by Accept or format)",
+  },
+  {
+    method: 'GET',
+    path: `${SERIES_EXPORT_PATH}.csv`,
+    field: 'rateSeries',
+    operationId: 'rateSeriesCsv',
+    tag: 'Currency',
+    cache: 'complete-answer',
+    format: 'text/csv',
+    summary: 'The same series as CSV, streamed over any range (Developer plan)',
+  },
+  {
+    method: 'GET',
+    path: `${SERIES_EXPORT_PATH}.ndjson`,
+    field: 'rateSeries',
+    operationId: 'rateSeriesNdjson',
+    tag: 'Currency',
+    cache: 'complete-answer',
+    format: 'application/x-ndjson',
+    summary: 'The same series as NDJSON, one entry a line, streamed over any range (Developer plan)',
+  },
+  {
+    method: 'GET',
+    path: SIGNED_EXPORT_PATH,
+    field: 'rateSeries',
+    operationId: 'rateSeriesBySignedLink',
+    tag: 'Currency',
+    cache: 'complete-answer',
+    formats: ['text/csv', 'application/x-ndjson'],
+    signedLink: true,
+    summary: 'A series export opened by a signed link, with no Authorization header (CSV or NDJSON, as the link names)',
   },
   {
     method: 'POST',
@@ -274,7 +321,8 @@ for (const route of ROUTES) {
     continue;
   }
   const names: string[] = [];
-  const source = route.path.replace(/:([a-z]+)/g, (_, name: string) => {
+  // A literal `.` (`series.csv`) matches itself only.
+  const source = route.path.replace(/\./g, '\\.').replace(/:([a-z]+)/g, (_, name: string) => {
     names.push(name);
     return '([^/]+)';
   });
@@ -406,9 +454,24 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** SOFA's `routes` option: field coordinate → method and path, for every field-backed route. */
+/** The first row of a field: the one SOFA routes, whose operation the field's other rows are described from. */
+export function fieldRoute(field: string): RestRoute {
+  return ROUTES.find((route) => route.field === field)!;
+}
+
+/** The routes that each answer one of this route's other formats (`series.csv` for the series' text/csv). */
+export function formatRoutes(route: RestRoute): readonly RestRoute[] {
+  return ROUTES.filter((r) => r.field === route.field && r.format !== undefined && route.formats?.includes(r.format));
+}
+
+/** Whether the route's answer follows the request's Accept (a signed link names its media type instead). */
+export function variesOnAccept(route: RestRoute): boolean {
+  return route.formats !== undefined && !route.signedLink;
+}
+
+/** SOFA's `routes` option: field coordinate → method and path, for each field's first route. */
 export function sofaRoutes(): Record<string, { method: 'GET' | 'POST'; path: string; tags: string[]; description: string }> {
-  const rows = ROUTES.filter((route) => route.field !== undefined);
+  const rows = ROUTES.filter((route) => route.field !== undefined && fieldRoute(route.field) === route);
   return Object.fromEntries(
     rows.map((route) => [
       `Query.${route.field}`,

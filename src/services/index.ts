@@ -202,6 +202,8 @@ function seriesServices(
       apiEnv: config.apiEnv,
       clock,
       onUse: (keyId) => keyUse.note(keyId),
+      publicOrigin: config.publicOrigin,
+      trustsLoopbackHost: config.trustProxy === undefined,
     }),
     seriesExports: createSeriesExports({
       rates,

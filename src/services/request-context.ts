@@ -37,6 +37,8 @@ export interface RequestContextInit {
   surface?: Surface;
   /** The resource its credential is presented to: `mcp` takes agents' OAuth tokens besides API keys. */
   resource?: CredentialResource;
+  /** The raw Host header: what a link in the answer may be built on (series-links.ts decides when). */
+  host?: string | null;
 }
 
 /** One conversion field of a document, in document order, and how many conversions it asks for. */
@@ -88,6 +90,11 @@ export class RequestContext {
     private readonly services: RequestContextServices,
     private readonly init: RequestContextInit,
   ) {}
+
+  /** The Host header as sent (null without one). */
+  get host(): string | null {
+    return this.init.host ?? null;
+  }
 
   /** The API the request came through: a batch item's error names that API's listing. */
   get surface(): Surface {

@@ -6,9 +6,13 @@ import type { AccountStore } from './account-store';
 import { invalidKey, principalOf, type KeyWording, type Principal } from './auth';
 import type { RateSeries, SeriesQuery } from './currency/series';
 
-/** The export a series link opens, and the route that makes links. */
+/**
+ * The export a series link opens (what its signature names), the route that makes links, and the
+ * route a link is fetched at (its own operation, apart from the keyed export's).
+ */
 export const SERIES_EXPORT_PATH = '/v1/currency/rates/series';
 export const SERIES_LINKS_PATH = '/v1/currency/rates/series/links';
+export const SIGNED_EXPORT_PATH = '/v1/currency/rates/series/signed';
 
 /** The media types a link may fix, by the name its `format` parameter gives them (a spreadsheet sends no Accept). */
 export const LINK_FORMATS = { csv: 'text/csv', ndjson: 'application/x-ndjson' } as const;
@@ -32,7 +36,11 @@ export interface SeriesLinkRequest {
 }
 
 export interface SeriesLink {
-  /** Path and query, relative to the server's origin: a GET of it needs no Authorization header. */
+  /**
+   * The link's URL: absolute on PUBLIC_ORIGIN when set, else on the request's own origin when it
+   * was reached at a loopback name with no proxy in front, else the path and query alone. A GET
+   * of it needs no Authorization header.
+   */
   url: string;
   /** ISO 8601 UTC: the link's end (never after the key's). */
   expiresAt: string;
@@ -51,8 +59,12 @@ export interface OpenedSeriesLink {
 }
 
 export interface SeriesLinks {
-  /** A link to the export these parameters ask for, made by this key: checked as the export would check them (plan, currencies, range). */
-  make(request: SeriesLinkRequest, principal: Principal): SeriesLink;
+  /**
+   * A link to the export these parameters ask for, made by this key: checked as the export would
+   * check them (plan, currencies, range). `host`: the request's Host header, which the URL is built
+   * on only when PUBLIC_ORIGIN is not set and it names the loopback interface.
+   */
+  make(request: SeriesLinkRequest, principal: Principal, host?: string | null): SeriesLink;
   /** Whether a query carries a link's parameters (and so is judged as a link). */
   carriesLink(params: URLSearchParams): boolean;
   /** LINK_INVALID or LINK_EXPIRED unless the query is a live link made by this server (or one sharing its secret). */
@@ -68,6 +80,10 @@ export interface SeriesLinksOptions {
   clock: () => Date;
   /** A link's key was used (its last use, as for a keyed request). */
   onUse?: (keyId: string) => void;
+  /** PUBLIC_ORIGIN (`https://api.example`): the origin every link is made on. */
+  publicOrigin?: string | undefined;
+  /** Whether a request's own loopback Host may name the link's origin (no TRUST_PROXY: nothing rewrites Host in front of the server). */
+  trustsLoopbackHost?: boolean;
 }
 
 /** How a refusal names the key a link was made with. */
@@ -82,7 +98,9 @@ const SIGNING_LABEL = 'series links v1';
  * WEBHOOK_SECRET_KEY derives the same signing key. The key a link names is read from the store at
  * each use, so its revocation, rotation or end stops its links at once, on every instance.
  */
-export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse }: SeriesLinksOptions): SeriesLinks {
+export function createSeriesLinks(options: SeriesLinksOptions): SeriesLinks {
+  const { secrets, store, series, apiEnv, clock, onUse } = options;
+  const originOf = linkOrigin(options.publicOrigin, options.trustsLoopbackHost ?? false);
   let signingKey: Buffer | undefined;
   const key = (): Buffer => (signingKey ??= derivedKey(secrets));
 
@@ -97,19 +115,25 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
   };
 
   return {
-    make(request, principal) {
+    make(request, principal, host) {
       const format = request.format ?? 'csv';
       const params = seriesParams(request);
       // The export's own checks (plan, range, currencies), so that a link is never dead when made.
       series.planSeries({ ...(params as SeriesQuery), format: LINK_FORMATS[format] }, principal.account.plan);
       const expires = linkEnd(request.expiresIn, clock(), principal.expiresAt);
+      // The signature names the export the link opens, not the path it is fetched at.
       const query = signedQuery(key(), {
         path: SERIES_EXPORT_PATH,
         params: { ...params, [FORMAT_PARAM]: format },
         keyId: principal.keyId,
         expires,
       });
-      return { url: `${SERIES_EXPORT_PATH}?${query}`, expiresAt: new Date(expires * 1000).toISOString(), format, keyId: principal.keyId };
+      return {
+        url: `${originOf(host)}${SIGNED_EXPORT_PATH}?${query}`,
+        expiresAt: new Date(expires * 1000).toISOString(),
+        format,
+        keyId: principal.keyId,
+      };
     },
     carriesLink,
     open(params) {
@@ -124,6 +148,15 @@ export function createSeriesLinks({ secrets, store, series, apiEnv, clock, onUse
       return { query, mediaType: LINK_FORMATS[format], principal: () => linkKeyOf(opened.keyId) };
     },
   };
+}
+
+/** A Host header that names the loopback interface: `localhost`, `127.x.x.x` or `[::1]`, with a port or not. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+/** The origin a link's URL starts with: PUBLIC_ORIGIN, else a trusted loopback Host's own, else none (a path). */
+function linkOrigin(publicOrigin: string | undefined, trustsLoopbackHost: boolean): (host: string | null | undefined) => string {
+  if (publicOrigin !== undefined) return () => publicOrigin;
+  return (host) => (trustsLoopbackHost && host && LOOPBACK_HOST.test(host) ? `http://${host.toLowerCase()}` : '');
 }
 
 function isLinkFormat(name: string | undefined): name is LinkFormat {

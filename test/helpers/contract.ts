@@ -53,7 +53,11 @@ export class OpenApiContract {
       if (!head) this.validate({ $ref: 'openapi.json#/components/schemas/ErrorResponse' }, body, where);
       return;
     }
-    const documented = operation.responses[String(response.status)] as Json | undefined;
+    const found = operation.responses[String(response.status)] as Json | undefined;
+    const other = (found?.['x-other-formats'] as Record<string, string> | undefined)?.[mediaType ?? ''];
+    // A media type the path answers by Accept but another operation describes (x-other-formats): its content is that operation's.
+    const documented =
+      other === undefined ? found : { ...found, content: this.operationById(other).responses[String(response.status)]?.content };
     expect(documented, `${where}: status not documented`).toBeDefined();
     for (const [name, header] of Object.entries<Json>(documented!.headers ?? {})) {
       const definition = header.$ref ? this.resolve(header.$ref) : header;
@@ -65,6 +69,14 @@ export class OpenApiContract {
       expect(Object.keys(documented!.content), `${where}: media type ${mediaType} not documented`).toContain(mediaType);
     const schema = documented!.content?.['application/json']?.schema as Json | undefined;
     if (schema && !head && mediaType === 'application/json') this.validate(rewriteRefs(schema), body, where);
+  }
+
+  private operationById(id: string): Json {
+    for (const item of Object.values<Json>(this.document.paths)) {
+      for (const operation of Object.values<Json>(item))
+        if (typeof operation === 'object' && operation.operationId === id) return operation;
+    }
+    throw new Error(`x-other-formats names ${id}, which no operation is`);
   }
 
   private resolve(ref: string): Json {

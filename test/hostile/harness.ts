@@ -73,7 +73,17 @@ export function expectRestInvariants(res: RestAnswer, input: string): void {
   }
   if (res.status === 304 || res.status === 204) return;
   if (res.status >= 200 && res.status < 300) {
+    // A series export in CSV or NDJSON is a download, not a JSON body.
+    if (!(res.headers.get('content-type') ?? '').startsWith('application/json')) {
+      expect(res.headers.get('content-disposition'), where).toMatch(/^attachment; filename="/);
+      return;
+    }
     expectData(res.body.data, where);
+    return;
+  }
+  // A signed link's query on the keyed export: redirected to the links' route.
+  if (res.status === 308) {
+    expect(res.headers.get('location'), where).toMatch(/^\/v1\/currency\/rates\/series\/signed\?/);
     return;
   }
   const error = res.body?.error;

@@ -124,35 +124,33 @@ function boundRefusals(status: number, body: any): { param: string; message: str
   return errors.filter((e) => e?.code === 'INVALID_REQUEST' && typeof e.param === 'string' && !NOT_A_BOUND.test(e.message));
 }
 
-describe.each(ROUTES.filter((r) => r.field !== undefined).map((route) => [`${route.method} ${route.path}`, route] as const))(
-  '%s: the document and the server agree',
-  (_, route) => {
-    it('no request the document allows is refused by the server for a bound on an input the document describes', async () => {
-      const requests = fc.sample(requestOf(route, h.key, h.key), { numRuns: SAMPLES, seed: 28 });
-      const disagreements: string[] = [];
-      let sent = 0;
-      for (const request of requests) {
-        const allowed = documentCheck.allows(request);
-        if (!allowed) continue;
-        sent += 1;
-        const res = await h.t.call(request.method, request.url, {
-          headers: request.headers,
-          ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
-        });
-        for (const refusal of boundRefusals(res.status, res.body)) {
-          const input = refusal.param.replace(/^items\[\d+\]\.?/, '') || 'items';
-          if (allowed.inputs.has(input) || allowed.inputs.has('items'))
-            disagreements.push(
-              `${request.method} ${show(request.url)} body ${show(request.rawBody)} → ${refusal.param}: ${refusal.message}`,
-            );
-        }
+// A signed link's route: every input is part of the link and signed, so no generated request is one the server made.
+describe.each(
+  ROUTES.filter((r) => r.field !== undefined && !r.signedLink).map((route) => [`${route.method} ${route.path}`, route] as const),
+)('%s: the document and the server agree', (_, route) => {
+  it('no request the document allows is refused by the server for a bound on an input the document describes', async () => {
+    const requests = fc.sample(requestOf(route, h.key, h.key), { numRuns: SAMPLES, seed: 28 });
+    const disagreements: string[] = [];
+    let sent = 0;
+    for (const request of requests) {
+      const allowed = documentCheck.allows(request);
+      if (!allowed) continue;
+      sent += 1;
+      const res = await h.t.call(request.method, request.url, {
+        headers: request.headers,
+        ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
+      });
+      for (const refusal of boundRefusals(res.status, res.body)) {
+        const input = refusal.param.replace(/^items\[\d+\]\.?/, '') || 'items';
+        if (allowed.inputs.has(input) || allowed.inputs.has('items'))
+          disagreements.push(`${request.method} ${show(request.url)} body ${show(request.rawBody)} → ${refusal.param}: ${refusal.message}`);
       }
-      expect(disagreements).toEqual([]);
-      // Not vacuous: a good share of the sample was allowed by the document and reached the server.
-      expect(sent, `${sent} of ${SAMPLES} allowed`).toBeGreaterThan(SAMPLES / 10);
-    });
-  },
-);
+    }
+    expect(disagreements).toEqual([]);
+    // Not vacuous: a good share of the sample was allowed by the document and reached the server.
+    expect(sent, `${sent} of ${SAMPLES} allowed`).toBeGreaterThan(SAMPLES / 10);
+  });
+});
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {
   const at = text.indexOf(separator);

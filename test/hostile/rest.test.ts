@@ -38,11 +38,14 @@ describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as 
       }),
       { numRuns: RUNS },
     );
-    // Not vacuous: some requests got through to an answer, others were refused.
-    expect(
-      [...statuses].some((s) => s < 300),
-      `statuses ${[...statuses]}`,
-    ).toBe(true);
+    // Not vacuous: some requests got through to an answer, others were refused. A signed link's
+    // route answers only a link the server made (test/http/series-links.test.ts), which no
+    // generated request is.
+    if (!route.signedLink)
+      expect(
+        [...statuses].some((s) => s < 300),
+        `statuses ${[...statuses]}`,
+      ).toBe(true);
     expect(
       [...statuses].some((s) => s >= 400),
       `statuses ${[...statuses]}`,

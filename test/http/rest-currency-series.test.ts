@@ -174,6 +174,59 @@ for (const execution of ['direct', 'sofa'] as const) {
         expect(lines).toEqual(json.body.data.entries.map((entry: object) => ({ base: 'USD', ...entry })));
       });
 
+      it('format=csv|ndjson|json answers as that Accept does, and wins over Accept (a spreadsheet or a browser sets none)', async () => {
+        const query = 'start=2024-03-01&end=2024-04-02&symbols=USD,JPY';
+        for (const [format, accept] of [
+          ['csv', 'text/csv'],
+          ['ndjson', 'application/x-ndjson'],
+        ]) {
+          const byAccept = await series(query, { accept: accept! });
+          const byFormat = await series(`${query}&format=${format}`, { accept: 'application/json' });
+          expect(byFormat.status).toBe(200);
+          expect(byFormat.text).toBe(byAccept.text);
+          for (const header of ['content-type', 'content-disposition', 'etag', 'cache-control'])
+            expect(byFormat.headers.get(header), header).toBe(byAccept.headers.get(header));
+        }
+        const json = await series(`format=json&${query}`, { accept: 'text/csv' });
+        expect(json.body.data.entries).toHaveLength(3);
+      });
+
+      it("an unknown or repeated format: 400 naming the values, Accept and the format's own routes", async () => {
+        const wrong = await series('start=2024-03-01&format=xlsx');
+        expect(wrong.status).toBe(400);
+        expect(wrong.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'format' });
+        expect(wrong.body.error.message).toContain('json, csv, ndjson');
+        expect(wrong.body.error.message).toContain('text/csv');
+        expect(wrong.body.error.message).toContain('/v1/currency/rates/series.csv');
+        const twice = await series('start=2024-03-01&format=csv&format=ndjson');
+        expect(twice.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'format' });
+      });
+
+      it('series.csv and series.ndjson: one media type each, whatever Accept says, the same bytes and validator as by Accept', async () => {
+        const query = 'start=2024-03-01&end=2024-04-02&symbols=USD,JPY';
+        for (const [suffix, accept] of [
+          ['csv', 'text/csv'],
+          ['ndjson', 'application/x-ndjson'],
+        ]) {
+          const own = await t.call('GET', `/v1/currency/rates/series.${suffix}?${query}`, {
+            key: developer,
+            headers: { accept: 'application/json' },
+          });
+          const byAccept = await series(query, { accept: accept! });
+          expect(own.status).toBe(200);
+          expect(own.text).toBe(byAccept.text);
+          expect(own.headers.get('etag')).toBe(byAccept.headers.get('etag'));
+          expect(own.headers.get('content-disposition')).toBe(byAccept.headers.get('content-disposition'));
+          expect(own.headers.get('vary') ?? '').not.toContain('Accept,');
+          expect(byAccept.headers.get('vary')).toMatch(/^Accept\b/);
+          const refused = await t.call('GET', `/v1/currency/rates/series.${suffix}?${query}&format=json`, { key: developer });
+          expect(refused.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'format' });
+          expect(refused.body.error.message).toContain('GET /v1/currency/rates/series?format=');
+        }
+        expect((await t.call('GET', `/v1/currency/rates/seriesXcsv?${query}`, { key: developer })).status).toBe(404);
+        expect((await t.call('GET', `/v1/currency/rates/series.csv?${query}`)).status).toBe(401);
+      });
+
       it('gives the exact mean of each month with the first and last publication it covers and their number', async () => {
         const res = await series('start=2024-03-01&end=2024-04-03&group=MONTH&symbols=USD,RUB');
         expect(res.body.data.entries).toEqual([

@@ -22,12 +22,16 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   '/v1/currency/rates/series/links': { start: '2024-03-01', end: '2024-04-02' },
 };
 
-const SAMPLE_QUERIES: Record<string, string> = { '/v1/currency/rates/series': '?start=2024-03-01&end=2024-04-02' };
+const SAMPLE_QUERIES: Record<string, string> = {
+  '/v1/currency/rates/series': '?start=2024-03-01&end=2024-04-02',
+  '/v1/currency/rates/series.csv': '?start=2024-03-01&end=2024-04-02',
+  '/v1/currency/rates/series.ndjson': '?start=2024-03-01&end=2024-04-02',
+};
 
 function requestOf(route: RestRoute): { url: string; init: RequestInit } {
   const path = route.path.replace(/:([a-z]+)/g, (_, name: string) => (route.path.startsWith('/v1/units') ? 'ft' : SAMPLE_PARAMS[name]!));
   const query = route.path === '/v1/convert' && route.method === 'GET' ? '?value=1&from=inch&to=cm' : (SAMPLE_QUERIES[route.path] ?? '');
-  const headers: Record<string, string> = route.access === 'key' ? { authorization: `Bearer ${key}` } : {};
+  const headers: Record<string, string> = route.access === 'key' && !route.signedLink ? { authorization: `Bearer ${key}` } : {};
   const body = route.method === 'POST' ? JSON.stringify(SAMPLE_BODIES[route.path]) : undefined;
   if (body) headers['content-type'] = 'application/json';
   return { url: `${base}${path}${query}`, init: { method: route.method, headers, ...(body ? { body } : {}) } };
@@ -50,7 +54,8 @@ describe('security headers on every response (contract section 10), over HTTP', 
   it.each(ROUTES.map((route) => [route.method, route.path, route] as const))('%s %s', async (_, __, route) => {
     const { url, init } = requestOf(route);
     const res = await fetch(url, init);
-    expect(res.status).toBe(200);
+    // A signed link's route without a link: refused, with the same headers.
+    expect(res.status).toBe(route.signedLink ? 403 : 200);
     expectSecurityHeaders(res);
   });
 

@@ -92,7 +92,7 @@ function withParam(url: string, name: string, value: string): string {
 describe('a signed link made with a key opens the export without one', () => {
   it('answers exactly what the key gets: the same CSV bytes, ETag, Content-Disposition; and 304 on a match', async () => {
     const link = await makeLink();
-    expect(link.url).toMatch(/^\/v1\/currency\/rates\/series\?/);
+    expect(link.url.startsWith(`${t.origin}/v1/currency/rates/series/signed?`), link.url).toBe(true);
     expect(link.url).not.toContain(key);
     expect(link).toMatchObject({ format: 'csv', keyId, expiresAt: '2024-04-05T12:00:00.000Z' });
     const keyed = await t.call('GET', `/v1/currency/rates/series?${QUERY}`, { key, headers: { accept: 'text/csv' } });
@@ -263,6 +263,66 @@ describe('a link is only as good as the key that made it', () => {
   });
 });
 
+describe('a link is fetched at a route of its own', () => {
+  it('HEAD of a link: the headers of its GET, no body', async () => {
+    const link = await makeLink();
+    const [get, head] = [await fetchLink(t, link.url), await t.call('HEAD', link.url)];
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    for (const header of ['content-type', 'content-disposition', 'etag', 'cache-control', 'content-length'])
+      expect(head.headers.get(header), header).toBe(get.headers.get(header));
+  });
+
+  it("the links' route without a link: 403 LINK_INVALID; with a key instead: 400, never the keyed export", async () => {
+    for (const options of [{}, { key }]) {
+      const refused = await t.call('GET', `/v1/currency/rates/series/signed?${QUERY}`, options);
+      expect(refused.status).toBe('key' in options ? 400 : 403);
+      expect(refused.body.error.code).toBe('key' in options ? 'INVALID_REQUEST' : 'LINK_INVALID');
+    }
+  });
+
+  it("a link's query on the keyed export's path: 308 to the same query on the links' route, which opens it", async () => {
+    const link = await makeLink();
+    const query = link.url.split('?')[1]!;
+    const moved = await t.call('GET', `/v1/currency/rates/series?${query}`);
+    expect(moved.status).toBe(308);
+    expect(moved.headers.get('location')).toBe(`/v1/currency/rates/series/signed?${query}`);
+    const followed = await fetchLink(t, moved.headers.get('location')!);
+    expect(followed.status).toBe(200);
+    expect(followed.text).toBe((await fetchLink(t, link.url)).text);
+  });
+});
+
+describe("a link's URL is absolute where its origin is known", () => {
+  it('on a Host that is not the loopback interface, and no PUBLIC_ORIGIN: the path and query alone', async () => {
+    const made = await t.call('POST', LINKS, { key, body: ASKED, headers: { host: 'rates.example' } });
+    expect(made.body.data.url).toMatch(/^\/v1\/currency\/rates\/series\/signed\?/);
+    const local = await t.call('POST', LINKS, { key, body: ASKED, headers: { host: 'localhost:8080' } });
+    expect(local.body.data.url).toMatch(/^http:\/\/localhost:8080\/v1\/currency\/rates\/series\/signed\?/);
+  });
+
+  it('PUBLIC_ORIGIN: every link on it, whatever Host says; TRUST_PROXY without it: no Host is taken, even a loopback one', async () => {
+    const shared = { WEBHOOK_SECRET_KEY: SECRET, DATABASE_URL: databaseFile };
+    const configured = await createTestApp(
+      { ...shared, PUBLIC_ORIGIN: 'https://rates.example' },
+      { rates: tableRates(PUBLICATIONS), clock },
+    );
+    const proxied = await createTestApp({ ...shared, TRUST_PROXY: '1' }, { rates: tableRates(PUBLICATIONS), clock });
+    try {
+      const made = await configured.call('POST', LINKS, { key, body: ASKED, headers: { host: 'other.example' } });
+      expect(made.body.data.url).toMatch(/^https:\/\/rates\.example\/v1\/currency\/rates\/series\/signed\?/);
+      const graphql = await configured.graphql('{ rateSeriesLink(start: "2024-03-01", end: "2024-03-31") { url } }', {}, key);
+      expect(graphql.body.data.rateSeriesLink.url).toMatch(/^https:\/\/rates\.example\/v1\/currency\/rates\/series\/signed\?/);
+      const relative = await proxied.call('POST', LINKS, { key, body: ASKED });
+      expect(relative.body.data.url).toMatch(/^\/v1\/currency\/rates\/series\/signed\?/);
+      expect((await fetchLink(t, relative.body.data.url)).status).toBe(200);
+    } finally {
+      await configured.close();
+      await proxied.close();
+    }
+  });
+});
+
 describe("the logs never hold a link's signature", () => {
   it('writes the path of a link request, answered or refused, and never its query', async () => {
     const link = await makeLink();
@@ -276,8 +336,8 @@ describe("the logs never hold a link's signature", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const requests = lines.filter((line) => line['msg'] === 'request');
     expect(requests.map((line) => [line['path'], line['status'], line['keyId'] ?? null, line['code'] ?? null])).toEqual([
-      ['/v1/currency/rates/series', 200, keyId, null],
-      ['/v1/currency/rates/series', 403, null, 'LINK_INVALID'],
+      ['/v1/currency/rates/series/signed', 200, keyId, null],
+      ['/v1/currency/rates/series/signed', 403, null, 'LINK_INVALID'],
     ]);
     expect(logText).not.toContain(signature);
     expect(logText).not.toContain('signature=');

@@ -38,7 +38,7 @@ describe('GET /openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents exactly the routes of the route table (with HEAD beside every GET, and the preflight of shared ones), each keyed route with bearer security (the series export a signed link too)', () => {
+  it('documents exactly the routes of the route table (with HEAD beside every GET, and the preflight of shared ones), each keyed route with bearer security but the signed links route, which has none', () => {
     const documented = Object.entries(served.paths).flatMap(([path, item]) =>
       Object.keys(item as object)
         .filter((key) => key !== 'description')
@@ -51,8 +51,7 @@ describe('GET /openapi.json', () => {
     expect(documented.sort()).toEqual(expected.sort());
     for (const route of ROUTES) {
       const operation = served.paths[route.path.replace(/:([a-z]+)/g, '{$1}')][route.method.toLowerCase()];
-      const linked = route.field === 'rateSeries' ? [{ signedLink: [] }] : [];
-      expect(operation.security).toEqual(route.access === 'key' ? [{ bearerAuth: [] }, ...linked] : []);
+      expect(operation.security).toEqual(route.access === 'key' && !route.signedLink ? [{ bearerAuth: [] }] : []);
       expect(operation.responses['200']).toBeDefined();
     }
   });
@@ -136,8 +135,23 @@ describe('GET /openapi.json', () => {
     expect(served.components.schemas.Error.properties.param).toEqual({ type: 'string', description: expect.any(String) });
   });
 
-  it('has a bearer security scheme', () => {
+  it('has a bearer security scheme, and no scheme in a query string', () => {
     expect(served.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.values<{ in?: string }>(served.components.securitySchemes).filter((scheme) => scheme.in === 'query')).toEqual([]);
+  });
+
+  it("gives each operation's 200 one media type (a generated client parses it by that), but the signed links route's (the link names it)", () => {
+    const several = Object.entries<Record<string, any>>(served.paths).flatMap(([path, item]) =>
+      ['get', 'post']
+        .filter((method) => item[method] && Object.keys(item[method].responses['200'].content ?? {}).length > 1)
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(several).toEqual(['GET /v1/currency/rates/series/signed']);
+    const series = served.paths['/v1/currency/rates/series'].get.responses['200'];
+    expect(Object.keys(series.content)).toEqual(['application/json']);
+    expect(series['x-other-formats']).toEqual({ 'text/csv': 'rateSeriesCsv', 'application/x-ndjson': 'rateSeriesNdjson' });
+    expect(Object.keys(served.paths['/v1/currency/rates/series.csv'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(Object.keys(served.paths['/v1/currency/rates/series.ndjson'].get.responses['200'].content)).toEqual(['application/x-ndjson']);
   });
 });
 

@@ -91,6 +91,21 @@ const SAMPLES: Sample[] = [
   ),
   get('/v1/currency/rates/series', 'days', '/v1/currency/rates/series?start=2024-03-25&end=2024-04-02&symbols=USD,GBP', 'developer'),
   get('/v1/currency/rates/series', 'freePlan', '/v1/currency/rates/series?start=2024-01-01&end=2024-03-31', 'free'),
+  get('/v1/currency/rates/series', 'unknownFormat', '/v1/currency/rates/series?start=2024-03-25&format=xlsx', 'developer'),
+  get(
+    '/v1/currency/rates/series.csv',
+    'days',
+    '/v1/currency/rates/series.csv?start=2024-03-25&end=2024-04-02&symbols=USD,GBP',
+    'developer',
+  ),
+  get('/v1/currency/rates/series.csv', 'freePlan', '/v1/currency/rates/series.csv?start=2024-01-01&end=2024-03-31', 'free'),
+  get(
+    '/v1/currency/rates/series.ndjson',
+    'days',
+    '/v1/currency/rates/series.ndjson?start=2024-03-25&end=2024-04-02&symbols=USD,GBP',
+    'developer',
+  ),
+  get('/v1/currency/rates/series.ndjson', 'formatOnNdjson', '/v1/currency/rates/series.ndjson?start=2024-03-25&format=csv', 'developer'),
   post('/v1/currency/rates/series/links', 'weekLink', '/v1/currency/rates/series/links', {
     start: '2024-01-01',
     symbols: ['USD', 'JPY'],
@@ -112,6 +127,9 @@ const SAMPLES: Sample[] = [
 ];
 
 /** The answers with what differs from run to run replaced: request ids, and a link's key id and signature. */
+/** A link of a short range, made in the run and fetched as made (its answer), then with its start changed (a refusal). */
+const LINKED = { start: '2024-03-25', end: '2024-04-02', symbols: ['USD', 'GBP'], format: 'csv', expiresIn: 3600 };
+
 const withoutRequestIds = (examples: RecordedExamples): unknown =>
   JSON.parse(
     JSON.stringify(examples)
@@ -126,7 +144,10 @@ describe.skipIf(!PRESENT)('schema/openapi-examples.json: the OpenAPI examples ar
 
   beforeAll(async () => {
     const history = parseEcbFile(readFileSync(join(DIR, 'eurofxref-hist.zip')), 'eurofxref-hist.zip');
-    t = await createTestApp({ KEY_RATE_LIMIT: '1000' }, { rates: tableRates(history), clock: () => NOW });
+    t = await createTestApp(
+      { KEY_RATE_LIMIT: '1000', PUBLIC_ORIGIN: 'https://api.example.com' },
+      { rates: tableRates(history), clock: () => NOW },
+    );
     const keys = { developer: await t.createKey('developer'), free: await t.createKey('free') };
     recorded = {};
     for (const sample of SAMPLES) {
@@ -136,8 +157,16 @@ describe.skipIf(!PRESENT)('schema/openapi-examples.json: the OpenAPI examples ar
         ...(sample.body === undefined ? {} : { body: sample.body }),
       });
       const byStatus = ((recorded[sample.operation] ??= {})[String(answer.status)] ??= {});
-      byStatus[sample.name] = { summary: `${sample.method} ${decodeURIComponent(sample.url)}`, value: answer.body };
+      byStatus[sample.name] = { summary: `${sample.method} ${decodeURIComponent(sample.url)}`, value: answer.body ?? answer.text };
     }
+    const { url } = (await t.call('POST', '/v1/currency/rates/series/links', { key: keys.developer, body: LINKED })).body.data;
+    const signed = (recorded['GET /v1/currency/rates/series/signed'] = {} as RecordedExamples[string]);
+    const shown = decodeURIComponent(new URL(url).pathname + new URL(url).search.replace(/signature=[^&]+/, 'signature=…'));
+    signed['200'] = { days: { summary: `GET ${shown}`, value: (await t.call('GET', url)).text } };
+    const changed = await t.call('GET', url.replace('start=2024-03-25', 'start=2024-03-26'));
+    signed[String(changed.status)] = {
+      changedLink: { summary: `GET ${shown.replace('start=2024-03-25', 'start=2024-03-26')}`, value: changed.body },
+    };
     if (process.env['UPDATE_EXAMPLES'] === '1') writeFileSync(FILE, `${JSON.stringify(recorded, null, 2)}\n`);
   }, 120_000);
   afterAll(() => t?.close());
@@ -176,7 +205,8 @@ describe.skipIf(!PRESENT)('schema/openapi-examples.json: the OpenAPI examples ar
     for (const [operation, statuses] of Object.entries(recorded)) {
       const [method, path] = operation.split(' ') as [string, string];
       for (const status of Object.keys(statuses)) {
-        const examples = document.paths[path]![method.toLowerCase()]!.responses[status]!.content!['application/json']!.examples;
+        const content = document.paths[path]![method.toLowerCase()]!.responses[status]!.content!;
+        const examples = (content['application/json'] ?? Object.values(content)[0])!.examples;
         expect(withoutRequestIds({ [operation]: { [status]: examples as never } }), `${operation} ${status}`).toEqual(
           withoutRequestIds({ [operation]: { [status]: statuses[status]! } }),
         );

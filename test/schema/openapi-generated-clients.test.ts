@@ -12,7 +12,7 @@ import { tableRates } from '../helpers/table-rates';
 /**
  * The clients orval (fetch client) and @hey-api/openapi-ts (its fetch client) generate from the
  * committed schema/openapi.json: each compiles under tsc --strict with a few lines a user would
- * write, and fetches the series export as CSV and as JSON from the real listener.
+ * write, and fetches the series export as JSON, CSV and NDJSON (an operation each) from the real listener.
  */
 
 /** Made-up publications in the ECB's form (not real ECB data). */
@@ -24,33 +24,39 @@ const QUERY = `{ start: '2024-03-27', end: '2024-03-28', symbols: 'USD,JPY' }`;
 const CSV_LINES = ['date,base,USD,JPY', '2024-03-27,EUR,1.0830,163.96', '2024-03-28,EUR,1.0811,163.45'];
 
 /**
- * orval 8.38: an operation with an NDJSON media type is fetched as a bare Response (`stream`) for
- * every media type; the CSV is read from it. `Ok` is the 200 answer as orval types it: one member per
- * media type (JSON object, CSV string, NDJSON stream).
+ * orval 8.38: each format is an operation of its own, typed as its media type: JSON parsed,
+ * CSV a string, NDJSON a bare Response (`stream`), read as it arrives.
  */
-const ORVAL_CLIENT = `import { rateSeries } from './orval/api';
-type Ok = Extract<Awaited<ReturnType<typeof rateSeries>>, { status: 200 }>;
-export const csvMember: Extract<Ok, { data: string }>['data'] = '';
-export const ndjsonMember: Extract<Ok, { stream: Response }>['stream'] | undefined = undefined;
-export const entries = (r: Extract<Ok, { data: object }>) => r.data.data.entries[0]?.rates['USD'];
+const ORVAL_CLIENT = `import { rateSeries, rateSeriesCsv, rateSeriesNdjson } from './orval/api';
+const options = (key: string) => ({ headers: { Authorization: \`Bearer \${key}\` } });
 
 export async function csv(key: string): Promise<string> {
-  const r = await rateSeries(${QUERY}, { headers: { Authorization: \`Bearer \${key}\`, Accept: 'text/csv' } });
+  const r = await rateSeriesCsv(${QUERY}, options(key));
   if (r.status !== 200) throw new Error(\`status \${r.status}\`);
-  return 'stream' in r ? r.stream.text() : String(r.data);
+  return r.data;
+}
+export async function ndjson(key: string): Promise<string> {
+  const r = await rateSeriesNdjson(${QUERY}, options(key));
+  if (r.status !== 200) throw new Error(\`status \${r.status}\`);
+  return r.stream.text();
+}
+export async function usd(key: string): Promise<string | undefined> {
+  const r = await rateSeries(${QUERY}, options(key));
+  if (r.status !== 200) throw new Error(\`status \${r.status}\`);
+  return r.data.data.entries[0]?.rates['USD'];
 }
 `;
 
 /**
- * @hey-api/openapi-ts 0.99 keeps one media type per response (the JSON one): a CSV answer is typed as
- * the JSON object and read as text at run time. Its auth callback is asked for every security scheme
- * of the operation (bearer, and the signed link's query \`signature\`), so it answers the bearer one only.
+ * @hey-api/openapi-ts 0.99: one media type per operation, parsed by the answer's Content-Type
+ * (CSV as text, NDJSON as a Blob, as the document's `binary` says). Its auth callback is asked for
+ * the one scheme of each operation, bearer: no signed link's query parameter is ever filled in.
  */
 const HEY_API_CLIENT = `import { client } from './hey-api/client.gen';
-import { rateSeries } from './hey-api/sdk.gen';
+import { rateSeries, rateSeriesCsv, rateSeriesNdjson } from './hey-api/sdk.gen';
 
 function configure(origin: string, key: string) {
-  client.setConfig({ baseUrl: origin, auth: (scheme) => (scheme.scheme === 'bearer' ? key : undefined) });
+  client.setConfig({ baseUrl: origin, auth: () => key });
 }
 export async function usd(origin: string, key: string): Promise<string | undefined> {
   configure(origin, key);
@@ -59,9 +65,13 @@ export async function usd(origin: string, key: string): Promise<string | undefin
 }
 export async function csv(origin: string, key: string): Promise<string> {
   configure(origin, key);
-  const r = await rateSeries({ query: ${QUERY}, headers: { Accept: 'text/csv' }, parseAs: 'text' });
-  if (r.response?.status !== 200) throw new Error(\`status \${r.response?.status}\`);
-  return r.data as unknown as string;
+  const r = await rateSeriesCsv({ query: ${QUERY}, throwOnError: true });
+  return r.data;
+}
+export async function ndjson(origin: string, key: string): Promise<string> {
+  configure(origin, key);
+  const r = await rateSeriesNdjson({ query: ${QUERY}, throwOnError: true });
+  return r.data.text();
 }
 `;
 /** A group outside SeriesGroup: refused by hey-api's types. */
@@ -120,17 +130,20 @@ describe('clients generated from schema/openapi.json by orval and @hey-api/opena
     expect(diagnostics.get('generated') ?? []).toEqual([]);
   });
 
-  it('orval: the series 200 has a member per media type (JSON object, CSV string, NDJSON stream), and fetches a CSV', async () => {
+  it('orval: JSON, CSV and NDJSON each an operation, typed as its media type, fetched with no cast', async () => {
     expect(diagnostics.get('orval-client.ts')).toEqual([]);
     const client = await import(path.join(dir, 'orval-client.ts'));
     expect((await client.csv(key)).split('\r\n').slice(0, 3)).toEqual(CSV_LINES);
+    expect((await client.ndjson(key)).trimEnd().split('\n')).toHaveLength(2);
+    expect(await client.usd(key)).toBe('1.0830');
   });
 
-  it('hey-api: the series JSON answer is r.data.data, a group outside SeriesGroup is refused, and it fetches a CSV', async () => {
+  it('hey-api: the series JSON answer is r.data.data, a group outside SeriesGroup is refused, CSV and NDJSON fetched with no cast', async () => {
     expect(diagnostics.get('hey-api-client.ts')).toEqual([]);
     expect(diagnostics.get('hey-api-wrong-group.ts')!.join('\n')).toMatch(/"fortnight"' is not assignable/);
     const client = await import(path.join(dir, 'hey-api-client.ts'));
     expect(await client.usd(t.origin, key)).toBe('1.0830');
     expect((await client.csv(t.origin, key)).split('\r\n').slice(0, 3)).toEqual(CSV_LINES);
+    expect(JSON.parse((await client.ndjson(t.origin, key)).split('\n')[0])).toMatchObject({ base: 'EUR', rates: { USD: '1.0830' } });
   });
 });

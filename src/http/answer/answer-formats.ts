@@ -1,5 +1,5 @@
 import { isStreamed, JSON_CONTENT_TYPE, type ResponseParts, type StreamedBody } from './answer-parts';
-import { ROUTES, type RestRoute } from '../routes';
+import { ROUTES, variesOnAccept, type ExportFormat, type RestRoute } from '../routes';
 import { validatedParts } from './shared-resource';
 
 /**
@@ -10,7 +10,7 @@ import { validatedParts } from './shared-resource';
  * resolution.
  */
 
-export type MediaType = 'application/json' | NonNullable<RestRoute['formats']>[number];
+export type MediaType = 'application/json' | ExportFormat;
 
 /** The Content-Type written for each media type; CSV says it has a header row (RFC 4180, section 3). */
 const CONTENT_TYPES: Readonly<Record<MediaType, string>> = {
@@ -69,7 +69,7 @@ export const EXPORTED_FIELD = 'rateSeries';
 
 /** Whether a route's answers are written by the series export rather than by restSuccessParts. */
 export function negotiates(route: RestRoute): boolean {
-  return route.formats !== undefined || route.cache === 'complete-answer';
+  return route.formats !== undefined || route.format !== undefined || route.cache === 'complete-answer';
 }
 
 // The route table declares the formats; a route that offers them is written by the export, found at start.
@@ -133,7 +133,7 @@ export function exportParts(
   };
   if (!isStreamed(written.body)) headers['content-length'] = String(written.body.length);
   if (mediaType !== 'application/json') headers['content-disposition'] = `attachment; filename="${exportFileName(page, mediaType)}"`;
-  if (route.formats) headers['vary'] = 'Accept';
+  if (variesOnAccept(route)) headers['vary'] = 'Accept';
   if (page.nextCursor !== null) headers['link'] = nextLink(route, request.query, page.nextCursor);
   if (!complete) return { status: 200, headers, body: written.body };
   return validatedParts(headers, written.body, written.etag!, request.ifNoneMatch);

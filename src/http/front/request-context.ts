@@ -76,6 +76,8 @@ export interface RequestOrigin {
   surface?: Surface;
   /** The resource the credential is presented to (/mcp takes agents' OAuth tokens); `api` by default. */
   resource?: CredentialResource;
+  /** The Host header. */
+  host?: string | null;
 }
 
 /**
@@ -102,6 +104,7 @@ export function requestContexts(contextServices: RequestContextServices, trust: 
       acceptLanguage: origin.acceptLanguage ?? null,
       surface: origin.surface ?? 'graphql',
       resource: origin.resource ?? 'api',
+      host: origin.host ?? null,
     });
 }
 
@@ -130,5 +133,6 @@ export function originOf(req: IncomingMessage): RequestOrigin {
     acceptLanguage: headerText(req.headers['accept-language']),
     surface: req.url?.startsWith('/v1/') ? 'rest' : 'graphql',
     resource: pathOf(req.url) === MCP_PATH ? 'mcp' : 'api',
+    host: headerText(req.headers.host),
   };
 }

@@ -1,7 +1,6 @@
-import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
+import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../domain/errors';
-import type { RestRoute } from '../routes';
-import { SIGNED_LINK_SCHEME } from './openapi-links';
+import { variesOnAccept, type RestRoute } from '../routes';
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +69,7 @@ export function errorResponsesOf(route: RestRoute): Record<string, Json> {
       headers: {
         ETag: ETAG_HEADER,
         'Cache-Control': { required: true, schema: { type: 'string', const: COMPLETE_CACHE_CONTROL } },
-        ...(route.formats ? { Vary: VARY_ACCEPT_HEADER } : {}),
+        ...(variesOnAccept(route) ? { Vary: VARY_ACCEPT_HEADER } : {}),
         'X-Request-Id': REQUEST_ID_HEADER,
         ...RATE_LIMIT_HEADERS,
         ...QUOTA_HEADERS(false),
@@ -113,11 +112,11 @@ const isLinkCode = (code: ErrorCode): boolean => code === 'LINK_INVALID' || code
 
 /**
  * Whether a /v1 route can answer a code: FORBIDDEN is the account page's (a refused form post),
- * PERSISTED_QUERY_NOT_FOUND GraphQL's, and only the series export is opened by signed links.
+ * PERSISTED_QUERY_NOT_FOUND GraphQL's, and only a signed link's route opens signed links.
  */
 function answers(route: RestRoute, code: ErrorCode): boolean {
   if (code === 'FORBIDDEN' || code === 'PERSISTED_QUERY_NOT_FOUND') return false;
-  return !isLinkCode(code) || route.field === EXPORTED_FIELD;
+  return !isLinkCode(code) || route.signedLink === true;
 }
 
 /** The reasons of a route opened by signed links too. */
@@ -231,7 +230,6 @@ export const OPENAPI_COMPONENTS: Json = {
       scheme: 'bearer',
       description: 'An API key: `msr_live_…` in production, `msr_test_…` in development. Never in a query string.',
     },
-    signedLink: SIGNED_LINK_SCHEME,
   },
   headers: {
     'X-Request-Id': { description: 'Identifies this request in the logs.', required: true, schema: { type: 'string' } },

@@ -2,7 +2,7 @@ import RECORDED from '../../../schema/openapi-examples.json' with { type: 'json'
 
 type Json = Record<string, unknown>;
 
-/** One recorded answer: the request that got it (`GET /v1/units/ft`) and its JSON body. */
+/** One recorded answer: the request that got it (`GET /v1/units/ft`) and its JSON body (a CSV or NDJSON one as text). */
 interface RecordedExample {
   summary: string;
   value: unknown;
@@ -15,8 +15,8 @@ export type RecordedExamples = Record<string, Record<string, Record<string, Reco
  * The response examples of the document: real answers of the server (the real ECB history, a
  * fixed clock), recorded by test/schema/openapi-examples-real-data.test.ts into
  * schema/openapi-examples.json and never written by hand, so documentation (Redoc, Scalar) shows
- * what a client gets rather than placeholders. Each lands on its operation's JSON answer of that
- * status; one naming an operation or status the document lacks stops the build, as a stale
+ * what a client gets rather than placeholders. Each lands on its operation's answer of that
+ * status (JSON, else its one media type); one naming an operation or status the document lacks stops the build, as a stale
  * recording should.
  */
 export function withResponseExamples(
@@ -29,10 +29,12 @@ export function withResponseExamples(
     if (!responses)
       throw new TypeError(`schema/openapi-examples.json records ${operation}, which the document lacks: record the examples again.`);
     for (const [status, examples] of Object.entries(statuses)) {
-      const json = (responses[status]?.['content'] as Record<string, Json> | undefined)?.['application/json'];
+      // A text answer (CSV, NDJSON) lands on its operation's first media type, the one it was asked in.
+      const content = responses[status]?.['content'] as Record<string, Json> | undefined;
+      const json = content?.['application/json'] ?? (content && Object.values(content)[0]);
       if (!json)
         throw new TypeError(
-          `schema/openapi-examples.json records a ${status} JSON answer of ${operation}, which the document lacks: record the examples again.`,
+          `schema/openapi-examples.json records a ${status} answer of ${operation}, which the document lacks: record the examples again.`,
         );
       json['examples'] = examples;
     }

@@ -4,8 +4,9 @@ import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
 import { restOmittedWhenNull } from '../../graphql/serialize';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
-import { COMPLETE_CACHE_CONTROL, EXPORTED_FIELD } from '../answer/answer-formats';
+import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
 import { withSignedLinks } from './openapi-links';
+import { SERIES_EXPORT_PATH, SIGNED_EXPORT_PATH } from '../../services/series-links';
 import {
   errorResponsesOf,
   transportErrorResponses,
@@ -21,7 +22,20 @@ import {
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
 import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
-import { allowedMethods, cacheControl, openApiPath, pathParamOf, ROUTES, sofaPath, sofaRoutes, type RestRoute } from '../routes';
+import {
+  allowedMethods,
+  cacheControl,
+  fieldRoute,
+  formatRoutes,
+  openApiPath,
+  pathParamOf,
+  ROUTES,
+  sofaPath,
+  sofaRoutes,
+  variesOnAccept,
+  type ExportFormat,
+  type RestRoute,
+} from '../routes';
 import { preflightParts, SHARED_CORS_HEADERS } from '../answer/shared-resource';
 
 type Json = Record<string, unknown>;
@@ -64,21 +78,10 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   const isAnswer = (name: string) => isObjectType(schema.getType(name));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
-    const path = openApiPath(route.path);
-    const sofaOperation = () => sofaPaths[openApiPath(sofaPath(route)).replace(/^\/v1/, '')]![route.method.toLowerCase()]!;
-    const linked = route.field === EXPORTED_FIELD;
-    const fieldAnswer = () => fieldOperation(schema, route, sofaOperation());
-    const operation = route.field === undefined ? openApiOperation() : linked ? withSignedLinks(fieldAnswer()) : fieldAnswer();
-    const item = (paths[path] ??= {});
+    const item = (paths[openApiPath(route.path)] ??= {});
     item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
     if (route.shared) item['options'] = preflightOperation(route);
-    item[route.method.toLowerCase()] = {
-      summary: route.summary,
-      tags: [route.tag],
-      security: route.access === 'key' ? [{ bearerAuth: [] }, ...(linked ? [{ signedLink: [] }] : [])] : [],
-      ...operation,
-      responses: { ...(operation['responses'] as Json), ...errorResponsesOf(route) },
-    };
+    item[route.method.toLowerCase()] = routeOperation(schema, sofaPaths, route);
     if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
   }
   withResponseExamples(paths);
@@ -132,6 +135,27 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
       },
     }) as Json,
   );
+}
+
+/** A route's operation: SOFA's of its field reshaped by the route table, or the document's own. */
+function routeOperation(schema: GraphQLSchema, sofaPaths: Record<string, Record<string, Json>>, route: RestRoute): Json {
+  // A field's other routes are described from the operation SOFA makes of its first.
+  const routed = route.field === undefined ? route : fieldRoute(route.field);
+  const sofaOperation = () => sofaPaths[openApiPath(sofaPath(routed)).replace(/^\/v1/, '')]![route.method.toLowerCase()]!;
+  const fieldAnswer = () => fieldOperation(schema, route, sofaOperation());
+  const operation = route.field === undefined ? openApiOperation() : route.signedLink ? withSignedLinks(fieldAnswer()) : fieldAnswer();
+  return {
+    summary: route.summary,
+    tags: [route.tag],
+    // A signed link is a URL used as made, not a credential a client adds: its route has no scheme.
+    security: route.access === 'key' && !route.signedLink ? [{ bearerAuth: [] }] : [],
+    ...operation,
+    responses: {
+      ...(operation['responses'] as Json),
+      ...(route.path === SERIES_EXPORT_PATH ? MOVED_LINK : {}),
+      ...errorResponsesOf(route),
+    },
+  };
 }
 
 const documentTexts = new WeakMap<GraphQLSchema, string>();
@@ -213,12 +237,13 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
     // Path parameters carry the specification's names (`unit`), whatever argument they fill.
     .map((p) => boundedParameter(route.field!, p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
   const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
+  const primary = fieldRoute(route.field!) === route;
   return {
-    operationId: route.field,
+    operationId: route.operationId ?? route.field,
     // A deprecated field only backs its route (convertPost): its GraphQL advice is not the route's description.
     description:
       field.description && !field.deprecationReason
-        ? field.description
+        ? `${primary ? '' : `${route.summary}. `}${field.description}${formatsText(route)}`
         : `${route.summary}: answered as GET ${route.path} answers its query parameters.`,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
@@ -240,6 +265,15 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
   };
 }
 
+/** What a route that negotiates its media type says of its other formats: each is an operation of its own. */
+function formatsText(route: RestRoute): string {
+  if (!variesOnAccept(route)) return '';
+  const others = formatRoutes(route);
+  const names = others.map((r) => r.path.slice(r.path.lastIndexOf('.') + 1));
+  const signed = ROUTES.find((r) => r.field === route.field && r.signedLink);
+  return ` This operation describes the JSON answer. The same page as ${others.map((r) => `${r.format} is ${r.operationId} (GET ${r.path})`).join(', as ')}; this path answers them too for Accept: ${route.formats!.join(' or ')} or format=${names.join('|')} (the response's x-other-formats names the operation of each).${signed ? ` A signed link's query sent here is redirected (308) to GET ${signed.path}.` : ''}`;
+}
+
 function openApiOperation(): Json {
   return {
     operationId: 'openapi',
@@ -253,10 +287,17 @@ function openApiOperation(): Json {
 /** A route's 200 answer; `names`: its field gives names in a language (a `lang` argument). */
 function success(route: RestRoute, data: Json, envelope = true, names = false): Json {
   const json = { schema: envelope ? { type: 'object', required: ['data'], additionalProperties: false, properties: { data } } : data };
+  const exported = route.formats !== undefined || route.format !== undefined;
+  // One media type per operation (the JSON one where Accept chooses), but a signed link's route: its link names one of its formats.
+  const types = route.format ? [route.format] : route.signedLink ? route.formats! : [];
   return {
-    description: route.formats
-      ? `OK. The media type follows Accept: ${['application/json', ...route.formats].join(', ')}; JSON when Accept is absent or allows none of them.`
-      : 'OK',
+    description: route.format
+      ? `OK: ${route.format}, whatever Accept says.`
+      : route.signedLink
+        ? `OK, in the media type the link names (its format): ${types.join(' or ')}.`
+        : 'OK',
+    // Media types this path also answers (by Accept or format), each described by the operation named.
+    ...(variesOnAccept(route) ? { 'x-other-formats': Object.fromEntries(formatRoutes(route).map((r) => [r.format, r.operationId])) } : {}),
     headers: {
       'X-Request-Id': REQUEST_ID_HEADER,
       ...RATE_LIMIT_HEADERS,
@@ -273,17 +314,19 @@ function success(route: RestRoute, data: Json, envelope = true, names = false): 
           }
         : {}),
       'Content-Encoding': { $ref: '#/components/headers/Content-Encoding' },
-      ...(names || route.formats ? {} : { Vary: VARY_ENCODING_HEADER }),
+      ...(names || variesOnAccept(route) ? {} : { Vary: VARY_ENCODING_HEADER }),
       ...(names ? LANGUAGE_HEADERS : {}),
-      ...(route.formats ? { Vary: VARY_ACCEPT_HEADER, Link: LINK_NEXT_HEADER, 'Content-Disposition': CONTENT_DISPOSITION_HEADER } : {}),
+      ...(variesOnAccept(route) ? { Vary: VARY_ACCEPT_HEADER } : {}),
+      ...(exported ? { Link: LINK_NEXT_HEADER, 'Content-Disposition': CONTENT_DISPOSITION_HEADER } : {}),
       ...(route.access === 'key' ? QUOTA_HEADERS(true) : {}),
     },
-    content: { 'application/json': json, ...Object.fromEntries((route.formats ?? []).map((format) => [format, FORMAT_CONTENT[format]])) },
+    content:
+      types.length > 0 ? Object.fromEntries(types.map((format) => [format, { ...FORMAT_CONTENT[format] }])) : { 'application/json': json },
   };
 }
 
 /** The alternative formats' bodies: text, described (their rows are the JSON answer's entries). */
-const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number], Json>> = {
+const FORMAT_CONTENT: Readonly<Record<ExportFormat, Json>> = {
   'text/csv': {
     schema: {
       type: 'string',
@@ -291,8 +334,24 @@ const FORMAT_CONTENT: Readonly<Record<NonNullable<RestRoute['formats']>[number],
         "RFC 4180 CSV, UTF-8, CRLF line ends: a header row (`date,base,<codes>` per publication; `period,start,end,publications,base,<codes>,partial` grouped, then six columns a code: `<code>_first,<code>_last,<code>_min,<code>_max,<code>_change,<code>_changePercent`, the entry's `figures`), then one row per entry. An empty cell is a currency with no rate in that entry. The page's `change` (between its two ends) is in the JSON answer only.",
     },
   },
+  // A download read as bytes (`binary`): how generated clients read an application/* body that is not JSON (a Blob, a stream).
   'application/x-ndjson': {
-    schema: { type: 'string', description: 'One JSON object per line (LF): each entry of the JSON answer with its `base`.' },
+    schema: {
+      type: 'string',
+      format: 'binary',
+      description: 'One JSON object per line (LF), UTF-8: each entry of the JSON answer with its `base`.',
+    },
+  },
+};
+
+/** The keyed export's answer to a signed link's query (src/http/rest/signed-link.ts). */
+const MOVED_LINK: Json = {
+  '308': {
+    description: `A signed link's query (keyId, expires, signature): Permanent Redirect to the same query on GET ${SIGNED_EXPORT_PATH}, where links are opened.`,
+    headers: {
+      'X-Request-Id': REQUEST_ID_HEADER,
+      Location: { required: true, schema: { type: 'string', pattern: `^${SIGNED_EXPORT_PATH}\\?` } },
+    },
   },
 };
 

@@ -25,8 +25,10 @@ import {
 import type { AnswerPlace, Finish } from '../front/finish';
 import type { FrontHandler, GraphQLYoga } from '../graphql/yoga-answers';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
-import { EXPORTED_FIELD, negotiates } from '../answer/answer-formats';
-import { admitSignedLink } from './signed-link';
+import { negotiates } from '../answer/answer-formats';
+import { admitSignedLink, movedLink } from './signed-link';
+import { chosenFormat } from './export-format';
+import { SERIES_EXPORT_PATH } from '../../services/series-links';
 import { seriesExportExecution } from './series-export';
 import { prebuild, PrebuiltAnswers, type PrebuiltAnswer } from './prebuilt';
 import { queryParams } from './rest-input';
@@ -111,9 +113,15 @@ export function createEdge(options: EdgeOptions): FrontHandler {
       });
     }
     const body = await readRouteBody(endpoint.route, headerText(req.headers['content-type']), (limit) => readNodeBody(req, limit));
-    // A signed link is the export's authentication: checked here, before the key's rate limit is spent.
-    const link = endpoint.route.field === EXPORTED_FIELD ? admitSignedLink(query, context, options.services.seriesLinks) : undefined;
-    const inputs = link?.query ?? query;
+    const links = options.services.seriesLinks;
+    // A signed link is its route's authentication: checked here, before the key's rate limit is spent.
+    const link = endpoint.route.signedLink ? admitSignedLink(query, context, links) : undefined;
+    if (link === undefined && endpoint.route.path === SERIES_EXPORT_PATH) {
+      const moved = movedLink(query, links);
+      if (moved) return moved;
+    }
+    const chosen = link ?? chosenFormat(endpoint.route, query);
+    const inputs = chosen?.query ?? query;
     await admitCaller(endpoint.route, context, options.spending);
     if (endpoint.field === undefined) return documentAnswer(endpoint, pathname, query, openapi, headerText(req.headers['if-none-match']));
     const args = checkedArgs(endpoint, found.match.params, queryParams(inputs), inputs !== '', body?.value);
@@ -124,7 +132,7 @@ export function createEdge(options: EdgeOptions): FrontHandler {
       endpoint,
       params: found.match.params,
       query: inputs,
-      accept: link?.accept ?? headerText(req.headers.accept),
+      accept: chosen?.accept ?? headerText(req.headers.accept),
       body: body?.text,
       args,
       context,

@@ -38,7 +38,7 @@ export function seriesExportExecution(options: SeriesExportOptions) {
   const streamed = streamedExport(options, write.ndjsonLines);
   return async (call: RouteCall): Promise<ResponseParts> => {
     const route = call.endpoint.route;
-    const mediaType = negotiate(call.accept, ['application/json', ...(route.formats ?? [])]);
+    const mediaType = route.format ?? negotiate(call.accept, ['application/json', ...(route.formats ?? [])]);
     const request = { ifNoneMatch: headerText(call.req.headers['if-none-match']), query: call.query };
     const principal = call.context.principal ?? (await call.context.authenticate());
     const plan = services.rateSeries.planSeries({ ...call.args, format: mediaType }, principal.account.plan);
