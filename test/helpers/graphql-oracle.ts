@@ -9,13 +9,13 @@ import { createTestApp, type TestApp } from './app';
 import type { RawAnswer } from './http';
 import { freshDatabase, type FreshDatabase } from './postgres';
 import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
-import { yogaGraphQLHandler } from './yoga-reference/yoga-graphql';
+import { yogaGraphQLHandler } from '../../scripts/yoga-reference/yoga-graphql';
 
 /**
  * GraphQL's oracle, live at HEAD: two apps on one store, rates and clock, each behind the node:http
  * front main.ts runs, on a loopback port: `executor` (the app as it runs) and `yoga` (the same app
  * whose /graphql is graphql-yoga's own handler with the project's steps as plugins:
- * yoga-reference/). Each request is sent to both, with the keys of twin accounts (same plan, same
+ * scripts/yoga-reference/). Each request is sent to both, with the keys of twin accounts (same plan, same
  * usage), and the answers must be the same: status, headers (but the request id, the date and the
  * connection's), body (but the request id, key ids, signatures and the rate-limit counters, which
  * depend on timing). Keys are written as templates (`key('business')`) and swapped for each app's

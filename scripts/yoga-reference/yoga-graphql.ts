@@ -1,21 +1,21 @@
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { App } from '../../../src/app';
-import { GRAPHIQL_DEFAULT_QUERY } from '../../../src/app';
-import type { Config } from '../../../src/config';
-import { schema } from '../../../src/graphql';
-import type { GraphQLContext } from '../../../src/graphql/context';
-import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from '../../../src/graphql/document-cache';
-import { toGraphQLError } from '../../../src/http/answer/errors';
-import type { ServerContext } from '../../../src/http/front/request-context';
-import { graphQLContextFactory } from '../../../src/http/front/request-context';
-import { useGraphiQL } from '../../../src/http/graphiql/use-graphiql';
-import { GRAPHQL_PATH } from '../../../src/http/graphql/graphql-http';
-import { yogaPages, type FrontHandler } from '../../../src/http/graphql/yoga-answers';
-import type { RateLimiters } from '../../../src/http/limits/rate-limit';
-import { requestSpending } from '../../../src/http/limits/request-spending';
-import { DEFAULT_BODY_LIMIT } from '../../../src/http/routes';
-import type { PersistedDocuments } from '../../../src/services/persisted-documents';
+import type { App } from '../../src/app';
+import { GRAPHIQL_DEFAULT_QUERY } from '../../src/app';
+import type { Config } from '../../src/config';
+import { schema } from '../../src/graphql';
+import type { GraphQLContext } from '../../src/graphql/context';
+import { boundedParserCaches, DOCUMENT_CACHE_BYTES } from '../../src/graphql/document-cache';
+import { toGraphQLError } from '../../src/http/answer/errors';
+import type { ServerContext } from '../../src/http/front/request-context';
+import { graphQLContextFactory } from '../../src/http/front/request-context';
+import { useGraphiQL } from '../../src/http/graphiql/use-graphiql';
+import { GRAPHQL_PATH } from '../../src/http/graphql/graphql-http';
+import { yogaPages, type FrontHandler } from '../../src/http/graphql/yoga-answers';
+import type { RateLimiters } from '../../src/http/limits/rate-limit';
+import { requestSpending } from '../../src/http/limits/request-spending';
+import { DEFAULT_BODY_LIMIT } from '../../src/http/routes';
+import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import {
   useConversionBudget,
   useDocumentLimits,
