@@ -23,7 +23,10 @@ export function formatComparison(configs: readonly string[], rows: readonly Meas
   const lines = configs.flatMap((config) => {
     const rest = rowOf(rows, configs, 'rest', config);
     const graphql = rowOf(rows, configs, 'graphql', config);
-    const apps = rows.filter((r) => r.kind === 'app' && (configs.length === 1 || r.id.endsWith(`@${config}`)));
+    // The app as it runs: the graphql-yoga-jit row is an alternative, compared on its own (formatYogaJitComparison).
+    const apps = rows.filter(
+      (r) => r.kind === 'app' && !r.id.startsWith('graphql-yoga-jit') && (configs.length === 1 || r.id.endsWith(`@${config}`)),
+    );
     if (apps.length === 0) return [];
     const worstP99 = Math.max(...apps.map((r) => r.p99Ms));
     return [
