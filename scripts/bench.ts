@@ -3,6 +3,7 @@
  * the same bytes and a hand-written Express peer, in one run, on loopback, plus the server's memory
  * with the whole ECB history loaded. Options: --duration 10 --rounds 5 --warmup 2 --connections 10
  * --pipelining 1 --only baseline,answer,express,rest,graphql,units,batch,rss --json --profile <dir>
+ * (graphql-yoga-jit, the same GraphQL request answered by Yoga on graphql-jit, runs only when --only names it)
  * --rate N (each target also measured at N requests a second offered, paced across the connections: its CPU per
  * request there is the figure to judge, as production runs below saturation)
  * (CPU-profiles the servers) --rates-file <ECB history> (default ../shared/ecb/eurofxref-hist.zip)
@@ -20,12 +21,13 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { batchAccountsFor } from './bench/batch';
 import { CONFIG_NAMES, configsFrom, connectConfig, type BenchConfig } from './bench/configs';
-import { formatComparison } from './bench/compare';
+import { formatComparison, formatYogaJitComparison } from './bench/compare';
 import { loadOn, type LoadOptions, type Measurement } from './bench/load';
 import type { MemoryFigures, MemoryReport } from './bench/memory';
 import { formatReport, problems, ratios, runInfo } from './bench/report';
 import {
   benchTargets,
+  NAMED_ONLY,
   TARGET_IDS,
   verifyTarget,
   type AppServersReady,
@@ -81,7 +83,7 @@ function readArgs() {
   const only = values.only?.split(',').map((id) => id.trim());
   const unknown = only?.filter((id) => !IDS.includes(id));
   if (unknown?.length) throw new Error(`--only: unknown id ${unknown.join(', ')} (ids: ${IDS.join(', ')})`);
-  const wants = (id: string) => !only || only.includes(id);
+  const wants = (id: string) => (only ? only.includes(id) : !NAMED_ONLY.includes(id));
   const configs = configsFrom(values, process.env);
   return { ...values, options, rate, wants, configs };
 }
@@ -257,6 +259,7 @@ async function main(): Promise<number> {
   );
   const base: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
+    yogaJit: wants('graphql-yoga-jit'),
     ...ratesFileFor(wants('rss') || wants('series') || wants('series-gzip'), args['rates-file']),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
@@ -273,6 +276,7 @@ async function main(): Promise<number> {
           ? { ...base, connection }
           : {
               batchAccounts: base.batchAccounts,
+              yogaJit: base.yogaJit,
               memorySkipped: base.memorySkipped ?? 'measured for the first configuration only',
               connection,
             },
@@ -332,7 +336,7 @@ async function main(): Promise<number> {
       `${formatReport(info, rows, memory)}\n${formatComparison(
         configs.map((c) => c.name),
         rows,
-      )}`,
+      )}${formatYogaJitComparison(rows)}`,
     );
   for (const line of failed) log(`FAILED ${line}`);
   return failed.length === 0 ? 0 : 1;

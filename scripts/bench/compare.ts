@@ -23,7 +23,10 @@ export function formatComparison(configs: readonly string[], rows: readonly Meas
   const lines = configs.flatMap((config) => {
     const rest = rowOf(rows, configs, 'rest', config);
     const graphql = rowOf(rows, configs, 'graphql', config);
-    const apps = rows.filter((r) => r.kind === 'app' && (configs.length === 1 || r.id.endsWith(`@${config}`)));
+    // The app as it runs: the graphql-yoga-jit row is an alternative, compared on its own (formatYogaJitComparison).
+    const apps = rows.filter(
+      (r) => r.kind === 'app' && !r.id.startsWith('graphql-yoga-jit') && (configs.length === 1 || r.id.endsWith(`@${config}`)),
+    );
     if (apps.length === 0) return [];
     const worstP99 = Math.max(...apps.map((r) => r.p99Ms));
     return [
@@ -39,6 +42,36 @@ export function formatComparison(configs: readonly string[], rows: readonly Meas
     '',
     `| configuration | keyed convert req/s vs ${first} | app CPU/req vs ${first} | GraphQL/REST convert req/s | GraphQL/REST app CPU/req | worst app p99 vs baseline p99 | non-2xx |`,
     '|---|--:|--:|--:|--:|--:|--:|',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+/** Yoga on graphql-jit may replace the executor only if its CPU per request is at most this share of the executor's. */
+export const YOGA_JIT_WITHIN = 1.1;
+
+/**
+ * Each graphql-yoga-jit row against the executor's graphql row of the same configuration and mode
+ * (saturating, or the same offered rate: its id with `graphql` for `graphql-yoga-jit`): req/s and
+ * the app's CPU per request, and whether that CPU is within 10 % of the executor's. Empty when the
+ * run has no such pair.
+ */
+export function formatYogaJitComparison(rows: readonly Measurement[]): string {
+  const lines = rows.flatMap((yoga) => {
+    if (!yoga.id.startsWith('graphql-yoga-jit')) return [];
+    const executor = rows.find((r) => r.id === yoga.id.replace('graphql-yoga-jit', 'graphql'));
+    if (!executor) return [];
+    const cpu = over(yoga.serverCpuMicros, executor.serverCpuMicros);
+    const verdict = cpu === undefined ? '–' : cpu <= YOGA_JIT_WITHIN ? 'yes' : 'no';
+    return [`| ${yoga.label} | ${times(over(yoga.requestsPerSecond, executor.requestsPerSecond))} | ${times(cpu)} | ${verdict} |`];
+  });
+  if (lines.length === 0) return '';
+  return [
+    '',
+    'Yoga + graphql-jit against the executor (ratios of this run, the same request to the same app; the figure to judge is CPU/req at a fixed --rate):',
+    '',
+    '| row | req/s vs executor | app CPU/req vs executor | CPU within 10 % |',
+    '|---|--:|--:|:-:|',
     ...lines,
     '',
   ].join('\n');

@@ -11,9 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import { createApp } from '../../src/app';
+import { createApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { migrateDatabase, openStore } from '../../src/data/open-store';
+import { openPersistedDocuments } from '../../src/data/persisted/open-persisted-documents';
 import { createRatesService } from '../../src/data/rates';
 import { parseTrustProxy } from '../../src/domain/client-ip';
 import { createHttpServer } from '../../src/http/front/node-server';
@@ -21,10 +22,12 @@ import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rat
 import { createLogger } from '../../src/logger';
 import { createMetrics } from '../../src/metrics';
 import type { RatesService } from '../../src/services/currency/rates';
+import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import { closeAll, listen as listenOn, sendCpu } from './child';
 import { memoryNow, type MemoryReport } from './memory';
 import { CONVERT_PATH, type AppServersReady, type ServersOptions } from './targets';
 import { NO_RATES } from './no-rates';
+import { checkSameGraphQLBodies, listenYogaJit } from './yoga-jit';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ServersOptions;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measurement-bench-'));
@@ -53,6 +56,7 @@ const ratesService: RatesService | undefined = options.ratesFile
   ? createRatesService({ config, logger, fetch: offline, tuning: { tries: 1 }, onFetchFailure: () => metrics.ecbFetchFailed() })
   : undefined;
 const servers: Server[] = [];
+const trust = parseTrustProxy(config.trustProxy);
 let limiters: RateLimiters | undefined;
 
 const listen = (server: Server) => listenOn(servers, server);
@@ -98,15 +102,16 @@ async function start(): Promise<AppServersReady> {
   });
   if (config.redisUrl && limiters.countedIn() !== 'redis')
     throw new Error('Redis (TEST_REDIS_URL) did not answer: the run would count in memory');
-  const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics });
+  // The app's own persisted documents (createApp's default), made here to hand the Yoga row's handler too.
+  const persistedDocuments = openPersistedDocuments(config, { shared: false });
+  const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics, persistedDocuments });
   const key = await businessKey();
   const batchKeys: string[] = [];
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
   // What npm start serves: main.ts's node:http front (the edge first, per-request metrics,
   // GET /metrics, the contract's parser-level refusals) around Yoga, with the same metrics object.
-  const appPort = await listen(
-    createHttpServer({ front: app.front, logger, metricsAccess: config.metrics, trust: parseTrustProxy(config.trustProxy) }),
-  );
+  const appPort = await listen(createHttpServer({ front: app.front, logger, metricsAccess: config.metrics, trust }));
+  const yogaJit = options.yogaJit ? await yogaJitRow(app, persistedDocuments, appPort) : undefined;
 
   // The baseline serves the app's own bytes, so the two rows differ only in the work per request.
   const sample = await fetch(`http://127.0.0.1:${appPort}${CONVERT_PATH}`, { headers: { authorization: `Bearer ${key}` } });
@@ -118,7 +123,16 @@ async function start(): Promise<AppServersReady> {
     ratesService && options.ratesFile
       ? await loadHistory(ratesService, options.ratesFile)
       : { skipped: options.memorySkipped ?? 'not asked for' };
-  return { appPort, key, batchKeys, convertBody: body, contentType, answerHeaders, memory };
+  return { appPort, key, batchKeys, convertBody: body, contentType, answerHeaders, memory, ...(yogaJit ? { yogaJit } : {}) };
+}
+
+/** The graphql-yoga-jit row's front (yoga-jit.ts), once it answered the bench's request as the executor does; its port and key. */
+async function yogaJitRow(app: App, persistedDocuments: PersistedDocuments, appPort: number): Promise<{ port: number; key: string }> {
+  const clock = () => new Date();
+  const port = await listenYogaJit({ app, config, logger, limiters: limiters!, clock, persistedDocuments }, trust, listen);
+  const twins = [await businessKey(), await businessKey()] as const;
+  await checkSameGraphQLBodies(appPort, port, twins);
+  return { port, key: twins[1] };
 }
 
 let stopping = false;

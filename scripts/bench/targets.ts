@@ -15,6 +15,8 @@ export interface ServersOptions {
   heapSnapshot?: string;
   /** PostgreSQL and/or Redis for this child's app (configs.ts); absent: the SQLite default, memory counters. */
   connection?: ConfigConnection;
+  /** Also a second front on the same app whose /graphql is Yoga on graphql-jit (yoga-jit.ts): the graphql-yoga-jit row. */
+  yogaJit?: boolean;
 }
 
 /** What the app's child (servers.ts) reports once the app listens on loopback. */
@@ -30,6 +32,8 @@ export interface AppServersReady {
   /** That answer's headers as the app sent them, less those node:http writes itself (date, connection…). */
   answerHeaders: [string, string][];
   memory: MemoryReport;
+  /** The second front (ServersOptions.yogaJit) and its own business key; absent unless asked for. */
+  yogaJit?: { port: number; key: string };
 }
 
 /** What the parent tells the comparison servers' child (bare-servers.ts): the app's answer to repeat. */
@@ -80,7 +84,21 @@ export function withoutExtensions(text: string): string {
   return at < 0 ? text : `${text.slice(0, at)}}`;
 }
 
-export const TARGET_IDS = ['baseline', 'answer', 'express', 'rest', 'graphql', 'units', 'batch', 'series', 'series-gzip'] as const;
+export const TARGET_IDS = [
+  'baseline',
+  'answer',
+  'express',
+  'rest',
+  'graphql',
+  'graphql-yoga-jit',
+  'units',
+  'batch',
+  'series',
+  'series-gzip',
+] as const;
+
+/** Rows run only when `--only` names them: the graphql-yoga-jit row's second handler would add to the app child's memory figures. */
+export const NAMED_ONLY: readonly string[] = ['graphql-yoga-jit'];
 
 /** Ten whole years of every currency as one JSON answer (1.47 MB identity): the compressed series row. */
 export const SERIES_PATH = '/v1/currency/rates/series?start=2015-01-01&end=2024-12-31';
@@ -93,6 +111,32 @@ const CONVERSION = { category: 'length', input: { unit: 'inch', value: '12.5' },
 
 // Selects the same fields as the REST body, so both rows resolve and serialize the same object.
 const CONVERT_QUERY = '{ convert(value: "12.5", from: "inch", to: "centimeter") { category input { unit value } result { unit value } } }';
+
+/** The keyed GraphQL convert request of the graphql rows: the executor's and Yoga's on graphql-jit get the same bytes. */
+export function graphQLConvertRequest(key: string): { method: 'POST'; headers: Record<string, string>; body: string } {
+  return {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: CONVERT_QUERY }),
+  };
+}
+
+/** A graphql row: POST /graphql convert on `origin` with `key`, its data and its cost checked. */
+function graphQLConvertTarget(id: string, label: string, origin: string, key: string): Target {
+  return {
+    id,
+    label,
+    kind: 'app',
+    url: `${origin}/graphql`,
+    ...graphQLConvertRequest(key),
+    check: (json) => {
+      const { data, extensions } = json as { data?: unknown; extensions?: { cost?: unknown } };
+      assert.deepEqual(data, { convert: CONVERSION });
+      assert.deepEqual(extensions?.cost, { requestedConversions: 1, chargedConversions: 1, requests: 1 });
+    },
+    steady: withoutExtensions,
+  };
+}
 
 /**
  * The peer computes in binary floating point through 1 ft = 1/3.28084 m and answers
@@ -156,21 +200,18 @@ export function benchTargets(s: ServersReady): Target[] {
       headers: auth,
       check: (json) => assert.deepEqual(json, { data: CONVERSION }),
     },
-    {
-      id: 'graphql',
-      label: 'POST /graphql convert',
-      kind: 'app',
-      url: `${app}/graphql`,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: CONVERT_QUERY }),
-      check: (json) => {
-        const { data, extensions } = json as { data?: unknown; extensions?: { cost?: unknown } };
-        assert.deepEqual(data, { convert: CONVERSION });
-        assert.deepEqual(extensions?.cost, { requestedConversions: 1, chargedConversions: 1 });
-      },
-      steady: withoutExtensions,
-    },
+    graphQLConvertTarget('graphql', 'POST /graphql convert', app, s.key),
+    // The same request to the same app, its /graphql answered by Yoga on graphql-jit (yoga-jit.ts).
+    ...(s.yogaJit
+      ? [
+          graphQLConvertTarget(
+            'graphql-yoga-jit',
+            'POST /graphql convert, Yoga + graphql-jit',
+            `http://127.0.0.1:${s.yogaJit.port}`,
+            s.yogaJit.key,
+          ),
+        ]
+      : []),
     {
       id: 'units',
       label: 'GET /v1/units/meter (public)',

@@ -18,7 +18,7 @@ import type { PersistedDocuments } from '../../src/services/persisted-documents'
 import { openPersistedDocuments } from '../../src/data/persisted/open-persisted-documents';
 import type { FrontHandler } from '../../src/http/graphql/yoga-answers';
 import { OpenApiContract } from './contract';
-import type { GraphQLHandlerParts } from './yoga-reference/yoga-graphql';
+import type { GraphQLHandlerParts } from '../../scripts/yoga-reference/yoga-graphql';
 import { frontServer, rawRequest, wireTarget, type LoopbackInit } from './http';
 import { tableRates } from './table-rates';
 
@@ -68,7 +68,7 @@ export interface TestAppOverrides {
   sources?: HeldSources;
   /** Certificate authorities trusted for OAuth clients' metadata documents (a loopback https server's). */
   clientDocumentCa?: string;
-  /** Replaces the front's /graphql handler, built from the app and its dependencies (the parity suites' Yoga: yoga-reference/). */
+  /** Replaces the front's /graphql handler, built from the app and its dependencies (the parity suites' Yoga: scripts/yoga-reference/). */
   graphql?: (parts: GraphQLHandlerParts) => FrontHandler;
 }
 

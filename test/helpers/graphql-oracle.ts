@@ -9,18 +9,19 @@ import { createTestApp, type TestApp } from './app';
 import type { RawAnswer } from './http';
 import { freshDatabase, type FreshDatabase } from './postgres';
 import { MADE_UP_PUBLICATIONS, tableRates } from './table-rates';
-import { yogaGraphQLHandler } from './yoga-reference/yoga-graphql';
+import { yogaGraphQLHandler } from '../../scripts/yoga-reference/yoga-graphql';
 
 /**
  * GraphQL's oracle, live at HEAD: two apps on one store, rates and clock, each behind the node:http
  * front main.ts runs, on a loopback port: `executor` (the app as it runs) and `yoga` (the same app
  * whose /graphql is graphql-yoga's own handler with the project's steps as plugins:
- * yoga-reference/). Each request is sent to both, with the keys of twin accounts (same plan, same
+ * scripts/yoga-reference/). Each request is sent to both, with the keys of twin accounts (same plan, same
  * usage), and the answers must be the same: status, headers (but the request id, the date and the
  * connection's), body (but the request id, key ids, signatures and the rate-limit counters, which
  * depend on timing). Keys are written as templates (`key('business')`) and swapped for each app's
  * twin on the wire, and back in its answer. On SQLite, or on a fresh PostgreSQL database; the ECB's
- * made-up rates alone, or with other sources' publications.
+ * made-up rates alone, or with other sources' publications; Yoga executing on graphql-js, or on
+ * graphql-jit (`jit`: the bench's graphql-yoga-jit row).
  */
 export interface ParityRequest {
   method: string;
@@ -49,7 +50,7 @@ type Side = 'executor' | 'yoga';
 
 export async function createGraphQLOracle(
   backend: 'sqlite' | 'postgres' = 'sqlite',
-  options: { sources?: HeldSources } = {},
+  options: { sources?: HeldSources; jit?: boolean } = {},
 ): Promise<GraphQLOracle> {
   const env: Record<string, string> = { ...LIMITS };
   let database: FreshDatabase | undefined;
@@ -61,7 +62,11 @@ export async function createGraphQLOracle(
   const rates = tableRates(MADE_UP_PUBLICATIONS);
   const shared = { rates, clock: () => NOW, ...(options.sources ? { sources: options.sources } : {}) };
   const executor = await createTestApp(env, shared);
-  const yoga = await createTestApp(env, { ...shared, store: executor.store, graphql: yogaGraphQLHandler });
+  const yoga = await createTestApp(env, {
+    ...shared,
+    store: executor.store,
+    graphql: (parts) => yogaGraphQLHandler(parts, { jit: options.jit ?? false }),
+  });
   /** Each template with its twins' keys. */
   const keys: Array<{ template: string } & Record<Side, string>> = [];
   const toWire = (text: string, side: Side) => keys.reduce((acc, k) => acc.split(k.template.slice(9)).join(k[side].slice(9)), text);

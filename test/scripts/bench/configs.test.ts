@@ -60,6 +60,16 @@ describe('bench comparison of configurations', () => {
     expect(text).toContain('| postgres+redis | 0.80x | 1.20x | 0.75x | 1.25x | 8.00x | 0 |');
   });
 
+  it("leaves the graphql-yoga-jit row out of the app's worst p99 and non-2xx", () => {
+    const rows = [
+      row('baseline', 'baseline', 40_000, 15, 1),
+      row('rest', 'app', 20_000, 50, 3),
+      row('graphql-yoga-jit', 'app', 9_000, 90, 9),
+    ];
+    rows[2]!.non2xx = 4;
+    expect(formatComparison(['sqlite'], rows)).toContain('| 3.00x | 0 |');
+  });
+
   it('uses the plain ids of a run of one configuration', () => {
     const text = formatComparison(['sqlite'], [row('rest', 'app', 100, 10), row('graphql', 'app', 50, 20)]);
     expect(text).toContain('| sqlite | 1.00x | 1.00x | 0.50x | 2.00x |');

@@ -1,15 +1,15 @@
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { HttpGraphQLContext, HttpRequestContext } from '../../../src/http/front/request-context';
-import { requestContextOf } from '../../../src/http/front/request-context';
-import { mergeVary } from '../../../src/http/answer/vary';
-import { withCostExtensions } from '../../../src/http/graphql/cost-extensions';
-import { logUnexpectedErrors, withErrorCodes } from '../../../src/http/graphql/error-codes';
-import { graphQLCacheControl, type CacheFacts } from '../../../src/http/graphql/graphql-cache-policy';
-import { cacheableAnswer, GRAPHQL_GET_VARY, withoutRequestCounters } from '../../../src/http/graphql/graphql-get-cache';
-import { GRAPHQL_PATH } from '../../../src/http/graphql/graphql-http';
-import type { QuotaMeter } from '../../../src/services/quota';
+import type { HttpGraphQLContext, HttpRequestContext } from '../../src/http/front/request-context';
+import { requestContextOf } from '../../src/http/front/request-context';
+import { mergeVary } from '../../src/http/answer/vary';
+import { withCostExtensions } from '../../src/http/graphql/cost-extensions';
+import { logUnexpectedErrors, withErrorCodes } from '../../src/http/graphql/error-codes';
+import { graphQLCacheControl, type CacheFacts } from '../../src/http/graphql/graphql-cache-policy';
+import { cacheableAnswer, GRAPHQL_GET_VARY, withoutRequestCounters } from '../../src/http/graphql/graphql-get-cache';
+import { GRAPHQL_PATH } from '../../src/http/graphql/graphql-http';
+import type { QuotaMeter } from '../../src/services/quota';
 
 /**
  * The project's steps on a result as Yoga plugins, each calling the function of src/ the executor

@@ -1,18 +1,18 @@
 import { processRegularResult, type GraphQLParams, type Plugin } from 'graphql-yoga';
-import { ApiError } from '../../../src/domain/errors';
-import type { HttpGraphQLContext } from '../../../src/http/front/request-context';
-import { requestContextOf } from '../../../src/http/front/request-context';
-import { isJsonContentType, notJson, readBodyText } from '../../../src/http/front/body';
-import { graphQLErrorOf, toGraphQLError } from '../../../src/http/answer/errors';
-import { budgetConversions } from '../../../src/http/graphql/conversion-budget';
-import { documentLimitRefusals, documentTextRefusal } from '../../../src/http/graphql/document-limits';
-import { registrantOf } from '../../../src/http/graphql/graphql-executor';
-import { paramsRefusal } from '../../../src/http/graphql/graphql-http';
-import { persistedParams, type PersistedParams } from '../../../src/http/graphql/persisted-params';
-import { spendBeforeParse, spendPrice, spendTextPrice } from '../../../src/http/graphql/request-rate-limit';
-import { documentPrice, textPrice } from '../../../src/graphql/price';
-import type { RequestSpending } from '../../../src/http/limits/request-spending';
-import type { PersistedDocuments } from '../../../src/services/persisted-documents';
+import { ApiError } from '../../src/domain/errors';
+import type { HttpGraphQLContext } from '../../src/http/front/request-context';
+import { requestContextOf } from '../../src/http/front/request-context';
+import { isJsonContentType, notJson, readBodyText } from '../../src/http/front/body';
+import { graphQLErrorOf, toGraphQLError } from '../../src/http/answer/errors';
+import { budgetConversions } from '../../src/http/graphql/conversion-budget';
+import { documentLimitRefusals, documentTextRefusal } from '../../src/http/graphql/document-limits';
+import { registrantOf } from '../../src/http/graphql/graphql-executor';
+import { paramsRefusal } from '../../src/http/graphql/graphql-http';
+import { persistedParams, type PersistedParams } from '../../src/http/graphql/persisted-params';
+import { spendBeforeParse, spendPrice, spendTextPrice } from '../../src/http/graphql/request-rate-limit';
+import { documentPrice, textPrice } from '../../src/graphql/price';
+import type { RequestSpending } from '../../src/http/limits/request-spending';
+import type { PersistedDocuments } from '../../src/services/persisted-documents';
 
 /**
  * The project's steps before execution as Yoga plugins, each calling the function of src/ that the
