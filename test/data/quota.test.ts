@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/services/account-store';
 import { ApiError } from '../../src/domain/errors';
+import { built } from '../helpers/built';
 import { BACKENDS, type BackendInstance } from './backends';
 
 const MONTH = '2026-03';
-const WORKER = path.join(import.meta.dirname, 'quota-worker.ts');
 
 for (const backend of BACKENDS) {
   describe.skipIf(!backend.available)(backend.title('quota'), () => {
@@ -22,7 +21,7 @@ for (const backend of BACKENDS) {
     /** Runs the worker in its own Node process; resolves with its exit signal and output. */
     function runWorker(args: (string | number)[]): Promise<{ signal: NodeJS.Signals | null; allowed?: number }> {
       return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', WORKER, instance.location, accountId, ...args.map(String)], {
+        const child = spawn(process.execPath, [built('quota-worker'), instance.location, accountId, ...args.map(String)], {
           stdio: ['ignore', 'pipe', 'inherit'],
         });
         let out = '';

@@ -7,13 +7,20 @@ import type { TestProject } from 'vitest/node';
 /**
  * The tests that start the server, the operator CLI or the MCP stdio proxy as processes start the
  * bundles `npm start` runs, built once per test run into `.test-build/<run>/` (beside `dist/`, so
- * packages resolve from the project's node_modules): `main.js`, `admin.js` and `mcp-stdio.js`. The
+ * packages resolve from the project's node_modules): `main.js`, `admin.js`, `mcp-stdio.js` and the
+ * quota suite's worker, `quota-worker.js`. The
  * esbuild flags are the `build` script's own, read from package.json, so what runs is what ships.
  * A second project of the run reuses the first one's build; the last one to finish removes it.
  * Those processes share a V8 compile cache in the same folder (NODE_COMPILE_CACHE), so each start
  * after the first skips compiling the bundle and its packages.
  */
-const ENTRIES = { main: 'src/main.ts', admin: 'scripts/admin.ts', 'mcp-stdio': 'scripts/mcp-stdio.ts' } as const;
+const ENTRIES = {
+  main: 'src/main.ts',
+  admin: 'scripts/admin.ts',
+  'mcp-stdio': 'scripts/mcp-stdio.ts',
+  // The store suite's own separate process, spending quota beside the test's.
+  'quota-worker': 'test/data/quota-worker.ts',
+} as const;
 
 interface SharedBuild {
   dir: string;
