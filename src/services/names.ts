@@ -1,18 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { CurrencyEntry } from '../domain/currency/registry';
 import type { SupportedLanguage } from '../domain/language/supported';
 import { currencyNamer, type LocalizedName } from '../domain/names/localized';
-import {
-  countText,
-  nameKey,
-  searchableNames,
-  singularName,
-  unitNamesOf,
-  type CldrUnitEntry,
-  type UnitName,
-} from '../domain/names/unit-names';
+import { CLDR_UNIT_NAMES } from '../domain/names/cldr-unit-names';
+import { countText, nameKey, parseUnitNames, searchableNames, singularName, type UnitName } from '../domain/names/unit-names';
 import { findUnit, UNITS, type CategoryDef, type UnitDef } from '../domain/units';
 
 /** The names of one language: the catalogue's units and categories, the registry's currencies. */
@@ -37,33 +27,23 @@ export function named<T extends object>(value: T, names: LanguageNames): Named<T
 }
 
 export interface Names {
-  /** One language's names, loaded from CLDR on first use and kept (at most one entry per supported language). */
+  /** One language's names, parsed from the generated CLDR data on first use and kept (at most one entry per supported language). */
   of(language: SupportedLanguage): LanguageNames;
 }
 
-/** A CLDR locale's `units.long`, as the package installs it: read once per language, then dropped. */
-export type CldrUnitsReader = (language: SupportedLanguage) => Readonly<Record<string, CldrUnitEntry | undefined>>;
+/** One language's unit names, as CLDR has them: read once per language, on its first use. */
+export type UnitNamesReader = (language: SupportedLanguage) => ReadonlyMap<string, UnitName>;
 
-const cldrUnitsDirectory = (() => {
-  let directory: string | undefined;
-  return () => (directory ??= join(dirname(createRequire(import.meta.url).resolve('cldr-units-full/package.json')), 'main'));
-})();
+/** Parses the language's entry of the generated module (`npm run names:generate`, from CLDR's data). */
+export const readUnitNames: UnitNamesReader = (language) => parseUnitNames(CLDR_UNIT_NAMES[language]);
 
-/** Reads `cldr-units-full/main/<language>/units.json`, installed with the project (never fetched). */
-export const readCldrUnits: CldrUnitsReader = (language) => {
-  const file = JSON.parse(readFileSync(join(cldrUnitsDirectory(), language, 'units.json'), 'utf8')) as {
-    main: Record<string, { units: { long: Record<string, CldrUnitEntry> } }>;
-  };
-  return file.main[language]!.units.long;
-};
-
-export function createNames(read: CldrUnitsReader = readCldrUnits): Names {
+export function createNames(read: UnitNamesReader = readUnitNames): Names {
   const loaded = new Map<SupportedLanguage, LanguageNames>();
   return {
     of(language) {
       let names = loaded.get(language);
       if (names === undefined) {
-        names = languageNames(language, unitNamesOf(read(language)));
+        names = languageNames(language, read(language));
         loaded.set(language, names);
       }
       return names;

@@ -3,13 +3,14 @@ import { CLDR_UNIT_IDS } from '../../src/domain/names/cldr-units';
 import { SUPPORTED_LANGUAGES } from '../../src/domain/language/supported';
 import { buildRegistry, NO_SPANS } from '../../src/domain/currency/registry';
 import { CATEGORIES, getUnit, UNITS } from '../../src/domain/units';
-import { createNames, readCldrUnits, type CldrUnitsReader } from '../../src/services/names';
+import { readCldrUnits } from '../../scripts/generate-names';
+import { createNames, readUnitNames, type UnitNamesReader } from '../../src/services/names';
 
 const names = createNames();
 const registry = buildRegistry(NO_SPANS);
 const entry = (code: string) => registry.find((e) => e.code === code)!;
 
-describe('unit names come from the installed CLDR data', () => {
+describe('unit names come from CLDR (the generated module, held to cldr-units-full)', () => {
   it.each([
     ['de', 'kilometer_per_hour', 'Kilometer pro Stunde'],
     ['de', 'meter', 'Meter'],
@@ -121,9 +122,9 @@ describe('lookup by a localized name, in the language asked for', () => {
 describe('the data is read once per language', () => {
   it('reads a language on first use only', () => {
     const reads: string[] = [];
-    const read: CldrUnitsReader = (language) => {
+    const read: UnitNamesReader = (language) => {
       reads.push(language);
-      return readCldrUnits(language);
+      return readUnitNames(language);
     };
     const counted = createNames(read);
     counted.of('de').unit(getUnit('meter'));

@@ -46,6 +46,22 @@ export function unitNamesOf(long: Readonly<Record<string, CldrUnitEntry | undefi
   return names;
 }
 
+/** A unit's name as the generated module stores it: the display name and the count patterns. */
+type CompactUnitName = readonly [displayName: string, patterns: UnitName['patterns']];
+
+/** One language's unit names as compact JSON (unit id → [display name, count patterns]), in the map's order. */
+export function compactUnitNames(names: ReadonlyMap<string, UnitName>): string {
+  const entries: Record<string, CompactUnitName> = {};
+  for (const [unitId, name] of names) entries[unitId] = [name.displayName, name.patterns];
+  return JSON.stringify(entries);
+}
+
+/** The unit names `compactUnitNames` wrote, in the order it wrote them. */
+export function parseUnitNames(compact: string): Map<string, UnitName> {
+  const entries = JSON.parse(compact) as Record<string, CompactUnitName>;
+  return new Map(Object.entries(entries).map(([unitId, [displayName, patterns]]) => [unitId, { displayName, patterns }]));
+}
+
 /**
  * A value with its unit's name as the language writes a count (`2 Meter`, `1 metre`): the plural
  * category of the value (Intl.PluralRules), the number in the language's digits and separators,

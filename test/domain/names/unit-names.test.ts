@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CLDR_UNIT_IDS } from '../../../src/domain/names/cldr-units';
-import { countText, nameKey, searchableNames, singularName, unitNamesOf, type UnitName } from '../../../src/domain/names/unit-names';
+import {
+  compactUnitNames,
+  countText,
+  nameKey,
+  parseUnitNames,
+  searchableNames,
+  singularName,
+  unitNamesOf,
+  type UnitName,
+} from '../../../src/domain/names/unit-names';
 import { UNITS } from '../../../src/domain/units';
 
 const METER_DE: UnitName = { displayName: 'Meter', patterns: { one: '{0} Meter', other: '{0} Meter' } };
@@ -34,6 +43,19 @@ describe('unitNamesOf keeps the catalogue units CLDR has, with their nominative 
     const names = unitNamesOf(long);
     expect([...names.keys()]).toEqual(['meter', 'kilometer_per_hour']);
     expect(names.get('meter')).toEqual({ displayName: 'Meter', patterns: { one: '{0} Meter', other: '{0} Meter' } });
+  });
+});
+
+describe('compact unit names read back as they were written', () => {
+  it('keeps every name, every pattern and both orders (units, plural categories)', () => {
+    const names = new Map([
+      ['meter', METR_CS],
+      ['kilometer', { displayName: 'kilometry', patterns: { other: '{0} kilometrů', one: '{0} kilometr' } }],
+    ]);
+    const read = parseUnitNames(compactUnitNames(names));
+    expect(read).toEqual(names);
+    expect([...read.keys()]).toEqual(['meter', 'kilometer']);
+    expect(Object.keys(read.get('kilometer')!.patterns)).toEqual(['other', 'one']);
   });
 });
 
