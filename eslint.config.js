@@ -35,7 +35,18 @@ export const LAYERS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.test-build/', 'data/', 'scratch/', 'test/graphql/generated.ts', 'src/domain/units/catalogue.ts', 'src/domain/names/cldr-unit-names.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.test-build/',
+      'data/',
+      'scratch/',
+      'test/graphql/generated.ts',
+      'src/domain/units/catalogue.ts',
+      'src/domain/names/cldr-unit-names.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
