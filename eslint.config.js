@@ -40,6 +40,7 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       '.test-build/',
+      'vendor/',
       'data/',
       'scratch/',
       'test/graphql/generated.ts',

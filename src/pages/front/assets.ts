@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FAVICON_SVG } from '../../http/answer/favicon';
 import { staticAsset, type StaticAsset } from '../../http/graphiql/static-asset';
 
@@ -80,13 +82,27 @@ export function offlineRedoc(bundle: string): string {
 }
 
 /**
- * Redoc's standalone bundle (one UMD file that defines `Redoc`), read from node_modules on the
- * first /docs request, not at start-up: about 1 MiB that a server nobody reads the reference on
- * never loads. The boot script runs after it and renders `/openapi.json` into `#redoc`.
+ * A file of the project's vendor/ folder (vendor/README.md), found from this module's folder
+ * upwards: src/pages/front/ when run from source, dist/ when bundled, the project root above both.
+ */
+export function vendoredPath(relative: string): string {
+  const here = fileURLToPath(import.meta.url);
+  for (let dir = path.dirname(here); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'vendor', relative);
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`vendor/${relative} is not in any folder above ${here}`);
+  }
+}
+
+/**
+ * Redoc's standalone bundle (one UMD file that defines `Redoc`; vendor/redoc/, a copy of the
+ * pinned `redoc` package's), read on the first /docs request, not at start-up: about 1 MiB that a
+ * server nobody reads the reference on never loads. The boot script runs after it and renders
+ * `/openapi.json` into `#redoc`.
  */
 export async function referenceAssets(openApiPath: string): Promise<ReferenceAssets> {
-  const bundlePath = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-  const redoc = staticAsset('redoc.standalone', 'js', 'text/javascript; charset=utf-8', offlineRedoc(await readFile(bundlePath, 'utf8')));
+  const bundle = await readFile(vendoredPath('redoc/redoc.standalone.js'), 'utf8');
+  const redoc = staticAsset('redoc.standalone', 'js', 'text/javascript; charset=utf-8', offlineRedoc(bundle));
   const boot = staticAsset(
     'reference',
     'js',
