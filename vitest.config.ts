@@ -78,6 +78,9 @@ export default defineConfig({
     // .ci/run asks for a JSON report too, to print one plain "N passed, N failed" line at the end.
     reporters: process.env.VITEST_JSON_REPORT ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]] : ['default'],
     testTimeout: 180_000,
+    // expect.poll waits for what a page or a process will show: on a loaded machine an Argon2 hash
+    // and a page render take seconds, so its default is 15 s rather than vitest's 1 s.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 180_000,
     pool: 'forks',
     // The bundles the process tests start, built once per run (see the file).
