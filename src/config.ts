@@ -119,6 +119,12 @@ const SECRET_VARIABLES = new Set(['METRICS', 'WEBHOOK_SECRET_KEY']);
 
 export type Env = z.input<typeof schema>;
 
+/**
+ * Every environment variable the server and the CLI read: the schema's, and those only read to warn
+ * that they are retired (configWarnings). docs/deploy.md lists each (test/docs/deploy-variables.test.ts).
+ */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(schema.shape), 'GRAPHQL_EXECUTION'];
+
 export interface Config {
   port: number;
   host: string;

@@ -30,8 +30,12 @@ export interface RestRoute {
    * `private, max-age=86400` with a strong ETag and 304 when complete, `no-store` otherwise.
    */
   readonly cache: 'static' | 'no-store' | 'latest-rates' | 'complete-answer';
-  /** A public, CDN-friendly resource: `Access-Control-Allow-Origin: *` and a CORS preflight. */
-  readonly shared?: boolean;
+  /**
+   * Readable by a page of any origin: `Access-Control-Allow-Origin: *` (never with credentials) on
+   * every answer and a CORS preflight. Every public route is, and no keyed one: `Authorization` is
+   * never an allowed cross-origin header, so a key stays on the server side of a browser page.
+   */
+  readonly shared: boolean;
   /** A strong ETag of the answer's exact bytes, and 304 Not Modified on a matching If-None-Match (RFC 9110 13.1). */
   readonly etag?: boolean;
   /** The answer depends on the units catalogue alone: serialised once per resource, its bytes and ETag kept. */
@@ -63,7 +67,7 @@ const KIB = 1024;
 export const DEFAULT_BODY_LIMIT = 64 * KIB;
 
 /** A row of the table as written: routes backed by a field take their access from it. */
-type RouteRow = Omit<RestRoute, 'access'> & { readonly access?: Access };
+type RouteRow = Omit<RestRoute, 'access' | 'shared'> & { readonly access?: Access };
 
 const ROWS: readonly RouteRow[] = [
   {
@@ -157,7 +161,6 @@ const ROWS: readonly RouteRow[] = [
     field: 'latestRates',
     tag: 'Currency',
     cache: 'latest-rates',
-    shared: true,
     etag: true,
     queryHint: 'GET /v1/currency/rates/latest takes no query parameters; for a date or symbols use GET /v1/currency/rates with an API key.',
     summary: 'The latest ECB reference rates (public, cacheable, any origin)',
@@ -267,7 +270,10 @@ const ROWS: readonly RouteRow[] = [
   },
 ];
 
-export const ROUTES: readonly RestRoute[] = ROWS.map((row) => ({ ...row, access: accessOf(row) }));
+export const ROUTES: readonly RestRoute[] = ROWS.map((row) => {
+  const access = accessOf(row);
+  return { ...row, access, shared: access === 'public' };
+});
 
 function accessOf(row: RouteRow): Access {
   if (row.field === undefined) {

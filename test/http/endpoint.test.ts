@@ -25,12 +25,13 @@ describe('the route table compiled into endpoints', () => {
 
   it('gives each endpoint its field, metric label, CORS fields and Cache-Control', () => {
     const unit = endpoints.find('/v1/units/meter', 'GET')!.endpoint!;
-    expect([unit.field?.name, unit.label, unit.cors, unit.cacheControl()]).toEqual([
+    expect([unit.field?.name, unit.label, unit.cors['access-control-allow-origin'], unit.cacheControl()]).toEqual([
       'unit',
       '/v1/units/{unit}',
-      {},
+      '*',
       'public, max-age=3600',
     ]);
+    expect(endpoints.find('/v1/convert', 'GET')!.endpoint!.cors).toEqual({});
     const latest = endpoints.find('/v1/currency/rates/latest', 'GET')!.endpoint!;
     expect([latest.field?.name, latest.cors['access-control-allow-origin'], latest.cacheControl()]).toEqual([
       'latestRates',

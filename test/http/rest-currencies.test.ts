@@ -72,8 +72,8 @@ describe.each(['direct', 'sofa'])('REST_EXECUTION=%s', (execution) => {
         status: 'retired',
       });
       expect(res.headers.get('cache-control')).toBe('public, max-age=1800');
-      // The contract: only the latest rates route sends CORS headers.
-      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      // A public route: any origin may read it.
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const etag = res.headers.get('etag')!;
       expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
       const again = await t.call('GET', '/v1/currencies', { headers: { 'if-none-match': etag } });

@@ -236,16 +236,6 @@ describe('GET /v1/currency/rates/latest, a public CDN-friendly resource', () => 
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
   });
-
-  it('is the only route that sends CORS headers', async () => {
-    for (const url of ['/v1/units', '/v1/currency/rates', '/v1/health', '/openapi.json', '/v1/nothing']) {
-      const res = await t.call('GET', url, { headers: { origin: 'https://example.org' } });
-      expect(res.headers.get('access-control-allow-origin'), url).toBeNull();
-    }
-    const preflight = await t.call('OPTIONS', '/v1/units', { headers: { origin: 'https://example.org' } });
-    expect(preflight.status).toBe(405);
-    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-  });
 });
 
 describe('currency items in POST /v1/batch', () => {

@@ -44,12 +44,12 @@ describe('the REST edge answers every failure with the contract error body', () 
   });
 
   it.each([
-    ['DELETE', '/v1/units', 'GET, HEAD'],
-    ['POST', '/v1/categories', 'GET, HEAD'],
+    ['DELETE', '/v1/units', 'GET, HEAD, OPTIONS'],
+    ['POST', '/v1/categories', 'GET, HEAD, OPTIONS'],
     ['PUT', '/v1/convert', 'GET, POST, HEAD'],
     ['GET', '/v1/batch', 'POST'],
     ['HEAD', '/v1/batch', 'POST'],
-    ['POST', '/openapi.json', 'GET, HEAD'],
+    ['POST', '/openapi.json', 'GET, HEAD, OPTIONS'],
     ['DELETE', '/v1/currency/rates/latest', 'GET, HEAD, OPTIONS'],
   ])('405 METHOD_NOT_ALLOWED with Allow for %s %s', async (method, url, allow) => {
     const res = await t.call(method, url);

@@ -11,14 +11,27 @@ export const SHARED_CORS_HEADERS = {
   'access-control-expose-headers': 'ETag, Key-Expires, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
 } as const;
 
-/** The preflight answer of a shared route: GET only, with the headers a CDN-friendly client sends. */
+/**
+ * The preflight answer of a shared REST route: GET and HEAD, with the headers a CDN-friendly client
+ * sends. `Authorization` is never among the allowed headers: a page's request with a key fails its
+ * preflight, so keys stay on the server side of a browser page.
+ */
 export function preflightParts(): ResponseParts {
+  return preflight('GET, HEAD', 'If-None-Match, Cache-Control');
+}
+
+/** The preflight answer of /graphql: GET and POST with a JSON body (Content-Type), the same validators, never `Authorization`. */
+export function graphQLPreflightParts(): ResponseParts {
+  return preflight('GET, POST', 'Content-Type, If-None-Match, Cache-Control');
+}
+
+function preflight(methods: string, requestHeaders: string): ResponseParts {
   return {
     status: 204,
     headers: {
       ...SHARED_CORS_HEADERS,
-      'access-control-allow-methods': 'GET, HEAD',
-      'access-control-allow-headers': 'If-None-Match, Cache-Control',
+      'access-control-allow-methods': methods,
+      'access-control-allow-headers': requestHeaders,
       'access-control-max-age': '86400',
     },
     body: null,

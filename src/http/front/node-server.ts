@@ -12,6 +12,8 @@ import { errorParts } from '../answer/errors';
 import type { AnswerPlace, Finish } from './finish';
 import { ASSETS_PATH } from '../graphiql/bundle';
 import { GRAPHQL_PATH } from '../graphql/graphql-http';
+import { GRAPHQL_PLACE } from '../graphql/graphql-answers';
+import { graphQLPreflightParts } from '../answer/shared-resource';
 import { serveExpectingContinue } from './expect-continue';
 import { oddRequestAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
@@ -139,6 +141,9 @@ export function frontListener(options: HttpServerOptions, refused: WeakSet<Socke
         return void front.finish.send(req, res, OTHER_PLACE, context, odd, started);
       }
       const pathname = pathOf(req.url);
+      // A preflight of /graphql, answered here for whichever handler runs GraphQL.
+      if (req.method === 'OPTIONS' && pathname === GRAPHQL_PATH)
+        return void front.finish.send(req, res, GRAPHQL_PLACE, context, graphQLPreflightParts(), started);
       // Another spelling of /metrics is a path no route has: the edge answers it 404.
       const handler = pathname === METRICS_PATH && !isExactTarget(target, sentHost, METRICS_PATH) ? front.edge : handlerOf(pathname);
       if (expectsContinue) serveExpectingContinue(front.finish, refused, { req, res, context, started, pathname }, handler);

@@ -5,6 +5,7 @@ import type { ResponseParts } from '../answer/answer-parts';
 import type { AnswerPlace, Finish } from '../front/finish';
 import { headerText } from '../front/target';
 import { routeLabel } from '../routes';
+import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
 import type { GraphQLExecutor } from './graphql-executor';
 import { graphQLGetAnswer, isCacheable, withoutRequestCounters } from './graphql-get-cache';
 import { answerMediaType, GRAPHQL_PATH, graphQLAnswer, graphQLRequestParams, streamedAnswer, type AnswerMediaType } from './graphql-http';
@@ -20,8 +21,11 @@ export interface GraphQLAnswerOptions {
   graphiql: boolean;
 }
 
-/** GraphQL answers stand without their limit headers when the quota cannot be read; they are counted as `graphql`. */
-const GRAPHQL_PLACE: AnswerPlace = { label: routeLabel(GRAPHQL_PATH), cors: undefined, standsWithoutLimits: true };
+/**
+ * GraphQL answers stand without their limit headers when the quota cannot be read; they are counted
+ * as `graphql`; any origin may read them (a browser page cannot send a key: see graphQLPreflightParts).
+ */
+export const GRAPHQL_PLACE: AnswerPlace = { label: routeLabel(GRAPHQL_PATH), cors: SHARED_CORS_HEADERS, standsWithoutLimits: true };
 const WANTS_HTML = /\btext\/html\b/i;
 
 /**

@@ -7,6 +7,8 @@ import type { HttpRequestContext } from '../front/request-context';
 import type { AnswerPlace, Finish } from '../front/finish';
 import { requestContextOf, type ServerContext } from '../front/request-context';
 import { routeLabel } from '../routes';
+import { SHARED_CORS_HEADERS } from '../answer/shared-resource';
+import { GRAPHQL_PATH } from './graphql-http';
 import { pathOf } from '../front/target';
 
 /** The Yoga server: the Fetch handler of GraphiQL and its assets, the account pages and the front door. */
@@ -54,9 +56,14 @@ export function yogaPages(options: { yoga: GraphQLYoga; finish: Finish }): Front
   return pages;
 }
 
-/** A page's place: counted by its route label; it stands without limit headers, as GraphQL answers do. */
+/** A page's place: counted by its route label; it stands without limit headers, as GraphQL answers do; at /graphql (GraphiQL's page), any origin may read it, as GraphQL's answers. */
 function placeOf(req: IncomingMessage): AnswerPlace {
-  return { label: routeLabel(pathOf(req.url)), cors: undefined, standsWithoutLimits: true };
+  const pathname = pathOf(req.url);
+  return {
+    label: routeLabel(pathname),
+    cors: pathname === GRAPHQL_PATH ? SHARED_CORS_HEADERS : undefined,
+    standsWithoutLimits: true,
+  };
 }
 
 /**

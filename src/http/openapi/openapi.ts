@@ -80,9 +80,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
   for (const route of ROUTES) {
     const item = (paths[openApiPath(route.path)] ??= {});
     item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
-    if (route.shared) item['options'] = preflightOperation(route);
     item[route.method.toLowerCase()] = routeOperation(schema, sofaPaths, route);
     if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
+    if (route.shared) item['options'] = preflightOperation(route, pathParameters(item[route.method.toLowerCase()] as Json));
   }
   withResponseExamples(paths);
 
@@ -201,15 +201,21 @@ function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
   return { ...schemas, Error: { ...error, properties: { ...error.properties, param } } };
 }
 
+/** The path parameters of an operation: a preflight of the same path names them too. */
+function pathParameters(operation: Json): Json[] {
+  return ((operation['parameters'] as Json[] | undefined) ?? []).filter((parameter) => parameter['in'] === 'path');
+}
+
 /** The CORS preflight of a shared resource: any origin, GET and HEAD, no credentials. */
-function preflightOperation(route: RestRoute): Json {
+function preflightOperation(route: RestRoute, parameters: Json[]): Json {
   const header = (value: string) => ({ required: true, schema: { type: 'string', const: value } });
   const preflight = preflightParts();
   return {
     summary: 'CORS preflight',
     tags: [route.tag],
     security: [],
-    operationId: `${route.field}Preflight`,
+    operationId: `${route.field ?? 'openapi'}Preflight`,
+    ...(parameters.length > 0 ? { parameters } : {}),
     description:
       'What a browser asks before a cross-origin GET with headers of its own: answered for any origin, and never refused but by the HTTP parser.',
     responses: {
