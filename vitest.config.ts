@@ -24,6 +24,7 @@ const SOLO = [
   'test/e2e/graphql-bomb.test.ts',
   'test/e2e/persisted-documents-redis.test.ts',
   'test/hostile/stall-guard.test.ts',
+  'test/hostile/stall-guard-sources.test.ts',
   'test/http/series-exports-real-data.test.ts',
   'test/http/series-stream-memory-real-data.test.ts',
 ];

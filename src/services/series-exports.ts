@@ -99,12 +99,14 @@ export function createSeriesExports({ rates, series, cacheBytes, slots: slotOpti
     pages.clear();
   };
   rates.onRevision?.(current);
-  const ratesOf = (plan: SeriesPlan) => plan.dates.length * Math.max(1, plan.asked?.length ?? rates.knownCurrencies().size - 1);
+  /** The currencies a page prices: those asked, else every one its source quotes in it (the ECB: every one it ever quoted) but the base. */
+  const currenciesOf = (plan: SeriesPlan) => plan.asked?.length ?? plan.quotedCurrencies ?? rates.knownCurrencies().size - 1;
+  const ratesOf = (plan: SeriesPlan) => plan.dates.length * Math.max(1, currenciesOf(plan));
 
   const admit: SeriesExports['admit'] = async (plan, keyId, request, bytes = ratesOf(plan) * BYTES_PER_RATE) => {
     const release = slots.claim({ keyId, viaLink: request.viaLink }, bytes);
     try {
-      const cost = exportCost(plan.dates.length, plan.asked?.length ?? rates.knownCurrencies().size - 1);
+      const cost = exportCost(plan.dates.length, currenciesOf(plan));
       if (cost > 1) await request.spendRequests(cost - 1);
       return release;
     } catch (error) {
@@ -126,7 +128,7 @@ export function createSeriesExports({ rates, series, cacheBytes, slots: slotOpti
     admit,
     async page(query, account, keyId, request) {
       const plan = series.planSeries(query, account);
-      const key = plan.complete ? JSON.stringify(['graphql', ...pageKey(plan)]) : undefined;
+      const key = isKept(plan) ? JSON.stringify(['graphql', ...pageKey(plan)]) : undefined;
       current();
       const kept = key === undefined ? undefined : pages.get(key);
       if (kept && !('body' in kept)) return kept;
@@ -156,7 +158,16 @@ export function createSeriesExports({ rates, series, cacheBytes, slots: slotOpti
   };
 }
 
-/** Everything a complete page depends on besides its media type and the rates revision (the cache's own). */
+/**
+ * Whether the export cache keeps the page: an ECB page once complete (the ECB's revision empties the
+ * cache), a page of another source always, under the revision of that source's publications it was
+ * planned from (pageKey), which a new publication or a correction replaces.
+ */
+export function isKept(plan: SeriesPlan): boolean {
+  return plan.complete || plan.sourceRevision !== undefined;
+}
+
+/** Everything a kept page depends on besides its media type and the ECB's revision (the cache's own). */
 export function pageKey(plan: SeriesPlan): unknown[] {
   const key: unknown[] = [
     plan.start,
@@ -168,8 +179,8 @@ export function pageKey(plan: SeriesPlan): unknown[] {
     plan.decimals ?? null,
     plan.rounding,
   ];
-  // A source other than the ECB joins the key; an ECB page's key is as it was.
-  if (plan.source !== undefined) key.push(plan.source);
+  // A source other than the ECB joins the key with the revision of its publications; an ECB page's key is as it was.
+  if (plan.source !== undefined) key.push(plan.source, plan.sourceRevision ?? null);
   return key;
 }
 

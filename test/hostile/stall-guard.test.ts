@@ -24,6 +24,7 @@ import { admin, startServer, type ServerProcess } from '../helpers/server-proces
 import { sharedDataPresent } from '../helpers/shared-data';
 import { blackHole, eventually, webhookReceiver } from '../helpers/webhook-receiver';
 import { fortyDigits, radianSpelling, slowReader } from './stall-families';
+import { gauge, perSecondTally, probeFamily, repeatFor, sendTo, type Answer, type ProbeOptions, type SendOptions } from './stall-probe';
 
 const PROBE_BOUND_MS = 300;
 /** The bound on the server's memory growth over a family, in MB. */
@@ -37,7 +38,6 @@ const FAIR_DELIVERY_MS = 5_000;
 const SLOW_KEYS = 10;
 /** How long each of the series families runs (GraphQL, then REST). */
 const SERIES_MS = 3000;
-const PROBE_EVERY_MS = 50;
 const ZIP = path.resolve(process.cwd(), '../shared/ecb/eurofxref-hist.zip');
 const PRESENT = sharedDataPresent(ZIP);
 
@@ -92,12 +92,6 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Answer {
-  status: number;
-  text: string;
-  headers?: Headers;
-}
-
 /** A key of a new account on `plan`, made in the servers' database. */
 async function newKey(plan: PlanId): Promise<{ key: string; accountId: string }> {
   const account = await store.createAccount({ plan });
@@ -105,28 +99,12 @@ async function newKey(plan: PlanId): Promise<{ key: string; accountId: string }>
   return { key, accountId: account.id };
 }
 
+/** A family under the probe, against the file's own server unless told. */
+const underProbe = <T>(family: string, run: () => Promise<T>, options: Partial<ProbeOptions> = {}) =>
+  probeFamily(family, run, { on: () => server, ...options });
+
 function send(method: string, url: string, options: SendOptions = {}): Promise<Answer> {
   return sendTo(server, method, url, options);
-}
-
-interface SendOptions {
-  key?: string;
-  body?: unknown;
-  accept?: string;
-  headers?: Record<string, string>;
-}
-
-async function sendTo(to: ServerProcess, method: string, url: string, options: SendOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key) headers.authorization = `Bearer ${options.key}`;
-  if (options.accept) headers.accept = options.accept;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${to.base}${url}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
 /** Runs `tasks` with at most `width` in flight; the answers in order. */
@@ -141,74 +119,6 @@ async function inPool<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[
   };
   await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
   return answers;
-}
-
-/** One gauge of the exposition, in milliseconds. */
-const gaugeMs = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-
-interface Guarded<T> {
-  answers: T;
-  probeMaxMs: number;
-  probeP50Ms: number;
-  probes: number;
-  /** Growth of the server's resident memory over the family, in MB. */
-  memoryGrowthMb: number;
-}
-
-/** One gauge of the exposition, as it is. */
-const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-
-/**
- * Runs a family while probing the public route; prints what the probe and the event loop saw.
- * The scrape before the family opens a fresh window of the server's event-loop delay.
- */
-interface ProbeOptions {
-  /** The server probed (the file's own by default). */
-  on?: () => ServerProcess;
-  /**
-   * Send a probe every this many ms whether the one before has been answered or not, as a user's
-   * requests arrive (the issue's probe: every 20 ms), so a stall counts for every probe it holds;
-   * by default a probe is sent PROBE_EVERY_MS after the answer to the one before.
-   */
-  openLoopEveryMs?: number;
-}
-
-async function underProbe<T>(family: string, run: () => Promise<T>, options: ProbeOptions = {}): Promise<Guarded<T>> {
-  const send = (method: string, url: string) => sendTo((options.on ?? (() => server))(), method, url);
-  const rssBefore = gauge((await send('GET', '/metrics')).text, 'process_resident_memory_bytes');
-  const waits: number[] = [];
-  let running = true;
-  const probe = async () => {
-    const started = performance.now();
-    const res = await send('GET', '/v1/units/ft');
-    waits.push(performance.now() - started);
-    expect(res.status, res.text).toBe(200);
-  };
-  const probing = (async () => {
-    const inFlight: Promise<void>[] = [];
-    while (running) {
-      if (options.openLoopEveryMs === undefined) await probe();
-      else inFlight.push(probe());
-      await new Promise((resolve) => setTimeout(resolve, options.openLoopEveryMs ?? PROBE_EVERY_MS));
-    }
-    await Promise.all(inFlight);
-  })();
-  const started = performance.now();
-  const answers = await run();
-  const tookMs = performance.now() - started;
-  running = false;
-  await probing;
-  const metrics = (await send('GET', '/metrics')).text;
-  const sorted = [...waits].sort((a, b) => a - b);
-  const probeMaxMs = sorted.at(-1) ?? 0;
-  const probeP50Ms = sorted[sorted.length >> 1] ?? 0;
-  const memoryGrowthMb = (gauge(metrics, 'process_resident_memory_bytes') - rssBefore) / 1e6;
-  console.info(
-    `[stall-guard] ${family}: took ${tookMs.toFixed(0)} ms; probe ${waits.length} sent, median ${probeP50Ms.toFixed(1)} ms, ` +
-      `p99 ${sorted[Math.floor(sorted.length * 0.99)]?.toFixed(1)} ms, max ${probeMaxMs.toFixed(1)} ms; memory ${memoryGrowthMb >= 0 ? '+' : ''}${memoryGrowthMb.toFixed(0)} MB; ` +
-      `event-loop delay p99 ${gaugeMs(metrics, 'nodejs_eventloop_lag_p99_seconds').toFixed(1)} ms, max ${gaugeMs(metrics, 'nodejs_eventloop_lag_max_seconds').toFixed(1)} ms`,
-  );
-  return { answers, probeMaxMs, probeP50Ms, probes: waits.length, memoryGrowthMb };
 }
 
 const spellings = (from: number, count: number) => Array.from({ length: count }, (_, i) => radianSpelling(from + i));
@@ -453,21 +363,6 @@ describe.skipIf(!PRESENT)('documents of public fields from a free key, at the de
     expect(JSON.parse(hugeRegistered.text).errors?.[0]?.extensions.code).toBe('INVALID_REQUEST');
   });
 });
-
-/** Sends `request` again and again, one after another, for `ms`; every answer, in order. */
-async function repeatFor<T>(ms: number, request: () => Promise<T>): Promise<T[]> {
-  const answers: T[] = [];
-  const until = performance.now() + ms;
-  while (performance.now() < until) answers.push(await request());
-  return answers;
-}
-
-/** How many of each outcome, a second over `ms`: `2.5 × 429`. */
-function perSecondTally(outcomes: readonly string[], ms: number): string {
-  const tally = new Map<string, number>();
-  for (const outcome of outcomes) tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
-  return [...tally].map(([outcome, n]) => `${((n * 1000) / ms).toFixed(1)} × ${outcome}`).join(', ');
-}
 
 /** The default per-key limit (KEY_RATE_LIMIT), which the priced server keeps. */
 const KEY_LIMIT_PER_SECOND = 50;

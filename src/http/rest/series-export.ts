@@ -8,7 +8,7 @@ import { selectAllJson } from '../../graphql/serialize';
 import type { Metrics } from '../../metrics';
 import type { AppServices } from '../../services';
 import type { SeriesAnswer, SeriesPlan, SeriesStream } from '../../services/currency/series';
-import { CHUNK_BUDGET_MS, pageKey, type ExportBody } from '../../services/series-exports';
+import { CHUNK_BUDGET_MS, isKept, pageKey, type ExportBody } from '../../services/series-exports';
 import { acceptedCoding, STREAM_MEMORY_BYTES } from '../answer/compression';
 import { EXPORTED_FIELD, exportParts, negotiate, type AnswerRequest, type MediaType } from '../answer/answer-formats';
 import type { RouteCall } from './endpoint';
@@ -24,8 +24,9 @@ interface SeriesExportOptions {
 
 /**
  * The series route, in both REST executions: its page planned from the checked arguments and the
- * negotiated media type (a cursor is bound to both); a complete page served from the export cache
- * when it was written before under the same rates; otherwise admitted by the service (a slot of
+ * negotiated media type (a cursor is bound to both); a page the export cache keeps (isKept: a
+ * complete ECB page, any page of another source) served from it when it was written before under
+ * the same rates; otherwise admitted by the service (a slot of
  * the key's exports in flight, of its links' when asked through a signed link, and of the
  * instance's; its cost spent) and computed. JSON (a page of at most ten years) is computed a chunk of
  * publications at a time, yielding between chunks, and sent whole; CSV and NDJSON (any range, up
@@ -42,7 +43,7 @@ export function seriesExportExecution(options: SeriesExportOptions) {
     const request = { ifNoneMatch: headerText(call.req.headers['if-none-match']), query: call.query };
     const principal = call.context.principal ?? (await call.context.authenticate());
     const plan = services.rateSeries.planSeries({ ...call.args, format: mediaType }, principal.account.plan);
-    const key = plan.complete ? cacheKey(plan, mediaType) : undefined;
+    const key = isKept(plan) ? cacheKey(plan, mediaType) : undefined;
     const kept = key === undefined ? undefined : services.seriesExports.cached(key);
     if (kept) {
       metrics.seriesExport('cache');
@@ -213,7 +214,7 @@ async function* continued(first: Buffer, chunks: AsyncGenerator<Buffer, Buffer>)
   }
 }
 
-/** Everything a complete page's bytes depend on besides the rates revision (the cache's own). */
+/** Everything a kept page's bytes depend on besides the ECB's revision (the cache's own). */
 function cacheKey(plan: SeriesPlan, mediaType: MediaType): string {
   return JSON.stringify([mediaType, ...pageKey(plan)]);
 }

@@ -43,10 +43,18 @@ export interface SeriesPlan {
   dates: readonly string[];
   /** The source other than the ECB whose days these are; absent for the ECB. */
   source?: SourceId | undefined;
+  /**
+   * With `source`: the revision of the sources' publications the page was planned from. Its answer
+   * is the same for as long as they are, so the export cache keeps it under that revision.
+   */
+  sourceRevision?: number | undefined;
+  /** With `source`: the currencies its publications in the page quote besides the base (the columns of a page without `symbols`). */
+  quotedCurrencies?: number | undefined;
 }
 
 /** One page of a series: the range it covers, its columns, and its entries. */
-export interface SeriesAnswer extends Omit<SeriesPlan, 'asked' | 'dates' | 'decimals' | 'rounding' | 'source'> {
+export interface SeriesAnswer
+  extends Omit<SeriesPlan, 'asked' | 'dates' | 'decimals' | 'rounding' | 'source' | 'sourceRevision' | 'quotedCurrencies'> {
   source: SourceId;
   /** The codes of every entry, in order (the CSV columns). */
   symbols: string[];

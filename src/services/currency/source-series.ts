@@ -19,6 +19,16 @@ type TableDays = Map<string, Map<string, string[]>>;
 
 const indexCache = new WeakMap<SourceHistory, Map<SourceId, TableDays>>();
 
+const revisions = new WeakMap<SourceHistory, number>();
+let lastRevision = 0;
+
+/** A number this process gives each history it plans from, once: a new history (a new publication, a correction) has a new one. */
+function revisionOf(history: SourceHistory): number {
+  let revision = revisions.get(history);
+  if (revision === undefined) revisions.set(history, (revision = ++lastRevision));
+  return revision;
+}
+
 /** The days each table of `source` published, with their codes, computed once per history. */
 function tableDays(history: SourceHistory, source: SourceId): TableDays {
   let bySource = indexCache.get(history);
@@ -82,7 +92,8 @@ function planSourcePage(
   for (const code of [base, ...(asked ?? [])]) requireKnownCurrency(code, code === base ? 'base' : 'symbols', known);
   // No table quoting the symbols: the source's days, so that the answer names who does quote them.
   const wanted = seriesDays(history, source, asked);
-  const days = [...(wanted.size > 0 ? wanted : seriesDays(history, source, undefined)).keys()];
+  const codesOn = wanted.size > 0 ? wanted : seriesDays(history, source, undefined);
+  const days = [...codesOn.keys()];
   const newest = days.at(-1);
   if (newest === undefined)
     throw new ApiError('RATE_NOT_FOUND', `There are no ${source} publications held.`, { param: 'source', seeAlso: 'sources' });
@@ -91,6 +102,9 @@ function planSourcePage(
   const from = cursor ?? (start < days[0]! ? days[0]! : start);
   const today = berlinDate(clock());
   const { to, nextCursor } = pageWindow(range, from, cursor, today, source);
+  const dates = datesBetween(days, from, to);
+  const quoted = new Set(dates.flatMap((date) => codesOn.get(date) ?? []));
+  quoted.delete(base);
   return {
     start: from,
     end: to,
@@ -101,8 +115,10 @@ function planSourcePage(
     asked,
     nextCursor,
     complete: false,
-    dates: datesBetween(days, from, to),
+    dates,
     source,
+    sourceRevision: revisionOf(history),
+    quotedCurrencies: quoted.size,
   };
 }
 
@@ -141,8 +157,9 @@ async function daysOf(
 /**
  * The series of one source other than the ECB (contract §13): its own days, each figure its own,
  * a symbol against a base the exact quotient of two figures of that source. Its pages are planned
- * and cursored as the ECB's, and never `complete` (a source's corrections are not tracked by the
- * export cache, so its pages are always computed).
+ * and cursored as the ECB's, and never `complete` (no client caches them: a source corrects a past
+ * day without notice); the export cache keeps them under the revision of the publications they were
+ * planned from, so a page is computed once per revision (series-exports.ts).
  */
 export function sourceSeries(rates: RatesReader, held: HeldSources, clock: () => Date, facts: HistoryFactsOf) {
   const plan = (query: SeriesQuery, account: PlanId, source: SourceId): SeriesPlan =>
