@@ -115,7 +115,7 @@ export function createApp({
     context.spendsWith((points) => spending.spendMore(context, points));
     return context;
   };
-  const openapi = openApiText(schema);
+  const openapi = openApiText(schema, config.publicOrigin?.replace(/\/$/, ''));
   /** Each route of the table compiled once. */
   const endpoints = new Endpoints(schema, () => services.rates.latestMaxAgeSeconds());
   const documents = persistedDocuments ?? openPersistedDocuments(config, { shared: false });

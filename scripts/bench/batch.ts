@@ -74,7 +74,7 @@ export function checkBatchAnswer(json: unknown, items: readonly BatchItem[]): vo
   assert.equal(data.results.length, items.length, 'results count');
   assert.equal(data.succeeded, items.length, 'succeeded');
   assert.equal(data.failed, 0, 'failed');
-  data.results.forEach((entry, i) => assert.deepEqual(entry, { data: expectedConversion(items[i]!) }, `item ${i}`));
+  data.results.forEach((entry, i) => assert.deepEqual(entry, { kind: 'unit', data: expectedConversion(items[i]!) }, `item ${i}`));
 }
 
 /**

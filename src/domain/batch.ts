@@ -19,12 +19,16 @@ export interface BatchItem {
 
 export const MAX_BATCH_ITEMS = 1000;
 
+/** What an item is read as, whether it converted or failed: a unit conversion or a currency conversion. */
+export const BATCH_ITEM_KINDS = ['unit', 'currency'] as const;
+export type BatchItemKind = (typeof BATCH_ITEM_KINDS)[number];
+
 /**
  * An item is a currency conversion when both ends are written as currency codes and neither is a
  * unit (some units have three-letter names, such as `bar`); otherwise it is a unit conversion,
  * which reports a currency at either end as INCOMPATIBLE_UNITS.
  */
-export function classifyItem(item: Pick<BatchItem, 'from' | 'to'>): 'unit' | 'currency' {
+export function classifyItem(item: Pick<BatchItem, 'from' | 'to'>): BatchItemKind {
   const isCurrency = (token: string) => looksLikeCurrencyCode(token) && findUnit(token) === undefined;
   return isCurrency(item.from) && isCurrency(item.to) ? 'currency' : 'unit';
 }

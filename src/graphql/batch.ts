@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
+import { BATCH_ITEM_KINDS, MAX_BATCH_ITEMS, type BatchItem } from '../domain/batch';
 import type { BatchEntry, BatchOutcome } from '../services/batch-conversions';
 import { RatesSourceEnum } from './currencies';
 import { builder } from './builder';
@@ -41,14 +41,28 @@ const ConversionResultRef = builder.unionType('ConversionResult', {
   resolveType: (value) => ('category' in value ? ConversionRef : CurrencyConversionRef),
 });
 
+const BatchItemKindEnum = builder.enumType('BatchItemKind', {
+  description:
+    'What an item was read as: `currency` when `from` and `to` are both currency codes (its `data` is a CurrencyConversion), else `unit` (a Conversion).',
+  values: BATCH_ITEM_KINDS,
+});
+
 const BatchSuccessRef = builder.objectRef<Extract<BatchEntry, { ok: true }>>('BatchSuccess').implement({
   description: 'An item that converted.',
-  fields: (t) => ({ data: t.field({ type: ConversionResultRef, resolve: (e) => e.data }) }),
+  fields: (t) => ({
+    kind: t.field({
+      type: BatchItemKindEnum,
+      description: 'What `data` is: a Conversion (`unit`) or a CurrencyConversion (`currency`).',
+      resolve: (e) => e.kind,
+    }),
+    data: t.field({ type: ConversionResultRef, resolve: (e) => e.data }),
+  }),
 });
 
 const BatchFailureRef = builder.objectRef<Extract<BatchEntry, { ok: false }>>('BatchFailure').implement({
   description: 'An item that failed; it used no quota.',
   fields: (t) => ({
+    kind: t.field({ type: BatchItemKindEnum, description: 'What the item was read as.', resolve: (e) => e.kind }),
     error: t.field({ type: ErrorRef, resolve: (e, _, ctx) => errorBody(e.error, e.requestId, ctx.requestContext.surface) }),
   }),
 });

@@ -37,8 +37,9 @@ const FIXED_TEXT =
 const RESOLVED_TEXT =
   'The day asked for (without `date`: today in Europe/Berlin), the publication used and whether it was carried forward.';
 
-/** The rate of a conversion; the currency service adds how the day asked for resolved. */
-type ExplainedRate = CurrencyConversion['rate'] & { resolved?: DateResolution; figures?: readonly FigureUsed[]; legs?: readonly LegUsed[] };
+/** The rate of a conversion; the currency service adds how the day asked for resolved, always. */
+type ExplainedRate = CurrencyConversion['rate'] & { resolved: DateResolution; figures?: readonly FigureUsed[]; legs?: readonly LegUsed[] };
+type ExplainedConversion = Omit<CurrencyConversion, 'rate'> & { rate: ExplainedRate };
 
 const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
   description: 'The rate a currency conversion used: the ECB reference rates, and the fixed rates of currencies replaced by law.',
@@ -59,19 +60,14 @@ const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
       description: FIXED_TEXT,
       resolve: (r) => r.fixed,
     }),
-    resolved: t.field({
-      type: DateResolutionRef,
-      nullable: true,
-      description: RESOLVED_TEXT,
-      resolve: (r) => r.resolved ?? null,
-    }),
+    resolved: t.field({ type: DateResolutionRef, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
   }),
 });
 
 // A unit expression with currencies says how its date resolved, and which fixed rates it used, exactly
 // as a currency conversion does: the same fields, types and nullability, so a batch selecting both reads them alike.
 builder.objectField(ExpressionRateRef, 'resolved', (t) =>
-  t.field({ type: DateResolutionRef, nullable: true, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
+  t.field({ type: DateResolutionRef, description: RESOLVED_TEXT, resolve: (r) => r.resolved }),
 );
 builder.objectField(ExpressionRateRef, 'fixed', (t) =>
   t.field({ ...listItems(MOST_FIXED_RATES), type: [SuccessionRef], description: FIXED_TEXT, resolve: (r) => r.fixed }),
@@ -84,7 +80,7 @@ addSourceRateFields(ExpressionRateRef);
 export const SOURCE_ARG_TEXT =
   "Use this source's figures only: ecb, boc, nb, cnb, nbp, cbr, boi, imf or nbu (GET /v1/sources, `sources`). Without it: the ECB when it quotes both currencies that day, else the first source in `sources` order that quotes both, else two sources joined through a currency both quote.";
 
-export const CurrencyConversionRef = builder.objectRef<CurrencyConversion>('CurrencyConversion').implement({
+export const CurrencyConversionRef = builder.objectRef<ExplainedConversion>('CurrencyConversion').implement({
   description: 'The result of a currency conversion: value × toRate ÷ fromRate, exactly, rounded once if `decimals` is set.',
   fields: (t) => ({
     input: t.field({ type: QuantityRef, resolve: (c) => c.input }),

@@ -11,7 +11,7 @@ import type { GraphQLContext } from './context';
 export const LocalizedNameRef = builder.objectRef<LocalizedName>('LocalizedName').implement({
   description: 'A name in the language of the answer (CLDR for units, ICU for currencies).',
   fields: (t) => ({
-    text: t.exposeString('text'),
+    text: t.exposeString('text', { description: 'The name: never empty, and in English where `localized` is false.' }),
     language: t.exposeString('language', {
       description: 'The BCP 47 tag of the language of `text`: the answer’s, or `en` where the data has no name in it.',
     }),

@@ -60,6 +60,16 @@ export function restOmittedWhenNull(schema: GraphQLSchema): ReadonlySet<string> 
   return names;
 }
 
+/** The fields declared REST_OMITS_NULL, as `Type.field` coordinates: another type's field of the same name is always sent. */
+export function restOmittedCoordinates(schema: GraphQLSchema): ReadonlySet<string> {
+  const coordinates = new Set<string>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isObjectType(type))
+      for (const field of fieldsOf(type)) if (field.extensions[REST_OMITS_NULL] === true) coordinates.add(`${type.name}.${field.name}`);
+  }
+  return coordinates;
+}
+
 /**
  * `JSON.stringify(selectAll(...))` without the members declared REST_OMITS_NULL when null, written as it goes: the same resolvers, `serialize` and
  * `resolveType` calls in the same order, without building the intermediate objects (a batch answer

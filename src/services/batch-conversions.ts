@@ -1,18 +1,21 @@
-import { classifyItem, refuseMinorUnits, type BatchItem } from '../domain/batch';
+import { classifyItem, refuseMinorUnits, type BatchItem, type BatchItemKind } from '../domain/batch';
 import { convertUnitsOrExplain } from '../domain/conversion';
-import type { CurrencyConversion } from '../domain/currency/convert';
 import { parseDecimals, parseRounding } from '../domain/decimal';
 import { ApiError, INTERNAL_MESSAGE } from '../domain/errors';
 import { quotaExceeded } from '../domain/quota';
 import { MAX_REQUEST_WORK, requestWork } from '../domain/work';
 import { chargeChecked, type Caller, type ChargeDeps } from './conversion-charges';
+import type { ExplainedConversion } from './currency/converter';
 import { isPlainRequest, type ExpressionConversionAnswer } from './expressions';
 import { yieldWhenSpent } from './work-slices';
 
-/** A failed item keeps its ApiError (and the request's id): the edge renders it as the contract's error object. */
+/**
+ * An item's outcome and what it was read as (`kind`, on both branches). A failed item keeps its
+ * ApiError (and the request's id): the edge renders it as the contract's error object.
+ */
 export type BatchEntry =
-  | { ok: true; data: ExpressionConversionAnswer | CurrencyConversion }
-  | { ok: false; error: ApiError; requestId: string };
+  | { ok: true; kind: BatchItemKind; data: ExpressionConversionAnswer | ExplainedConversion }
+  | { ok: false; kind: BatchItemKind; error: ApiError; requestId: string };
 
 export interface BatchOutcome {
   results: BatchEntry[];
@@ -23,7 +26,7 @@ export interface BatchOutcome {
 /** What converting a batch uses: the charge's deps, the two uncharged conversions of an item, and the log of unexpected errors. */
 export interface BatchDeps extends ChargeDeps {
   units(args: BatchItem, caller: Caller): Promise<ExpressionConversionAnswer>;
-  currency(args: BatchItem, caller: Caller): Promise<CurrencyConversion>;
+  currency(args: BatchItem, caller: Caller): Promise<ExplainedConversion>;
   /** Logs an unexpected error of one batch item (the item answers INTERNAL, the batch goes on). */
   onUnexpected: (error: unknown, requestId: string) => void;
 }
@@ -43,16 +46,17 @@ export async function convertBatch(deps: BatchDeps, items: readonly BatchItem[],
  * tick so that the DataLoader reads the publications of all of them at once.
  */
 function attempt(deps: BatchDeps, entry: BatchItem, caller: Caller): BatchEntry | Promise<BatchEntry> {
+  const kind = classifyItem(entry);
   try {
-    const kind = classifyItem(entry);
     if (kind === 'unit') refuseMinorUnits(entry);
     if (kind === 'currency' || !isPlainRequest(entry)) {
-      const converted: Promise<ExpressionConversionAnswer | CurrencyConversion> =
+      const converted: Promise<ExpressionConversionAnswer | ExplainedConversion> =
         kind === 'currency' ? deps.currency(entry, caller) : deps.units(entry, caller);
       return converted.then(
-        (data): BatchEntry => ({ ok: true, data }),
+        (data): BatchEntry => ({ ok: true, kind, data }),
         (error: unknown): BatchEntry => ({
           ok: false,
+          kind,
           error: errorShape(error, caller.requestId, deps.onUnexpected),
           requestId: caller.requestId,
         }),
@@ -61,9 +65,9 @@ function attempt(deps: BatchDeps, entry: BatchItem, caller: Caller): BatchEntry 
     // decimals and rounding are checked before the value here (the item's order), then again, passing, inside.
     const decimals = parseDecimals(entry.decimals);
     const rounding = parseRounding(entry.rounding);
-    return { ok: true, data: convertUnitsOrExplain({ value: entry.value, from: entry.from, to: entry.to, decimals, rounding }) };
+    return { ok: true, kind, data: convertUnitsOrExplain({ value: entry.value, from: entry.from, to: entry.to, decimals, rounding }) };
   } catch (error) {
-    return { ok: false, error: errorShape(error, caller.requestId, deps.onUnexpected), requestId: caller.requestId };
+    return { ok: false, kind, error: errorShape(error, caller.requestId, deps.onUnexpected), requestId: caller.requestId };
   }
 }
 
@@ -91,7 +95,7 @@ async function chargeBatch(
   let seen = 0;
   results.forEach((entry, i) => {
     if (entry.ok && ++seen > granted) {
-      results[i] = { ok: false, error: quotaExceeded(clock(), state.limit), requestId: caller.requestId };
+      results[i] = { ok: false, kind: entry.kind, error: quotaExceeded(clock(), state.limit), requestId: caller.requestId };
     }
   });
   return results;
@@ -133,8 +137,9 @@ async function convertWithin(deps: BatchDeps, items: readonly BatchItem[], calle
     }
   }
   if (results.length < items.length) {
-    const refused: BatchEntry = { ok: false, error: deps.quota.refusal(caller.principal.account), requestId: caller.requestId };
-    while (results.length < items.length) results.push(refused);
+    const error = deps.quota.refusal(caller.principal.account);
+    while (results.length < items.length)
+      results.push({ ok: false, kind: classifyItem(items[results.length]!), error, requestId: caller.requestId });
   }
   return results;
 }

@@ -1,8 +1,7 @@
 import { classifyItem, refuseMinorUnits, type BatchItem } from '../domain/batch';
-import type { CurrencyConversion } from '../domain/currency/convert';
 import { convertBatch, type BatchDeps, type BatchOutcome } from './batch-conversions';
 import { chargedConversion, type Caller } from './conversion-charges';
-import type { CurrencyConverter } from './currency/converter';
+import type { CurrencyConverter, ExplainedConversion } from './currency/converter';
 import { convertExpression, type ExpressionConversionAnswer } from './expressions';
 import type { QuotaMeter } from './quota';
 import type { RatesReader } from './currency/rates';
@@ -21,7 +20,7 @@ export interface Conversions {
    * (currencies included).
    */
   convert(args: ConversionArgs, caller: Caller): Promise<ExpressionConversionAnswer>;
-  currency(args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion>;
+  currency(args: CurrencyArgs, caller: Caller): Promise<ExplainedConversion>;
   batch(items: readonly BatchItem[], caller: Caller): Promise<BatchOutcome>;
 }
 
@@ -58,7 +57,7 @@ export function createConversions({ converter, rates, quota, clock, onUnexpected
     return units(args, caller);
   };
 
-  const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<CurrencyConversion> =>
+  const currencyConversion = (args: CurrencyArgs, caller: Caller): Promise<ExplainedConversion> =>
     converter.convert(args, caller.principal.account.plan, caller.publications);
 
   const batchDeps: BatchDeps = { quota, clock, units, currency: currencyConversion, onUnexpected };

@@ -141,7 +141,7 @@ export type CurrencyConvertQueryVariables = Exact<{
 }>;
 
 
-export type CurrencyConvertQuery = { convertCurrency: { input: { value: string, unit: string }, result: { value: string, unit: string }, rate: { date: string, source: string, value: string, fixed: Array<{ code: string, successor: string, rate: string, since: string, kind: SuccessionKind, source: string }>, resolved: { requested: string, publication: string, carriedForward: boolean, reason: string | null, missingPublications: number | null } | null } } | null };
+export type CurrencyConvertQuery = { convertCurrency: { input: { value: string, unit: string }, result: { value: string, unit: string }, rate: { date: string, source: string, value: string, fixed: Array<{ code: string, successor: string, rate: string, since: string, kind: SuccessionKind, source: string }>, resolved: { requested: string, publication: string, carriedForward: boolean, reason: string | null, missingPublications: number | null } } } | null };
 
 export type RatesAndUnitsQueryVariables = Exact<{
   date?: string | null | undefined;

@@ -59,16 +59,17 @@ describe('selectAllJson', () => {
   it('a batch of successes (unit and currency) and failures, with and without param, in order', () => {
     const outcome = {
       results: [
-        { ok: true, data: unit },
-        { ok: false, error: incompatible, requestId: 'req-1' },
-        { ok: true, data: currency },
-        { ok: false, error: new ApiError('QUOTA_EXCEEDED', 'Quota.'), requestId: 'r' },
+        { ok: true, kind: 'unit', data: unit },
+        { ok: false, kind: 'unit', error: incompatible, requestId: 'req-1' },
+        { ok: true, kind: 'currency', data: currency },
+        { ok: false, kind: 'currency', error: new ApiError('QUOTA_EXCEEDED', 'Quota.'), requestId: 'r' },
       ],
       succeeded: 2,
       failed: 2,
     };
     const text = same('batch', outcome)!;
-    expect(JSON.parse(text).results[1]).toEqual({ error: failure });
+    expect(JSON.parse(text).results[1]).toEqual({ kind: 'unit', error: failure });
+    expect(JSON.parse(text).results.map((r: { kind: string }) => r.kind)).toEqual(['unit', 'unit', 'currency', 'currency']);
     expect(same('batch', { results: [], succeeded: 0, failed: 0 })).toBe('{"results":[],"succeeded":0,"failed":0}');
   });
 

@@ -31,8 +31,8 @@ const SELECTIONS: Record<string, string> = {
   convertCurrency:
     '{ input { value unit } result { value unit } rate { date source value fixed { code successor rate since kind source } resolved { requested publication carriedForward reason missingPublications } } }',
   batch:
-    '{ succeeded failed results { __typename ... on BatchSuccess { data { __typename ... on Conversion { result { value unit } } ' +
-    '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { error { code message status param requestId } } } }',
+    '{ succeeded failed results { __typename ... on BatchSuccess { kind data { __typename ... on Conversion { result { value unit } } ' +
+    '... on CurrencyConversion { result { value unit } rate { date value } } } } ... on BatchFailure { kind error { code message status param requestId } } } }',
   rateSeries:
     '{ start end base group source symbols nextCursor complete entries { period start end publications rates partial { code publications } } }',
   rateSeriesLink: '{ url expiresAt format keyId }',

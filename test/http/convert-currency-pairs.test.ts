@@ -61,8 +61,8 @@ describe('a currency pair on convert is the currency conversion', () => {
     expect(post.body).toEqual(get.body);
     expect(graphql.body.errors).toBeUndefined();
     expect(graphql.body.data.convert).toEqual(get.body.data);
-    // A batch item keeps the contract's CurrencyConversion shape, from the same conversion.
-    expect(batch.body.data.results[0]).toEqual(currency.body);
+    // A batch item keeps the contract's CurrencyConversion shape, from the same conversion, and says it is one.
+    expect(batch.body.data.results[0]).toEqual({ kind: 'currency', ...currency.body });
   });
 
   it('answers exactly what the expression USD^1 answers for USD', async () => {
@@ -101,6 +101,7 @@ describe('a currency pair on convert is the currency conversion', () => {
     const graphqlWords = currency.body.error.message.replace('See GET /v1/currencies.', 'See the `currencies` field.');
     expect(graphql.body.errors[0]).toMatchObject({ message: graphqlWords, extensions: { code, status } });
     expect(batch.body.data.results[0].error).toMatchObject({ code, message: currency.body.error.message });
+    expect(batch.body.data.results[0].kind).toBe('currency');
   });
 
   it('refuses minorUnits on a unit conversion, naming it', async () => {

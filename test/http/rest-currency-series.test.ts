@@ -228,7 +228,7 @@ for (const execution of ['direct', 'sofa'] as const) {
       });
 
       it('gives the exact mean of each month with the first and last publication it covers and their number', async () => {
-        const res = await series('start=2024-03-01&end=2024-04-03&group=MONTH&symbols=USD,RUB');
+        const res = await series('start=2024-03-01&end=2024-04-03&group=month&symbols=USD,RUB');
         expect(res.body.data.entries).toEqual([
           // (1.0830 + 1.0811) / 2 and RUB quoted on one publication of two.
           {

@@ -152,7 +152,7 @@ describe('time series', () => {
 
   it('groups by month with exact means; a currency quoted on some days has its own count', async () => {
     const answer = await service().currency.series.series(
-      { start: '2022-01-01', end: '2023-12-31', group: 'MONTH', base: 'USD' },
+      { start: '2022-01-01', end: '2023-12-31', group: 'month', base: 'USD' },
       'business',
     );
     expect(answer.symbols).toEqual(['EUR', 'JPY', 'HRK', 'RUB']);

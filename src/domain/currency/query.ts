@@ -44,12 +44,15 @@ export function parseAmountOptions(query: { amount?: unknown; decimals?: unknown
   };
 }
 
-/** `group`: day (the default), week, month or year, case-insensitive. */
+/** `group`: day (the default), week, month, quarter or year, in lower case as written (the contract's enum: `Month` is refused). */
 export function parseGroup(value: unknown): SeriesGroup {
   if (value === undefined || value === null) return 'day';
-  const lower = typeof value === 'string' && value.length <= 8 ? value.toLowerCase() : undefined;
-  const group = SERIES_GROUPS.find((g) => g === lower);
-  if (!group) throw new ApiError('INVALID_REQUEST', `group must be one of ${SERIES_GROUPS.join(', ')}.`, { param: 'group' });
+  const group = SERIES_GROUPS.find((g) => g === value);
+  if (!group) {
+    const lower = typeof value === 'string' && value.length <= 8 ? value.toLowerCase() : undefined;
+    const hint = SERIES_GROUPS.find((g) => g === lower) ? ` (lower case: ${lower})` : '';
+    throw new ApiError('INVALID_REQUEST', `group must be one of ${SERIES_GROUPS.join(', ')}${hint}.`, { param: 'group' });
+  }
   return group;
 }
 

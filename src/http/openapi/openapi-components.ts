@@ -146,7 +146,7 @@ export function transportErrorResponses(): Record<string, Json> {
 function errorSchema(codes: ErrorCode[]): Json {
   return {
     allOf: [{ $ref: '#/components/schemas/ErrorResponse' }],
-    properties: { error: { allOf: [{ $ref: '#/components/schemas/Error' }], properties: { code: { enum: codes } } } },
+    properties: { error: { allOf: [{ $ref: '#/components/schemas/ErrorBody' }], properties: { code: { enum: codes } } } },
   };
 }
 
@@ -260,7 +260,7 @@ export const OPENAPI_COMPONENTS: Json = {
       required: ['error'],
       additionalProperties: false,
       properties: {
-        error: { $ref: '#/components/schemas/Error' },
+        error: { $ref: '#/components/schemas/ErrorBody' },
       },
     },
   },

@@ -59,6 +59,66 @@ const FIELD_BOUNDS: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
   },
 };
 
+/**
+ * One request each field's routes answer with 200 (a key of the Business plan, the ECB history):
+ * the example of every parameter and body member, and the body's example as a whole, so that
+ * documentation shows a request that works and tools that send the examples (a Postman collection)
+ * get one. `cursor` and a signed link's `keyId`, `expires`, `signature` have none: each comes from
+ * an answer (nextCursor, POST /v1/currency/rates/series/links), never from the document.
+ */
+const EXAMPLES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  categories: { lang: 'en' },
+  category: { category: 'length', lang: 'en' },
+  units: { category: 'length', lang: 'en' },
+  unit: { unit: 'ft', lang: 'en' },
+  convert: {
+    value: '12.5',
+    from: 'ft',
+    to: 'm',
+    decimals: 4,
+    rounding: 'HALF_UP',
+    minorUnits: false,
+    date: '2024-03-28',
+    source: 'ecb',
+    lang: 'en',
+  },
+  convertPost: { value: '12.5', from: 'ft', to: 'm', decimals: 4, rounding: 'HALF_UP' },
+  batch: {
+    items: [
+      { value: '12.5', from: 'ft', to: 'm' },
+      { value: '100', from: 'USD', to: 'EUR', date: '2024-03-28' },
+    ],
+  },
+  convertCurrency: { value: '100', from: 'USD', to: 'EUR', decimals: 2, rounding: 'HALF_UP', date: '2024-03-28', source: 'ecb' },
+  rates: { date: '2024-03-28', symbols: 'USD,JPY', base: 'EUR', amount: '100', decimals: 4, rounding: 'HALF_UP', source: 'ecb' },
+  rateSeries: {
+    start: '2024-03-01',
+    end: '2024-03-28',
+    base: 'EUR',
+    symbols: 'USD,JPY',
+    group: 'week',
+    decimals: 4,
+    rounding: 'HALF_UP',
+    source: 'ecb',
+  },
+  rateSeriesLink: {
+    start: '2024-03-01',
+    end: '2024-03-28',
+    base: 'EUR',
+    symbols: ['USD', 'JPY'],
+    group: 'week',
+    format: 'csv',
+    expiresIn: 3600,
+  },
+  currencies: { name: 'euro', lang: 'en' },
+  currency: { code: 'USD', lang: 'en' },
+};
+
+/** The example request of a field's routes (their body's, when they take one). */
+export function exampleRequest(field: string): Readonly<Record<string, unknown>> | undefined {
+  return EXAMPLES[field];
+}
+
 /** An input's schema with the server's bounds; a description the bounds do not give is kept. */
 function bounded(name: string, schema: Json, field?: string): Json {
   const bounds = (field === undefined ? undefined : FIELD_BOUNDS[field]?.[name]) ?? BOUNDS[name];
@@ -86,14 +146,30 @@ function boundedProperties(schema: Json, field?: string): Json {
  * leave it out instead), and is sent once.
  */
 export function boundedParameter(field: string, parameter: Json): Json {
-  const schema = bounded(parameter['name'] as string, parameter['schema'] as Json, field);
+  const name = parameter['name'] as string;
+  const schema = withExample(bounded(name, parameter['schema'] as Json, field), EXAMPLES[field]?.[name]);
   const nonEmpty = schema['type'] === 'string' && schema['pattern'] === undefined && schema['format'] === undefined ? { minLength: 1 } : {};
-  return { ...parameter, schema: { ...schema, ...nonEmpty } };
+  const example = EXAMPLES[field]?.[name];
+  return { ...parameter, ...(example === undefined ? {} : { example }), schema: { ...schema, ...nonEmpty } };
 }
 
-/** A request body's schema with its bounds. */
+/** A request body's schema with its bounds and the example of each member. */
 export function boundedBody(field: string, schema: Json): Json {
-  return boundedProperties(schema, field);
+  const body = boundedProperties(schema, field);
+  const properties = body['properties'] as Record<string, Json> | undefined;
+  if (!properties) return body;
+  const examples = EXAMPLES[field] ?? {};
+  return {
+    ...body,
+    properties: Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, withExample(member, examples[name])])),
+  };
+}
+
+/** The schema with this example (an array `symbols` sent as a list in a body keeps its list), the scalar's sample replaced. */
+function withExample(schema: Json, example: unknown): Json {
+  if (example === undefined) return schema;
+  const { example: _sample, examples: _samples, ...rest } = schema;
+  return { ...rest, examples: [example] };
 }
 
 /** The input-object components (the batch item) with their bounds; every other component as it is. */

@@ -20,7 +20,7 @@ export const WIRE_ENUMS: Readonly<Record<string, Json>> = {
 /**
  * Answer schemas (`isAnswer`: GraphQL output objects, not inputs) require every member always sent,
  * `null` included when the value is empty: all but those a REST answer leaves out when null
- * (`omitted`: the fields declared REST_OMITS_NULL in src/graphql).
+ * (`omitted`: the `Type.field` coordinates declared REST_OMITS_NULL in src/graphql).
  */
 export function requiredMembers(
   schemas: Record<string, Json>,
@@ -34,7 +34,7 @@ export function requiredMembers(
       result[name] = schema;
       continue;
     }
-    result[name] = { ...schema, required: Object.keys(properties).filter((member) => !omitted.has(member)) };
+    result[name] = { ...schema, required: Object.keys(properties).filter((member) => !omitted.has(`${name}.${member}`)) };
   }
   return result;
 }
@@ -105,26 +105,41 @@ export function describedEnums(schema: GraphQLSchema, schemas: Record<string, Js
 }
 
 /**
- * A batch item answers `{"data": ...}` or `{"error": ...}` (the contract's shapes): no member names
- * the branch, so OpenAPI's `discriminator` (a property every branch carries) cannot be declared.
- * Each branch instead declares the other's member absent (the schema `false`): the branches exclude
- * each other, and generated clients get `{data; error?: never} | {error; data?: never}`, a union
- * TypeScript narrows on `r.error` (or `r.data`) alone.
+ * A batch item answers `{"kind", "data"}` or `{"kind", "error"}` (the contract's shapes, with what
+ * the item was read as). A success is one branch per kind, `kind` a constant beside the `data` it
+ * names (Conversion for `unit`, CurrencyConversion for `currency`): generated clients narrow `data`
+ * on `kind`. Each branch declares the other's member absent (the schema `false`): a success and a
+ * failure exclude each other, and TypeScript narrows on `r.error` (or `r.data`) alone.
  */
 export function exclusiveBatchBranches(schemas: Record<string, Json>): Record<string, Json> {
-  const absent = (name: string, member: string, other: string) => {
-    const branch = schemas[name];
-    const properties = branch?.['properties'] as Record<string, Json> | undefined;
-    if (!branch || !properties?.[member]) throw new Error(`The OpenAPI schema ${name} has no member ${member}.`);
-    schemas[name] = { ...branch, properties: { ...properties, [other]: false } };
+  const success = schemas['BatchSuccess'];
+  const failure = schemas['BatchFailure'];
+  const successMembers = success?.['properties'] as Record<string, Json> | undefined;
+  const failureMembers = failure?.['properties'] as Record<string, Json> | undefined;
+  if (!successMembers?.['data'] || !successMembers['kind'] || !failureMembers?.['error'] || !failureMembers['kind'])
+    throw new Error('The OpenAPI schemas BatchSuccess and BatchFailure have no members kind, data and error.');
+  const branch = (kind: string, data: string): Json => ({
+    type: 'object',
+    title: `BatchSuccess (${kind})`,
+    required: ['kind', 'data'],
+    additionalProperties: false,
+    properties: {
+      kind: { type: 'string', const: kind, description: successMembers['kind']!['description'] },
+      data: { $ref: `#/components/schemas/${data}` },
+      error: false,
+    },
+  });
+  schemas['BatchSuccess'] = {
+    description: success!['description'],
+    oneOf: [branch('unit', 'Conversion'), branch('currency', 'CurrencyConversion')],
   };
-  absent('BatchSuccess', 'data', 'error');
-  absent('BatchFailure', 'error', 'data');
+  schemas['BatchFailure'] = { ...failure, properties: { ...failureMembers, data: false } };
   const result = schemas['BatchResult']?.['properties'] as Record<string, Json> | undefined;
   if (result?.['results'])
     result['results'] = {
       ...result['results'],
-      description: 'One entry per item, in the order sent: `data` when it converted, `error` when it failed, never both.',
+      description:
+        'One entry per item, in the order sent: `data` when it converted, `error` when it failed, never both; `kind` on each says what the item was read as.',
     };
   return schemas;
 }

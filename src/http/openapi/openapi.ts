@@ -1,7 +1,7 @@
 import { getNamedType, isListType, isNonNullType, isObjectType, isUnionType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { SCALAR_JSON_SCHEMAS } from '../../graphql/scalars';
-import { restOmittedWhenNull } from '../../graphql/serialize';
+import { restOmittedCoordinates } from '../../graphql/serialize';
 import { everyObjectType } from '../../graphql/object-types';
 import { API_TITLE, API_VERSION } from '../../version';
 import { COMPLETE_CACHE_CONTROL } from '../answer/answer-formats';
@@ -21,7 +21,7 @@ import {
 } from './openapi-components';
 import { closedSetMembers, describedEnums, exclusiveBatchBranches, namedEnums, requiredMembers, WIRE_ENUMS } from './openapi-types';
 import { withResponseExamples, withoutScalarSamples } from './openapi-examples';
-import { boundedBody, boundedInputComponents, boundedParameter } from './openapi-inputs';
+import { boundedBody, boundedInputComponents, boundedParameter, exampleRequest } from './openapi-inputs';
 import {
   allowedMethods,
   cacheControl,
@@ -69,7 +69,7 @@ function freshOnEachRead(schemas: Readonly<Record<string, Json>>): Record<string
  * route table into the real surface (full paths, `{"data": ...}` envelopes, error responses,
  * security, no query parameters on POST routes, nullable fields in 3.1 form).
  */
-export function buildOpenApiDocument(schema: GraphQLSchema): Json {
+export function buildOpenApiDocument(schema: GraphQLSchema, origin: string = DEFAULT_ORIGIN): Json {
   const sofa = sofaOpenApi(schema);
   const sofaPaths = sofa['paths'] as Record<string, Record<string, Json>>;
   const sofaSchemas = { ...((sofa['components'] as Json)['schemas'] as Record<string, Json>) };
@@ -81,60 +81,117 @@ export function buildOpenApiDocument(schema: GraphQLSchema): Json {
     const item = (paths[openApiPath(route.path)] ??= {});
     item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
     item[route.method.toLowerCase()] = routeOperation(schema, sofaPaths, route);
-    if (route.method === 'GET') item['head'] = headOperation(item['get'] as Json);
     if (route.shared) item['options'] = preflightOperation(route, pathParameters(item[route.method.toLowerCase()] as Json));
   }
   withResponseExamples(paths);
 
-  return namedEnums(
-    upgradeExamples({
-      openapi: '3.1.0',
-      info: {
-        title: API_TITLE,
-        version: API_VERSION,
-        description:
-          'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`.',
-      },
-      servers: [{ url: '/' }],
-      tags: [
-        {
-          name: 'Units',
-          description: 'The 15 categories and 154 units of the catalogue: public, cacheable, with names in the language asked.',
-        },
-        {
-          name: 'Conversion',
+  return renamedSchemas(
+    namedEnums(
+      upgradeExamples({
+        openapi: '3.1.0',
+        info: {
+          title: API_TITLE,
+          version: API_VERSION,
           description:
-            'Exact conversions between units, unit expressions and currencies, one or up to 1000 at a time: an API key, one conversion of quota each.',
+            'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`. Every GET route answers HEAD too (the same status and headers, no body); HEAD is not listed as operations of its own.',
+          contact: { name: 'The operators of this server', url: `${origin}/` },
+          license: LICENSE,
         },
-        {
-          name: 'Currency',
-          description:
-            'The ECB euro reference rates since 1999-01-04: latest (public), of any day and base, series and means, the currencies registry.',
-        },
-        { name: 'Service', description: "The service's health, the key's usage, and this document." },
-      ],
-      paths,
-      components: {
-        ...OPENAPI_COMPONENTS,
-        schemas: {
-          ...WIRE_ENUMS,
-          ...withoutScalarSamples(
-            exclusiveBatchBranches(
-              closedSetMembers(
-                requiredMembers(
-                  withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))),
-                  isAnswer,
-                  restOmittedWhenNull(schema),
+        servers: serversOf(origin),
+        tags: [
+          {
+            name: 'Units',
+            description: 'The 15 categories and 154 units of the catalogue: public, cacheable, with names in the language asked.',
+          },
+          {
+            name: 'Conversion',
+            description:
+              'Exact conversions between units, unit expressions and currencies, one or up to 1000 at a time: an API key, one conversion of quota each.',
+          },
+          {
+            name: 'Currency',
+            description:
+              'The ECB euro reference rates since 1999-01-04: latest (public), of any day and base, series and means, the currencies registry.',
+          },
+          { name: 'Service', description: "The service's health, the key's usage, and this document." },
+        ],
+        paths,
+        components: {
+          ...OPENAPI_COMPONENTS,
+          schemas: {
+            ...WIRE_ENUMS,
+            ...withoutScalarSamples(
+              exclusiveBatchBranches(
+                closedSetMembers(
+                  requiredMembers(
+                    withoutNullParam(boundedInputComponents(nullableFields(schema, describedEnums(schema, sofaSchemas)))),
+                    isAnswer,
+                    restOmittedCoordinates(schema),
+                  ),
                 ),
               ),
+              isAnswer,
             ),
-            isAnswer,
-          ),
-          ...(OPENAPI_COMPONENTS.schemas as Json),
+            ...(OPENAPI_COMPONENTS.schemas as Json),
+          },
+        },
+      }) as Json,
+    ),
+    SCHEMA_NAMES,
+  );
+}
+
+/** Where a server is reached when it is set up without PUBLIC_ORIGIN: `npm start` on its default port. */
+export const DEFAULT_ORIGIN = 'http://localhost:8080';
+
+/** The code's terms: the package is private (package.json), all rights reserved. */
+const LICENSE: Json = { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' };
+
+/**
+ * The one server, as an absolute URL with a variable: tools that resolve a relative `servers` URL
+ * against the page (Scalar, Postman) get a real origin, and a client points elsewhere by setting
+ * `origin`. Its default is the configured PUBLIC_ORIGIN in the document served.
+ */
+function serversOf(origin: string): Json[] {
+  return [
+    {
+      url: '{origin}',
+      description: 'This server (its public origin).',
+      'x-internal': false,
+      variables: {
+        origin: {
+          default: origin,
+          description: 'The origin the server is reached at (scheme, host and port, no path): the PUBLIC_ORIGIN it is set up with.',
         },
       },
-    }) as Json,
-  );
+    },
+  ];
+}
+
+/**
+ * Components named otherwise than their GraphQL types: `Error` would shadow the global `Error` in
+ * generated code (TypeScript, Python, Java), so the document names it `ErrorBody`.
+ */
+const SCHEMA_NAMES: Readonly<Record<string, string>> = { Error: 'ErrorBody' };
+
+/** The document with these components renamed, every reference to them with them. */
+function renamedSchemas(document: Json, names: Readonly<Record<string, string>>): Json {
+  const refs = new Map(Object.entries(names).map(([from, to]) => [`#/components/schemas/${from}`, `#/components/schemas/${to}`]));
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string' ? (refs.get(inner) ?? inner) : visit(inner),
+      ]),
+    );
+  };
+  const renamed = visit(document) as Json;
+  const components = renamed['components'] as Json;
+  const schemas = components['schemas'] as Record<string, Json>;
+  components['schemas'] = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [names[name] ?? name, schema]));
+  return renamed;
 }
 
 /** A route's operation: SOFA's of its field reshaped by the route table, or the document's own. */
@@ -158,40 +215,32 @@ function routeOperation(schema: GraphQLSchema, sofaPaths: Record<string, Record<
   };
 }
 
-const documentTexts = new WeakMap<GraphQLSchema, string>();
+const documentTexts = new WeakMap<GraphQLSchema, Map<string, string>>();
 
-/** The document as served, as JSON text: built once per schema, since it depends on the schema and the route table alone. */
-export function openApiText(schema: GraphQLSchema): string {
-  let text = documentTexts.get(schema);
+/** The document as served, as JSON text: built once per schema and origin, since it depends on them and the route table alone. */
+export function openApiText(schema: GraphQLSchema, origin: string = DEFAULT_ORIGIN): string {
+  let byOrigin = documentTexts.get(schema);
+  if (byOrigin === undefined) documentTexts.set(schema, (byOrigin = new Map()));
+  let text = byOrigin.get(origin);
   if (text === undefined) {
-    text = JSON.stringify(buildOpenApiDocument(schema));
-    documentTexts.set(schema, text);
+    text = JSON.stringify(buildOpenApiDocument(schema, origin));
+    byOrigin.set(origin, text);
   }
   return text;
 }
 
-/** What the path answers beyond its operations: 405 for any other method. */
+/**
+ * What the path answers beyond its operations: HEAD wherever GET is (RFC 9110 9.3.2), said here
+ * rather than as an operation of its own, which every generated SDK and documentation menu would
+ * double; 405 for any other method.
+ */
 function pathDescription(routes: RestRoute[]): string {
   const allow = allowedMethods(routes);
-  return `Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
+  const head = routes.some((r) => r.method === 'GET') ? `${HEAD_TEXT} ` : '';
+  return `${head}Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
 }
 
-/** HEAD of a GET route: the same checks, limits, statuses and headers, and no body (RFC 9110 9.3.2). */
-function headOperation(get: Json): Json {
-  const responses = Object.fromEntries(
-    Object.entries(get['responses'] as Record<string, Json>).map(([status, response]) => {
-      const { content: _content, ...rest } = response;
-      return [status, { ...rest, description: `${response['description'] as string} No body: HEAD.` }];
-    }),
-  );
-  return {
-    ...get,
-    summary: `${get['summary'] as string} (headers only)`,
-    description: 'HEAD answers as GET does (same status and headers, same limits), without a body.',
-    operationId: `${get['operationId'] as string}Head`,
-    responses,
-  };
-}
+const HEAD_TEXT = 'HEAD answers as GET does (the same checks, limits, status and headers), without a body.';
 
 /** A REST error leaves `param` out when no one input is at fault: never null (GraphQL answers null). */
 function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
@@ -242,6 +291,7 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
     .filter((p) => route.method === 'GET' || p['in'] === 'path')
     // Path parameters carry the specification's names (`unit`), whatever argument they fill.
     .map((p) => boundedParameter(route.field!, p['in'] === 'path' ? { ...p, name: pathParamOf(route, p['name'] as string) } : p));
+  const example = exampleRequest(route.field!);
   const body = sofaOperation['requestBody'] as { content: { 'application/json': { schema: Json } } } | undefined;
   const primary = fieldRoute(route.field!) === route;
   return {
@@ -256,7 +306,12 @@ function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: 
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: boundedBody(route.field!, body.content['application/json'].schema) } },
+            content: {
+              'application/json': {
+                schema: boundedBody(route.field!, body.content['application/json'].schema),
+                ...(example ? { examples: { example: { summary: 'A request answered with 200', value: example } } } : {}),
+              },
+            },
           },
         }
       : {}),

@@ -53,11 +53,11 @@ describe('bench batch request', () => {
   it('accepts only an answer where every item succeeded with its exact result', () => {
     const items = batchItems(3);
     const answer = (results: unknown[], succeeded = results.length, failed = 0) => ({ data: { results, succeeded, failed } });
-    const good = items.map((item) => ({ data: expectedConversion(item) }));
+    const good = items.map((item) => ({ kind: 'unit', data: expectedConversion(item) }));
     expect(() => checkBatchAnswer(answer(good), items)).not.toThrow();
     const quotaError = { error: { code: 'QUOTA_EXCEEDED', message: 'The monthly quota is used up.', status: 429, requestId: 'r' } };
     expect(() => checkBatchAnswer(answer([good[0], good[1], quotaError], 2, 1), items)).toThrow(/succeeded/);
-    const wrong = { data: { ...expectedConversion(items[2]!), result: { value: '1', unit: items[2]!.to } } };
+    const wrong = { kind: 'unit', data: { ...expectedConversion(items[2]!), result: { value: '1', unit: items[2]!.to } } };
     expect(() => checkBatchAnswer(answer([good[0], good[1], wrong]), items)).toThrow(/item 2/);
   });
 
