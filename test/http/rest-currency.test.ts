@@ -96,7 +96,7 @@ describe('minorUnits rounds a currency result to its ISO 4217 minor units', () =
         ],
       },
     });
-    expect(batch.body.data.results[0]).toEqual({ data: res.body.data });
+    expect(batch.body.data.results[0]).toEqual({ kind: 'currency', data: res.body.data });
     expect(batch.body.data.results[1].error).toMatchObject({ code: 'INVALID_REQUEST', param: 'minorUnits' });
     const { body } = await t.graphql(
       '{ convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value } } }',

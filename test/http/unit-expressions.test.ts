@@ -421,7 +421,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
     const key = await t.createKey('developer');
     const res = await t.call('POST', '/v1/batch', { key, body: { items: CASES.map(args) } });
     expect(res.status).toBe(200);
-    expect(res.body.data.results).toEqual(CASES.map((c) => ({ data: expected(c) })));
+    expect(res.body.data.results).toEqual(CASES.map((c) => ({ kind: 'unit', data: expected(c) })));
     expect(res.body.data).toMatchObject({ succeeded: 10, failed: 0 });
     expect(res.headers.get('x-quota-remaining')).toBe(String(Number(res.headers.get('x-quota-limit')) - 10));
     const graphql = await t.graphql(
@@ -619,7 +619,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         body: { items: [args(CASES[8]!), { value: '1', from: 'RUB/kWh', to: 'EUR/kWh', date: '2023-06-01' }] },
       });
       expect(res.status).toBe(200);
-      expect(res.body.data.results[0]).toEqual({ data: expected(CASES[8]!) });
+      expect(res.body.data.results[0]).toEqual({ kind: 'unit', data: expected(CASES[8]!) });
       expect(res.body.data.results[1].error).toMatchObject({
         code: 'RATE_NOT_FOUND',
         param: 'from',
@@ -639,7 +639,7 @@ describe.skipIf(!PRESENT)('unit expressions through the server, against the refe
         body: { items: [request, { ...request, from: 'm/s^2', to: 'ft/s^2' }] },
       });
       expect(batch.body.data).toMatchObject({ succeeded: 2, failed: 0 });
-      expect(batch.body.data.results[0]).toEqual(rest.body);
+      expect(batch.body.data.results[0]).toEqual({ kind: 'unit', ...rest.body });
     });
 
     it('a day that does not exist is named as such, in REST, GraphQL and batch items', async () => {
