@@ -41,6 +41,8 @@ import {
 const IDS = [...TARGET_IDS, 'rss'];
 const USAGE = `usage: npm run bench -- [--duration 10] [--rounds 5] [--warmup 2] [--connections 10] [--pipelining 1] [--only ${IDS.join(',')}] [--json] [--profile dir] [--rates-file file] [--heap-snapshot file] [--tsx] [--database sqlite|postgres] [--redis] [--configs ${CONFIG_NAMES.join('|')},…] (postgres: TEST_DATABASE_URL, redis: TEST_REDIS_URL)`;
 const DEFAULT_RATES_FILE = fileURLToPath(new URL('../../shared/ecb/eurofxref-hist.zip', import.meta.url));
+/** The publishers' recorded feeds the currency-two-source row imports (NBP, NBU). */
+const DEFAULT_FEEDS_DIR = fileURLToPath(new URL('../../shared/feeds', import.meta.url));
 
 /** The command line, checked before anything starts: a typo must not cost a minute of load. */
 function readArgs() {
@@ -260,7 +262,8 @@ async function main(): Promise<number> {
   const base: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
     yogaJit: wants('graphql-yoga-jit'),
-    ...ratesFileFor(wants('rss') || wants('series') || wants('series-gzip'), args['rates-file']),
+    ...ratesFileFor(wants('rss') || wants('series') || wants('series-gzip') || wants('currency') || wants('currency-two-source'), args['rates-file']),
+    ...(wants('currency-two-source') ? { feedsDir: DEFAULT_FEEDS_DIR } : {}),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
   if (base.ratesFile) log(`loading the ECB history ${base.ratesFile} in the app's server child…`);

@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config';
 import { migrateDatabase, openStore } from '../../src/data/open-store';
 import { openPersistedDocuments } from '../../src/data/persisted/open-persisted-documents';
 import { createRatesService } from '../../src/data/rates';
+import { createSourceRatesService } from '../../src/data/sources';
 import { parseTrustProxy } from '../../src/domain/client-ip';
 import { createHttpServer } from '../../src/http/front/node-server';
 import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rate-limit';
@@ -25,6 +26,7 @@ import type { RatesService } from '../../src/services/currency/rates';
 import type { PersistedDocuments } from '../../src/services/persisted-documents';
 import { closeAll, listen as listenOn, sendCpu } from './child';
 import { memoryNow, type MemoryReport } from './memory';
+import { TWO_SOURCE_FEEDS } from './currency';
 import { CONVERT_PATH, type AppServersReady, type ServersOptions } from './targets';
 import { NO_RATES } from './no-rates';
 import { checkSameGraphQLBodies, listenYogaJit } from './yoga-jit';
@@ -55,6 +57,8 @@ const offline: typeof fetch = () => Promise.reject(new TypeError('the bench runs
 const ratesService: RatesService | undefined = options.ratesFile
   ? createRatesService({ config, logger, fetch: offline, tuning: { tries: 1 }, onFetchFailure: () => metrics.ecbFetchFailed() })
   : undefined;
+// The currency-two-source row: the NBP's and the NBU's recorded files, imported at start; never fetched.
+const sourcesService = options.feedsDir ? createSourceRatesService({ config, logger, fetch: offline, tuning: { tries: 1 } }) : undefined;
 const servers: Server[] = [];
 const trust = parseTrustProxy(config.trustProxy);
 let limiters: RateLimiters | undefined;
@@ -88,6 +92,15 @@ async function loadHistory(service: RatesService, file: string): Promise<MemoryR
   return { file, first, newest, importSeconds, before, after };
 }
 
+/** Imports every file of the two-source row's feeds, as `admin rates import --source` does, then serves them. */
+async function loadFeeds(feedsDir: string): Promise<void> {
+  if (!sourcesService) return;
+  for (const source of TWO_SOURCE_FEEDS)
+    for (const file of fs.readdirSync(path.join(feedsDir, source)))
+      await sourcesService.importFile(source, path.join(feedsDir, source, file));
+  await sourcesService.start();
+}
+
 async function start(): Promise<AppServersReady> {
   // As main.ts: the schema first (PostgreSQL connects lazily; SQLite migrated on open).
   if (config.database.kind === 'postgres') await migrateDatabase(config);
@@ -104,7 +117,17 @@ async function start(): Promise<AppServersReady> {
     throw new Error('Redis (TEST_REDIS_URL) did not answer: the run would count in memory');
   // The app's own persisted documents (createApp's default), made here to hand the Yoga row's handler too.
   const persistedDocuments = openPersistedDocuments(config, { shared: false });
-  const app = createApp({ config, store, rates: ratesService ?? NO_RATES, limiters, logger, metrics, persistedDocuments });
+  if (options.feedsDir) await loadFeeds(options.feedsDir);
+  const app = createApp({
+    config,
+    store,
+    rates: ratesService ?? NO_RATES,
+    ...(sourcesService ? { sources: sourcesService } : {}),
+    limiters,
+    logger,
+    metrics,
+    persistedDocuments,
+  });
   const key = await businessKey();
   const batchKeys: string[] = [];
   for (let i = 0; i < options.batchAccounts; i += 1) batchKeys.push(await businessKey());
@@ -123,7 +146,20 @@ async function start(): Promise<AppServersReady> {
     ratesService && options.ratesFile
       ? await loadHistory(ratesService, options.ratesFile)
       : { skipped: options.memorySkipped ?? 'not asked for' };
-  return { appPort, key, batchKeys, convertBody: body, contentType, answerHeaders, memory, ...(yogaJit ? { yogaJit } : {}) };
+  const currencyFiles = options.ratesFile
+    ? { ratesFile: options.ratesFile, ...(options.feedsDir ? { feedsDir: options.feedsDir } : {}) }
+    : undefined;
+  return {
+    appPort,
+    key,
+    batchKeys,
+    convertBody: body,
+    contentType,
+    answerHeaders,
+    memory,
+    ...(yogaJit ? { yogaJit } : {}),
+    ...(currencyFiles ? { currencyFiles } : {}),
+  };
 }
 
 /** The graphql-yoga-jit row's front (yoga-jit.ts), once it answered the bench's request as the executor does; its port and key. */
@@ -141,6 +177,7 @@ async function stop(code: number): Promise<void> {
   stopping = true;
   closeAll(servers);
   await ratesService?.stop();
+  await sourcesService?.stop();
   await limiters?.close();
   await store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
 import { batchItems, checkBatchAnswer } from './batch';
+import {
+  checkCurrencyAnswer,
+  CURRENCY_CONVERT_PATH,
+  ECB_CONVERT_BODY,
+  expectedEcbConversion,
+  expectedTwoSourceConversion,
+  TWO_SOURCE_CONVERT_BODY,
+} from './currency';
 import type { ConfigConnection } from './configs';
 import type { MemoryReport } from './memory';
 
@@ -17,6 +25,8 @@ export interface ServersOptions {
   connection?: ConfigConnection;
   /** Also a second front on the same app whose /graphql is Yoga on graphql-jit (yoga-jit.ts): the graphql-yoga-jit row. */
   yogaJit?: boolean;
+  /** The folder of the publishers' recorded feeds (../shared/feeds): NBP's and the NBU's files imported at start (currency.ts). */
+  feedsDir?: string;
 }
 
 /** What the app's child (servers.ts) reports once the app listens on loopback. */
@@ -34,6 +44,8 @@ export interface AppServersReady {
   memory: MemoryReport;
   /** The second front (ServersOptions.yogaJit) and its own business key; absent unless asked for. */
   yogaJit?: { port: number; key: string };
+  /** The files the currency rows' answers are computed from, when the child loaded them: the ECB history, and the feeds folder when imported. */
+  currencyFiles?: { ratesFile: string; feedsDir?: string };
 }
 
 /** What the parent tells the comparison servers' child (bare-servers.ts): the app's answer to repeat. */
@@ -95,10 +107,12 @@ export const TARGET_IDS = [
   'batch',
   'series',
   'series-gzip',
+  'currency',
+  'currency-two-source',
 ] as const;
 
 /** Rows run only when `--only` names them: the graphql-yoga-jit row's second handler would add to the app child's memory figures. */
-export const NAMED_ONLY: readonly string[] = ['graphql-yoga-jit'];
+export const NAMED_ONLY: readonly string[] = ['graphql-yoga-jit', 'currency', 'currency-two-source'];
 
 /** Ten whole years of every currency as one JSON answer (1.47 MB identity): the compressed series row. */
 export const SERIES_PATH = '/v1/currency/rates/series?start=2015-01-01&end=2024-12-31';
@@ -235,7 +249,41 @@ export function benchTargets(s: ServersReady): Target[] {
     },
     // Only with the ECB history loaded (memory figures, or --only series,series-gzip).
     ...('skipped' in s.memory ? [] : [seriesTarget(app, s.key, undefined), seriesTarget(app, s.key, 'gzip')]),
+    ...currencyTargets(app, s),
   ];
+}
+
+/** The keyed ECB conversion and the two-source one (currency.ts), when the child loaded their files. */
+function currencyTargets(app: string, s: ServersReady): Target[] {
+  const files = s.currencyFiles;
+  if (!files) return [];
+  const headers = { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' };
+  const ecb = expectedEcbConversion(files.ratesFile);
+  const rows: Target[] = [
+    {
+      id: 'currency',
+      label: 'POST /v1/currency/convert USD→JPY (ECB)',
+      kind: 'app',
+      url: app + CURRENCY_CONVERT_PATH,
+      method: 'POST',
+      headers,
+      body: ECB_CONVERT_BODY,
+      check: (json) => checkCurrencyAnswer(json, ecb, 'JPY', 'ecb'),
+    },
+  ];
+  if (!files.feedsDir) return rows;
+  const joined = expectedTwoSourceConversion(files.feedsDir);
+  rows.push({
+    id: 'currency-two-source',
+    label: 'POST /v1/currency/convert KES→XAU (nbp; nbu)',
+    kind: 'app',
+    url: app + CURRENCY_CONVERT_PATH,
+    method: 'POST',
+    headers,
+    body: TWO_SOURCE_CONVERT_BODY,
+    check: (json) => checkCurrencyAnswer(json, joined, 'XAU', 'nbp; nbu'),
+  });
+  return rows;
 }
 
 /**

@@ -42,7 +42,8 @@ type ExplainedRate = CurrencyConversion['rate'] & { resolved: DateResolution; fi
 type ExplainedConversion = Omit<CurrencyConversion, 'rate'> & { rate: ExplainedRate };
 
 const RateRef = builder.objectRef<ExplainedRate>('Rate').implement({
-  description: 'The rate a currency conversion used: the ECB reference rates, and the fixed rates of currencies replaced by law.',
+  description:
+    "The rate a currency conversion used: one official publisher's figures (the ECB's reference rates, or another source's, in one leg or two), and the fixed rates of currencies replaced by law.",
   fields: (t) => ({
     date: t.field({ type: 'Date', description: 'Publication date of the rates actually used.', resolve: (r) => r.date }),
     source: t.exposeString('source', {

@@ -145,7 +145,7 @@ const ROWS: readonly RouteRow[] = [
     tag: 'Currency',
     cache: 'no-store',
     bodyLimit: DEFAULT_BODY_LIMIT,
-    summary: 'Convert between currencies with the ECB reference rates',
+    summary: "Convert between currencies at one official publisher's figures (the ECB's when it quotes both, or source)",
   },
   {
     method: 'GET',
@@ -153,7 +153,8 @@ const ROWS: readonly RouteRow[] = [
     field: 'rates',
     tag: 'Currency',
     cache: 'no-store',
-    summary: 'ECB reference rates of a day against any base, optionally times an amount (history needs the Developer plan)',
+    summary:
+      "Reference rates of a day (the ECB's, or source's) against any base, optionally times an amount (history needs the Developer plan)",
   },
   {
     method: 'GET',

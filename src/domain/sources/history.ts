@@ -24,11 +24,18 @@ export interface SourceSpan {
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UNIT_FIGURE: SourceFigure = Object.freeze({ value: '1', units: '1', direction: 'units-per-base' });
 
+/** Each figure's reading, made once: a figure held is never changed (a correction is a new figure). */
+const readings = new WeakMap<SourceFigure, Rational>();
+
 /** Units of the figure's currency per one unit of its base, exactly: the one reading of a figure every answer uses. */
 export function unitsPerBase(figure: SourceFigure): Rational {
+  const held = readings.get(figure);
+  if (held) return held;
   const value = Rational.parse(figure.value);
   const units = Rational.parse(figure.units);
-  return figure.direction === 'units-per-base' ? value.div(units) : units.div(value);
+  const reading = figure.direction === 'units-per-base' ? value.div(units) : units.div(value);
+  readings.set(figure, reading);
+  return reading;
 }
 
 /** The carry limit of a source's table, in days (catalog.ts); a table the catalogue does not name carries a week. */
@@ -40,6 +47,8 @@ function carryDays(source: SourceId, table: string): number {
 interface CodeEntries {
   readonly dates: string[];
   readonly figures: ResolvedFigure[];
+  /** The last day each figure still stands for: its day plus its table's carry limit. */
+  readonly until: string[];
 }
 
 /** The latest entry on or before `date`, or -1. */
@@ -152,7 +161,7 @@ export class SourceHistory {
       if (i < 0) continue;
       const figure = entries.figures[i]!;
       const reference = date ?? this.latestOfTable(source, id)!;
-      if (addDays(figure.date, carryDays(source, id)) >= reference) found.push(figure);
+      if (entries.until[i]! >= reference) found.push(figure);
     }
     return found;
   }
@@ -175,13 +184,15 @@ export class SourceHistory {
 
   private index(pub: SourcePublication): void {
     const codes: [string, SourceFigure][] = [[pub.base, UNIT_FIGURE], ...Object.entries(pub.figures)];
+    const until = addDays(pub.date, carryDays(pub.source, pub.table));
     for (const [code, figure] of codes) {
       const key = `${pub.source}\u0000${pub.table}\u0000${code}`;
-      const entries = this.entries.get(key) ?? { dates: [], figures: [] };
+      const entries = this.entries.get(key) ?? { dates: [], figures: [], until: [] };
       this.entries.set(key, entries);
       const resolved: ResolvedFigure = { source: pub.source, table: pub.table, date: pub.date, base: pub.base, code, figure };
       entries.dates.push(pub.date);
       entries.figures.push(resolved);
+      entries.until.push(until);
       const spans = this.spans.get(pub.source) ?? new Map<string, SourceSpan>();
       this.spans.set(pub.source, spans);
       spans.set(code, { first: spans.get(code)?.first ?? pub.date, last: pub.date });

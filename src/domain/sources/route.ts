@@ -45,13 +45,20 @@ export function chooseRoute(pair: PairLookup, order: readonly SourceId[], from: 
     const leg = legOf(pair, source, from, to);
     if (leg) return { legs: [leg], rate: leg.rate };
   }
+  // Each leg is looked up once, though the search below asks for most of them once per pair of sources.
+  const legs = new Map<string, SourceLeg | undefined>();
+  const leg = (source: SourceId, a: string, b: string): SourceLeg | undefined => {
+    const key = `${source}\u0000${a}\u0000${b}`;
+    if (!legs.has(key)) legs.set(key, legOf(pair, source, a, b));
+    return legs.get(key);
+  };
   for (const first of order) {
     for (const second of order) {
       if (first === second) continue;
       for (const via of VIA_ORDER) {
         if (via === from || via === to) continue;
-        const one = legOf(pair, first, from, via);
-        const two = one && legOf(pair, second, via, to);
+        const one = leg(first, from, via);
+        const two = one && leg(second, via, to);
         if (one && two) return { legs: [one, two], via, rate: one.rate.mul(two.rate) };
       }
     }
