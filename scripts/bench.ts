@@ -262,7 +262,10 @@ async function main(): Promise<number> {
   const base: ServersOptions = {
     batchAccounts: wants('batch') ? batchAccountsFor(options.warmup, options.duration) : 0,
     yogaJit: wants('graphql-yoga-jit'),
-    ...ratesFileFor(wants('rss') || wants('series') || wants('series-gzip') || wants('currency') || wants('currency-two-source'), args['rates-file']),
+    ...ratesFileFor(
+      wants('rss') || wants('series') || wants('series-gzip') || wants('currency') || wants('currency-two-source'),
+      args['rates-file'],
+    ),
     ...(wants('currency-two-source') ? { feedsDir: DEFAULT_FEEDS_DIR } : {}),
     ...(args['heap-snapshot'] ? { heapSnapshot: path.resolve(args['heap-snapshot']) } : {}),
   };
