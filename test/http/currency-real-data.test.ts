@@ -99,7 +99,7 @@ describe.skipIf(!PRESENT)('currency conversion on the whole real ECB history', (
           });
         },
       ),
-      { numRuns: 400, seed: 20261121 },
+      { numRuns: 1000, seed: 20261121 },
     );
   });
 
