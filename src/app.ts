@@ -44,7 +44,7 @@ import type { PersistedDocuments } from './services/persisted-documents';
 import { openPersistedDocuments } from './data/persisted/open-persisted-documents';
 import type { SecretBox } from './domain/secret-box';
 import { webhookSecretBox } from './data/webhook-secret-key';
-import { resolveHost } from './data/webhook-http';
+import { resolveHost } from './data/guarded-connection';
 import { clientDocumentFetch } from './data/client-documents';
 import { webhookUrlPolicy } from './domain/webhook-urls';
 import { oauthAnswers } from './http/oauth/oauth-http';
@@ -163,6 +163,7 @@ export function createApp({
 function clientDocuments(config: Config, ca: string | undefined) {
   return clientDocumentFetch({
     policy: webhookUrlPolicy(config.apiEnv),
+    egress: config.egressProxy,
     timeoutMs: CLIENT_DOCUMENT_TIMEOUT_MS,
     maxBytes: CLIENT_DOCUMENT_MAX_BYTES * 2,
     ...(ca ? { ca } : {}),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_ACCOUNT_BOUNDS, type AccountBounds } from './domain/account-bounds';
 import { parseTrustProxy } from './domain/client-ip';
 import { parseSecretBoxKey } from './domain/secret-box';
+import { parseNoProxy, type EgressProxy } from './domain/egress-proxy';
 import { rateSourcesSchema, sourceBaseUrlsSchema, sourcesConfigOf, type SourcesConfig } from './config-sources';
 
 /**
@@ -20,6 +21,11 @@ function wholeNumber(min: number, max: number, what = 'a whole number') {
 }
 
 const port = wholeNumber(0, 65535, 'a port number');
+
+/** A forward proxy's URL (HTTPS_PROXY, HTTP_PROXY): `http://` or `https://`, a host, optionally a user and password and a port. */
+const proxyUrl = z
+  .url({ protocol: /^https?$/, error: 'must be a proxy URL such as http://proxy.internal:3128' })
+  .refine((value) => new URL(value).hostname !== '', { message: 'must be a proxy URL such as http://proxy.internal:3128' });
 const positiveInt = wholeNumber(1, 1_000_000);
 
 const schema = z.object({
@@ -109,7 +115,16 @@ const schema = z.object({
     .string()
     .regex(/^(local|off|public|token:[\x21-\x7e]{16,256})$/, 'must be local, off, public or token:<16 to 256 visible characters>')
     .default('local'),
+  HTTPS_PROXY: proxyUrl.optional(),
+  https_proxy: proxyUrl.optional(),
+  HTTP_PROXY: proxyUrl.optional(),
+  http_proxy: proxyUrl.optional(),
+  NO_PROXY: z.string().optional(),
+  no_proxy: z.string().optional(),
 });
+
+/** Variables whose value may carry a password in a URL: a bad one is shown with the password as `***`. */
+const URL_WITH_PASSWORD_VARIABLES = new Set(['DATABASE_URL', 'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']);
 
 /** Who may read GET /metrics: loopback clients (`local`), nobody, anyone, or bearers of the token. */
 export type MetricsAccess = { mode: 'local' | 'off' | 'public' } | { mode: 'token'; token: string };
@@ -200,6 +215,11 @@ export interface Config {
   webhookSecretKey: Buffer | undefined;
   /** OAuth 2.1 for agents on /mcp (docs/mcp.md); undefined when OAUTH_ISSUER is not set (API keys only). */
   oauth: OAuthConfig | undefined;
+  /**
+   * HTTPS_PROXY, HTTP_PROXY and NO_PROXY (the lower-case form of each wins over the upper-case one):
+   * the forward proxy of every outbound request (rates, webhooks, client metadata documents).
+   */
+  egressProxy: EgressProxy;
 }
 
 export interface OAuthConfig {
@@ -267,7 +287,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const name = String(issue.path[0] ?? 'environment');
     const got = SECRET_VARIABLES.has(name)
       ? 'value not shown'
-      : name === 'DATABASE_URL'
+      : URL_WITH_PASSWORD_VARIABLES.has(name)
         ? `got ${JSON.stringify(redactPassword(present[name] ?? ''))}`
         : `got ${JSON.stringify(present[name] ?? '')}`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '').toLowerCase()} (${got})`);
@@ -332,6 +352,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
             refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
           },
+    egressProxy: {
+      httpsProxy: e.https_proxy ?? e.HTTPS_PROXY,
+      httpProxy: e.http_proxy ?? e.HTTP_PROXY,
+      noProxy: parseNoProxy(e.no_proxy ?? e.NO_PROXY ?? ''),
+    },
     metrics: e.METRICS.startsWith('token:')
       ? { mode: 'token', token: e.METRICS.slice('token:'.length) }
       : { mode: e.METRICS as 'local' | 'off' | 'public' },

@@ -110,7 +110,7 @@ const webhookPolicy = webhookUrlPolicy(config.apiEnv);
 const webhooks = createWebhookDispatcher({
   store: store.webhooks,
   secrets: webhookSecrets,
-  post: (url, headers, body) => postWebhook(url, headers, body, { policy: webhookPolicy, timeoutMs: 5_000 }),
+  post: (url, headers, body) => postWebhook(url, headers, body, { policy: webhookPolicy, egress: config.egressProxy, timeoutMs: 5_000 }),
   clock: () => new Date(),
   log: logger,
   sweepMs: config.webhookSweepMs,

@@ -6,7 +6,7 @@ import { EcbFetchError, RatesSourceError } from '../data/rates';
 import type { Account, AccountStore } from '../services/account-store';
 import { createWebhooks, type Webhooks } from '../services/webhooks';
 import { webhookSecretBox } from '../data/webhook-secret-key';
-import { resolveHost } from '../data/webhook-http';
+import { resolveHost } from '../data/guarded-connection';
 import type { SecretBox } from '../domain/secret-box';
 import { webhookUrlPolicy } from '../domain/webhook-urls';
 import { ApiError } from '../domain/errors';

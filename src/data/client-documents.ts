@@ -1,28 +1,33 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import type { EgressProxy } from '../domain/egress-proxy';
 import { refusedAddresses, type WebhookUrlPolicy } from '../domain/webhook-urls';
 import { API_VERSION } from '../version';
-import { guardedLookup } from './webhook-http';
+import { guardedConnection } from './guarded-connection';
 
 export interface ClientDocumentFetchOptions {
   /** The webhook URL rules of this environment: in production public addresses only. */
   policy: WebhookUrlPolicy;
+  /** The forward proxy of the configuration (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), or none. */
+  egress: EgressProxy;
   /** The whole fetch (connect, ask, read) is abandoned after this long. */
   timeoutMs: number;
   /** More of a body than this is not read (the provider refuses a document over its own, lower limit). */
   maxBytes: number;
   /** Certificate authorities trusted besides the system's (tests serve documents on loopback with their own). */
   ca?: string;
+  /** The addresses of a host when going through the proxy; the system resolver by default (tests map made-up names). */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /**
  * GETs an OAuth client's metadata document (its client_id URL) for the authorization server, under
- * the webhook URL rules: the host's addresses are checked by the lookup the connection uses (no
- * private address in production, DNS rebinding included), no redirect is followed, the answer is
- * read up to `maxBytes` and within `timeoutMs` (or the caller's signal). The answer is a Fetch
- * Response, as oidc-provider's `fetch` option takes; a refusal rejects, which it reports as
- * invalid_client.
+ * the webhook URL rules: the host's addresses are checked where the connection is made, through a
+ * proxy too (no private address in production, DNS rebinding included), no redirect is followed,
+ * the answer is read up to `maxBytes` and within `timeoutMs` (or the caller's signal). The answer
+ * is a Fetch Response, as oidc-provider's `fetch` option takes; a refusal rejects, which it
+ * reports as invalid_client.
  */
 export function clientDocumentFetch(options: ClientDocumentFetchOptions): (url: string | URL, init: RequestInit) => Promise<Response> {
   return (target, init) =>
@@ -35,9 +40,8 @@ export function clientDocumentFetch(options: ClientDocumentFetchOptions): (url: 
       const client = url.protocol === 'https:' ? https : http;
       const request = client.request(url, {
         method: 'GET',
-        lookup: guardedLookup(options.policy),
+        ...guardedConnection(url, options),
         headers: { accept: 'application/json', 'user-agent': `measurement-api-oauth/${API_VERSION}` },
-        ...(options.ca ? { ca: options.ca } : {}),
       });
       const fail = (error: Error) => {
         clearTimeout(timer);

@@ -1,17 +1,10 @@
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import type { EgressProxy } from '../domain/egress-proxy';
 import { refusedAddresses, type WebhookUrlPolicy } from '../domain/webhook-urls';
 import { API_VERSION } from '../version';
-
-/** The addresses `host` resolves to (every one, both families); an IP literal is its own. */
-export async function resolveHost(host: string): Promise<string[]> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare)) return [bare];
-  const records = await dns.promises.lookup(bare, { all: true, verbatim: true });
-  return records.map((record) => record.address);
-}
+import { guardedConnection } from './guarded-connection';
 
 /** What one attempt got: the HTTP status, or none and why. */
 export interface PostOutcome {
@@ -21,25 +14,27 @@ export interface PostOutcome {
 
 export interface PostOptions {
   policy: WebhookUrlPolicy;
+  /** The forward proxy of the configuration (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), or none. */
+  egress: EgressProxy;
   /** The whole attempt (connect, send, answer) is abandoned after this long. */
   timeoutMs: number;
+  /** Certificate authorities trusted besides the system's (tests deliver to https:// on loopback). */
+  ca?: string;
+  /** The addresses of a host when going through the proxy; the system resolver by default (tests map made-up names). */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /** How much of an answer's body is read before the connection is let go (it is not kept). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * POSTs one signed webhook. The host's addresses are checked by the lookup the connection itself
- * uses, so the address connected to is the one checked (a name that resolved to a public address
- * when the endpoint was added and resolves to a private one now is refused: DNS rebinding).
- * Redirects are not followed. Never throws: every failure is an outcome.
+ * POSTs one signed webhook. The host's addresses are checked where the connection is made, so the
+ * address connected to is the one checked (a name that resolved to a public address when the
+ * endpoint was added and resolves to a private one now is refused: DNS rebinding), through a proxy
+ * too (guarded-connection.ts). Redirects are not followed. Never throws: every failure is an outcome.
  */
-export function postWebhook(
-  target: string,
-  headers: Record<string, string>,
-  body: string,
-  { policy, timeoutMs }: PostOptions,
-): Promise<PostOutcome> {
+export function postWebhook(target: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<PostOutcome> {
+  const { policy, timeoutMs } = options;
   return new Promise((resolve) => {
     let url: URL;
     try {
@@ -56,7 +51,7 @@ export function postWebhook(
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(url, {
       method: 'POST',
-      lookup: guardedLookup(policy),
+      ...guardedConnection(url, options),
       headers: {
         ...headers,
         'content-type': 'application/json',
@@ -90,25 +85,3 @@ export function postWebhook(
 }
 
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
-
-/** dns.lookup that fails when any address of the name breaks the policy. */
-export function guardedLookup(policy: WebhookUrlPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as dns.LookupAddress[];
-      const refused = refusedAddresses(
-        list.map((entry) => entry.address),
-        policy,
-      );
-      if (refused.length > 0) {
-        const refusal = Object.assign(new Error(`refused: ${hostname} resolves to a non-public address`), { code: 'EADDRNOTPUBLIC' });
-        return callback(refusal, '', 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-      const first = list[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
-}

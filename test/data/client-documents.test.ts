@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientDocumentFetch } from '../../src/data/client-documents';
+import { NO_EGRESS_PROXY } from '../../src/domain/egress-proxy';
 import { webhookUrlPolicy } from '../../src/domain/webhook-urls';
 import { agentDocuments, loopbackCertificate } from '../helpers/oauth-agent';
 
@@ -16,6 +17,7 @@ describe('client metadata document fetch', () => {
   it('reads a document on loopback in development', async () => {
     const fetchDocument = clientDocumentFetch({
       policy: webhookUrlPolicy('development'),
+      egress: NO_EGRESS_PROXY,
       timeoutMs: 2_000,
       maxBytes: 10_240,
       ca: tls.cert,
@@ -57,7 +59,13 @@ describe('client metadata document fetch', () => {
     },
   ];
   it.each(refusals)('refuses $name', async ({ url, env, maxBytes = 10_240, timeoutMs = 2_000, why }) => {
-    const fetchDocument = clientDocumentFetch({ policy: webhookUrlPolicy(env), timeoutMs, maxBytes, ca: tls.cert });
+    const fetchDocument = clientDocumentFetch({
+      policy: webhookUrlPolicy(env),
+      egress: NO_EGRESS_PROXY,
+      timeoutMs,
+      maxBytes,
+      ca: tls.cert,
+    });
     await expect(fetchDocument(url(), {})).rejects.toThrow(why);
   });
 });

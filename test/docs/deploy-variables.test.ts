@@ -11,7 +11,7 @@ function tableVariables(markdown: string, heading: string): string[] {
   return table
     .split('\n')
     .filter((line) => line.startsWith('| `'))
-    .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
+    .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Za-z][A-Za-z0-9_]+)`/g)].map((match) => match[1]!));
 }
 
 describe('docs/deploy.md', () => {

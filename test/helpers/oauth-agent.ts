@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-/** A made-up TLS identity for 127.0.0.1, made with openssl for the run (never committed): the agent's document host. */
-export function loopbackCertificate(): { key: string; cert: string } {
+/** A made-up TLS identity for 127.0.0.1 (and `dnsNames`), made with openssl for the run (never committed): the agent's document host. */
+export function loopbackCertificate(dnsNames: readonly string[] = []): { key: string; cert: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'oauth-cert-'));
   try {
     execFileSync(
@@ -26,7 +26,7 @@ export function loopbackCertificate(): { key: string; cert: string } {
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1',
+        ['subjectAltName=IP:127.0.0.1', ...dnsNames.map((name) => `DNS:${name}`)].join(','),
         '-keyout',
         path.join(dir, 'key.pem'),
         '-out',

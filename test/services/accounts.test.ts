@@ -9,7 +9,7 @@ import { openSqliteStore } from '../../src/data/sqlite-store';
 import type { AccountStore } from '../../src/services/account-store';
 import { createRateLimiters, type RateLimiters } from '../../src/http/limits/rate-limit';
 import { createAccounts, LOGIN_LIMITS, type Accounts } from '../../src/services/accounts';
-import { resolveHost } from '../../src/data/webhook-http';
+import { resolveHost } from '../../src/data/guarded-connection';
 import { secretBox } from '../../src/domain/secret-box';
 import { webhookUrlPolicy } from '../../src/domain/webhook-urls';
 import { createWebhooks } from '../../src/services/webhooks';

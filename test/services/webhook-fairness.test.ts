@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../src/data/webhook-http';
 import { secretBox } from '../../src/domain/secret-box';
 import { DEFAULT_SLOT_LIMITS } from '../../src/domain/webhook-scheduling';
+import { NO_EGRESS_PROXY } from '../../src/domain/egress-proxy';
 import { webhookUrlPolicy } from '../../src/domain/webhook-urls';
 import type { AccountStore } from '../../src/services/account-store';
 import { createWebhookDispatcher } from '../../src/services/webhook-dispatcher';
@@ -77,7 +78,8 @@ for (const backend of BACKENDS) {
       const dispatcher = createWebhookDispatcher({
         store: store.webhooks,
         secrets: () => secretBox(KEY),
-        post: (url, headers, body) => postWebhook(url, headers, body, { policy: webhookUrlPolicy('development'), timeoutMs: 5_000 }),
+        post: (url, headers, body) =>
+          postWebhook(url, headers, body, { policy: webhookUrlPolicy('development'), egress: NO_EGRESS_PROXY, timeoutMs: 5_000 }),
         clock: () => new Date(),
         log: silent,
       });

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { postWebhook, resolveHost } from '../../src/data/webhook-http';
+import { resolveHost } from '../../src/data/guarded-connection';
+import { postWebhook } from '../../src/data/webhook-http';
 import { secretBox } from '../../src/domain/secret-box';
+import { NO_EGRESS_PROXY } from '../../src/domain/egress-proxy';
 import { webhookUrlPolicy, type WebhookUrlPolicy } from '../../src/domain/webhook-urls';
 import type { AccountStore } from '../../src/services/account-store';
 import { createWebhookDispatcher } from '../../src/services/webhook-dispatcher';
@@ -44,7 +46,7 @@ for (const backend of BACKENDS) {
       createWebhookDispatcher({
         store: store.webhooks,
         secrets: () => secretBox(KEY),
-        post: (u, h, b) => postWebhook(u, h, b, { policy, timeoutMs: 5_000 }),
+        post: (u, h, b) => postWebhook(u, h, b, { policy, egress: NO_EGRESS_PROXY, timeoutMs: 5_000 }),
         clock,
         log: silent,
       });

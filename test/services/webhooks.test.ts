@@ -11,6 +11,7 @@ import { migratePostgres } from '../../src/data/postgres-migrations';
 import { postWebhook } from '../../src/data/webhook-http';
 import { secretBox } from '../../src/domain/secret-box';
 import { currentMonth } from '../../src/domain/quota';
+import { NO_EGRESS_PROXY } from '../../src/domain/egress-proxy';
 import { webhookUrlPolicy } from '../../src/domain/webhook-urls';
 import type { AccountStore } from '../../src/services/account-store';
 import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions } from '../../src/services/webhook-dispatcher';
@@ -34,7 +35,8 @@ function dispatcherFor(store: AccountStore, options: Partial<WebhookDispatcherOp
   return createWebhookDispatcher({
     store: store.webhooks,
     secrets: () => secretBox(KEY),
-    post: (url, headers, body) => postWebhook(url, headers, body, { policy: webhookUrlPolicy('development'), timeoutMs: 5_000 }),
+    post: (url, headers, body) =>
+      postWebhook(url, headers, body, { policy: webhookUrlPolicy('development'), egress: NO_EGRESS_PROXY, timeoutMs: 5_000 }),
     clock: () => new Date(),
     log: silent,
     schedule: FAST,

@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import type { RedisWatch } from '../../redis-outage';
 import type { RatesService } from '../../services/currency/rates';
 import type { RatesCache } from './cache';
+import { egressFetch } from '../egress-fetch';
 import { EcbClient } from './ecb-client';
 import { openRatesCache } from './open-cache';
 import { EcbRatesService } from './rates-service';
@@ -22,7 +23,7 @@ export interface RatesServiceDeps {
   logger: Logger;
   /** The clock for "today", the schedule and staleness; the system clock by default. */
   clock?: () => Date;
-  /** The HTTP client for the ECB; the global fetch by default. */
+  /** The HTTP client for the ECB; by default fetch through the configuration's proxy, if any (egress-fetch.ts). */
   fetch?: typeof fetch;
   /** Shorter timeouts and periods (tests). */
   tuning?: Partial<RatesTuning>;
@@ -50,7 +51,7 @@ export function createRatesService(deps: RatesServiceDeps): RatesService {
   const client = new EcbClient({
     ...tuning,
     baseUrl: deps.config.ecbBaseUrl,
-    fetch: deps.fetch ?? globalThis.fetch,
+    fetch: deps.fetch ?? egressFetch(deps.config.egressProxy),
     random,
     signal: abort.signal,
   });

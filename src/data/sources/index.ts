@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import { parseFeed } from '../../domain/sources/parsers';
 import type { ParsedFeed } from '../../domain/sources/types';
 import type { FeedSourceId, SourceRatesService } from '../../services/currency/source-rates';
+import { egressFetch } from '../egress-fetch';
 import { openSourceStore } from './open-source-store';
 import type { SourceStore } from './source-store';
 import { SourcesService } from './sources-service';
@@ -19,7 +20,7 @@ export interface SourcesServiceDeps {
   logger: Logger;
   /** The clock for "today", the schedules and staleness; the system clock by default. */
   clock?: () => Date;
-  /** The HTTP client for the publishers; the global fetch by default. */
+  /** The HTTP client for the publishers; by default fetch through the configuration's proxy, if any (egress-fetch.ts). */
   fetch?: typeof fetch;
   /** Shorter timeouts and periods (tests). */
   tuning?: Partial<SourcesTuning>;
@@ -45,7 +46,7 @@ export function createSourceRatesService(deps: SourcesServiceDeps): SourceRatesS
     enabled: deps.config.sources.enabled,
     baseUrls: deps.config.sources.baseUrls,
     parse: deps.parse ?? parseFeed,
-    fetch: deps.fetch ?? globalThis.fetch,
+    fetch: deps.fetch ?? egressFetch(deps.config.egressProxy),
     clock: deps.clock ?? (() => new Date()),
     random: deps.random ?? Math.random,
     tuning: { ...DEFAULT_SOURCES_TUNING, ...deps.tuning },
