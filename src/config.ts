@@ -344,14 +344,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS === undefined ? loopbackHosts(e.HOST) : commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS === undefined ? [] : commaList(e.MCP_ALLOWED_ORIGINS),
     webhookSecretKey: e.WEBHOOK_SECRET_KEY === undefined ? undefined : parseSecretBoxKey(e.WEBHOOK_SECRET_KEY),
-    oauth:
-      e.OAUTH_ISSUER === undefined
-        ? undefined
-        : {
-            issuer: new URL(e.OAUTH_ISSUER).origin,
-            accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-            refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
-          },
+    oauth: oauthOf(e),
     egressProxy: {
       httpsProxy: e.https_proxy ?? e.HTTPS_PROXY,
       httpProxy: e.http_proxy ?? e.HTTP_PROXY,
@@ -360,6 +353,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metrics: e.METRICS.startsWith('token:')
       ? { mode: 'token', token: e.METRICS.slice('token:'.length) }
       : { mode: e.METRICS as 'local' | 'off' | 'public' },
+  };
+}
+
+/** OAuth for agents: on only with OAUTH_ISSUER. */
+function oauthOf(e: z.infer<typeof schema>): Config['oauth'] {
+  if (e.OAUTH_ISSUER === undefined) return undefined;
+  return {
+    issuer: new URL(e.OAUTH_ISSUER).origin,
+    accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
   };
 }
 
