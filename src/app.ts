@@ -231,18 +231,29 @@ function createYogaServer({
 
 /**
  * The document GraphiQL opens on: public units and the latest ECB rates side by side, run as it is,
- * and a unit and a currency conversion that run once a key is in the Headers tab.
+ * and a unit and a currency conversion that run once a key is in the Headers tab. No line is longer
+ * than 50 characters, so the editor shows every line whole at a laptop's width (half of a 1280 px
+ * window) without scrolling sideways; Monaco's Ctrl-/ toggles the # of the lines selected.
  */
-export const GRAPHIQL_DEFAULT_QUERY = `# Units, categories and the latest ECB rates are public: run this as it is.
-# Conversions need a key (create one at /account): put
+export const GRAPHIQL_DEFAULT_QUERY = `# Units, categories and the latest ECB rates are
+# public: run this as it is (Ctrl-Enter).
+#
+# Conversions need a key (create one at /account).
+# Put it in the Headers tab below:
 #   {"Authorization": "Bearer msr_test_..."}
-# in the Headers tab below, then remove the # before convert and convertCurrency.
+# then select the convert lines and press Ctrl-/
+# (Cmd-/ on a Mac) to remove their #.
 {
   unit(id: "ft") { id name symbol aliases }
   categories { id name unitCount }
   latestRates { date base rates }
-  # convert(value: "12.5", from: "inch", to: "centimeter") { result { value unit } }
-  # convertCurrency(value: "100", from: "USD", to: "JPY", minorUnits: true) { result { value unit } rate { value date source } }
+  # convert(value: "12.5", from: "inch",
+  #   to: "centimeter") { result { value unit } }
+  # convertCurrency(value: "100", from: "USD",
+  #   to: "JPY", minorUnits: true) {
+  #   result { value unit }
+  #   rate { value date source }
+  # }
 }
 `;
 

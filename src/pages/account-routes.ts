@@ -17,7 +17,7 @@ import {
   sessionCookie,
   sessionTokenOf,
 } from './page-http';
-import { confirmRemoveWebhookPage, confirmRevokePage, confirmRotatePage, dashboardPage, signInPage } from './views';
+import { confirmRemoveWebhookPage, confirmRevokePage, confirmRotatePage, dashboardPage, type EntryForm, signInPage } from './views';
 
 /** One request to the account page, with what every handler needs. */
 export interface Visit {
@@ -69,7 +69,7 @@ export function accountRoutes(accounts: Accounts, agents?: AgentAuthorization): 
     [
       /^\/account\/login$/,
       {
-        POST: credentialsForm(accounts, (email, password, visit) =>
+        POST: credentialsForm(accounts, 'login', (email, password, visit) =>
           accounts.logIn({ email, password }, bucketOf(visit), sessionTokenOf(visit.request)),
         ),
       },
@@ -77,7 +77,7 @@ export function accountRoutes(accounts: Accounts, agents?: AgentAuthorization): 
     [
       /^\/account\/signup$/,
       {
-        POST: credentialsForm(accounts, (email, password, visit) =>
+        POST: credentialsForm(accounts, 'signup', (email, password, visit) =>
           accounts.signUp({ email, password }, bucketOf(visit), sessionTokenOf(visit.request)),
         ),
       },
@@ -187,24 +187,24 @@ export const withSession =
     return handler(visit, session, form);
   };
 
-/** Log-in and sign-up: errors re-render the form (with the email kept) instead of a bare error. */
+/** Log-in and sign-up: errors re-render the page, the refusal in the form sent and the email kept, instead of a bare error. */
 const credentialsForm =
-  (accounts: Accounts, act: (email: string, password: string, visit: Visit) => Promise<string>): Handler =>
+  (accounts: Accounts, form: EntryForm, act: (email: string, password: string, visit: Visit) => Promise<string>): Handler =>
   async (visit) => {
     checkSameOrigin(visit.request, selfOrigin(visit));
-    const form = await readForm(visit.request);
-    const email = form.get('email') ?? '';
+    const fields = await readForm(visit.request);
+    const email = fields.get('email') ?? '';
     try {
-      const token = await act(email, form.get('password') ?? '', visit);
-      return redirect(nextPage(form.get('next')), [sessionCookie(token, visit.secure)]);
+      const token = await act(email, fields.get('password') ?? '', visit);
+      return redirect(nextPage(fields.get('next')), [sessionCookie(token, visit.secure)]);
     } catch (error) {
       if (!(error instanceof ApiError) || !prefersHtml(visit.request)) throw error;
       return htmlResponse(
         signInPage({
           signupOpen: accounts.signupOpen,
           email: email.slice(0, 254),
-          error: clientMessage(error),
-          next: nextPage(form.get('next')),
+          refusal: { form, message: clientMessage(error) },
+          next: nextPage(fields.get('next')),
         }),
         error.status,
         errorHeaders(error),

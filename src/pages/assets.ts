@@ -42,13 +42,20 @@ fieldset label.with-date { display: inline-block; margin-right: 0.5rem; }
 input[type=date] { font: inherit; padding: 0.2rem 0.4rem; }
 h3 { font-size: 1.05rem; margin: 1.5rem 0 0.5rem; }
 figure.chart { margin: 0; }
-.usage-chart { display: block; width: 100%; height: auto; }
+.usage-chart { display: block; width: 100%; }
+.chart-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0; padding: 0; font-size: 0.9rem; }
+.chart-legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
+.entry { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); gap: 0 2.5rem; }
+.entry h2 { margin-top: 1.25rem; }
 .mcp code { display: inline; font-size: inherit; padding: 0 0.2rem; word-break: normal; }
 input[type=url] { display: block; width: 100%; max-width: 36rem; padding: 0.5rem; font: inherit; }
 ul.deliveries { margin: 0.25rem 0 0; padding-left: 1.1rem; font-size: 0.9rem; }
+/* A long endpoint URL or delivery line wraps anywhere rather than widen the page on a phone. */
+table.webhooks td { overflow-wrap: anywhere; }
 .ok { color: #15803d; }
 .failed { color: var(--danger); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+@media (max-width: 30rem) { .usage-chart .x-label-between { display: none; } }
 @media (max-width: 40rem) { thead { display: none; } tr, td { display: block; } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } }
 `;
 

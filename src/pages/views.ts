@@ -1,8 +1,8 @@
-import { MIN_PASSWORD_LENGTH } from '../domain/passwords';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../domain/passwords';
 import { NEXT_STEP, PLAN_CHANGE } from '../domain/errors';
 import { groupThousands } from '../domain/quota';
 import type { AccountOverview, AccountSession, Flash } from '../services/accounts';
-import { html } from './html';
+import { html, type SafeHtml } from './html';
 import { createKeyForm, keysTable, newKeySection } from './key-views';
 import { csrfField, layout, message } from './layout';
 import { usageChart } from './usage-chart';
@@ -18,30 +18,66 @@ export { confirmRemoveWebhookPage } from './webhook-views';
 export interface SignInView {
   signupOpen: boolean;
   email?: string;
-  error?: string;
+  /** The refusal of the form just sent: shown in that form's section, whose password field gets the focus. */
+  refusal?: { form: EntryForm; message: string };
   notice?: string;
   /** Where to continue once signed in (an agent's consent step); the account page by default. */
   next?: string;
 }
 
-/** One form, two buttons: "Log in" and "Sign up" submit the same Email and Password fields. */
+export type EntryForm = 'signup' | 'login';
+
+/**
+ * Two forms, each with its own Email, Password and button, so that Enter sends the form it is
+ * pressed in: "Create an account" (sign-up, first, with the password rule the server enforces) and
+ * "Log in". A refused form keeps the email in both, so a log-in with an email that has no account
+ * is one password away from a sign-up.
+ */
 export function signInPage(view: SignInView): string {
+  const next = view.next && view.next !== '/account' ? html`<input type="hidden" name="next" value="${view.next}">` : '';
+  // A sign-up refused because sign-up is closed has no form of its own to be shown in.
+  const refusedIn = view.refusal?.form === 'signup' && !view.signupOpen ? 'login' : view.refusal?.form;
+  const refusal = (form: EntryForm) => (refusedIn === form ? message(view.refusal?.message, 'error') : '');
+  const focus = (form: EntryForm) => (refusedIn === form ? html` autofocus` : '');
   return layout(
     'Your account',
     html`
 <h1>Measurement API account</h1>
-${message(view.error, 'error')}${message(view.notice, 'notice')}
-<form method="post" action="/account/login">
-  ${view.next && view.next !== '/account' ? html`<input type="hidden" name="next" value="${view.next}">` : ''}
-  <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${view.email ?? ''}">
-  <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256" aria-describedby="password-hint">
-  <p id="password-hint" class="muted">${view.signupOpen ? `New here? Choose a password of at least ${MIN_PASSWORD_LENGTH} characters and press Sign up.` : 'Sign-up is closed on this server: the operator creates accounts.'}</p>
-  <button type="submit">Log in</button>
-  ${view.signupOpen ? html`<button type="submit" class="secondary" formaction="/account/signup">Sign up</button>` : ''}
-</form>`,
+${message(view.notice, 'notice')}
+<div class="entry">
+${view.signupOpen ? signUpSection(view, next, refusal('signup'), focus('signup')) : ''}
+<section aria-labelledby="login-title">
+  <h2 id="login-title">${view.signupOpen ? 'Have an account? Log in' : 'Log in'}</h2>
+  ${refusal('login')}
+  <form method="post" action="/account/login" aria-labelledby="login-title">
+    ${next}
+    <label for="login-email">Email</label>
+    <input id="login-email" name="email" type="email" autocomplete="username" required maxlength="254" value="${view.email ?? ''}">
+    <label for="login-password">Password</label>
+    <input id="login-password" name="password" type="password" autocomplete="current-password" required maxlength="${MAX_PASSWORD_LENGTH}"${focus('login')}>
+    <button type="submit">Log in</button>
+  </form>
+  ${view.signupOpen ? '' : html`<p class="muted">Sign-up is closed on this server: the operator creates accounts.</p>`}
+</section>
+</div>`,
   );
+}
+
+/** The sign-up form: its password field carries the policy's minimum as `minlength` and says it beside the field. */
+function signUpSection(view: SignInView, next: SafeHtml | '', refusal: SafeHtml | '', focus: SafeHtml | ''): SafeHtml {
+  return html`<section id="signup" aria-labelledby="signup-title">
+  <h2 id="signup-title">New here? Create an account</h2>
+  ${refusal}
+  <form method="post" action="/account/signup" aria-labelledby="signup-title">
+    ${next}
+    <label for="signup-email">Email</label>
+    <input id="signup-email" name="email" type="email" autocomplete="username" required maxlength="254" value="${view.email ?? ''}">
+    <label for="signup-password">Password</label>
+    <input id="signup-password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="${MAX_PASSWORD_LENGTH}" aria-describedby="signup-password-hint"${focus}>
+    <p id="signup-password-hint" class="muted">At least ${MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.</p>
+    <button type="submit">Sign up</button>
+  </form>
+</section>`;
 }
 
 /** The signed-in page; `origin` is this server's (where MCP clients connect, shown beside a new key). */

@@ -184,7 +184,7 @@ function signingIn({ config, store, clock, limiter }: AccountsDeps): Pick<Accoun
       const account = await openedAccount(
         credentials,
         clientBucket,
-        () => new ApiError('UNAUTHORIZED', 'The email or the password is wrong.'),
+        () => new ApiError('UNAUTHORIZED', `The email or the password is wrong.${config.signup === 'open' ? ` ${NO_ACCOUNT_YET}` : ''}`),
       );
       return startSession(account.id, previousToken);
     },
@@ -326,7 +326,12 @@ export function utcMinute(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */
+/**
+ * A refused log-in's next step where sign-up is open: the same words whether the email has an account
+ * or not, so they say nothing of it.
+ */
+export const NO_ACCOUNT_YET = 'New here? Create an account with Sign up: Log in opens only an account you have made.';
+
 /** A sign-up with an email that has an account, under a password that is not its own: it says nothing of the account. */
 const signUpRefusal = () =>
   new ApiError('UNAUTHORIZED', 'No account was made with this email and password. To use an account you have, log in with its password.');
@@ -344,6 +349,7 @@ async function newAccount(store: AccountStore, email: string, password: string):
   }
 }
 
+/** One point of `limiter` for `bucket`, or RATE_LIMIT_EXCEEDED with Retry-After and a readable wait. */
 async function spend(limiter: RateLimiterAbstract, bucket: string, what: string): Promise<void> {
   try {
     await limiter.consume(bucket);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPHIQL_DEFAULT_QUERY } from '../../src/app';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -116,6 +117,35 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in a real browser (Chro
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it.each([[1280, 800]])(
+    'at %d×%d (a laptop) every line of its starting document is shown whole: none is wider than the editor',
+    async (width, height) => {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const page = await context.newPage();
+      await page.goto(`${base}/graphql`);
+      // Its last line is the empty one after the final newline.
+      const lines = GRAPHIQL_DEFAULT_QUERY.split('\n');
+      const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
+      // Monaco renders only the lines in view, with no-break spaces: all of them are, once it has laid them out.
+      const shown = () =>
+        editor.locator('.view-line').evaluateAll((nodes) =>
+          nodes
+            .map((node) => ({ top: node.getBoundingClientRect().top, text: node.textContent!.replace(/\u00a0/g, ' ') }))
+            .sort((a, b) => a.top - b.top)
+            .map((line) => line.text),
+        );
+      await expect.poll(shown, { timeout: 15_000 }).toEqual(lines);
+      const measured = await editor.evaluate((root) => ({
+        viewRight: root.querySelector('.monaco-scrollable-element.editor-scrollable')!.getBoundingClientRect().right,
+        widest: Math.max(...[...root.querySelectorAll('.view-line > span')].map((span) => span.getBoundingClientRect().right)),
+      }));
+      expect(measured.widest).toBeLessThanOrEqual(measured.viewRight);
+      await page.screenshot({ path: `/tmp/graphiql-${width}.png` });
+      await context.close();
+    },
+    60_000,
+  );
 
   it('cannot be framed: the browser refuses to show the page inside a frame of another origin', async () => {
     const page = await browser.newPage();

@@ -3,12 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_PASSWORD_LENGTH } from '../../src/domain/passwords';
+import { NO_ACCOUNT_YET } from '../../src/services/accounts';
 import { browserAvailable, launchChromium, startServer, type RunningServer } from '../helpers/browser';
 
 /**
  * The account page in a real Chromium against the real server process, driven only by the
- * labels and button names a person sees: sign-up, a key that converts, rotation, revocation,
- * log-out and log-in; then a foreign-origin replay, and a search of the data directory and the
+ * labels and button names a person sees, each form sent with Enter as a person does: a new email
+ * in the log-in form (refused, with the next step), a password too short for sign-up (held back by
+ * the browser), sign-up, a key that converts, rotation, revocation, log-out and log-in; then a foreign-origin replay, and a search of the data directory and the
  * logs for every secret the flow handled.
  */
 const EMAIL = 'browser@example.com';
@@ -26,6 +29,8 @@ const consoleErrors: string[] = [];
 const convert = (key: string) =>
   fetch(`${server.base}/v1/convert?value=1&from=m&to=ft`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
 const sessionCookie = async () => (await context.cookies()).find((c) => c.name === 'msr_session');
+const signUpForm = () => page.getByRole('form', { name: 'Create an account' });
+const logInForm = () => page.getByRole('form', { name: 'Log in' });
 const shownKey = async () => (await page.locator('#new-key').textContent())!.trim();
 
 describe.skipIf(!run)('the account page in Chromium', () => {
@@ -48,16 +53,47 @@ describe.skipIf(!run)('the account page in Chromium', () => {
   let rotatedKey = '';
   let rotateRequest: { url: string; body: string } | undefined;
 
-  it('signs up with Email and Password and lands on the account page with its headers', async () => {
+  it('a new email typed into Log in and sent with Enter: refused with the next step, the email kept in the sign-up form', async () => {
     const response = await page.goto(`${server.base}/account`);
     const headers = response!.headers();
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['content-security-policy']).not.toContain('unsafe-inline');
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['cache-control']).toBe('no-store');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
+    await logInForm().getByLabel('Email').fill(EMAIL);
+    await logInForm().getByLabel('Password').fill(PASSWORD);
+    await logInForm().getByLabel('Password').press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe(`The email or the password is wrong. ${NO_ACCOUNT_YET}`);
+    expect(page.url()).toBe(`${server.base}/account/login`);
+    expect(await signUpForm().getByLabel('Email').inputValue()).toBe(EMAIL);
+    expect(await sessionCookie()).toBeUndefined();
+    // The refusal's page came with its status, 401, which Chromium logs; the other checks of the console stay.
+    expect(consoleErrors.splice(0)).toEqual(['Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+  });
+
+  it(`the sign-up password says its minimum: shorter than ${MIN_PASSWORD_LENGTH} characters, Enter sends nothing`, async () => {
+    await page.goto(`${server.base}/account`);
+    await page.waitForLoadState('load');
+    const password = signUpForm().getByLabel('Password');
+    expect(await page.locator('#signup-password-hint').textContent()).toContain(`At least ${MIN_PASSWORD_LENGTH} characters`);
+    expect(await password.getAttribute('aria-describedby')).toBe('signup-password-hint');
+    const posts: string[] = [];
+    const onRequest = (request: Request) => request.method() === 'POST' && posts.push(request.url());
+    page.on('request', onRequest);
+    await signUpForm().getByLabel('Email').fill(EMAIL);
+    await password.fill('x'.repeat(MIN_PASSWORD_LENGTH - 1));
+    await password.press('Enter');
+    await expect.poll(() => password.evaluate((el) => (el as HTMLInputElement).validity.tooShort)).toBe(true);
+    // The refusal is the browser's, before anything is sent: still the page, no post made.
+    expect(await password.evaluate((el) => (el as HTMLInputElement).validationMessage)).toMatch(new RegExp(`${MIN_PASSWORD_LENGTH}`));
+    page.off('request', onRequest);
+    expect(posts).toEqual([]);
+    expect(page.url()).toBe(`${server.base}/account`);
+  });
+
+  it('signs up by pressing Enter in the sign-up form and lands on the account page', async () => {
+    await signUpForm().getByLabel('Password').fill(PASSWORD);
+    await signUpForm().getByLabel('Password').press('Enter');
     await expect.poll(() => page.getByRole('button', { name: 'Log out' }).count()).toBe(1);
     expect(await page.textContent('body')).toContain(EMAIL);
     expect(await page.textContent('body')).toContain('0 of 1,000 conversions');
@@ -168,9 +204,9 @@ describe.skipIf(!run)('the account page in Chromium', () => {
     expect(await sessionCookie()).toBeUndefined();
     const replay = await fetch(`${server.base}/account`, { headers: { cookie: `msr_session=${before}` } });
     expect(await replay.text()).toContain('>Log in</button>');
-    await page.getByLabel('Email').fill(EMAIL.toUpperCase());
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInForm().getByLabel('Email').fill(EMAIL.toUpperCase());
+    await logInForm().getByLabel('Password').fill(PASSWORD);
+    await logInForm().getByLabel('Password').press('Enter');
     await expect.poll(() => page.getByRole('button', { name: 'Log out' }).count()).toBe(1);
     const after = (await sessionCookie())!;
     expect(after.value).not.toBe(before);

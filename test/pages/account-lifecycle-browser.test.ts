@@ -107,9 +107,10 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
 
   it('logs in and adds a webhook endpoint: its signing secret is shown once', async () => {
     await page.goto(`${server.base}/account`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    const logIn = page.getByRole('form', { name: 'Log in' });
+    await logIn.getByLabel('Email').fill(EMAIL);
+    await logIn.getByLabel('Password').fill(PASSWORD);
+    await logIn.getByRole('button', { name: 'Log in' }).click();
     await page.getByLabel('Endpoint URL').fill(hookUrl);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.locator('#new-secret').waitFor();
@@ -178,13 +179,66 @@ describe.skipIf(!run)('the key lifecycle on the account page in Chromium', () =>
     const box = (await chart.boundingBox())!;
     expect(box.width).toBeGreaterThan(700);
     expect(box.height).toBeGreaterThan(250);
-    expect(await chart.locator('.legend text').allTextContents()).toEqual([
+    expect(await page.locator('.chart-legend li').allTextContents()).toEqual([
       expect.stringMatching(/^Delivered \(\d+\)$/),
       'Refused: quota (26)',
       expect.stringMatching(/^Refused: rate limit \([1-9]\d*\)$/),
     ]);
     expect(await chart.getAttribute('aria-labelledby')).toBe('usage-chart-title usage-chart-desc');
     await page.locator('figure.chart').screenshot({ path: shot('account-usage.png') });
+  });
+
+  it('on a phone (390×844) the page does not scroll sideways and the chart fits it, its labels whole and apart', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await page.waitForLoadState('load');
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      const chart = (await page.locator('svg.usage-chart').boundingBox())!;
+      expect(chart.x).toBeGreaterThanOrEqual(0);
+      expect(chart.x + chart.width).toBeLessThanOrEqual(390);
+      const texts = await page.locator('svg.usage-chart text').evaluateAll((nodes) =>
+        nodes
+          .filter((node) => getComputedStyle(node).display !== 'none')
+          .map((node) => {
+            const box = node.getBoundingClientRect();
+            return {
+              text: node.textContent,
+              left: box.left,
+              right: box.right,
+              top: box.top,
+              bottom: box.bottom,
+              size: getComputedStyle(node).fontSize,
+            };
+          }),
+      );
+      // Every tick, the axis' unit and three day labels (every second one on a phone), each at least 12 px and inside the chart.
+      const ticks = await page.locator('svg.usage-chart g.tick').count();
+      expect(ticks).toBeGreaterThanOrEqual(3);
+      expect(texts.length).toBe(ticks + 1 + 3);
+      for (const text of texts) {
+        expect(parseFloat(text.size), text.text!).toBeGreaterThanOrEqual(12);
+        expect(text.left, text.text!).toBeGreaterThanOrEqual(chart.x);
+        expect(text.right, text.text!).toBeLessThanOrEqual(chart.x + chart.width);
+      }
+      for (const [i, a] of texts.entries())
+        for (const b of texts.slice(i + 1)) {
+          const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+          expect({ a: a.text, b: b.text, apart }).toEqual({ a: a.text, b: b.text, apart: true });
+        }
+      // The legend wraps within the page.
+      for (const item of await page.locator('.chart-legend li').all()) {
+        const box = (await item.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      await page.locator('figure.chart').screenshot({ path: shot('account-usage-phone.png') });
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 900 });
+    }
   });
 
   it('rotates with a grace of 1 hour after a confirmation saying so: both keys work, the old one says when it ends', async () => {

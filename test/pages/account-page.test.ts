@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NEXT_STEP, PLAN_CHANGE } from '../../src/domain/errors';
 import { hashApiKey } from '../../src/domain/keys';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionTokenHash } from '../../src/domain/sessions';
-import { LOGIN_LIMITS, SIGNUP_LIMIT } from '../../src/services/accounts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../src/domain/passwords';
+import { LOGIN_LIMITS, NO_ACCOUNT_YET, SIGNUP_LIMIT } from '../../src/services/accounts';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { pageClient } from '../helpers/page-client';
 
@@ -31,18 +32,53 @@ async function withKey(app: TestApp, client: ReturnType<typeof pageClient>) {
   return { key, id: found!.key.id };
 }
 
+/** The page's forms in order: where each posts, its buttons' names and its markup. */
+function formsOf(page: string) {
+  return [...page.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map(([, action, text]) => ({
+    action,
+    text: text!,
+    buttons: [...text!.matchAll(/<button[^>]*>([^<]+)<\/button>/g)].map((m) => m[1]),
+  }));
+}
+
 const accountOf = async (app: TestApp, email: string) => (await app.store.findAccountByEmail(email))!;
 
 describe('the page', () => {
-  it('signed out: one form with Email, Password, Log in and Sign up', async () => {
+  it('signed out: a sign-up form, then a log-in form, each with its own Email, Password and one button, so Enter sends the form it is pressed in', async () => {
     t = await createTestApp();
     const page = await pageClient(t).get('/account');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.text).toMatch(/<label for="email">Email<\/label>/);
-    expect(page.text).toMatch(/<label for="password">Password<\/label>/);
-    expect(page.text).toContain('>Log in</button>');
-    expect(page.text).toContain('>Sign up</button>');
+    const forms = formsOf(page.text);
+    expect(forms.map((f) => f.action)).toEqual(['/account/signup', '/account/login']);
+    for (const form of forms) {
+      expect(form.buttons).toHaveLength(1);
+      expect(form.text).not.toContain('formaction');
+    }
+    const [signUp, logIn] = forms;
+    expect(signUp!.buttons).toEqual(['Sign up']);
+    expect(signUp!.text).toMatch(/<label for="signup-email">Email<\/label>/);
+    expect(signUp!.text).toMatch(/<label for="signup-password">Password<\/label>/);
+    expect(signUp!.text).toContain('autocomplete="new-password"');
+    expect(logIn!.buttons).toEqual(['Log in']);
+    expect(logIn!.text).toMatch(/<label for="login-email">Email<\/label>/);
+    expect(logIn!.text).toContain('autocomplete="current-password"');
+    expect(page.text).toMatch(/<h2 id="signup-title">New here\? Create an account<\/h2>/);
+  });
+
+  it(`the sign-up password says the server's minimum (${MIN_PASSWORD_LENGTH} characters) as minlength and beside the field; the server holds the same line`, async () => {
+    t = await createTestApp();
+    const [signUp, logIn] = formsOf((await pageClient(t).get('/account')).text);
+    const field = /<input id="signup-password"[^>]*>/.exec(signUp!.text)![0];
+    expect(field).toContain(`minlength="${MIN_PASSWORD_LENGTH}"`);
+    expect(field).toContain(`maxlength="${MAX_PASSWORD_LENGTH}"`);
+    expect(field).toContain('aria-describedby="signup-password-hint"');
+    expect(signUp!.text).toContain(`<p id="signup-password-hint" class="muted">At least ${MIN_PASSWORD_LENGTH} characters;`);
+    // Log-in sets no minimum: it refuses only what the server refuses.
+    expect(logIn!.text).not.toContain('minlength');
+    const short = 'x'.repeat(MIN_PASSWORD_LENGTH - 1);
+    expect((await pageClient(t).post('/account/signup', { email: 'short@example.com', password: short })).status).toBe(400);
+    expect((await pageClient(t).post('/account/signup', { email: 'exact@example.com', password: `${short}x` })).status).toBe(303);
   });
 
   it('signed in: email, plan, usage as "N of M conversions" with the reset date and a bar, and the keys', async () => {
@@ -253,7 +289,7 @@ describe('defences', () => {
     }
   });
 
-  it('log-in does not say whether the email exists', async () => {
+  it('log-in does not say whether the email exists, and its refusal says what to do when there is no account yet', async () => {
     const { app } = await signedUp();
     const client = pageClient(app);
     const wrongPassword = await client.post('/account/login', { email: 'ann@example.com', password: 'not the password' });
@@ -261,8 +297,25 @@ describe('defences', () => {
     expect(wrongPassword.status).toBe(401);
     expect(unknownEmail.status).toBe(401);
     const messageOf = (text: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(text)?.[1];
-    expect(messageOf(wrongPassword.text)).toBe('The email or the password is wrong.');
+    expect(messageOf(wrongPassword.text)).toBe(`The email or the password is wrong. ${NO_ACCOUNT_YET}`);
     expect(messageOf(unknownEmail.text)).toBe(messageOf(wrongPassword.text));
+    // The refusal is in the log-in section, the email kept in both forms, the focus on the log-in password.
+    const [signUp, logIn] = formsOf(unknownEmail.text);
+    expect(unknownEmail.text.indexOf('role="alert"')).toBeGreaterThan(unknownEmail.text.indexOf('id="login-title"'));
+    expect(signUp!.text).toContain('value="nobody@example.com"');
+    expect(logIn!.text).toContain('value="nobody@example.com"');
+    expect(/<input id="login-password"[^>]*>/.exec(logIn!.text)![0]).toContain('autofocus');
+    // Both pages are the same but for the email typed.
+    expect(unknownEmail.text).toBe(wrongPassword.text.replaceAll('ann@example.com', 'nobody@example.com'));
+    const json = await client.post(
+      '/account/login',
+      { email: 'nobody@example.com', password: 'not the password' },
+      { accept: 'application/json' },
+    );
+    expect(JSON.parse(json.text).error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: `The email or the password is wrong. ${NO_ACCOUNT_YET}`,
+    });
   });
 
   it('sign-up does not say whether the email exists: with its password a taken email logs in, as a new one does', async () => {
@@ -336,9 +389,15 @@ describe('defences', () => {
     const client = pageClient(t);
     const page = await client.get('/account');
     expect(page.text).not.toContain('>Sign up</button>');
+    expect(formsOf(page.text).map((f) => f.action)).toEqual(['/account/login']);
     expect(page.text).toContain('Sign-up is closed');
     const refused = await client.post('/account/signup', { email: 'ann@example.com', password: PASSWORD });
     expect(refused.status).toBe(403);
+    expect(refused.text).toContain('<p class="error" role="alert">Sign-up is closed on this server; ask the operator for an account.</p>');
+    // Where nobody can sign up, a refused log-in does not suggest it.
+    const logIn = await client.post('/account/login', { email: 'ann@example.com', password: PASSWORD });
+    expect(logIn.status).toBe(401);
+    expect(logIn.text).toContain('<p class="error" role="alert">The email or the password is wrong.</p>');
     expect(await t.store.findAccountByEmail('ann@example.com')).toBeUndefined();
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lastDays } from '../../src/domain/quota';
 import type { DailyUsage } from '../../src/services/account-store';
-import { chartDescription, shortDay, usageChart, yAxis } from '../../src/pages/usage-chart';
+import { chartDescription, shortDay, tickLabel, usageChart, yAxis } from '../../src/pages/usage-chart';
 
 /** Thirty days ending 2026-03-15, zero but for the days given (by date). */
 function month(counts: Record<string, Partial<Omit<DailyUsage, 'day'>>> = {}): DailyUsage[] {
@@ -28,15 +28,17 @@ function parse(svg: string) {
   }));
   return {
     ticks: [...svg.matchAll(/<g class="tick">.*?text-anchor="end">([^<]+)<\/text>/g)].map((m) => m[1]),
-    xLabels: [...svg.matchAll(/<text [^>]*text-anchor="middle">(\d+ \w+)<\/text>/g)].map((m) => m[1]),
-    legend: [...svg.matchAll(/<rect x="[^"]+" y="8"[^>]*\/><text [^>]*>([^<]+)<\/text>/g)].map((m) => m[1]),
+    xLabels: [...svg.matchAll(/<text class="x-label[^"]*"[^>]*>(\d+ \w+)<\/text>/g)].map((m) => m[1]),
+    /** The day labels a phone shows (the others are `x-label-between`). */
+    phoneLabels: [...svg.matchAll(/<text class="x-label"[^>]*>(\d+ \w+)<\/text>/g)].map((m) => m[1]),
+    legend: [...svg.matchAll(/<li><svg [^>]*><rect [^>]*\/><\/svg>([^<]+)<\/li>/g)].map((m) => m[1]),
     title: /<title id="usage-chart-title">([^<]+)<\/title>/.exec(svg)?.[1],
     desc: /<desc id="usage-chart-desc">([^<]+)<\/desc>/.exec(svg)?.[1],
     bars,
   };
 }
 
-const PLOT_HEIGHT = 264 - 48;
+const PLOT_HEIGHT = 252 - 36;
 
 describe('the usage chart', () => {
   it('an empty month: 30 days without bars, an axis of 0 to 4, a legend of zeros and a sentence saying so', () => {
@@ -48,8 +50,9 @@ describe('the usage chart', () => {
     expect(chart.legend).toEqual(['Delivered (0)', 'Refused: quota (0)', 'Refused: rate limit (0)']);
     expect(chart.title).toBe('Requests per day, last 30 days');
     expect(chart.desc).toBe('From 14 Feb to 15 Mar 2026 (UTC): no conversions delivered and no requests refused.');
-    expect(svg).toContain('No requests with your keys in these 30 days');
+    expect(svg).toContain('No requests in these 30 days');
     expect(chart.xLabels).toEqual(['15 Feb', '22 Feb', '1 Mar', '8 Mar', '15 Mar']);
+    expect(chart.phoneLabels).toEqual(['15 Feb', '1 Mar', '15 Mar']);
   });
 
   it('one busy day: its bar reaches the top of an axis rounded up to 1,000, the other days stay empty', () => {
@@ -90,7 +93,7 @@ describe('the usage chart', () => {
 
   it('only refusals (a key over its quota all month): bars without a busiest day', () => {
     const chart = parse(usageChart(month({ '2026-03-10': { refusedQuota: 12_345 } })).text);
-    expect(chart.ticks).toEqual(['0', '5,000', '10,000', '15,000']);
+    expect(chart.ticks).toEqual(['0', '5k', '10k', '15k']);
     expect(chart.desc).toBe(
       'From 14 Feb to 15 Mar 2026 (UTC): 0 conversions delivered, 12,345 requests refused for the monthly quota and 0 for the rate limit.',
     );
@@ -98,8 +101,36 @@ describe('the usage chart', () => {
 
   it('is a labelled image with no script, no style attribute and no event handler', () => {
     const svg = usageChart(month({ '2026-03-15': { delivered: 1 } })).text;
-    expect(svg).toMatch(/^<svg [^>]*role="img" aria-labelledby="usage-chart-title usage-chart-desc"/);
+    expect(svg).toMatch(/<svg class="usage-chart" [^>]*role="img" aria-labelledby="usage-chart-title usage-chart-desc"/);
     expect(svg).not.toMatch(/<script|style=|\son[a-z]+=/);
+  });
+
+  it('is drawn at the width of the page, not scaled: no viewBox, every x in percent, the text in pixels', () => {
+    const svg = usageChart(month({ '2026-03-15': { delivered: 3, refusedRate: 1 } })).text;
+    const chart = /<svg class="usage-chart" [^>]*>/.exec(svg)![0];
+    expect(chart).not.toContain('viewBox');
+    expect(chart).toMatch(/ width="100%" height="\d+"/);
+    expect(chart).toContain('font-size="13"');
+    const xs = [...svg.matchAll(/\s(?:x|x1|x2|width)="([^"]+)"/g)].map((m) => m[1]);
+    // The legend's swatches are the only drawings in pixels.
+    expect(xs.filter((x) => !x!.endsWith('%'))).toEqual(['14', '14', '14', '14', '14', '14']);
+    for (const x of xs.filter((x) => x!.endsWith('%'))) expect(parseFloat(x!)).toBeLessThanOrEqual(100);
+    // Today's label ends at the plot's right edge, so it is never cut.
+    expect(svg).toMatch(/<text class="x-label" x="98%" text-anchor="end" [^>]*>15 Mar<\/text>/);
+  });
+});
+
+describe('the tick labels: at most five characters, one unit per axis', () => {
+  it.each([
+    [1000, [0, 250, 500, 750, 1000], ['0', '250', '500', '750', '1,000']],
+    [7500, [0, 2500, 5000, 7500], ['0', '2,500', '5,000', '7,500']],
+    [12_500, [0, 2500, 12_500], ['0', '2.5k', '12.5k']],
+    [1_000_000, [250_000, 1_000_000], ['250k', '1000k']],
+    [7_500_000, [2_500_000, 7_500_000], ['2500k', '7500k']],
+    [25_000_000, [5_000_000, 25_000_000], ['5M', '25M']],
+  ])('an axis up to %d', (top, values, labels) => {
+    expect(values.map((value) => tickLabel(value, top))).toEqual(labels);
+    for (const label of labels) expect(label.length).toBeLessThanOrEqual(5);
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient as heyApi } from '@hey-api/openapi-ts';
@@ -128,6 +128,16 @@ afterAll(async () => {
 describe('clients generated from schema/openapi.json by orval and @hey-api/openapi-ts', () => {
   it('compile under tsc --strict, generated code included', () => {
     expect(diagnostics.get('generated') ?? []).toEqual([]);
+  });
+
+  it('make no method of the CORS preflight (browsers send it themselves) and send no OPTIONS request', () => {
+    const generated = [path.join(dir, 'orval/api.ts'), path.join(dir, 'hey-api/sdk.gen.ts')].map((file) => readFileSync(file, 'utf8'));
+    for (const text of generated) {
+      expect(text).toContain('rateSeriesCsv');
+      // The words may be in a description's comment; no function or type is named after it.
+      expect(text).not.toMatch(/[a-z]Preflight\b/);
+      expect(text).not.toMatch(/['"]OPTIONS['"]/);
+    }
   });
 
   it('orval: JSON, CSV and NDJSON each an operation, typed as its media type, fetched with no cast', async () => {

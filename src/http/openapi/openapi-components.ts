@@ -125,19 +125,6 @@ const LINK_REASONS: Record<number, string> = {
   403: 'The plan does not include this feature (PLAN_REQUIRED), or a signed link was changed (LINK_INVALID) or has expired (LINK_EXPIRED).',
 };
 
-/** The HTTP parser's refusals (408, 414, 431), which any request can meet, whatever its method. */
-export function transportErrorResponses(): Record<string, Json> {
-  return Object.fromEntries(
-    TRANSPORT_STATUSES.map((status) => [
-      String(status),
-      errorResponse(
-        ERROR_CODES.filter((code) => ERROR_STATUS[code] === status),
-        REASONS[status],
-      ),
-    ]),
-  );
-}
-
 /**
  * The error body with the codes of one status. Each narrowing sits beside the schema it narrows
  * (`allOf` at the same level), so that a validator that closes every object (Redocly's example

@@ -9,7 +9,6 @@ import { withSignedLinks } from './openapi-links';
 import { SERIES_EXPORT_PATH, SIGNED_EXPORT_PATH } from '../../services/series-links';
 import {
   errorResponsesOf,
-  transportErrorResponses,
   ETAG_HEADER,
   REQUEST_ID_HEADER,
   LANGUAGE_HEADERS,
@@ -81,7 +80,6 @@ export function buildOpenApiDocument(schema: GraphQLSchema, origin: string = DEF
     const item = (paths[openApiPath(route.path)] ??= {});
     item['description'] = pathDescription(ROUTES.filter((r) => r.path === route.path));
     item[route.method.toLowerCase()] = routeOperation(schema, sofaPaths, route);
-    if (route.shared) item['options'] = preflightOperation(route, pathParameters(item[route.method.toLowerCase()] as Json));
   }
   withResponseExamples(paths);
 
@@ -93,7 +91,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, origin: string = DEF
           title: API_TITLE,
           version: API_VERSION,
           description:
-            'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`. Every GET route answers HEAD too (the same status and headers, no body); HEAD is not listed as operations of its own.',
+            'Exact conversion between units of measure and between currencies (ECB euro reference rates). The same capabilities are served over GraphQL at /graphql. Values are decimal strings; errors are `{"error": {code, message, status, param?, requestId}}`. Every GET route answers HEAD too (the same status and headers, no body). Every public route (no `security`) can be read by a page of any origin: `Access-Control-Allow-Origin: *` without credentials, and OPTIONS answers its CORS preflight (each path says how); keyed routes send no CORS fields, since a key belongs on a server. Neither HEAD nor OPTIONS is listed as an operation of its own: a client never calls them by name.',
           contact: { name: 'The operators of this server', url: `${origin}/` },
           license: LICENSE,
         },
@@ -230,17 +228,25 @@ export function openApiText(schema: GraphQLSchema, origin: string = DEFAULT_ORIG
 }
 
 /**
- * What the path answers beyond its operations: HEAD wherever GET is (RFC 9110 9.3.2), said here
- * rather than as an operation of its own, which every generated SDK and documentation menu would
- * double; 405 for any other method.
+ * What the path answers beyond its operations: HEAD wherever GET is (RFC 9110 9.3.2), and on a
+ * shared resource the CORS preflight (OPTIONS), said here rather than as operations of their own,
+ * which every generated SDK and documentation menu would double (a `…Preflight` method nobody
+ * calls: browsers send preflights themselves); 405 for any other method.
  */
 function pathDescription(routes: RestRoute[]): string {
   const allow = allowedMethods(routes);
   const head = routes.some((r) => r.method === 'GET') ? `${HEAD_TEXT} ` : '';
-  return `${head}Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
+  const cors = routes.some((r) => r.shared) ? `${CORS_TEXT} ` : '';
+  return `${head}${cors}Any method but ${allow} is refused with 405 METHOD_NOT_ALLOWED, \`Allow: ${allow}\` and the error body.`;
 }
 
 const HEAD_TEXT = 'HEAD answers as GET does (the same checks, limits, status and headers), without a body.';
+
+/** The CORS of a shared (public) resource, from the preflight's own header values. */
+const CORS_TEXT = (() => {
+  const preflight = preflightParts().headers;
+  return `A page of any origin may read it (\`Access-Control-Allow-Origin: *\`, no credentials, on every answer, errors included). OPTIONS answers a browser's CORS preflight with 204: \`Access-Control-Allow-Methods: ${preflight['access-control-allow-methods']}\`, \`Access-Control-Allow-Headers: ${preflight['access-control-allow-headers']}\` (never \`Authorization\`), \`Access-Control-Max-Age: ${preflight['access-control-max-age']}\`.`;
+})();
 
 /** A REST error leaves `param` out when no one input is at fault: never null (GraphQL answers null). */
 function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
@@ -248,41 +254,6 @@ function withoutNullParam(schemas: Record<string, Json>): Record<string, Json> {
   if (!error) return schemas;
   const param = { type: 'string', description: 'The one input at fault; left out when there is none.' };
   return { ...schemas, Error: { ...error, properties: { ...error.properties, param } } };
-}
-
-/** The path parameters of an operation: a preflight of the same path names them too. */
-function pathParameters(operation: Json): Json[] {
-  return ((operation['parameters'] as Json[] | undefined) ?? []).filter((parameter) => parameter['in'] === 'path');
-}
-
-/** The CORS preflight of a shared resource: any origin, GET and HEAD, no credentials. */
-function preflightOperation(route: RestRoute, parameters: Json[]): Json {
-  const header = (value: string) => ({ required: true, schema: { type: 'string', const: value } });
-  const preflight = preflightParts();
-  return {
-    summary: 'CORS preflight',
-    tags: [route.tag],
-    security: [],
-    operationId: `${route.field ?? 'openapi'}Preflight`,
-    ...(parameters.length > 0 ? { parameters } : {}),
-    description:
-      'What a browser asks before a cross-origin GET with headers of its own: answered for any origin, and never refused but by the HTTP parser.',
-    responses: {
-      ...transportErrorResponses(),
-      '204': {
-        description: 'Any origin may read this resource, without credentials.',
-        headers: Object.fromEntries(
-          Object.entries(preflight.headers)
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([name, value]) => [canonicalHeader(name), header(value)]),
-        ),
-      },
-    },
-  };
-}
-
-function canonicalHeader(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 }
 
 function fieldOperation(schema: GraphQLSchema, route: RestRoute, sofaOperation: Json): Json {

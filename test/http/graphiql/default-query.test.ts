@@ -21,10 +21,17 @@ describe("GraphiQL's starting document", () => {
     expect(body.data.latestRates).toMatchObject({ date: '2024-04-02', base: 'EUR', rates: { USD: '1.0764', JPY: '163.02' } });
   });
 
+  it('no line is longer than 50 characters (the editor shows each whole at a laptop width: test/e2e/graphiql-browser.test.ts)', () => {
+    const lines = GRAPHIQL_DEFAULT_QUERY.split('\n');
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.filter((line) => line.length > 50)).toEqual([]);
+  });
+
   it('with its conversions uncommented and a key, converts a unit and a currency (rounded to the yen)', async () => {
     t = await withRates();
     const key = await t.createKey();
-    const uncommented = GRAPHIQL_DEFAULT_QUERY.replace(/^ {2}# (convert)/gm, '  $1');
+    // What Ctrl-/ does to the selected lines inside the braces: each loses its "# ".
+    const uncommented = GRAPHIQL_DEFAULT_QUERY.replace(/^ {2}# /gm, '  ');
     expect(uncommented).not.toBe(GRAPHIQL_DEFAULT_QUERY);
     const { body } = await t.graphql(uncommented, {}, key);
     expect(body.errors).toBeUndefined();
