@@ -187,7 +187,8 @@ describe('refusals name the sources', () => {
     const { status, body } = await convert('value=1&from=KES&to=USD&source=cnb');
     expect(status).toBe(404);
     expect(body.error.code).toBe('RATE_NOT_FOUND');
-    expect(body.error.message).toContain('cnb does not quote both KES and USD');
+    // One source: "its" publications, never "their".
+    expect(body.error.message).toContain('cnb does not quote both KES and USD in its latest publications.');
     expect(body.error.message).toContain('Sources that do: nbp.');
   });
 

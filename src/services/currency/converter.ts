@@ -121,9 +121,9 @@ function anySourceQuote(deps: SourceQuoteDeps, quoteEcb: ReturnType<typeof ecbQu
         );
       }
     }
-    if (source === 'ecb') throw noRoute(parsed.from, parsed.to, asked(parsed), await quotingSources(deps, parsed, loader), 'ecb');
+    if (source === 'ecb') throw noRoute(parsed.from, parsed.to, parsed.date, await quotingSources(deps, parsed, loader), 'ecb');
     const sourced = await quoteFromSources(deps, parsed, loader);
-    if (!sourced) throw noRoute(parsed.from, parsed.to, asked(parsed), []);
+    if (!sourced) throw noRoute(parsed.from, parsed.to, parsed.date, []);
     return { parsed, conversion: sourced };
   };
 }
@@ -159,7 +159,7 @@ export function createCurrencyConverter(
     requireKnownCurrency(parsed.to, 'to', known());
     if (source === undefined || source === 'ecb') return quoteAny(parsed, source, loader);
     const sourced = await quoteFromSources(deps, parsed, loader, source);
-    if (!sourced) throw noRoute(parsed.from, parsed.to, asked(parsed), await quotingSources(deps, parsed, loader), source);
+    if (!sourced) throw noRoute(parsed.from, parsed.to, parsed.date, await quotingSources(deps, parsed, loader), source);
     return { parsed, conversion: sourced };
   };
 

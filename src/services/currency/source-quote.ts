@@ -26,12 +26,13 @@ async function ecbPublication(rates: RatesReader, clock: () => Date, date: strin
 }
 
 /** RATE_NOT_FOUND for a pair no route prices, naming the sources that do quote it that day (`asked`: "on 2026-03-04"). */
-export function noRoute(from: string, to: string, asked: string, quoting: readonly SourceId[], only?: SourceId): ApiError {
+export function noRoute(from: string, to: string, date: string | undefined, quoting: readonly SourceId[], only?: SourceId): ApiError {
   const others = quoting.length === 0 ? ' No source does.' : ` Sources that do: ${quoting.join(', ')}.`;
+  const when = (whose: string) => (date === undefined ? `in ${whose} latest publications` : `on ${date}`);
   const message =
     only === undefined
-      ? `No source quotes both ${from} and ${to} ${asked}, and no two sources join them through a currency both quote.`
-      : `${only} does not quote both ${from} and ${to} ${asked}.${others}`;
+      ? `No source quotes both ${from} and ${to} ${when('their')}, and no two sources join them through a currency both quote.`
+      : `${only} does not quote both ${from} and ${to} ${when('its')}.${others}`;
   return new ApiError('RATE_NOT_FOUND', message, { param: 'to', seeAlso: 'sources' });
 }
 
@@ -107,8 +108,7 @@ export async function priceOnSources(
   const routes: SourceRoute[] = [];
   for (const code of others.length === 0 ? [reference] : others) {
     const route = chooseRoute(pair, order, reference, code);
-    const asked = date === undefined ? 'in their latest publications' : `on ${date}`;
-    if (!route) throw noRoute(reference, code, asked, sourcesQuoting(pair, held.enabled(), reference, code), only);
+    if (!route) throw noRoute(reference, code, date, sourcesQuoting(pair, held.enabled(), reference, code), only);
     perReference.set(code, code === reference ? Rational.ONE : route.rate);
     routes.push(route);
   }
