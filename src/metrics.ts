@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
+import { LOOP_DELAY_METRICS, registerLoopDelay, type PausableWork } from './loop-delay';
 import type { RatesStatus } from './services/currency/rates';
 
 /**
@@ -25,14 +26,15 @@ export interface Metrics {
   /** The Prometheus text exposition, and its content type. */
   render(): Promise<string>;
   readonly contentType: string;
+  /** The event loop's delay is sampled between start() and stop() (loop-delay.ts): the front samples while any client connection is open. */
+  readonly loopDelay: PausableWork;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  // Process CPU and memory, GC, and the event-loop lag (nodejs_eventloop_lag_seconds and its percentiles).
-  collectDefaultMetrics({ register: registry });
+  const loopDelay = registerProcessMetrics(registry);
   const requests = new RequestTally(
     'measurement_http_requests_total',
     'Requests answered, by route template, method and status.',
@@ -106,7 +108,20 @@ export function createMetrics(): Metrics {
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
+    loopDelay,
   };
+}
+
+/**
+ * Process CPU and memory, GC, handles and the event loop's delay. prom-client's event-loop monitor
+ * samples every 10 ms for the life of the process (a timer that wakes an idle server 100 times a
+ * second): it is given the longest period a timer takes, and its metrics are replaced by
+ * loop-delay.ts's, sampled only while the returned work is started.
+ */
+function registerProcessMetrics(registry: Registry): PausableWork {
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 2 ** 31 - 1 });
+  for (const name of LOOP_DELAY_METRICS) registry.removeSingleMetric(name);
+  return registerLoopDelay(registry);
 }
 
 /** One route, method and status: its answers, their total time and how many fell in each bucket. */

@@ -19,6 +19,7 @@ import { oddRequestAnswer, OTHER_PLACE } from './odd-requests';
 import { originOf, type RequestOrigin, type HttpRequestContext } from './request-context';
 import { isAccountPath, isFrontDoorPath, isOAuthPath, MCP_PATH, METRICS_PATH, routeLabel } from '../routes';
 import { isExactTarget, pathOf } from './target';
+import { connectionsChecker, whileConnected } from './while-connected';
 import type { FrontHandler } from '../graphql/yoga-answers';
 
 /** What the front dispatches to and finishes with: built by the app (app.ts). */
@@ -62,7 +63,7 @@ export interface HttpServerOptions {
  * nginx's upstream keep-alive and AWS's load balancers), so the proxy, never this server, closes
  * an idle connection first and never sends a request on one this server has just closed.
  * node:http checks these every connectionsCheckingInterval, 30 s by default, so a silent
- * connection lived 30 to 80 s: checked every second here.
+ * connection lived 30 to 80 s: checked every second here, while any connection is open.
  */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -100,6 +101,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
     );
   });
   capConnections(server, front, options.maxConnections ?? Infinity, refused, options.logger);
+  // With no client connected, neither the timeouts' check nor the loop-delay sampler has anything to measure.
+  whileConnected(server, [connectionsChecker(server, CHECK_INTERVAL_MS), front.metrics.loopDelay]);
   return server;
 }
 
