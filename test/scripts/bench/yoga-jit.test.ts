@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatYogaJitComparison } from '../../../scripts/bench/compare';
 import type { Measurement } from '../../../scripts/bench/load';
 import { benchTargets, graphQLConvertRequest, verifyTarget, type ServersReady } from '../../../scripts/bench/targets';
-import { checkSameGraphQLBodies } from '../../../scripts/bench/yoga-jit';
+import { checkSameGraphQLBodies, withinWindow } from '../../../scripts/bench/yoga-jit';
 import { jitExecution } from '../../../scripts/yoga-reference/yoga-graphql';
 import { createGraphQLOracle, type GraphQLOracle } from '../../helpers/graphql-oracle';
 
@@ -168,5 +168,16 @@ describe('the comparison of Yoga on graphql-jit with the executor', () => {
 
   it('is empty without a pair to compare', () => {
     expect(formatYogaJitComparison([row('graphql', 1000, 100)])).toBe('');
+  });
+});
+
+describe('the start-up check compares twin keys whatever second of their window each request fell in', () => {
+  const body = (remaining: number, reset: number) =>
+    `{"data":{},"extensions":{"cost":{"requests":1},"quota":{"limit":2000000,"remaining":1999999,"resetsAt":"2027-01-01T00:00:00.000Z"},"rateLimit":{"policy":"per-key","limit":50,"windowSeconds":1,"remaining":${remaining},"resetSeconds":${reset}}}}`;
+
+  it('reads the rate limit state as kinds, and nothing else', () => {
+    expect(withinWindow(body(48, 1))).toBe(withinWindow(body(49, 0)));
+    expect(withinWindow(body(48, 1))).toContain('"quota":{"limit":2000000,"remaining":1999999,');
+    expect(withinWindow(body(48, 1).replace('"requests":1', '"requests":2'))).not.toBe(withinWindow(body(48, 1)));
   });
 });
