@@ -73,6 +73,15 @@ function scenarioOutcomes(dir: string): Counts {
 }
 
 describe('@modelcontextprotocol/conformance 0.1.16, server suite, against a started server', () => {
+  it('holds no authorization scenario for servers (its auth/* scenarios all test clients), so OAuth on /mcp is checked by test/services/oauth-flow.test.ts', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'list', '--server']);
+    const servers = [...stdout.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]!);
+    expect(servers.length).toBeGreaterThan(30);
+    expect(servers.filter((name) => /auth|oauth|token|protected-resource/i.test(name))).toEqual([]);
+    const { stdout: clients } = await run(process.execPath, [CLI, 'list', '--client']);
+    expect(clients).toContain('auth/metadata-default');
+  });
+
   it.each(['2025-06-18', '2025-11-25'])(
     'passes every scenario of %s that applies to a tools-only server; the baseline holds only those that do not',
     async (version) => {

@@ -46,6 +46,8 @@ export function loopbackCertificate(dnsNames: readonly string[] = []): { key: st
  */
 export async function agentDocuments(tls: { key: string; cert: string }) {
   let base = '';
+  /** Every URL the browser was sent back to at the redirect_uri, as the agent received it. */
+  const callbacks: URL[] = [];
   const document = (id: string, extra: Record<string, unknown> = {}) => ({
     client_id: id,
     client_name: 'Test Agent',
@@ -64,12 +66,17 @@ export async function agentDocuments(tls: { key: string; cert: string }) {
     if (req.url === '/client.json') return send(document(`${base}/client.json`));
     if (req.url === '/big.json') return send(document(`${base}/big.json`, { padding: 'x'.repeat(6 * 1024) }));
     if (req.url === '/other-id.json') return send(document(`${base}/client.json`));
+    if (req.url?.startsWith('/callback')) {
+      callbacks.push(new URL(req.url, base));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end('<p>Connected.</p>');
+    }
     if (req.url === '/slow.json') return void setTimeout(() => send(document(`${base}/slow.json`)), 4_000).unref();
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, clientId: `${base}/client.json`, redirectUri: `${base}/callback`, close: () => closeServer(server) };
+  return { base, clientId: `${base}/client.json`, redirectUri: `${base}/callback`, callbacks, close: () => closeServer(server) };
 }
 
 /** A free loopback port, found by listening on port 0 once: the issuer's origin is known before the app is built. */
