@@ -81,8 +81,9 @@ describe.skipIf(!run)('OAuth for agents in Chromium', () => {
       state: 'browser-state',
     });
     await page.goto(`${issuer}/oauth/authorize?${query}`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
+    // The page's log-in form (the sign-up form beside it has its own Email and Password).
+    await page.locator('#login-email').fill(EMAIL);
+    await page.locator('#login-password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect.poll(() => page.locator('#client-name').count()).toBe(1);
     expect(await page.textContent('#client-name')).toBe('Test Agent');
