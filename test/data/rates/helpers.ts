@@ -26,7 +26,8 @@ export const TUESDAY_EVENING = new Date('2026-04-14T17:00:00Z');
 export const silentLogger = pino({ level: 'silent' });
 
 /** Timeouts and retries short enough for tests. */
-export const FAST = { connectTimeoutMs: 300, fileTimeoutMs: 600, historyTimeoutMs: 600, tries: 2, retryBaseDelayMs: 1, syncIntervalMs: 25 };
+// A local stand-in answers well within these on a loaded machine; a hang or a stall still ends in seconds.
+export const FAST = { connectTimeoutMs: 1500, fileTimeoutMs: 3000, historyTimeoutMs: 3000, tries: 2, retryBaseDelayMs: 1, syncIntervalMs: 25 };
 
 /** A fetch with no network at all. */
 export const offline: typeof fetch = async () => {

@@ -45,7 +45,7 @@ describe('fetching the sources', () => {
     await service.start();
     await expect
       .poll(() => service.status('boc').lastError, { timeout: 5_000 })
-      .toMatch(/^GET http:.*\/boc\/observations\/.*: no response within 300 ms$/);
+      .toMatch(/^GET http:.*\/boc\/observations\/.*: no response within 1500 ms$/);
     expect(service.status('boc')).toMatchObject({ lastPublication: null, fetchedAt: null, stale: true });
     await expect.poll(() => service.status('nb').lastPublication, { timeout: 5_000 }).toBe('2026-04-14');
     expect(service.status('nb').lastError).toBeNull();
