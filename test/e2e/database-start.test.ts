@@ -15,7 +15,7 @@ function startToExit(env: Record<string, string>): Promise<{ code: number | null
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // Only stops a hung test: a server that listens instead of exiting is a failure.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
