@@ -73,7 +73,9 @@ describe.skipIf(!run)('the front door in a real browser (Chromium), with every o
     for (const tag of ['Units', 'Conversion', 'Currency', 'Service'])
       expect(await page.locator('[role="menuitem"], label').getByText(tag, { exact: true }).count()).toBeGreaterThan(0);
     // One operation as a reader finds it: its heading, its path, its 200 answer's sample.
-    const heading = page.getByRole('heading', { name: 'Convert between currencies with the ECB reference rates' });
+    const heading = page.getByRole('heading', {
+      name: "Convert between currencies at one official publisher's figures (the ECB's when it quotes both, or source)",
+    });
     await heading.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await expect.poll(() => page.getByText('/v1/currency/convert', { exact: true }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.waitForTimeout(500);

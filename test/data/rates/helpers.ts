@@ -25,9 +25,15 @@ export const TUESDAY_EVENING = new Date('2026-04-14T17:00:00Z');
 
 export const silentLogger = pino({ level: 'silent' });
 
-/** Timeouts and retries short enough for tests. */
-// A local stand-in answers well within these on a loaded machine; a hang or a stall still ends in seconds.
-export const FAST = { connectTimeoutMs: 1500, fileTimeoutMs: 3000, historyTimeoutMs: 3000, tries: 2, retryBaseDelayMs: 1, syncIntervalMs: 25 };
+/** Timeouts and retries short enough for tests: a local stand-in answers well within them on a loaded machine, and a hang or a stall still ends in seconds. */
+export const FAST = {
+  connectTimeoutMs: 1500,
+  fileTimeoutMs: 3000,
+  historyTimeoutMs: 3000,
+  tries: 2,
+  retryBaseDelayMs: 1,
+  syncIntervalMs: 25,
+};
 
 /** A fetch with no network at all. */
 export const offline: typeof fetch = async () => {

@@ -44,8 +44,7 @@ export const tiny = (source: SourceId, ...rows: string[]) => [`tiny ${source}`, 
 
 export const silentLogger = pino({ level: 'silent' });
 
-/** Timeouts and retries short enough for tests. */
-// A local stand-in answers well within these on a loaded machine; a hang or a stall still ends in seconds.
+/** Timeouts and retries short enough for tests: a local stand-in answers well within them on a loaded machine, and a hang or a stall still ends in seconds. */
 export const FAST = { connectTimeoutMs: 1500, totalTimeoutMs: 3000, tries: 2, retryBaseDelayMs: 1, syncIntervalMs: 25, pollMs: 60_000 };
 
 /** A fetch with no network at all. */
