@@ -40,8 +40,8 @@ const SLOW = [
   'test/schema/openapi-client-types.test.ts',
   'test/schema/openapi-generated-clients.test.ts',
 ];
-/** Suites that mostly wait (an idle connection of 65 s): started first, so their wait runs beside the rest. */
-const WAITING = ['test/e2e/keep-alive.test.ts'];
+/** Suites that mostly wait (an idle connection of 65 s, idle servers' wake-ups counted over 30 s): started first, so their wait runs beside the rest. */
+const WAITING = ['test/e2e/keep-alive.test.ts', 'test/e2e/idle-wakeups.test.ts'];
 
 /**
  * Longest first, by kind rather than by a cache a fresh clone does not have: in each group, the
