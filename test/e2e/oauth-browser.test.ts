@@ -5,7 +5,7 @@ import { hashPassword } from '../../src/domain/passwords';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { browserAvailable, launchChromium } from '../helpers/browser';
 import { frontListenerOf } from '../helpers/http';
-import { agentDocuments, closeServer, freePort, loopbackCertificate, pkce } from '../helpers/oauth-agent';
+import { agentDocuments, callConvertTool, closeServer, freePort, loopbackCertificate, pkce } from '../helpers/oauth-agent';
 
 /**
  * The agents' OAuth flow in a real Chromium: the agent's Client ID Metadata Document on https
@@ -23,22 +23,7 @@ let agent: Awaited<ReturnType<typeof agentDocuments>>;
 let browser: Browser;
 let page: Page;
 
-const callConvert = (accessToken: string) =>
-  fetch(`${issuer}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${accessToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'convert', arguments: { value: '12', from: 'inch', to: 'centimeter' } },
-    }),
-  });
+const callConvert = (accessToken: string) => callConvertTool(issuer, accessToken);
 
 async function usedBy(email: string): Promise<number> {
   const account = await t.store.findAccountByEmail(email);

@@ -116,3 +116,22 @@ export class CookieJar {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 }
+
+/** An agent's `tools/call convert` (12 inches to centimetres) on `issuer`'s /mcp with `accessToken`, as the 2025-11-25 revision sends it. */
+export function callConvertTool(issuer: string, accessToken: string): Promise<Response> {
+  return fetch(`${issuer}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'convert', arguments: { value: '12', from: 'inch', to: 'centimeter' } },
+    }),
+  });
+}

@@ -5,7 +5,7 @@ import { signingJwk } from '../../src/services/oauth';
 import { hashPassword } from '../../src/domain/passwords';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { frontListenerOf } from '../helpers/http';
-import { agentDocuments, closeServer, CookieJar, freePort, loopbackCertificate, pkce } from '../helpers/oauth-agent';
+import { agentDocuments, callConvertTool, closeServer, CookieJar, freePort, loopbackCertificate, pkce } from '../helpers/oauth-agent';
 import { tableRates } from '../helpers/table-rates';
 
 /**
@@ -113,21 +113,7 @@ const codeGrant = (code: string, verifier: string) =>
   token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: agent.redirectUri });
 
 async function callConvert(accessToken: string) {
-  const response = await fetch(`${issuer}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${accessToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'convert', arguments: { value: '12', from: 'inch', to: 'centimeter' } },
-    }),
-  });
+  const response = await callConvertTool(issuer, accessToken);
   return {
     status: response.status,
     headers: response.headers,
